@@ -1,0 +1,125 @@
+/*
+ * model.h - the in-memory transcript every reader builds and every writer reads.
+ *
+ * A transcript is Meta + ordered Messages of typed Blocks, in the Claude
+ * convention: tool results sit on user messages, tool names are Claude's
+ * (read_file -> Read, terminal -> Bash, ...).  The source's own rows are kept
+ * beside it (session, rows) so that a writer for the source format (Hermes
+ * export) loses nothing.
+ *
+ * Ownership: every byte reachable from a transcript lives in t->arena and is
+ * freed by txc_transcript_free() alone.  Writers never free model memory.
+ */
+#ifndef TXC_MODEL_H
+#define TXC_MODEL_H
+
+#include "txc/json.h"
+#include "txc/util.h"
+
+enum txc_role { TXC_ROLE_USER, TXC_ROLE_ASSISTANT };
+
+enum txc_block_kind {
+	TXC_BLOCK_TEXT,
+	TXC_BLOCK_THINKING,
+	TXC_BLOCK_TOOL_USE,
+	TXC_BLOCK_TOOL_RESULT,
+	TXC_BLOCK_IMAGE,
+};
+
+enum txc_tool {
+	TXC_TOOL_RAW,
+	TXC_TOOL_READ,
+	TXC_TOOL_WRITE,
+	TXC_TOOL_EDIT,
+	TXC_TOOL_MULTIEDIT,
+	TXC_TOOL_BASH,
+	TXC_TOOL_COMMAND,
+};
+
+enum txc_stop {
+	TXC_STOP_NONE,
+	TXC_STOP_END_TURN,
+	TXC_STOP_TOOL_USE,
+	TXC_STOP_MAX_TOKENS,
+	TXC_STOP_STOP_SEQUENCE,
+	TXC_STOP_ABORTED,
+	TXC_STOP_ERROR,
+	TXC_STOP_OTHER, /* stop_other holds the text */
+};
+
+struct txc_block {
+	enum txc_block_kind kind;
+	struct txc_str text;        /* TEXT, THINKING (may be empty) */
+	struct txc_str signature;   /* THINKING: provider signature, if any */
+	struct txc_str encrypted;   /* THINKING: opaque provider reasoning, if any */
+	struct txc_str id;          /* TOOL_USE: call id; TOOL_RESULT: the call it answers */
+	struct txc_str name;        /* TOOL_USE: canonical name; TOOL_RESULT: tool name if known */
+	struct txc_str source_name; /* TOOL_USE: the name as the source wrote it */
+	enum txc_tool tool;         /* TOOL_USE: typed variant, or RAW */
+	const struct txc_json *input;  /* TOOL_USE: canonical input (any JSON) */
+	const struct txc_json *output; /* TOOL_RESULT: JSON output, or NULL for text */
+	struct txc_str output_text;    /* TOOL_RESULT: text output when output is NULL */
+	bool is_error;              /* TOOL_RESULT */
+	bool denied;                /* TOOL_RESULT: refused by the user or a policy */
+	struct txc_str media_type;  /* IMAGE */
+	struct txc_str data;        /* IMAGE: base64 */
+};
+
+struct txc_message {
+	enum txc_role role;
+	struct txc_block *blocks;
+	size_t n_blocks;
+	double time;           /* seconds since the epoch (UTC) */
+	struct txc_str model;  /* assistant: the model that wrote it */
+	enum txc_stop stop;
+	struct txc_str stop_other;
+	int64_t row_id;        /* source row id (Hermes messages.id), 0 if none */
+	bool compacted;        /* history archived by compaction (not live) */
+};
+
+struct txc_meta {
+	struct txc_str id, title, cwd, git_branch, model, source, end_reason, billing_provider;
+	double started_at;     /* seconds; the epoch when unknown */
+	double ended_at;       /* valid when has_ended */
+	bool has_ended;
+	bool archived;
+	int64_t message_count, tool_call_count;
+	bool has_usage;        /* token columns present and non-zero */
+	int64_t input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens;
+	bool has_cost;
+	double cost_usd;       /* actual_cost_usd when recorded, else estimated */
+	bool cost_is_actual;
+};
+
+struct txc_transcript {
+	struct txc_arena *arena;
+	struct txc_meta meta;
+	struct txc_message *messages;
+	size_t n_messages;
+	/* the source's own data, as Hermes's exporter sees it */
+	const struct txc_json *session;     /* object: session columns in table order */
+	const struct txc_json *rows;        /* array of message row objects, by id */
+	const struct txc_json *last_active; /* bulk export's derived key, or NULL */
+	struct txc_str profile;             /* profile name, empty for the root store */
+};
+
+struct txc_transcript *txc_transcript_new(void);
+void txc_transcript_free(struct txc_transcript *t);
+
+/* Build meta and messages from t->session and t->rows (Hermes export shape). */
+void txc_model_from_hermes(struct txc_transcript *t);
+
+/* Tool-name normalisation Hermes -> Claude, then the typed/raw decision. */
+void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t name_len,
+				const struct txc_json *input);
+enum txc_tool txc_model_tool_kind(const char *name, const struct txc_json *input);
+
+enum txc_stop txc_model_stop_from_text(const char *s, size_t len);
+const char *txc_model_stop_name(enum txc_stop s); /* Claude spelling, NULL for NONE */
+
+/* Error inference of a Hermes tool result (denied / success:false / exit_code / error). */
+bool txc_model_result_is_error(const struct txc_json *out, bool denied);
+
+size_t txc_model_count_tool_uses(const struct txc_transcript *t);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * reader.h - Hermes's state.db, opened strictly read-only.
+ *
+ * The only module that talks to SQLite.  A store is opened with a file: URI,
+ * mode=ro and SQLITE_OPEN_READONLY, never created, never migrated; columns are
+ * discovered at run time so that old schemas work.  Each session is read in
+ * one read transaction so that its row and its messages agree.
+ *
+ * Ownership: a store owns its connection until txc_store_close().  Loaded
+ * transcripts belong to the caller (txc_transcript_free()).
+ */
+#ifndef TXC_READER_H
+#define TXC_READER_H
+
+#include <stddef.h>
+
+#include "txc/diag.h"
+#include "txc/model.h"
+
+struct txc_store;
+
+int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d);
+void txc_store_close(struct txc_store *s);
+const char *txc_store_path(const struct txc_store *s);
+
+enum txc_load_flags {
+	TXC_LOAD_LAST_ACTIVE = 1 << 0, /* add the bulk export's last_active */
+	TXC_LOAD_COMPACTED = 1 << 1,   /* also rows archived by compaction */
+};
+
+/* Session ids in Hermes's bulk-export order (last_active DESC, started_at DESC, id DESC). */
+int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d);
+void txc_store_free_ids(char **ids, size_t n);
+
+/* Session rows (every column, table order) as an array in arena a, newest first. */
+enum txc_list_flags { TXC_LIST_ARCHIVED = 1 << 0 };
+int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
+		       struct txc_diag *d);
+
+/* Exact id, else a unique prefix.  *id is malloc'd.  Ambiguity lists candidates in d->hint. */
+int txc_store_resolve(struct txc_store *s, const char *arg, char **id, struct txc_diag *d);
+
+int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript **out,
+		   struct txc_diag *d);
+
+#endif

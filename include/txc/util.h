@@ -1,0 +1,91 @@
+/*
+ * util.h - allocation, growable byte buffers, arenas, UTF-8 and number text.
+ *
+ * Ownership: a txc_buf owns its bytes until txc_buf_release(); an arena owns
+ * every allocation made from it until txc_arena_free().  Out of memory is not
+ * recoverable: the x* allocators print one line and abort().
+ */
+#ifndef TXC_UTIL_H
+#define TXC_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A byte string with its length; SQLite TEXT may contain NUL bytes. */
+struct txc_str {
+	const char *ptr; /* NUL-terminated for convenience; len is the truth */
+	size_t len;
+};
+#define TXC_STR_NULL ((struct txc_str){NULL, 0})
+static inline struct txc_str txc_str_c(const char *s);
+bool txc_str_eq(struct txc_str a, const char *lit);
+
+void *txc_xmalloc(size_t n);
+void *txc_xcalloc(size_t n, size_t size);
+void *txc_xrealloc(void *p, size_t n);
+char *txc_xstrdup(const char *s);
+char *txc_xstrndup(const char *s, size_t n);
+
+/* Growable buffer: buf is never NULL and always NUL-terminated. */
+struct txc_buf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+extern char txc_buf_empty[];
+#define TXC_BUF_INIT {txc_buf_empty, 0, 0}
+void txc_buf_init(struct txc_buf *b);
+void txc_buf_release(struct txc_buf *b);
+void txc_buf_grow(struct txc_buf *b, size_t extra);
+void txc_buf_add(struct txc_buf *b, const void *p, size_t len);
+void txc_buf_addstr(struct txc_buf *b, const char *s);
+void txc_buf_addch(struct txc_buf *b, int c);
+void txc_buf_addf(struct txc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void txc_buf_reset(struct txc_buf *b);
+void txc_buf_truncate(struct txc_buf *b, size_t len);
+char *txc_buf_detach(struct txc_buf *b, size_t *len);
+
+/* Bump allocator: zeroed, max_align_t-aligned memory freed all at once. */
+struct txc_arena;
+struct txc_arena *txc_arena_new(size_t block_size);
+void *txc_arena_alloc(struct txc_arena *a, size_t size);
+void *txc_arena_array(struct txc_arena *a, size_t n, size_t size);
+struct txc_str txc_arena_str(struct txc_arena *a, const void *p, size_t len);
+char *txc_arena_strdup(struct txc_arena *a, const char *s);
+void txc_arena_reset(struct txc_arena *a); /* keep the first block, drop the rest */
+void txc_arena_free(struct txc_arena *a);
+size_t txc_arena_used(const struct txc_arena *a);
+
+/* UTF-8 (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
+bool txc_utf8_valid(const char *p, size_t len);
+/* Length of the valid sequence at p (1-4), or 0 when p starts an invalid one. */
+size_t txc_utf8_seq(const unsigned char *p, size_t len, uint32_t *cp);
+/* Append p to b, replacing each invalid byte sequence with U+FFFD. */
+void txc_utf8_repair(struct txc_buf *b, const char *p, size_t len);
+void txc_utf8_put(struct txc_buf *b, uint32_t cp);
+
+/*
+ * Python's repr() of a double: the shortest digits that read back to the same
+ * value, in Python's layout (1e-05, 100000.0, 1.5e+17).  Non-finite values give
+ * "NaN", "Infinity", "-Infinity" (json.dumps spelling).  Returns the length.
+ */
+size_t txc_double_repr(char out[40], double v);
+
+/* Base-36 text of an unsigned 32-bit value (Claude Code folder hashes). */
+size_t txc_base36(char out[16], uint32_t v);
+
+/* Constant-cost SHA-256 (for manifests and tests). */
+void txc_sha256(const void *p, size_t len, unsigned char out[32]);
+void txc_hex(char *out, const unsigned char *p, size_t len); /* lowercase, NUL-terminated */
+
+static inline struct txc_str txc_str_c(const char *s)
+{
+	struct txc_str r = {s, 0};
+	if (s != NULL)
+		while (s[r.len] != '\0')
+			r.len++;
+	return r;
+}
+
+#endif

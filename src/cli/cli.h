@@ -1,0 +1,33 @@
+/* cli.h - private to src/cli: options, store location, safe file output. */
+#ifndef TXC_CLI_H
+#define TXC_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "txc/diag.h"
+#include "txc/util.h"
+
+#define TXC_VERSION "0.1.0"
+
+struct cli_store_opts {
+	const char *db;
+	const char *home;
+	const char *profile;
+};
+
+/* The path of state.db the options name (malloc'd), or NULL with d set. */
+char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);
+bool cli_profile_name_ok(const char *name);
+
+/*
+ * Write len bytes to path atomically: a temporary file in the same folder,
+ * then rename (with force) or link (without: an existing file is refused).
+ */
+int cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d);
+int cli_mkdirs(const char *dir, struct txc_diag *d);
+
+/* Quote untrusted text for a terminal: control characters and escapes shown as \xHH. */
+void cli_safe_text(struct txc_buf *b, const char *p, size_t len, bool one_line);
+
+#endif

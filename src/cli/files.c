@@ -1,0 +1,170 @@
+/* files.c - store location and atomic, non-clobbering file output. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+bool cli_profile_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 64)
+		return false;
+	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+			return false;
+	return true;
+}
+
+char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	if (o->db != NULL) {
+		if (o->profile != NULL) {
+			txc_diag_set(d, TXC_E_USAGE, "--db and --profile cannot be combined (a profile is a folder of a Hermes home)");
+			return NULL;
+		}
+		return txc_xstrdup(o->db);
+	}
+	const char *home = o->home;
+	if (home == NULL) {
+		const char *env = getenv("HERMES_HOME");
+		if (env != NULL && env[0] != '\0') {
+			home = env;
+		} else {
+			const char *h = getenv("HOME");
+			if (h == NULL || h[0] == '\0') {
+				txc_diag_set(d, TXC_E_USAGE, "cannot find the Hermes home: HOME is not set; use --home or --db");
+				return NULL;
+			}
+			txc_buf_addf(&b, "%s/.hermes", h);
+		}
+	}
+	if (home != NULL)
+		txc_buf_addstr(&b, home);
+	if (o->profile != NULL) {
+		if (!cli_profile_name_ok(o->profile)) {
+			txc_buf_release(&b);
+			txc_diag_set(d, TXC_E_USAGE, "invalid profile name (want [a-z0-9][a-z0-9_-]{0,63})");
+			return NULL;
+		}
+		if (strcmp(o->profile, "default") != 0)
+			txc_buf_addf(&b, "/profiles/%s", o->profile);
+	}
+	txc_buf_addstr(&b, "/state.db");
+	return txc_buf_detach(&b, NULL);
+}
+
+int cli_mkdirs(const char *dir, struct txc_diag *d)
+{
+	char *p = txc_xstrdup(dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+			txc_diag_set(d, TXC_E_FAIL, "cannot create folder '%s': %s", p, strerror(errno));
+			free(p);
+			return TXC_E_FAIL;
+		}
+		*s = '/';
+	}
+	int rc = TXC_OK;
+	if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot create folder '%s': %s", p, strerror(errno));
+		rc = TXC_E_FAIL;
+	}
+	free(p);
+	return rc;
+}
+
+int cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d)
+{
+	struct stat st;
+	if (!force && lstat(path, &st) == 0) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", path);
+		return TXC_E_FAIL;
+	}
+	const char *slash = strrchr(path, '/');
+	struct txc_buf tmp = TXC_BUF_INIT;
+	if (slash != NULL)
+		txc_buf_add(&tmp, path, (size_t)(slash - path + 1));
+	txc_buf_addstr(&tmp, ".txc-tmp-XXXXXX");
+	int fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot create a file next to '%s': %s", path, strerror(errno));
+		txc_buf_release(&tmp);
+		return TXC_E_FAIL;
+	}
+	fchmod(fd, 0644);
+	size_t off = 0;
+	int err = 0;
+	while (off < len) {
+		ssize_t n = write(fd, p + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (!err && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+		err = errno;
+	if (close(fd) != 0 && !err)
+		err = errno;
+	if (!err) {
+		if (force) {
+			if (rename(tmp.buf, path) != 0)
+				err = errno;
+		} else if (link(tmp.buf, path) != 0) {
+			err = errno;
+		}
+	}
+	unlink(tmp.buf); /* after link() or a failure; a no-op after rename() */
+	txc_buf_release(&tmp);
+	if (err == EEXIST) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", path);
+		return TXC_E_FAIL;
+	}
+	if (err) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s (nothing was written)", path, strerror(err));
+		return TXC_E_FAIL;
+	}
+	return TXC_OK;
+}
+
+void cli_safe_text(struct txc_buf *b, const char *s, size_t len, bool one_line)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < len) {
+		uint32_t cp;
+		size_t n = txc_utf8_seq(p + i, len - i, &cp);
+		if (n == 0) {
+			txc_buf_addf(b, "\\x%02x", p[i]);
+			i++;
+			continue;
+		}
+		if (cp == '\n' && one_line)
+			txc_buf_addch(b, ' ');
+		else if (cp == '\t')
+			txc_buf_addch(b, one_line ? ' ' : '\t');
+		else if (cp == '\n')
+			txc_buf_addch(b, '\n');
+		else if (cp < 0x20 || cp == 0x7F)
+			txc_buf_addf(b, "\\x%02x", (unsigned)cp);
+		else if (cp >= 0x80 && cp < 0xA0)
+			txc_buf_addf(b, "\\u%04x", (unsigned)cp);
+		else if (cp == 0x2028 || cp == 0x2029 || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+			txc_buf_addf(b, "\\u%04x", (unsigned)cp); /* line breaks and bidi overrides */
+		else
+			txc_buf_add(b, s + i, n);
+		i += n;
+	}
+}

@@ -1,0 +1,637 @@
+/*
+ * model.c - the transcript model and the Hermes mapping (rows -> blocks).
+ *
+ * The rules are txcript's (docs/FORMATS.md, "Hermes -> model"): roles user,
+ * assistant and tool become turns, anything else stays in the native rows;
+ * tool names are normalised to Claude's; tool results carry is_error.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "txc/model.h"
+
+struct txc_transcript *txc_transcript_new(void)
+{
+	struct txc_arena *a = txc_arena_new(256 * 1024);
+	struct txc_transcript *t = txc_arena_alloc(a, sizeof(*t));
+	t->arena = a;
+	return t;
+}
+
+void txc_transcript_free(struct txc_transcript *t)
+{
+	if (t != NULL)
+		txc_arena_free(t->arena);
+}
+
+/* Python/Rust Unicode whitespace: is the text empty once trimmed? */
+static bool is_blank(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < len) {
+		uint32_t cp;
+		size_t n = txc_utf8_seq(p + i, len - i, &cp);
+		if (n == 0)
+			return false;
+		bool ws = (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
+			  (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
+			  cp == 0x205F || cp == 0x3000;
+		if (!ws)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+static struct txc_str nonempty(const struct txc_json *v)
+{
+	if (v != NULL && v->kind == TXC_JSON_STRING && v->s.len > 0)
+		return v->s;
+	return TXC_STR_NULL;
+}
+
+static bool number_of(const struct txc_json *v, double *out)
+{
+	if (v == NULL)
+		return false;
+	if (v->kind == TXC_JSON_REAL && isfinite(v->d)) {
+		*out = v->d;
+		return true;
+	}
+	if (v->kind == TXC_JSON_INT) {
+		*out = strtod(v->s.ptr, NULL);
+		return isfinite(*out);
+	}
+	return false;
+}
+
+static int64_t int_of(const struct txc_json *v)
+{
+	int64_t x = 0;
+	double d;
+	if (txc_json_is_int(v, &x))
+		return x;
+	if (v != NULL && v->kind == TXC_JSON_REAL && number_of(v, &d) && fabs(d) < 9e18)
+		return (int64_t)d;
+	return 0;
+}
+
+static struct txc_str compact(struct txc_arena *a, const struct txc_json *v)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_json_emit(&b, v, 0);
+	struct txc_str s = txc_arena_str(a, b.buf, b.len);
+	txc_buf_release(&b);
+	return s;
+}
+
+/* ---- tools ---- */
+
+static bool is_uint(const struct txc_json *v)
+{
+	return v != NULL && v->kind == TXC_JSON_INT && v->s.ptr[0] != '-' && v->s.len <= 20;
+}
+
+static bool is_bool(const struct txc_json *v)
+{
+	return v != NULL && (v->kind == TXC_JSON_TRUE || v->kind == TXC_JSON_FALSE);
+}
+
+static bool is_str(const struct txc_json *v)
+{
+	return v != NULL && v->kind == TXC_JSON_STRING;
+}
+
+struct field {
+	const char *key;
+	char type; /* s string, u uint, b bool, e edits */
+	bool required;
+};
+
+static const struct field f_read[] = {{"file_path", 's', 1}, {"offset", 'u', 0}, {"limit", 'u', 0}, {0}};
+static const struct field f_write[] = {{"file_path", 's', 1}, {"content", 's', 1}, {0}};
+static const struct field f_edit[] = {
+	{"file_path", 's', 1}, {"old_string", 's', 1}, {"new_string", 's', 1}, {"replace_all", 'b', 0}, {0}};
+static const struct field f_edit1[] = {{"old_string", 's', 1}, {"new_string", 's', 1}, {"replace_all", 'b', 0}, {0}};
+static const struct field f_multi[] = {{"file_path", 's', 1}, {"edits", 'e', 1}, {0}};
+static const struct field f_bash[] = {{"command", 's', 1},   {"workdir", 's', 0},
+				      {"timeout_ms", 'u', 0}, {"description", 's', 0},
+				      {"run_in_background", 'b', 0}, {0}};
+static const struct field f_command[] = {{"args", 's', 0}, {0}};
+
+static bool fits(const struct txc_json *in, const struct field *fs);
+
+static bool fits_value(const struct txc_json *v, char type)
+{
+	switch (type) {
+	case 's': return is_str(v);
+	case 'u': return is_uint(v);
+	case 'b': return is_bool(v);
+	case 'e':
+		if (v->kind != TXC_JSON_ARRAY)
+			return false;
+		for (size_t i = 0; i < v->n; i++)
+			if (!fits(v->items[i], f_edit1))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+/* serde's deny_unknown_fields: every key known, required present, types right */
+static bool fits(const struct txc_json *in, const struct field *fs)
+{
+	if (in == NULL || in->kind != TXC_JSON_OBJECT)
+		return false;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct field *f;
+		for (f = fs; f->key; f++)
+			if (txc_str_eq(in->keys[i], f->key))
+				break;
+		if (f->key == NULL)
+			return false;
+		const struct txc_json *v = in->items[i];
+		if (v->kind == TXC_JSON_NULL && !f->required)
+			continue;
+		if (!fits_value(v, f->type))
+			return false;
+	}
+	for (const struct field *f = fs; f->key; f++) {
+		if (!f->required)
+			continue;
+		const struct txc_json *v = txc_json_get(in, f->key);
+		if (v == NULL || v->kind == TXC_JSON_NULL)
+			return false;
+	}
+	return true;
+}
+
+static const struct field *fields_of(enum txc_tool k)
+{
+	switch (k) {
+	case TXC_TOOL_READ: return f_read;
+	case TXC_TOOL_WRITE: return f_write;
+	case TXC_TOOL_EDIT: return f_edit;
+	case TXC_TOOL_MULTIEDIT: return f_multi;
+	case TXC_TOOL_BASH: return f_bash;
+	case TXC_TOOL_COMMAND: return f_command;
+	case TXC_TOOL_RAW: break;
+	}
+	return NULL;
+}
+
+enum txc_tool txc_model_tool_kind(const char *name, const struct txc_json *input)
+{
+	static const struct {
+		const char *name;
+		enum txc_tool kind;
+	} named[] = {{"Read", TXC_TOOL_READ},		{"Write", TXC_TOOL_WRITE}, {"Edit", TXC_TOOL_EDIT},
+		     {"MultiEdit", TXC_TOOL_MULTIEDIT}, {"Bash", TXC_TOOL_BASH}};
+	enum txc_tool k = TXC_TOOL_RAW;
+	if (name[0] == '/') {
+		k = TXC_TOOL_COMMAND;
+	} else {
+		for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+			if (strcmp(name, named[i].name) == 0)
+				k = named[i].kind;
+	}
+	if (k == TXC_TOOL_RAW)
+		return k;
+	return fits(input, fields_of(k)) ? k : TXC_TOOL_RAW;
+}
+
+/* canonical input of a typed tool: present fields only, false bools and nulls dropped */
+static const struct txc_json *canonical(struct txc_arena *a, const struct txc_json *in, enum txc_tool k)
+{
+	struct txc_json *o = txc_json_object(a, in->n);
+	for (size_t i = 0; i < in->n; i++) {
+		const struct txc_json *v = in->items[i];
+		if (v->kind == TXC_JSON_NULL || v->kind == TXC_JSON_FALSE)
+			continue;
+		if (k == TXC_TOOL_MULTIEDIT && txc_str_eq(in->keys[i], "edits")) {
+			struct txc_json *arr = txc_json_array(a, v->n);
+			for (size_t j = 0; j < v->n; j++)
+				txc_json_push(arr, canonical(a, v->items[j], TXC_TOOL_RAW));
+			v = arr;
+		}
+		txc_json_put(o, in->keys[i], v);
+	}
+	return o;
+}
+
+static struct txc_json *copy_object(struct txc_arena *a, const struct txc_json *in, size_t extra)
+{
+	struct txc_json *o = txc_json_object(a, in->n + extra);
+	for (size_t i = 0; i < in->n; i++)
+		txc_json_put(o, in->keys[i], in->items[i]);
+	return o;
+}
+
+static void rename_key(struct txc_json *o, const char *from, const char *to)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (txc_str_eq(o->keys[i], from)) {
+			o->keys[i] = txc_str_c(to);
+			return;
+		}
+}
+
+static void remove_key(struct txc_json *o, const char *key)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (txc_str_eq(o->keys[i], key)) {
+			memmove(&o->keys[i], &o->keys[i + 1], (o->n - i - 1) * sizeof(*o->keys));
+			memmove(&o->items[i], &o->items[i + 1], (o->n - i - 1) * sizeof(*o->items));
+			o->n--;
+			return;
+		}
+}
+
+void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t len,
+				const struct txc_json *input)
+{
+	struct txc_str src = txc_arena_str(a, name, len);
+	const char *canon = src.ptr;
+	b->kind = TXC_BLOCK_TOOL_USE;
+	b->source_name = src;
+	if (input->kind == TXC_JSON_OBJECT) {
+		struct txc_json *o = NULL;
+		if (strcmp(src.ptr, "read_file") == 0 || strcmp(src.ptr, "write_file") == 0) {
+			o = copy_object(a, input, 0);
+			rename_key(o, "path", "file_path");
+			canon = src.ptr[0] == 'r' ? "Read" : "Write";
+		} else if (strcmp(src.ptr, "patch") == 0 && txc_str_eq(nonempty(txc_json_get(input, "mode")), "replace")) {
+			o = copy_object(a, input, 0);
+			remove_key(o, "mode");
+			rename_key(o, "path", "file_path");
+			canon = "Edit";
+		} else if (strcmp(src.ptr, "terminal") == 0) {
+			o = copy_object(a, input, 0);
+			rename_key(o, "background", "run_in_background");
+			const struct txc_json *t = txc_json_get(o, "timeout");
+			int64_t secs;
+			if (is_uint(t) && txc_json_is_int(t, &secs) && secs <= INT64_MAX / 1000) {
+				for (size_t i = 0; i < o->n; i++)
+					if (txc_str_eq(o->keys[i], "timeout")) {
+						o->keys[i] = txc_str_c("timeout_ms");
+						o->items[i] = txc_json_int(a, secs * 1000);
+					}
+			}
+			canon = "Bash";
+		}
+		if (o != NULL)
+			input = o;
+	}
+	b->name = canon == src.ptr ? src : txc_str_c(canon);
+	b->tool = txc_model_tool_kind(b->name.ptr, input);
+	b->input = b->tool == TXC_TOOL_RAW ? input : canonical(a, input, b->tool);
+}
+
+/* ---- stop reasons and errors ---- */
+
+enum txc_stop txc_model_stop_from_text(const char *s, size_t len)
+{
+	static const struct {
+		const char *text;
+		enum txc_stop stop;
+	} map[] = {{"stop", TXC_STOP_END_TURN},	      {"end_turn", TXC_STOP_END_TURN},
+		   {"tool_calls", TXC_STOP_TOOL_USE},     {"tool_use", TXC_STOP_TOOL_USE},
+		   {"length", TXC_STOP_MAX_TOKENS},       {"max_tokens", TXC_STOP_MAX_TOKENS},
+		   {"stop_sequence", TXC_STOP_STOP_SEQUENCE}, {"aborted", TXC_STOP_ABORTED},
+		   {"cancelled", TXC_STOP_ABORTED},       {"error", TXC_STOP_ERROR}};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strlen(map[i].text) == len && memcmp(map[i].text, s, len) == 0)
+			return map[i].stop;
+	return TXC_STOP_OTHER;
+}
+
+const char *txc_model_stop_name(enum txc_stop s)
+{
+	switch (s) {
+	case TXC_STOP_END_TURN: return "end_turn";
+	case TXC_STOP_TOOL_USE: return "tool_use";
+	case TXC_STOP_MAX_TOKENS: return "max_tokens";
+	case TXC_STOP_STOP_SEQUENCE: return "stop_sequence";
+	case TXC_STOP_ABORTED: return "aborted";
+	case TXC_STOP_ERROR: return "error";
+	case TXC_STOP_NONE:
+	case TXC_STOP_OTHER: break;
+	}
+	return NULL;
+}
+
+bool txc_model_result_is_error(const struct txc_json *out, bool denied)
+{
+	if (denied)
+		return true;
+	if (out == NULL || out->kind != TXC_JSON_OBJECT)
+		return false;
+	const struct txc_json *v = txc_json_get(out, "success");
+	if (v != NULL && v->kind == TXC_JSON_FALSE)
+		return true;
+	v = txc_json_get(out, "exit_code");
+	if (v != NULL && v->kind == TXC_JSON_INT && !(v->s.len == 1 && v->s.ptr[0] == '0'))
+		return true;
+	v = txc_json_get(out, "error");
+	return v != NULL && v->kind != TXC_JSON_NULL;
+}
+
+/* ---- rows -> messages ---- */
+
+struct blocks {
+	struct txc_block *v;
+	size_t n, cap;
+};
+
+static struct txc_block *add_block(struct txc_arena *a, struct blocks *bs, enum txc_block_kind kind)
+{
+	if (bs->n == bs->cap) {
+		size_t cap = bs->cap ? bs->cap * 2 : 4;
+		struct txc_block *v = txc_arena_array(a, cap, sizeof(*v));
+		if (bs->n)
+			memcpy(v, bs->v, bs->n * sizeof(*v));
+		bs->v = v;
+		bs->cap = cap;
+	}
+	struct txc_block *b = &bs->v[bs->n++];
+	memset(b, 0, sizeof(*b));
+	b->kind = kind;
+	return b;
+}
+
+static bool data_url(const char *url, struct txc_str *media, struct txc_str *data)
+{
+	if (strncmp(url, "data:", 5) != 0)
+		return false;
+	const char *m = strstr(url + 5, ";base64,");
+	if (m == NULL)
+		return false;
+	media->ptr = url + 5;
+	media->len = (size_t)(m - url - 5);
+	data->ptr = m + 8;
+	data->len = strlen(m + 8);
+	return true;
+}
+
+static void add_part(struct txc_arena *a, struct blocks *bs, const struct txc_json *part)
+{
+	const char *type = txc_json_cstr(txc_json_get(part, "type"));
+	if (type != NULL && strcmp(type, "text") == 0) {
+		const struct txc_json *t = txc_json_get(part, "text");
+		if (is_str(t))
+			add_block(a, bs, TXC_BLOCK_TEXT)->text = t->s;
+		return;
+	}
+	if (type != NULL && strcmp(type, "image_url") == 0) {
+		const char *url = txc_json_cstr(txc_json_get(txc_json_get(part, "image_url"), "url"));
+		struct txc_str media, data;
+		if (url != NULL && data_url(url, &media, &data)) {
+			struct txc_block *b = add_block(a, bs, TXC_BLOCK_IMAGE);
+			b->media_type = txc_arena_str(a, media.ptr, media.len);
+			b->data = data;
+			return;
+		}
+	}
+	struct txc_block *b = add_block(a, bs, TXC_BLOCK_TEXT);
+	b->text = is_str(part) ? part->s : compact(a, part);
+}
+
+static void add_content(struct txc_arena *a, struct blocks *bs, const struct txc_json *c)
+{
+	if (c == NULL || c->kind == TXC_JSON_NULL)
+		return;
+	if (c->kind == TXC_JSON_STRING) {
+		if (!is_blank(c->s.ptr, c->s.len))
+			add_block(a, bs, TXC_BLOCK_TEXT)->text = c->s;
+		return;
+	}
+	if (c->kind == TXC_JSON_ARRAY) {
+		for (size_t i = 0; i < c->n; i++)
+			add_part(a, bs, c->items[i]);
+		return;
+	}
+	add_part(a, bs, c);
+}
+
+static const struct txc_json *arguments_of(struct txc_arena *a, const struct txc_json *fn)
+{
+	const struct txc_json *args = txc_json_get(fn, "arguments");
+	if (args == NULL)
+		return txc_json_object(a, 0);
+	if (args->kind == TXC_JSON_STRING) {
+		const struct txc_json *v;
+		if (txc_json_parse(a, args->s.ptr, args->s.len, &v) == 0)
+			return v;
+		return args; /* not JSON: keep the string itself, losslessly */
+	}
+	return args;
+}
+
+static void add_tool_calls(struct txc_arena *a, struct blocks *bs, const struct txc_json *tc)
+{
+	if (tc != NULL && tc->kind == TXC_JSON_STRING) {
+		const struct txc_json *v;
+		tc = txc_json_parse(a, tc->s.ptr, tc->s.len, &v) == 0 ? v : NULL;
+	}
+	if (tc == NULL || tc->kind != TXC_JSON_ARRAY)
+		return;
+	for (size_t i = 0; i < tc->n; i++) {
+		const struct txc_json *call = tc->items[i];
+		const struct txc_json *fn = txc_json_get(call, "function");
+		const struct txc_json *name = txc_json_get(fn, "name");
+		if (!is_str(name))
+			continue;
+		struct txc_block *b = add_block(a, bs, TXC_BLOCK_TOOL_USE);
+		const struct txc_json *id = txc_json_get(call, "id");
+		if (!is_str(id))
+			id = txc_json_get(call, "call_id");
+		b->id = is_str(id) ? id->s : txc_str_c("");
+		txc_model_tool_from_hermes(a, b, name->s.ptr, name->s.len, arguments_of(a, fn));
+	}
+}
+
+static struct txc_str reasoning_text(struct txc_arena *a, const struct txc_json *row, bool *found)
+{
+	static const char *keys[] = {"reasoning_content", "reasoning"};
+	for (int i = 0; i < 2; i++) {
+		const struct txc_json *v = txc_json_get(row, keys[i]);
+		if (v == NULL || v->kind == TXC_JSON_NULL || (v->kind == TXC_JSON_STRING && v->s.len == 0))
+			continue;
+		struct txc_str s = is_str(v) ? v->s : compact(a, v);
+		*found = !is_blank(s.ptr, s.len);
+		return s;
+	}
+	*found = false;
+	return TXC_STR_NULL;
+}
+
+static struct txc_str encrypted_of(struct txc_arena *a, const struct txc_json *row, bool *found)
+{
+	static const char *keys[] = {"codex_reasoning_items", "reasoning_details"};
+	for (int i = 0; i < 2; i++) {
+		const struct txc_json *v = txc_json_get(row, keys[i]);
+		if (v == NULL || v->kind == TXC_JSON_NULL)
+			continue;
+		*found = true;
+		return is_str(v) ? v->s : compact(a, v);
+	}
+	*found = false;
+	return TXC_STR_NULL;
+}
+
+struct messages {
+	struct txc_message *v;
+	size_t n, cap;
+};
+
+static struct txc_message *add_message(struct txc_arena *a, struct messages *ms)
+{
+	if (ms->n == ms->cap) {
+		size_t cap = ms->cap ? ms->cap * 2 : 16;
+		struct txc_message *v = txc_arena_array(a, cap, sizeof(*v));
+		if (ms->n)
+			memcpy(v, ms->v, ms->n * sizeof(*v));
+		ms->v = v;
+		ms->cap = cap;
+	}
+	struct txc_message *m = &ms->v[ms->n++];
+	memset(m, 0, sizeof(*m));
+	return m;
+}
+
+static void tool_row(struct txc_arena *a, struct blocks *bs, const struct txc_json *row)
+{
+	struct txc_block *b = add_block(a, bs, TXC_BLOCK_TOOL_RESULT);
+	const struct txc_json *id = txc_json_get(row, "tool_call_id");
+	b->id = is_str(id) ? id->s : txc_str_c("");
+	b->name = nonempty(txc_json_get(row, "tool_name"));
+	const struct txc_json *c = txc_json_get(row, "content");
+	if (c == NULL) {
+		b->output_text = txc_str_c("");
+	} else if (c->kind == TXC_JSON_STRING) {
+		const struct txc_json *v;
+		if (txc_json_parse(a, c->s.ptr, c->s.len, &v) == 0 &&
+		    (v->kind == TXC_JSON_OBJECT || v->kind == TXC_JSON_ARRAY))
+			b->output = v;
+		else
+			b->output_text = c->s;
+	} else {
+		b->output = c;
+	}
+	b->denied = txc_str_eq(nonempty(txc_json_get(row, "effect_disposition")), "denied");
+	b->is_error = txc_model_result_is_error(b->output, b->denied);
+}
+
+static bool row_active(const struct txc_json *row)
+{
+	const struct txc_json *v = txc_json_get(row, "active");
+	double d;
+	if (v == NULL)
+		return true;
+	return number_of(v, &d) && d == 1;
+}
+
+static void meta_from_session(struct txc_transcript *t)
+{
+	const struct txc_json *s = t->session;
+	struct txc_meta *m = &t->meta;
+	m->id = nonempty(txc_json_get(s, "id"));
+	m->cwd = nonempty(txc_json_get(s, "cwd"));
+	m->git_branch = nonempty(txc_json_get(s, "git_branch"));
+	m->title = nonempty(txc_json_get(s, "title"));
+	m->model = nonempty(txc_json_get(s, "model"));
+	m->source = nonempty(txc_json_get(s, "source"));
+	m->end_reason = nonempty(txc_json_get(s, "end_reason"));
+	m->billing_provider = nonempty(txc_json_get(s, "billing_provider"));
+	if (!number_of(txc_json_get(s, "started_at"), &m->started_at))
+		m->started_at = 0;
+	m->has_ended = number_of(txc_json_get(s, "ended_at"), &m->ended_at);
+	m->archived = txc_json_truthy(txc_json_get(s, "archived"));
+	m->message_count = int_of(txc_json_get(s, "message_count"));
+	m->tool_call_count = int_of(txc_json_get(s, "tool_call_count"));
+	m->input_tokens = int_of(txc_json_get(s, "input_tokens"));
+	m->output_tokens = int_of(txc_json_get(s, "output_tokens"));
+	m->cache_read_tokens = int_of(txc_json_get(s, "cache_read_tokens"));
+	m->cache_write_tokens = int_of(txc_json_get(s, "cache_write_tokens"));
+	m->reasoning_tokens = int_of(txc_json_get(s, "reasoning_tokens"));
+	m->has_usage = m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 ||
+		       m->cache_write_tokens > 0;
+	double c;
+	if (number_of(txc_json_get(s, "actual_cost_usd"), &c) && c > 0) {
+		m->has_cost = m->cost_is_actual = true;
+		m->cost_usd = c;
+	} else if (number_of(txc_json_get(s, "estimated_cost_usd"), &c)) {
+		m->has_cost = true;
+		m->cost_usd = c;
+	}
+}
+
+void txc_model_from_hermes(struct txc_transcript *t)
+{
+	struct txc_arena *a = t->arena;
+	struct messages ms = {0};
+	meta_from_session(t);
+	double last_time = t->meta.started_at;
+	for (size_t i = 0; t->rows != NULL && i < t->rows->n; i++) {
+		const struct txc_json *row = t->rows->items[i];
+		const char *role = txc_json_cstr(txc_json_get(row, "role"));
+		struct blocks bs = {0};
+		enum txc_role r;
+		if (role == NULL)
+			continue;
+		if (strcmp(role, "user") == 0) {
+			r = TXC_ROLE_USER;
+			add_content(a, &bs, txc_json_get(row, "content"));
+		} else if (strcmp(role, "assistant") == 0) {
+			bool has_text, has_enc;
+			struct txc_str text = reasoning_text(a, row, &has_text);
+			struct txc_str enc = encrypted_of(a, row, &has_enc);
+			r = TXC_ROLE_ASSISTANT;
+			if (has_text || has_enc) {
+				struct txc_block *b = add_block(a, &bs, TXC_BLOCK_THINKING);
+				b->text = has_text ? text : txc_str_c("");
+				b->encrypted = enc;
+			}
+			add_content(a, &bs, txc_json_get(row, "content"));
+			add_tool_calls(a, &bs, txc_json_get(row, "tool_calls"));
+		} else if (strcmp(role, "tool") == 0) {
+			r = TXC_ROLE_USER;
+			tool_row(a, &bs, row);
+		} else {
+			continue; /* session_meta, system, unknown: kept in the native rows only */
+		}
+		if (bs.n == 0)
+			continue;
+		struct txc_message *m = add_message(a, &ms);
+		m->role = r;
+		m->blocks = bs.v;
+		m->n_blocks = bs.n;
+		if (!number_of(txc_json_get(row, "timestamp"), &m->time))
+			m->time = last_time;
+		last_time = m->time;
+		m->row_id = int_of(txc_json_get(row, "id"));
+		m->compacted = !row_active(row);
+		if (r == TXC_ROLE_ASSISTANT) {
+			m->model = t->meta.model;
+			struct txc_str fr = nonempty(txc_json_get(row, "finish_reason"));
+			if (fr.ptr != NULL) {
+				m->stop = txc_model_stop_from_text(fr.ptr, fr.len);
+				if (m->stop == TXC_STOP_OTHER)
+					m->stop_other = fr;
+			}
+		}
+	}
+	t->messages = ms.v;
+	t->n_messages = ms.n;
+}
+
+size_t txc_model_count_tool_uses(const struct txc_transcript *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_messages; i++)
+		for (size_t j = 0; j < t->messages[i].n_blocks; j++)
+			n += t->messages[i].blocks[j].kind == TXC_BLOCK_TOOL_USE;
+	return n;
+}

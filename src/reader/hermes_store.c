@@ -1,0 +1,589 @@
+/*
+ * hermes_store.c - read Hermes Agent's state.db without ever changing it.
+ *
+ * Read-only rules (docs/ARCHITECTURE.md): file: URI with mode=ro and
+ * SQLITE_OPEN_READONLY, never immutable=1, busy timeout 5 s, a probe query
+ * right after open, SQLITE_IOERR retried three times 50 ms apart, one read
+ * transaction per session.  Column lists come from PRAGMA table_info, so a
+ * missing column is simply absent; session ids are always bound, never
+ * interpolated into SQL.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "txc/json.h"
+#include "txc/reader.h"
+
+enum { MAX_COLS = 256 };
+
+struct columns {
+	char *name[MAX_COLS];
+	size_t n;
+};
+
+struct txc_store {
+	sqlite3 *db;
+	char *path;
+	struct columns sess, msg;
+	bool has_messages, has_prompts;
+	sqlite3_stmt *q_session, *q_session_bulk, *q_messages, *q_messages_compacted;
+};
+
+static const char busy_msg[] = "the Hermes store '%s' is busy (locked by another process); retry in a moment";
+
+static bool has_col(const struct columns *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->name[i], name) == 0)
+			return true;
+	return false;
+}
+
+static int db_error(struct txc_store *s, int rc, struct txc_diag *d, const char *what)
+{
+	int prim = rc & 0xff;
+	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED) {
+		txc_diag_set(d, TXC_E_BUSY, busy_msg, s->path);
+		return TXC_E_BUSY;
+	}
+	txc_diag_set(d, TXC_E_FAIL, "cannot %s '%s': %s", what, s->path,
+		     s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+	return TXC_E_FAIL;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+static bool is_ioerr(int rc)
+{
+	return (rc & 0xff) == SQLITE_IOERR;
+}
+
+static int read_columns(struct txc_store *s, const char *table, struct columns *c, bool *exists)
+{
+	char sql[128];
+	sqlite3_stmt *st;
+	snprintf(sql, sizeof(sql), "PRAGMA table_info(\"%s\")", table);
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (c->n == MAX_COLS)
+			continue;
+		const unsigned char *name = sqlite3_column_text(st, 1);
+		c->name[c->n++] = txc_xstrdup(name ? (const char *)name : "");
+	}
+	sqlite3_finalize(st);
+	*exists = c->n > 0;
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static int table_exists(struct txc_store *s, const char *name, bool *out)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static void uri_escape(struct txc_buf *b, const char *path)
+{
+	static const char hx[] = "0123456789ABCDEF";
+	txc_buf_addstr(b, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/-._~", *p) != NULL) {
+			txc_buf_addch(b, *p);
+		} else {
+			txc_buf_addch(b, '%');
+			txc_buf_addch(b, hx[*p >> 4]);
+			txc_buf_addch(b, hx[*p & 15]);
+		}
+	}
+	txc_buf_addstr(b, "?mode=ro");
+}
+
+static int probe(struct txc_store *s, struct txc_diag *d)
+{
+	int rc = SQLITE_OK;
+	bool sessions = false;
+	for (int attempt = 0; attempt < 4; attempt++) {
+		for (size_t i = 0; i < s->sess.n; i++)
+			free(s->sess.name[i]);
+		for (size_t i = 0; i < s->msg.n; i++)
+			free(s->msg.name[i]);
+		s->sess.n = s->msg.n = 0;
+		rc = sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			rc = read_columns(s, "sessions", &s->sess, &sessions);
+		if (rc == SQLITE_OK)
+			rc = read_columns(s, "messages", &s->msg, &s->has_messages);
+		if (rc == SQLITE_OK)
+			rc = table_exists(s, "system_prompts", &s->has_prompts);
+		if (!is_ioerr(rc))
+			break;
+		sleep_ms(50);
+	}
+	if ((rc & 0xff) == SQLITE_NOTADB) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a SQLite database (corrupt or not a Hermes store)", s->path);
+		return TXC_E_FAIL;
+	}
+	if ((rc & 0xff) == SQLITE_CANTOPEN && s->db != NULL) {
+		txc_diag_set(d, TXC_E_FAIL,
+			     "cannot open '%s' read-only: %s (a WAL store in a read-only folder needs its -shm file; "
+			     "copy the store with its -wal file to a writable folder)",
+			     s->path, sqlite3_errmsg(s->db));
+		return TXC_E_FAIL;
+	}
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, d, "read");
+	if (!sessions) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a Hermes store: it has no sessions table", s->path);
+		return TXC_E_FAIL;
+	}
+	if (!has_col(&s->sess, "id")) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a Hermes store: its sessions table has no id column", s->path);
+		return TXC_E_FAIL;
+	}
+	return TXC_OK;
+}
+
+int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
+{
+	struct stat st;
+	*out = NULL;
+	if (stat(path, &st) != 0) {
+		if (errno == ENOENT)
+			txc_diag_set(d, TXC_E_NOTFOUND, "no Hermes store at '%s'", path);
+		else
+			txc_diag_set(d, TXC_E_FAIL, "cannot open '%s': %s", path, strerror(errno));
+		return d->code;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a regular file; give the path of state.db", path);
+		return TXC_E_FAIL;
+	}
+	struct txc_store *s = txc_xcalloc(1, sizeof(*s));
+	char *abs = realpath(path, NULL);
+	s->path = txc_xstrdup(path);
+	struct txc_buf uri = TXC_BUF_INIT;
+	uri_escape(&uri, abs ? abs : path);
+	free(abs);
+	int rc = sqlite3_open_v2(uri.buf, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE, NULL);
+	txc_buf_release(&uri);
+	if (rc != SQLITE_OK) {
+		int r = db_error(s, rc, d, "open");
+		txc_store_close(s);
+		return r;
+	}
+	sqlite3_busy_timeout(s->db, 5000);
+	rc = probe(s, d);
+	if (rc != TXC_OK) {
+		txc_store_close(s);
+		return rc;
+	}
+	*out = s;
+	return TXC_OK;
+}
+
+void txc_store_close(struct txc_store *s)
+{
+	if (s == NULL)
+		return;
+	sqlite3_finalize(s->q_session);
+	sqlite3_finalize(s->q_session_bulk);
+	sqlite3_finalize(s->q_messages);
+	sqlite3_finalize(s->q_messages_compacted);
+	sqlite3_close(s->db);
+	for (size_t i = 0; i < s->sess.n; i++)
+		free(s->sess.name[i]);
+	for (size_t i = 0; i < s->msg.n; i++)
+		free(s->msg.name[i]);
+	free(s->path);
+	free(s);
+}
+
+const char *txc_store_path(const struct txc_store *s)
+{
+	return s->path;
+}
+
+/* ---- SQL text ---- */
+
+static void col_or_null(struct txc_buf *b, const struct columns *c, const char *alias, const char *name)
+{
+	if (has_col(c, name))
+		txc_buf_addf(b, "%s.\"%s\"", alias, name);
+	else
+		txc_buf_addstr(b, "NULL");
+}
+
+/* COALESCE(sp.prompt, s.system_prompt): the prompt dedupe table wins */
+static void resolved_prompt(struct txc_store *s, struct txc_buf *b)
+{
+	if (s->has_prompts && has_col(&s->sess, "system_prompt_hash")) {
+		txc_buf_addstr(b, "COALESCE((SELECT sp.prompt FROM system_prompts sp WHERE sp.hash = s.system_prompt_hash), ");
+		col_or_null(b, &s->sess, "s", "system_prompt");
+		txc_buf_addch(b, ')');
+	} else {
+		col_or_null(b, &s->sess, "s", "system_prompt");
+	}
+}
+
+static void last_active_expr(struct txc_store *s, struct txc_buf *b)
+{
+	txc_buf_addstr(b, "COALESCE((SELECT MAX(v) FROM (SELECT ");
+	col_or_null(b, &s->sess, "s", "last_activity_at");
+	txc_buf_addstr(b, " AS v UNION ALL SELECT ");
+	if (s->has_messages && has_col(&s->msg, "timestamp") && has_col(&s->msg, "session_id"))
+		txc_buf_addstr(b, "(SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id)");
+	else
+		txc_buf_addstr(b, "NULL");
+	txc_buf_addstr(b, ")), ");
+	col_or_null(b, &s->sess, "s", "started_at");
+	txc_buf_addch(b, ')');
+}
+
+static int prepare(struct txc_store *s, const char *sql, sqlite3_stmt **st, struct txc_diag *d)
+{
+	int rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, d, "query");
+	return TXC_OK;
+}
+
+static int session_stmt(struct txc_store *s, bool bulk, sqlite3_stmt **out, struct txc_diag *d)
+{
+	sqlite3_stmt **slot = bulk ? &s->q_session_bulk : &s->q_session;
+	if (*slot == NULL) {
+		struct txc_buf b = TXC_BUF_INIT;
+		txc_buf_addstr(&b, "SELECT s.*, ");
+		resolved_prompt(s, &b);
+		if (bulk) {
+			txc_buf_addstr(&b, ", ");
+			last_active_expr(s, &b);
+		}
+		txc_buf_addstr(&b, " FROM sessions s WHERE s.id = ?1");
+		int rc = prepare(s, b.buf, slot, d);
+		txc_buf_release(&b);
+		if (rc)
+			return rc;
+	}
+	*out = *slot;
+	return TXC_OK;
+}
+
+static int messages_stmt(struct txc_store *s, bool compacted, sqlite3_stmt **out, struct txc_diag *d)
+{
+	sqlite3_stmt **slot = compacted ? &s->q_messages_compacted : &s->q_messages;
+	if (*slot == NULL) {
+		struct txc_buf b = TXC_BUF_INIT;
+		txc_buf_addstr(&b, "SELECT * FROM messages WHERE session_id = ?1");
+		if (has_col(&s->msg, "active")) {
+			if (compacted && has_col(&s->msg, "compacted"))
+				txc_buf_addstr(&b, " AND (active = 1 OR compacted = 1)");
+			else
+				txc_buf_addstr(&b, " AND active = 1");
+		}
+		txc_buf_addstr(&b, has_col(&s->msg, "id") ? " ORDER BY id" : " ORDER BY rowid");
+		int rc = prepare(s, b.buf, slot, d);
+		txc_buf_release(&b);
+		if (rc)
+			return rc;
+	}
+	*out = *slot;
+	return TXC_OK;
+}
+
+/* ---- values ---- */
+
+static const struct txc_json *column_value(struct txc_arena *a, sqlite3_stmt *st, int i)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER: return txc_json_int(a, sqlite3_column_int64(st, i));
+	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_column_double(st, i));
+	case SQLITE_TEXT: {
+		const void *p = sqlite3_column_text(st, i);
+		return txc_json_string(a, p, (size_t)sqlite3_column_bytes(st, i));
+	}
+	case SQLITE_BLOB: {
+		const void *p = sqlite3_column_blob(st, i);
+		struct txc_json *v = txc_json_new(a, TXC_JSON_BLOB);
+		v->s = txc_arena_str(a, p, (size_t)sqlite3_column_bytes(st, i));
+		return v;
+	}
+	default: return &txc_json_null_value;
+	}
+}
+
+/* content: "\0json:" + JSON is decoded; a parse failure keeps the text as is */
+static const struct txc_json *decode_content(struct txc_arena *a, const struct txc_json *v)
+{
+	const struct txc_json *out;
+	if (v->kind == TXC_JSON_STRING && v->s.len >= 6 && memcmp(v->s.ptr, "\0json:", 6) == 0 &&
+	    txc_json_parse(a, v->s.ptr + 6, v->s.len - 6, &out) == 0)
+		return out;
+	return v;
+}
+
+static const struct txc_json *decode_tool_calls(struct txc_arena *a, const struct txc_json *v)
+{
+	const struct txc_json *out;
+	if (!txc_json_truthy(v))
+		return v;
+	if ((v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB) && txc_json_parse(a, v->s.ptr, v->s.len, &out) == 0)
+		return out;
+	return txc_json_array(a, 0);
+}
+
+static const struct txc_json *decode_metadata(struct txc_arena *a, const struct txc_json *v)
+{
+	const struct txc_json *out;
+	if (v->kind != TXC_JSON_STRING || txc_json_parse(a, v->s.ptr, v->s.len, &out) != 0)
+		return &txc_json_null_value;
+	if (out->kind == TXC_JSON_STRING && txc_json_parse(a, out->s.ptr, out->s.len, &out) != 0)
+		return &txc_json_null_value;
+	return out->kind == TXC_JSON_OBJECT ? out : &txc_json_null_value;
+}
+
+static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, int ncols, bool message)
+{
+	struct txc_json *o = txc_json_object(a, (size_t)ncols);
+	for (int i = 0; i < ncols; i++) {
+		const char *name = sqlite3_column_name(st, i);
+		const struct txc_json *v = column_value(a, st, i);
+		if (message) {
+			if (strcmp(name, "content") == 0)
+				v = decode_content(a, v);
+			else if (strcmp(name, "tool_calls") == 0)
+				v = decode_tool_calls(a, v);
+			else if (strcmp(name, "display_metadata") == 0)
+				v = decode_metadata(a, v);
+		}
+		txc_json_put(o, txc_arena_str(a, name, strlen(name)), v);
+	}
+	return o;
+}
+
+/* ---- queries ---- */
+
+int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	sqlite3_stmt *st;
+	txc_buf_addstr(&b, "SELECT s.id, ");
+	last_active_expr(s, &b);
+	txc_buf_addstr(&b, " AS last_active FROM sessions s ORDER BY last_active DESC, ");
+	col_or_null(&b, &s->sess, "s", "started_at");
+	txc_buf_addstr(&b, " DESC, s.id DESC");
+	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
+	txc_buf_release(&b);
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, d, "list the sessions of");
+	size_t cap = 64, count = 0;
+	char **v = txc_xmalloc(cap * sizeof(*v));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		if (count == cap)
+			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
+		v[count++] = txc_xstrndup((const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		txc_store_free_ids(v, count);
+		return db_error(s, rc, d, "list the sessions of");
+	}
+	*ids = v;
+	*n = count;
+	return TXC_OK;
+}
+
+void txc_store_free_ids(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
+		       struct txc_diag *d)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	sqlite3_stmt *st;
+	txc_buf_addstr(&b, "SELECT * FROM sessions s");
+	if (!(flags & TXC_LIST_ARCHIVED) && has_col(&s->sess, "archived"))
+		txc_buf_addstr(&b, " WHERE NOT (archived = 1)");
+	txc_buf_addstr(&b, has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC, id DESC" : " ORDER BY id DESC");
+	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
+	txc_buf_release(&b);
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, d, "list the sessions of");
+	size_t cap = 64, n = 0;
+	const struct txc_json **rows = txc_xmalloc(cap * sizeof(*rows));
+	int ncols = sqlite3_column_count(st);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap)
+			rows = txc_xrealloc(rows, (cap *= 2) * sizeof(*rows));
+		rows[n++] = row_object(a, st, ncols, false);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(rows);
+		return db_error(s, rc, d, "list the sessions of");
+	}
+	struct txc_json *arr = txc_json_array(a, n);
+	for (size_t i = 0; i < n; i++)
+		txc_json_push(arr, rows[i]);
+	free(rows);
+	*out = arr;
+	return TXC_OK;
+}
+
+int txc_store_resolve(struct txc_store *s, const char *arg, char **id, struct txc_diag *d)
+{
+	sqlite3_stmt *st;
+	size_t alen = strlen(arg);
+	const char *order = has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC" : "";
+	char sql[128];
+	snprintf(sql, sizeof(sql), "SELECT id FROM sessions%s", order);
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, d, "look up a session in");
+	char *found = NULL;
+	size_t matches = 0;
+	d->hint[0] = '\0';
+	size_t hlen = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		size_t vlen = (size_t)sqlite3_column_bytes(st, 0);
+		if (v == NULL || vlen < alen || memcmp(v, arg, alen) != 0)
+			continue;
+		if (vlen == alen) { /* exact match wins over any prefix */
+			free(found);
+			found = txc_xstrndup(v, vlen);
+			matches = 1;
+			rc = SQLITE_DONE;
+			break;
+		}
+		if (matches++ == 0)
+			found = txc_xstrndup(v, vlen);
+		if (matches <= 10 && hlen + vlen + 4 < sizeof(d->hint))
+			hlen += (size_t)snprintf(d->hint + hlen, sizeof(d->hint) - hlen, "  %.*s\n", (int)vlen, v);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(found);
+		return db_error(s, rc, d, "look up a session in");
+	}
+	if (matches == 0) {
+		d->hint[0] = '\0';
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list hermes')", arg, s->path);
+		return TXC_E_NOTFOUND;
+	}
+	if (matches > 1) {
+		free(found);
+		if (matches > 10)
+			snprintf(d->hint + hlen, sizeof(d->hint) - hlen, "  ...and %zu more\n", matches - 10);
+		txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' is the prefix of %zu sessions; add characters:", arg, matches);
+		return TXC_E_AMBIGUOUS;
+	}
+	d->hint[0] = '\0';
+	*id = found;
+	return TXC_OK;
+}
+
+static int load_once(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript *t,
+		     struct txc_diag *d, int *sqlrc)
+{
+	struct txc_arena *a = t->arena;
+	sqlite3_stmt *st;
+	bool bulk = flags & TXC_LOAD_LAST_ACTIVE;
+	int rc = session_stmt(s, bulk, &st, d);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	*sqlrc = sqlite3_step(st);
+	if (*sqlrc != SQLITE_ROW) {
+		sqlite3_reset(st);
+		if (*sqlrc == SQLITE_DONE) {
+			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list hermes')", id, s->path);
+			return TXC_E_NOTFOUND;
+		}
+		return db_error(s, *sqlrc, d, "read a session from");
+	}
+	int ncols = (int)s->sess.n;
+	struct txc_json *sess = (struct txc_json *)row_object(a, st, ncols, false);
+	const struct txc_json *prompt = column_value(a, st, ncols);
+	for (size_t i = 0; i < sess->n; i++)
+		if (txc_str_eq(sess->keys[i], "system_prompt"))
+			sess->items[i] = prompt;
+	if (bulk)
+		t->last_active = column_value(a, st, ncols + 1);
+	sqlite3_reset(st);
+	t->session = sess;
+
+	struct txc_json *rows = txc_json_array(a, 0);
+	t->rows = rows;
+	if (!s->has_messages || !has_col(&s->msg, "session_id"))
+		return TXC_OK;
+	rc = messages_stmt(s, flags & TXC_LOAD_COMPACTED, &st, d);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	size_t cap = 0;
+	int mcols = sqlite3_column_count(st);
+	while ((*sqlrc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (rows->n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			const struct txc_json **items = txc_arena_array(a, ncap, sizeof(*items));
+			if (rows->n)
+				memcpy(items, rows->items, rows->n * sizeof(*items));
+			rows->items = items;
+			cap = ncap;
+		}
+		rows->items[rows->n++] = row_object(a, st, mcols, true);
+	}
+	sqlite3_reset(st);
+	if (*sqlrc != SQLITE_DONE)
+		return db_error(s, *sqlrc, d, "read the messages of a session from");
+	return TXC_OK;
+}
+
+int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript **out,
+		   struct txc_diag *d)
+{
+	for (int attempt = 0;; attempt++) {
+		struct txc_transcript *t = txc_transcript_new();
+		int sqlrc = SQLITE_OK;
+		int rc = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			txc_transcript_free(t);
+			return db_error(s, rc, d, "read");
+		}
+		rc = load_once(s, id, flags, t, d, &sqlrc);
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+		if (rc == TXC_OK) {
+			txc_model_from_hermes(t);
+			*out = t;
+			return TXC_OK;
+		}
+		txc_transcript_free(t);
+		if (!is_ioerr(sqlrc) || attempt == 3)
+			return rc;
+		sleep_ms(50);
+	}
+}

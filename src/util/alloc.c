@@ -1,0 +1,151 @@
+/* alloc.c - allocation that never returns NULL, and byte buffers. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "txc/util.h"
+
+char txc_buf_empty[1];
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "txc: fatal: out of memory (allocating %zu bytes)\n", n);
+	abort();
+}
+
+void *txc_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (p == NULL)
+		oom(n);
+	return p;
+}
+
+void *txc_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (p == NULL)
+		oom(n * size);
+	return p;
+}
+
+void *txc_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (q == NULL)
+		oom(n);
+	return q;
+}
+
+char *txc_xstrndup(const char *s, size_t n)
+{
+	char *p = txc_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *txc_xstrdup(const char *s)
+{
+	return txc_xstrndup(s, strlen(s));
+}
+
+bool txc_str_eq(struct txc_str a, const char *lit)
+{
+	size_t n = strlen(lit);
+	return a.ptr != NULL && a.len == n && memcmp(a.ptr, lit, n) == 0;
+}
+
+void txc_buf_init(struct txc_buf *b)
+{
+	b->buf = txc_buf_empty;
+	b->len = 0;
+	b->alloc = 0;
+}
+
+void txc_buf_release(struct txc_buf *b)
+{
+	if (b->alloc)
+		free(b->buf);
+	txc_buf_init(b);
+}
+
+void txc_buf_grow(struct txc_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need < b->len)
+		oom(SIZE_MAX);
+	if (need <= b->alloc)
+		return;
+	size_t n = b->alloc ? b->alloc : 64;
+	while (n < need)
+		n = n * 2 < n ? need : n * 2;
+	if (b->alloc == 0) {
+		b->buf = txc_xmalloc(n);
+		b->buf[0] = '\0';
+	} else {
+		b->buf = txc_xrealloc(b->buf, n);
+	}
+	b->alloc = n;
+}
+
+void txc_buf_add(struct txc_buf *b, const void *p, size_t len)
+{
+	if (len == 0)
+		return;
+	txc_buf_grow(b, len);
+	memcpy(b->buf + b->len, p, len);
+	b->len += len;
+	b->buf[b->len] = '\0';
+}
+
+void txc_buf_addstr(struct txc_buf *b, const char *s)
+{
+	txc_buf_add(b, s, strlen(s));
+}
+
+void txc_buf_addch(struct txc_buf *b, int c)
+{
+	txc_buf_grow(b, 1);
+	b->buf[b->len++] = (char)c;
+	b->buf[b->len] = '\0';
+}
+
+void txc_buf_addf(struct txc_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	txc_buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void txc_buf_reset(struct txc_buf *b)
+{
+	txc_buf_truncate(b, 0);
+}
+
+void txc_buf_truncate(struct txc_buf *b, size_t len)
+{
+	if (len > b->len)
+		return;
+	b->len = len;
+	if (b->alloc)
+		b->buf[len] = '\0';
+}
+
+char *txc_buf_detach(struct txc_buf *b, size_t *len)
+{
+	char *r = b->alloc ? b->buf : txc_xstrndup("", 0);
+	if (len != NULL)
+		*len = b->len;
+	txc_buf_init(b);
+	return r;
+}

@@ -1,0 +1,132 @@
+/*
+ * arena.c - bump allocator owning every byte of one transcript.
+ *
+ * Blocks are chained; a request larger than the block size gets a block of
+ * its own so that one 64 MB content value does not waste a second 64 MB.
+ */
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "txc/util.h"
+
+struct block {
+	struct block *next;
+	size_t size, used;
+	alignas(max_align_t) unsigned char data[];
+};
+
+struct txc_arena {
+	struct block *head;
+	size_t block_size;
+	size_t total;
+};
+
+struct txc_arena *txc_arena_new(size_t block_size)
+{
+	struct txc_arena *a = txc_xcalloc(1, sizeof(*a));
+	a->block_size = block_size ? block_size : 64 * 1024;
+	return a;
+}
+
+static struct block *new_block(size_t size)
+{
+	struct block *b = txc_xmalloc(sizeof(*b) + size);
+	b->next = NULL;
+	b->size = size;
+	b->used = 0;
+	return b;
+}
+
+void *txc_arena_alloc(struct txc_arena *a, size_t size)
+{
+	const size_t align = alignof(max_align_t);
+	size_t need = (size + align - 1) & ~(align - 1);
+	if (need < size)
+		abort();
+	struct block *b = a->head;
+	if (b == NULL || b->size - b->used < need) {
+		if (need > a->block_size / 4) {
+			/* big: own block, linked behind the current one */
+			struct block *big = new_block(need);
+			big->used = need;
+			if (b == NULL) {
+				a->head = big;
+			} else {
+				big->next = b->next;
+				b->next = big;
+			}
+			a->total += need;
+			memset(big->data, 0, need);
+			return big->data;
+		}
+		b = new_block(a->block_size);
+		b->next = a->head;
+		a->head = b;
+	}
+	void *p = b->data + b->used;
+	b->used += need;
+	a->total += need;
+	memset(p, 0, need);
+	return p;
+}
+
+void *txc_arena_array(struct txc_arena *a, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		abort();
+	return txc_arena_alloc(a, n * size);
+}
+
+struct txc_str txc_arena_str(struct txc_arena *a, const void *p, size_t len)
+{
+	char *s = txc_arena_alloc(a, len + 1);
+	if (len)
+		memcpy(s, p, len);
+	s[len] = '\0';
+	return (struct txc_str){s, len};
+}
+
+char *txc_arena_strdup(struct txc_arena *a, const char *s)
+{
+	return (char *)txc_arena_str(a, s, strlen(s)).ptr;
+}
+
+void txc_arena_reset(struct txc_arena *a)
+{
+	struct block *b = a->head, *keep = NULL;
+	while (b != NULL) {
+		struct block *next = b->next;
+		if (keep == NULL && b->size == a->block_size) {
+			keep = b;
+		} else {
+			free(b);
+		}
+		b = next;
+	}
+	if (keep != NULL) {
+		keep->next = NULL;
+		keep->used = 0;
+	}
+	a->head = keep;
+	a->total = 0;
+}
+
+void txc_arena_free(struct txc_arena *a)
+{
+	if (a == NULL)
+		return;
+	struct block *b = a->head;
+	while (b != NULL) {
+		struct block *next = b->next;
+		free(b);
+		b = next;
+	}
+	free(a);
+}
+
+size_t txc_arena_used(const struct txc_arena *a)
+{
+	return a->total;
+}

@@ -1,0 +1,710 @@
+/* json.c - Python-compatible JSON parser and emitter on arena trees. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "txc/json.h"
+
+const struct txc_json txc_json_null_value = {.kind = TXC_JSON_NULL};
+
+struct parser {
+	struct txc_arena *a;
+	const unsigned char *p, *end;
+	int depth;
+	struct txc_buf tmp;
+};
+
+static void skip_ws(struct parser *ps)
+{
+	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+		ps->p++;
+}
+
+static bool lit(struct parser *ps, const char *w)
+{
+	size_t n = strlen(w);
+	if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, w, n) != 0)
+		return false;
+	ps->p += n;
+	return true;
+}
+
+static int hex4(const unsigned char *p, uint32_t *out)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < 4; i++) {
+		unsigned c = p[i];
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_string(struct parser *ps, struct txc_str *out)
+{
+	struct txc_buf *b = &ps->tmp;
+	txc_buf_reset(b);
+	ps->p++; /* opening quote */
+	const unsigned char *run = ps->p;
+	while (ps->p < ps->end) {
+		unsigned c = *ps->p;
+		if (c == '"') {
+			if (b->len == 0) {
+				*out = txc_arena_str(ps->a, run, (size_t)(ps->p - run));
+			} else {
+				txc_buf_add(b, run, (size_t)(ps->p - run));
+				*out = txc_arena_str(ps->a, b->buf, b->len);
+			}
+			ps->p++;
+			return 0;
+		}
+		if (c < 0x20)
+			return -1;
+		if (c == '\\') {
+			txc_buf_add(b, run, (size_t)(ps->p - run));
+			if (ps->end - ps->p < 2)
+				return -1;
+			unsigned e = ps->p[1];
+			ps->p += 2;
+			switch (e) {
+			case '"': txc_buf_addch(b, '"'); break;
+			case '\\': txc_buf_addch(b, '\\'); break;
+			case '/': txc_buf_addch(b, '/'); break;
+			case 'b': txc_buf_addch(b, '\b'); break;
+			case 'f': txc_buf_addch(b, '\f'); break;
+			case 'n': txc_buf_addch(b, '\n'); break;
+			case 'r': txc_buf_addch(b, '\r'); break;
+			case 't': txc_buf_addch(b, '\t'); break;
+			case 'u': {
+				uint32_t cp, lo;
+				if (ps->end - ps->p < 4 || hex4(ps->p, &cp))
+					return -1;
+				ps->p += 4;
+				if (cp >= 0xD800 && cp <= 0xDBFF && ps->end - ps->p >= 6 && ps->p[0] == '\\' &&
+				    ps->p[1] == 'u' && hex4(ps->p + 2, &lo) == 0 && lo >= 0xDC00 && lo <= 0xDFFF) {
+					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+					ps->p += 6;
+				} else if (cp >= 0xD800 && cp <= 0xDFFF) {
+					cp = 0xFFFD; /* lone surrogate: Python would crash on output */
+				}
+				txc_utf8_put(b, cp);
+				break;
+			}
+			default:
+				return -1;
+			}
+			run = ps->p;
+			continue;
+		}
+		if (c < 0x80) {
+			ps->p++;
+			continue;
+		}
+		uint32_t cp;
+		size_t n = txc_utf8_seq(ps->p, (size_t)(ps->end - ps->p), &cp);
+		if (n) {
+			ps->p += n;
+			continue;
+		}
+		txc_buf_add(b, run, (size_t)(ps->p - run));
+		txc_buf_add(b, "\xEF\xBF\xBD", 3);
+		ps->p++;
+		while (ps->p < ps->end && (*ps->p & 0xC0) == 0x80)
+			ps->p++;
+		run = ps->p;
+	}
+	return -1;
+}
+
+static int parse_number(struct parser *ps, struct txc_json *v)
+{
+	const unsigned char *s = ps->p, *p = ps->p;
+	bool is_real = false;
+	if (p < ps->end && *p == '-')
+		p++;
+	if (p >= ps->end)
+		return -1;
+	if (*p == '0') {
+		p++;
+	} else if (*p >= '1' && *p <= '9') {
+		while (p < ps->end && *p >= '0' && *p <= '9')
+			p++;
+	} else {
+		return -1;
+	}
+	if (p + 1 < ps->end && *p == '.' && p[1] >= '0' && p[1] <= '9') {
+		is_real = true;
+		p++;
+		while (p < ps->end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p < ps->end && (*p == 'e' || *p == 'E')) {
+		const unsigned char *q = p + 1;
+		if (q < ps->end && (*q == '+' || *q == '-'))
+			q++;
+		if (q < ps->end && *q >= '0' && *q <= '9') {
+			is_real = true;
+			p = q;
+			while (p < ps->end && *p >= '0' && *p <= '9')
+				p++;
+		}
+	}
+	size_t len = (size_t)(p - s);
+	ps->p = p;
+	if (is_real) {
+		v->kind = TXC_JSON_REAL;
+		v->s = txc_arena_str(ps->a, s, len);
+		v->d = strtod(v->s.ptr, NULL);
+	} else {
+		v->kind = TXC_JSON_INT;
+		if (len == 2 && s[0] == '-' && s[1] == '0')
+			v->s = txc_arena_str(ps->a, "0", 1);
+		else
+			v->s = txc_arena_str(ps->a, s, len);
+	}
+	return 0;
+}
+
+static int parse_value(struct parser *ps, const struct txc_json **out);
+
+/* growable item list used while parsing one container */
+struct items {
+	const struct txc_json **v;
+	struct txc_str *k;
+	size_t n, cap;
+};
+
+static void items_push(struct items *it, struct txc_str key, const struct txc_json *v, bool keyed)
+{
+	if (it->n == it->cap) {
+		it->cap = it->cap ? it->cap * 2 : 8;
+		it->v = txc_xrealloc(it->v, it->cap * sizeof(*it->v));
+		if (keyed)
+			it->k = txc_xrealloc(it->k, it->cap * sizeof(*it->k));
+	}
+	it->v[it->n] = v;
+	if (keyed)
+		it->k[it->n] = key;
+	it->n++;
+}
+
+static void finish(struct parser *ps, struct txc_json *v, struct items *it, bool keyed)
+{
+	v->n = it->n;
+	v->items = txc_arena_array(ps->a, it->n ? it->n : 1, sizeof(*v->items));
+	memcpy(v->items, it->v, it->n * sizeof(*v->items));
+	if (keyed) {
+		v->keys = txc_arena_array(ps->a, it->n ? it->n : 1, sizeof(*v->keys));
+		memcpy(v->keys, it->k, it->n * sizeof(*v->keys));
+	}
+	free(it->v);
+	free(it->k);
+}
+
+/* duplicate-key index: open addressing over item positions, built lazily */
+static size_t key_hash(struct txc_str k)
+{
+	size_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < k.len; i++)
+		h = (h ^ (unsigned char)k.ptr[i]) * 1099511628211ULL;
+	return h;
+}
+
+static long find_key(struct items *it, size_t **tab, size_t *tcap, struct txc_str k)
+{
+	if (it->n < 16) {
+		for (size_t i = 0; i < it->n; i++)
+			if (it->k[i].len == k.len && memcmp(it->k[i].ptr, k.ptr, k.len) == 0)
+				return (long)i;
+		return -1;
+	}
+	if (*tcap < it->n * 2) {
+		size_t cap = 64;
+		while (cap < it->n * 4)
+			cap *= 2;
+		free(*tab);
+		*tab = txc_xcalloc(cap, sizeof(size_t));
+		*tcap = cap;
+		for (size_t i = 0; i < it->n; i++) {
+			size_t h = key_hash(it->k[i]) & (cap - 1);
+			while ((*tab)[h])
+				h = (h + 1) & (cap - 1);
+			(*tab)[h] = i + 1;
+		}
+	}
+	size_t h = key_hash(k) & (*tcap - 1);
+	while ((*tab)[h]) {
+		struct txc_str o = it->k[(*tab)[h] - 1];
+		if (o.len == k.len && memcmp(o.ptr, k.ptr, k.len) == 0)
+			return (long)((*tab)[h] - 1);
+		h = (h + 1) & (*tcap - 1);
+	}
+	return -1;
+}
+
+static void index_key(struct items *it, size_t *tab, size_t tcap)
+{
+	if (tab == NULL || tcap == 0)
+		return;
+	size_t h = key_hash(it->k[it->n - 1]) & (tcap - 1);
+	while (tab[h])
+		h = (h + 1) & (tcap - 1);
+	tab[h] = it->n;
+}
+
+static int parse_object(struct parser *ps, struct txc_json *v)
+{
+	struct items it = {0};
+	size_t *tab = NULL, tcap = 0;
+	int rc = -1;
+	v->kind = TXC_JSON_OBJECT;
+	ps->p++;
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == '}') {
+		ps->p++;
+		finish(ps, v, &it, true);
+		return 0;
+	}
+	for (;;) {
+		struct txc_str key;
+		const struct txc_json *val;
+		skip_ws(ps);
+		if (ps->p >= ps->end || *ps->p != '"' || parse_string(ps, &key))
+			goto out;
+		skip_ws(ps);
+		if (ps->p >= ps->end || *ps->p != ':')
+			goto out;
+		ps->p++;
+		skip_ws(ps);
+		if (parse_value(ps, &val))
+			goto out;
+		long at = find_key(&it, &tab, &tcap, key);
+		if (at >= 0) {
+			it.v[at] = val;
+		} else {
+			items_push(&it, key, val, true);
+			if (tcap && it.n * 2 <= tcap)
+				index_key(&it, tab, tcap);
+			else if (tcap) {
+				free(tab);
+				tab = NULL;
+				tcap = 0;
+			}
+		}
+		skip_ws(ps);
+		if (ps->p < ps->end && *ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (ps->p < ps->end && *ps->p == '}') {
+			ps->p++;
+			rc = 0;
+			break;
+		}
+		goto out;
+	}
+out:
+	free(tab);
+	finish(ps, v, &it, true);
+	return rc;
+}
+
+static int parse_array(struct parser *ps, struct txc_json *v)
+{
+	struct items it = {0};
+	int rc = -1;
+	v->kind = TXC_JSON_ARRAY;
+	ps->p++;
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == ']') {
+		ps->p++;
+		finish(ps, v, &it, false);
+		return 0;
+	}
+	for (;;) {
+		const struct txc_json *val;
+		skip_ws(ps);
+		if (parse_value(ps, &val))
+			break;
+		items_push(&it, TXC_STR_NULL, val, false);
+		skip_ws(ps);
+		if (ps->p < ps->end && *ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (ps->p < ps->end && *ps->p == ']') {
+			ps->p++;
+			rc = 0;
+		}
+		break;
+	}
+	finish(ps, v, &it, false);
+	return rc;
+}
+
+static const struct txc_json json_false = {.kind = TXC_JSON_FALSE};
+static const struct txc_json json_true = {.kind = TXC_JSON_TRUE};
+
+static int parse_value(struct parser *ps, const struct txc_json **out)
+{
+	if (ps->p >= ps->end)
+		return -1;
+	unsigned c = *ps->p;
+	if (c == 'n' && lit(ps, "null")) {
+		*out = &txc_json_null_value;
+		return 0;
+	}
+	if (c == 't' && lit(ps, "true")) {
+		*out = &json_true;
+		return 0;
+	}
+	if (c == 'f' && lit(ps, "false")) {
+		*out = &json_false;
+		return 0;
+	}
+	struct txc_json *v = txc_arena_alloc(ps->a, sizeof(*v));
+	*out = v;
+	if (c == 'N' && lit(ps, "NaN")) {
+		v->kind = TXC_JSON_REAL;
+		v->d = NAN;
+		return 0;
+	}
+	if (c == 'I' && lit(ps, "Infinity")) {
+		v->kind = TXC_JSON_REAL;
+		v->d = INFINITY;
+		return 0;
+	}
+	if (c == '-' && lit(ps, "-Infinity")) {
+		v->kind = TXC_JSON_REAL;
+		v->d = -INFINITY;
+		return 0;
+	}
+	if (c == '"') {
+		v->kind = TXC_JSON_STRING;
+		return parse_string(ps, &v->s);
+	}
+	if (c == '-' || (c >= '0' && c <= '9'))
+		return parse_number(ps, v);
+	if (c != '{' && c != '[')
+		return -1;
+	if (++ps->depth > TXC_JSON_MAX_DEPTH)
+		return -1;
+	int rc = c == '{' ? parse_object(ps, v) : parse_array(ps, v);
+	ps->depth--;
+	return rc;
+}
+
+int txc_json_parse(struct txc_arena *a, const char *p, size_t len, const struct txc_json **out)
+{
+	struct parser ps = {a, (const unsigned char *)p, (const unsigned char *)p + len, 0, TXC_BUF_INIT};
+	skip_ws(&ps);
+	int rc = parse_value(&ps, out);
+	if (rc == 0) {
+		skip_ws(&ps);
+		if (ps.p != ps.end)
+			rc = -1;
+	}
+	txc_buf_release(&ps.tmp);
+	return rc;
+}
+
+const struct txc_json *txc_json_get(const struct txc_json *o, const char *key)
+{
+	if (o == NULL || o->kind != TXC_JSON_OBJECT)
+		return NULL;
+	size_t n = strlen(key);
+	for (size_t i = 0; i < o->n; i++)
+		if (o->keys[i].len == n && memcmp(o->keys[i].ptr, key, n) == 0)
+			return o->items[i];
+	return NULL;
+}
+
+const char *txc_json_cstr(const struct txc_json *v)
+{
+	return v != NULL && v->kind == TXC_JSON_STRING ? v->s.ptr : NULL;
+}
+
+bool txc_json_is_int(const struct txc_json *v, int64_t *out)
+{
+	if (v == NULL || v->kind != TXC_JSON_INT || v->s.len > 19)
+		return false;
+	char *end;
+	long long x = strtoll(v->s.ptr, &end, 10);
+	if (*end != '\0')
+		return false;
+	if (out != NULL)
+		*out = x;
+	return true;
+}
+
+bool txc_json_truthy(const struct txc_json *v)
+{
+	if (v == NULL)
+		return false;
+	switch (v->kind) {
+	case TXC_JSON_NULL:
+	case TXC_JSON_FALSE: return false;
+	case TXC_JSON_TRUE: return true;
+	case TXC_JSON_INT: return !(v->s.len == 1 && v->s.ptr[0] == '0');
+	case TXC_JSON_REAL: return v->d != 0;
+	case TXC_JSON_STRING:
+	case TXC_JSON_BLOB: return v->s.len > 0;
+	case TXC_JSON_ARRAY:
+	case TXC_JSON_OBJECT: return v->n > 0;
+	}
+	return false;
+}
+
+struct txc_json *txc_json_new(struct txc_arena *a, enum txc_json_kind kind)
+{
+	struct txc_json *v = txc_arena_alloc(a, sizeof(*v));
+	v->kind = kind;
+	return v;
+}
+
+struct txc_json *txc_json_string(struct txc_arena *a, const char *p, size_t len)
+{
+	struct txc_json *v = txc_json_new(a, TXC_JSON_STRING);
+	v->s = txc_arena_str(a, p, len);
+	return v;
+}
+
+struct txc_json *txc_json_int(struct txc_arena *a, int64_t x)
+{
+	char t[32];
+	int n = snprintf(t, sizeof(t), "%lld", (long long)x);
+	struct txc_json *v = txc_json_new(a, TXC_JSON_INT);
+	v->s = txc_arena_str(a, t, (size_t)n);
+	return v;
+}
+
+struct txc_json *txc_json_real(struct txc_arena *a, double d)
+{
+	struct txc_json *v = txc_json_new(a, TXC_JSON_REAL);
+	v->d = d;
+	return v;
+}
+
+struct txc_json *txc_json_object(struct txc_arena *a, size_t cap)
+{
+	struct txc_json *v = txc_json_new(a, TXC_JSON_OBJECT);
+	v->items = txc_arena_array(a, cap ? cap : 1, sizeof(*v->items));
+	v->keys = txc_arena_array(a, cap ? cap : 1, sizeof(*v->keys));
+	return v;
+}
+
+struct txc_json *txc_json_array(struct txc_arena *a, size_t cap)
+{
+	struct txc_json *v = txc_json_new(a, TXC_JSON_ARRAY);
+	v->items = txc_arena_array(a, cap ? cap : 1, sizeof(*v->items));
+	return v;
+}
+
+void txc_json_put(struct txc_json *o, struct txc_str key, const struct txc_json *v)
+{
+	o->keys[o->n] = key;
+	o->items[o->n++] = v;
+}
+
+void txc_json_push(struct txc_json *arr, const struct txc_json *v)
+{
+	arr->items[arr->n++] = v;
+}
+
+/* ---- emitter ---- */
+
+void txc_json_emit_str(struct txc_buf *b, const char *s, size_t len)
+{
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	txc_buf_grow(b, len + 2);
+	txc_buf_addch(b, '"');
+	size_t run = 0, i = 0;
+	while (i < len) {
+		unsigned c = p[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0x80) {
+			uint32_t cp;
+			size_t n = txc_utf8_seq(p + i, len - i, &cp);
+			if (n) {
+				i += n;
+				continue;
+			}
+			txc_buf_add(b, s + run, i - run);
+			txc_buf_add(b, "\xEF\xBF\xBD", 3);
+			i++;
+			while (i < len && (p[i] & 0xC0) == 0x80)
+				i++;
+			run = i;
+			continue;
+		}
+		txc_buf_add(b, s + run, i - run);
+		char e[7] = {'\\', 0};
+		switch (c) {
+		case '"': txc_buf_add(b, "\\\"", 2); break;
+		case '\\': txc_buf_add(b, "\\\\", 2); break;
+		case '\b': txc_buf_add(b, "\\b", 2); break;
+		case '\f': txc_buf_add(b, "\\f", 2); break;
+		case '\n': txc_buf_add(b, "\\n", 2); break;
+		case '\r': txc_buf_add(b, "\\r", 2); break;
+		case '\t': txc_buf_add(b, "\\t", 2); break;
+		default:
+			e[1] = 'u', e[2] = '0', e[3] = '0', e[4] = hx[c >> 4], e[5] = hx[c & 15];
+			txc_buf_add(b, e, 6);
+		}
+		i++;
+		run = i;
+	}
+	txc_buf_add(b, s + run, len - run);
+	txc_buf_addch(b, '"');
+}
+
+void txc_json_emit_real(struct txc_buf *b, double d)
+{
+	char t[40];
+	if (isnan(d)) {
+		txc_buf_add(b, "null", 4); /* NaN is not JSON; SQLite cannot store it either */
+		return;
+	}
+	if (isinf(d)) {
+		/* valid JSON that Python and JavaScript read back as +-inf */
+		txc_buf_addstr(b, d > 0 ? "1e999" : "-1e999");
+		return;
+	}
+	txc_buf_add(b, t, txc_double_repr(t, d));
+}
+
+static void newline(struct txc_buf *b, int level)
+{
+	txc_buf_addch(b, '\n');
+	for (int i = 0; i < level; i++)
+		txc_buf_add(b, "  ", 2);
+}
+
+static int cmp_keys(const void *x, const void *y, void *ctx)
+{
+	const struct txc_json *o = ctx;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	struct txc_str a = o->keys[i], c = o->keys[j];
+	size_t n = a.len < c.len ? a.len : c.len;
+	int r = memcmp(a.ptr, c.ptr, n);
+	if (r)
+		return r;
+	return a.len < c.len ? -1 : a.len > c.len;
+}
+
+/* qsort_r is a GNU extension; a small insertion/merge sort keeps this portable */
+static void sort_idx(size_t *idx, size_t n, const struct txc_json *o)
+{
+	if (n < 2)
+		return;
+	size_t *tmp = txc_xmalloc(n * sizeof(*tmp));
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				tmp[k++] = cmp_keys(&idx[j], &idx[i], (void *)o) < 0 ? idx[j++] : idx[i++];
+			while (i < mid)
+				tmp[k++] = idx[i++];
+			while (j < hi)
+				tmp[k++] = idx[j++];
+		}
+		memcpy(idx, tmp, n * sizeof(*idx));
+	}
+	free(tmp);
+}
+
+static void emit(struct txc_buf *b, const struct txc_json *v, unsigned fl, int level)
+{
+	bool py = fl & TXC_JSON_PY, ind = fl & TXC_JSON_INDENT;
+	const char *isep = ind ? "," : py ? ", " : ",";
+	const char *ksep = py || ind ? ": " : ":";
+	switch (v->kind) {
+	case TXC_JSON_NULL: txc_buf_add(b, "null", 4); return;
+	case TXC_JSON_FALSE: txc_buf_add(b, "false", 5); return;
+	case TXC_JSON_TRUE: txc_buf_add(b, "true", 4); return;
+	case TXC_JSON_INT: txc_buf_add(b, v->s.ptr, v->s.len); return;
+	case TXC_JSON_REAL:
+		/* outside Python mode a parsed number keeps its exact text */
+		if (!py && v->s.ptr != NULL && isfinite(v->d))
+			txc_buf_add(b, v->s.ptr, v->s.len);
+		else
+			txc_json_emit_real(b, v->d);
+		return;
+	case TXC_JSON_STRING: txc_json_emit_str(b, v->s.ptr, v->s.len); return;
+	case TXC_JSON_BLOB: {
+		char *hex = txc_xmalloc(v->s.len * 2 + 1);
+		txc_hex(hex, (const unsigned char *)v->s.ptr, v->s.len);
+		txc_buf_addstr(b, "{\"$blob_hex\"");
+		txc_buf_addstr(b, ksep);
+		txc_json_emit_str(b, hex, v->s.len * 2);
+		txc_buf_addch(b, '}');
+		free(hex);
+		return;
+	}
+	case TXC_JSON_ARRAY:
+		if (v->n == 0) {
+			txc_buf_add(b, "[]", 2);
+			return;
+		}
+		txc_buf_addch(b, '[');
+		for (size_t i = 0; i < v->n; i++) {
+			if (i)
+				txc_buf_addstr(b, isep);
+			if (ind)
+				newline(b, level + 1);
+			emit(b, v->items[i], fl, level + 1);
+		}
+		if (ind)
+			newline(b, level);
+		txc_buf_addch(b, ']');
+		return;
+	case TXC_JSON_OBJECT: {
+		if (v->n == 0) {
+			txc_buf_add(b, "{}", 2);
+			return;
+		}
+		size_t *idx = NULL;
+		if (fl & TXC_JSON_SORTED) {
+			idx = txc_xmalloc(v->n * sizeof(*idx));
+			for (size_t i = 0; i < v->n; i++)
+				idx[i] = i;
+			sort_idx(idx, v->n, v);
+		}
+		txc_buf_addch(b, '{');
+		for (size_t k = 0; k < v->n; k++) {
+			size_t i = idx ? idx[k] : k;
+			if (k)
+				txc_buf_addstr(b, isep);
+			if (ind)
+				newline(b, level + 1);
+			txc_json_emit_str(b, v->keys[i].ptr, v->keys[i].len);
+			txc_buf_addstr(b, ksep);
+			emit(b, v->items[i], fl, level + 1);
+		}
+		free(idx);
+		if (ind)
+			newline(b, level);
+		txc_buf_addch(b, '}');
+		return;
+	}
+	}
+}
+
+void txc_json_emit(struct txc_buf *b, const struct txc_json *v, unsigned flags)
+{
+	emit(b, v, flags, 0);
+}

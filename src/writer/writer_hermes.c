@@ -1,0 +1,68 @@
+/*
+ * writer_hermes.c - Hermes's own export line, byte for byte.
+ *
+ * What `hermes sessions export -` (v0.20.0) prints: the session columns in
+ * table order (system_prompt resolved), last_active in the bulk form, then
+ * "messages" with every active row; Python json.dumps(ensure_ascii=False)
+ * formatting.  See docs/FORMATS.md for the two places txc does not crash
+ * where Hermes does (invalid UTF-8, BLOBs).
+ */
+#include <string.h>
+
+#include "txc/writer.h"
+
+static void key(struct txc_buf *b, const char *k, size_t len, bool first)
+{
+	if (!first)
+		txc_buf_add(b, ", ", 2);
+	txc_json_emit_str(b, k, len);
+	txc_buf_add(b, ": ", 2);
+}
+
+static bool row_is_active(const struct txc_json *row)
+{
+	const struct txc_json *v = txc_json_get(row, "active");
+	if (v == NULL)
+		return true;
+	if (v->kind == TXC_JSON_INT)
+		return v->s.len == 1 && v->s.ptr[0] == '1';
+	return v->kind == TXC_JSON_REAL && v->d == 1.0;
+}
+
+static int write_hermes(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
+			struct txc_diag *d)
+{
+	(void)d;
+	struct txc_buf *b = &out->buf;
+	const struct txc_json *s = t->session;
+	txc_buf_addch(b, '{');
+	for (size_t i = 0; i < s->n; i++) {
+		key(b, s->keys[i].ptr, s->keys[i].len, i == 0);
+		txc_json_emit(b, s->items[i], TXC_JSON_PY);
+	}
+	if (opt->bulk && t->last_active != NULL) {
+		key(b, "last_active", 11, s->n == 0);
+		txc_json_emit(b, t->last_active, TXC_JSON_PY);
+	}
+	key(b, "messages", 8, s->n == 0 && !(opt->bulk && t->last_active));
+	txc_buf_addch(b, '[');
+	bool first = true;
+	for (size_t i = 0; t->rows != NULL && i < t->rows->n; i++) {
+		if (!row_is_active(t->rows->items[i]))
+			continue;
+		if (!first)
+			txc_buf_add(b, ", ", 2);
+		first = false;
+		txc_json_emit(b, t->rows->items[i], TXC_JSON_PY);
+		txc_out_maybe_flush(out);
+	}
+	txc_buf_add(b, "]}\n", 3);
+	return TXC_OK;
+}
+
+const struct txc_writer_ops txc_writer_hermes = {
+	.name = "hermes",
+	.summary = "Hermes export JSONL, byte-identical to `hermes sessions export`",
+	.ext = "jsonl",
+	.write = write_hermes,
+};
