@@ -576,6 +576,9 @@ static int cmd_convert(int argc, char **argv)
 	}
 	if (a.w.images == TXC_IMAGES_AUTO)
 		a.w.images = TXC_IMAGES_INLINE;
+	char cwd_now[4096];
+	if (getcwd(cwd_now, sizeof(cwd_now)) != NULL)
+		a.w.cwd = txc_str_c(cwd_now); /* recorded when the session has no cwd of its own */
 	struct txc_buf assets = TXC_BUF_INIT, rel = TXC_BUF_INIT;
 	if (a.output != NULL && a.w.images == TXC_IMAGES_FILES) {
 		txc_buf_addf(&assets, "%s.assets", a.output);

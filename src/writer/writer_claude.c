@@ -123,6 +123,10 @@ struct ctx {
 	bool *answered;
 	size_t n_open, cap_open;
 	size_t last_assistant; /* index of the message that gets the usage */
+	/* results without a call wait here: text may not sit between a call and its results */
+	const struct txc_block **orphans;
+	double orphan_time;
+	size_t n_orphans, cap_orphans;
 };
 
 static void begin_record(struct ctx *c, const char *type, double time, char uuid[37])
@@ -242,6 +246,7 @@ static void close_open_calls(struct ctx *c, double time)
 		struct txc_buf *b = &c->out->buf;
 		char uuid[37];
 		begin_record(c, "user", time, uuid);
+		memcpy(c->last_msg_uuid, uuid, 37);
 		txc_buf_addstr(b, ",\"message\":{\"role\":\"user\",\"content\":[");
 		bool first = true;
 		for (size_t i = 0; i < c->n_open; i++) {
@@ -257,6 +262,35 @@ static void close_open_calls(struct ctx *c, double time)
 		txc_buf_addstr(b, "]},\"toolUseResult\":\"[no result was recorded for this call]\"}\n");
 	}
 	c->n_open = 0;
+	if (c->n_orphans) {
+		struct txc_buf *b = &c->out->buf;
+		char uuid[37];
+		begin_record(c, "user", c->orphan_time, uuid);
+		memcpy(c->last_msg_uuid, uuid, 37);
+		txc_buf_addstr(b, ",\"message\":{\"role\":\"user\",\"content\":[");
+		for (size_t i = 0; i < c->n_orphans; i++) {
+			if (i)
+				txc_buf_addch(b, ',');
+			emit_orphan_text(b, c->orphans[i]);
+		}
+		txc_buf_addstr(b, "]}}\n");
+		c->n_orphans = 0;
+	}
+}
+
+static bool defer_orphan(struct ctx *c, const struct txc_message *m)
+{
+	size_t at;
+	if (m->n_blocks != 1 || m->blocks[0].kind != TXC_BLOCK_TOOL_RESULT || is_open_call(c, m->blocks[0].id, &at))
+		return false;
+	if (c->n_orphans == c->cap_orphans) {
+		c->cap_orphans = c->cap_orphans ? c->cap_orphans * 2 : 4;
+		c->orphans = txc_xrealloc(c->orphans, c->cap_orphans * sizeof(*c->orphans));
+	}
+	if (c->n_orphans == 0)
+		c->orphan_time = m->time;
+	c->orphans[c->n_orphans++] = &m->blocks[0];
+	return true;
 }
 
 static void track_call(struct ctx *c, struct txc_str id)
@@ -377,6 +411,8 @@ static void user_record(struct ctx *c, const struct txc_message *m)
 	struct txc_buf *b = &c->out->buf;
 	char uuid[37];
 	bool results = false;
+	if (defer_orphan(c, m))
+		return;
 	for (size_t i = 0; i < m->n_blocks; i++)
 		results |= m->blocks[i].kind == TXC_BLOCK_TOOL_RESULT;
 	if (!results)
@@ -447,6 +483,8 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 			user_record(&c, m);
 		txc_out_maybe_flush(out);
 	}
+	c.n_open = 0; /* a final call without a result is fine: Claude Code marks it interrupted */
+	close_open_calls(&c, t->n_messages ? t->messages[t->n_messages - 1].time : t->meta.started_at);
 	if (c.last_msg_uuid[0]) {
 		if (t->meta.title.ptr != NULL) {
 			txc_buf_addstr(b, "{\"type\":\"summary\",\"summary\":");
@@ -457,6 +495,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 			txc_buf_addf(b, ",\"sessionId\":\"%s\"}\n", c.session);
 		}
 	}
+	free(c.orphans);
 	free(c.open_ids);
 	free(c.answered);
 	return TXC_OK;

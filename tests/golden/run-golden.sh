@@ -1,0 +1,67 @@
+#!/bin/sh
+# Golden tests: Hermes's own export output for real stores (byte for byte), and
+# txc's Claude and Markdown output for the edge-case fixture.
+# usage: run-golden.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR   (UPDATE=1 rewrites the features goldens)
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+fails=0 passes=0
+check() { # name expected actual
+	if cmp -s "$2" "$3"; then passes=$((passes + 1)); else echo "FAIL: $1"; diff "$2" "$3" | head -5; fails=$((fails + 1)); fi
+}
+for c in current-schema upgraded-schema hermes-written; do
+	db=$work/$c.db
+	"$mkdb" "$db" "$src/golden/$c/state.sql" || exit 1
+	"$txc" export --json --db "$db" > "$work/$c.export.jsonl" || { echo "FAIL: export $c exited $?"; fails=$((fails + 1)); }
+	check "$c export-all" "$src/golden/$c/export-all.jsonl" "$work/$c.export.jsonl"
+	for f in "$src"/golden/$c/session.*.jsonl; do
+		id=$(basename "$f" .jsonl); id=${id#session.}
+		"$txc" convert "$id" --to hermes --db "$db" > "$work/$c.$id.jsonl"
+		check "$c session $id" "$f" "$work/$c.$id.jsonl"
+	done
+	"$jsoncheck" "$work"/$c.*.jsonl || { echo "FAIL: invalid JSON in $c"; fails=$((fails + 1)); }
+done
+db=$work/features.db
+"$mkdb" "$db" "$src/fixtures/features.sql" || exit 1
+render() { # session file args...
+	s=$1 f=$2; shift 2
+	"$txc" convert "$s" --db "$db" "$@" > "$work/$f" || { echo "FAIL: $s $* exited $?"; fails=$((fails + 1)); }
+	if [ "${UPDATE:-0}" = 1 ]; then cp "$work/$f" "$src/golden/features/$f"; fi
+	check "features $f" "$src/golden/features/$f" "$work/$f"
+}
+for s in tools img empty; do
+	render $s $s.claude.jsonl --to claude
+	render $s $s.hermes.jsonl --to hermes
+	render $s $s.md --to markdown --utc
+done
+render tools tools.reasoning-text.claude.jsonl --to claude --reasoning text
+render tools tools.reasoning-drop.claude.jsonl --to claude --reasoning drop
+render tools tools.full.md --to markdown --utc --detail full
+render tools tools.brief.md --to markdown --utc --detail brief
+render tools tools.prompts.md --to markdown --utc --detail prompts
+render tools tools.compacted.md --to markdown --utc --include-compacted --max-output-lines 1
+render img img.omit.md --to markdown --utc --images omit
+"$jsoncheck" "$work"/*.claude.jsonl "$work"/*.hermes.jsonl || { echo "FAIL: invalid JSON"; fails=$((fails + 1)); }
+# determinism: a second run gives the same bytes
+"$txc" convert tools --db "$db" --to claude > "$work/again.jsonl"
+check "claude determinism" "$work/tools.claude.jsonl" "$work/again.jsonl"
+# Markdown through a real CommonMark/GFM renderer: nothing from the transcript survives as HTML
+if command -v cmark-gfm > /dev/null; then
+	for f in "$work"/*.md; do
+		cmark-gfm --unsafe -e table "$f" > "$f.html"
+		if grep -q -i -E '<script|<think|<b>bold' "$f.html"; then echo "FAIL: raw HTML in $f"; fails=$((fails + 1)); else passes=$((passes + 1)); fi
+		o=$(grep -c '<details>' "$f.html"); c=$(grep -c '</details>' "$f.html")
+		if [ "$o" = "$c" ]; then passes=$((passes + 1)); else echo "FAIL: unbalanced details in $f"; fails=$((fails + 1)); fi
+	done
+	for name in Read Write Bash Edit patch search_files MultiEdit read_file; do
+		if grep -q "<strong>$name</strong>" "$work/tools.md.html" || grep -q "<strong>$(echo $name | sed 's/_/\\\\_/')</strong>" "$work/tools.md.html" || grep -q "<strong>search_files</strong>\|<strong>read_file</strong>" "$work/tools.md.html"; then
+			passes=$((passes + 1)); else echo "FAIL: tool $name missing from rendered Markdown"; fails=$((fails + 1)); fi
+	done
+	for text in "Run everything" "CRLF text" "Done." "orphan output" "Parallel calls"; do
+		if grep -q "$text" "$work/tools.md.html"; then passes=$((passes + 1)); else echo "FAIL: '$text' missing"; fails=$((fails + 1)); fi
+	done
+else
+	echo "FAIL: cmark-gfm is not installed (apt-get install cmark-gfm)"; fails=$((fails + 1))
+fi
+echo "golden: $passes passed, $fails failed"
+[ "$fails" = 0 ]

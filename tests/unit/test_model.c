@@ -1,0 +1,239 @@
+/* test_model.c - the Hermes -> model mapping, rule by rule, and Claude helpers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "txc/model.h"
+#include "txc/writer.h"
+
+static struct txc_transcript *load(const char *session, const char *rows)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	const struct txc_json *s, *r;
+	assert_int_equal(txc_json_parse(t->arena, session, strlen(session), &s), 0);
+	assert_int_equal(txc_json_parse(t->arena, rows, strlen(rows), &r), 0);
+	t->session = s;
+	t->rows = r;
+	txc_model_from_hermes(t);
+	return t;
+}
+
+static const char *input_text(const struct txc_block *b)
+{
+	static struct txc_buf out = TXC_BUF_INIT;
+	txc_buf_reset(&out);
+	txc_json_emit(&out, b->input, 0);
+	return out.buf;
+}
+
+static void test_meta(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = load("{\"id\":\"s1\",\"started_at\":1768000000.0,\"cwd\":\"/repo\",\"git_branch\":\"\","
+					"\"title\":\"T\",\"model\":\"m\",\"actual_cost_usd\":0.5,\"input_tokens\":3}",
+					"[]");
+	assert_string_equal(t->meta.id.ptr, "s1");
+	assert_true(t->meta.started_at == 1768000000.0);
+	assert_string_equal(t->meta.cwd.ptr, "/repo");
+	assert_null(t->meta.git_branch.ptr); /* empty string = absent */
+	assert_true(t->meta.has_cost && t->meta.cost_is_actual);
+	assert_true(t->meta.has_usage);
+	txc_transcript_free(t);
+	t = load("{\"id\":\"s2\",\"started_at\":\"nope\"}", "[]");
+	assert_true(t->meta.started_at == 0); /* missing or malformed start: the epoch */
+	txc_transcript_free(t);
+}
+
+static void test_user_content(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = load(
+		"{\"id\":\"s\"}",
+		"[{\"role\":\"user\",\"content\":\"  \\n\",\"timestamp\":1},"
+		"{\"role\":\"user\",\"content\":null,\"timestamp\":2},"
+		"{\"role\":\"user\",\"content\":\" hi \",\"timestamp\":3},"
+		"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"look\"},{\"type\":\"image_url\",\"image_url\":{\"url\":"
+		"\"data:image/png;base64,aGVsbG8=\"}},{\"type\":\"image_url\",\"image_url\":{\"url\":\"https://x/y.png\"}},"
+		"{\"type\":\"text\",\"text\":5}],\"timestamp\":4},"
+		"{\"role\":\"session_meta\",\"content\":\"x\",\"timestamp\":5},{\"role\":\"system\",\"content\":\"y\",\"timestamp\":6}]");
+	assert_int_equal(t->n_messages, 2); /* blank, null, session_meta and system make no turn */
+	assert_int_equal(t->messages[0].blocks[0].kind, TXC_BLOCK_TEXT);
+	assert_string_equal(t->messages[0].blocks[0].text.ptr, " hi "); /* untrimmed */
+	const struct txc_message *m = &t->messages[1];
+	assert_int_equal(m->n_blocks, 3); /* a text part whose text is not a string is dropped */
+	assert_int_equal(m->blocks[1].kind, TXC_BLOCK_IMAGE);
+	assert_string_equal(m->blocks[1].media_type.ptr, "image/png");
+	assert_string_equal(m->blocks[1].data.ptr, "aGVsbG8=");
+	assert_int_equal(m->blocks[2].kind, TXC_BLOCK_TEXT); /* http image: its JSON as text */
+	assert_non_null(strstr(m->blocks[2].text.ptr, "https://x/y.png"));
+	txc_transcript_free(t);
+}
+
+static void test_assistant_reasoning(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = load(
+		"{\"id\":\"s\",\"model\":\"gpt\"}",
+		"[{\"role\":\"assistant\",\"content\":\"a\",\"reasoning_content\":\"rc\",\"reasoning\":\"r\",\"timestamp\":1,"
+		"\"finish_reason\":\"stop\"},"
+		"{\"role\":\"assistant\",\"content\":\"b\",\"reasoning_content\":\"  \",\"reasoning\":\"r\",\"timestamp\":2,"
+		"\"finish_reason\":\"weird\"},"
+		"{\"role\":\"assistant\",\"content\":\"\",\"codex_reasoning_items\":\"enc\",\"timestamp\":3,\"finish_reason\":\"length\"},"
+		"{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":\"not-json\",\"timestamp\":4}]");
+	assert_int_equal(t->n_messages, 3); /* the empty assistant with broken tool_calls is dropped */
+	assert_int_equal(t->messages[0].blocks[0].kind, TXC_BLOCK_THINKING);
+	assert_string_equal(t->messages[0].blocks[0].text.ptr, "rc");
+	assert_int_equal(t->messages[0].stop, TXC_STOP_END_TURN);
+	assert_string_equal(t->messages[0].model.ptr, "gpt");
+	/* whitespace reasoning_content is discarded and reasoning is not tried */
+	assert_int_equal(t->messages[1].blocks[0].kind, TXC_BLOCK_TEXT);
+	assert_int_equal(t->messages[1].stop, TXC_STOP_OTHER);
+	assert_string_equal(t->messages[1].stop_other.ptr, "weird");
+	assert_int_equal(t->messages[2].blocks[0].kind, TXC_BLOCK_THINKING);
+	assert_string_equal(t->messages[2].blocks[0].text.ptr, "");
+	assert_string_equal(t->messages[2].blocks[0].encrypted.ptr, "enc");
+	assert_int_equal(t->messages[2].stop, TXC_STOP_MAX_TOKENS);
+	txc_transcript_free(t);
+}
+
+static const struct txc_block *call(const char *name, const char *args_json_string)
+{
+	static struct txc_transcript *t;
+	if (t != NULL)
+		txc_transcript_free(t);
+	struct txc_buf rows = TXC_BUF_INIT;
+	txc_buf_addf(&rows, "[{\"role\":\"assistant\",\"content\":null,\"timestamp\":1,\"tool_calls\":[{\"id\":\"c\",\"type\":"
+			    "\"function\",\"function\":{\"name\":\"%s\",\"arguments\":%s}}]}]",
+		     name, args_json_string);
+	t = load("{\"id\":\"s\"}", rows.buf);
+	txc_buf_release(&rows);
+	assert_int_equal(t->n_messages, 1);
+	return &t->messages[0].blocks[0];
+}
+
+static void test_tools(void **state)
+{
+	(void)state;
+	const struct txc_block *b = call("read_file", "\"{\\\"path\\\":\\\"/a\\\",\\\"offset\\\":1,\\\"limit\\\":null}\"");
+	assert_int_equal(b->tool, TXC_TOOL_READ);
+	assert_string_equal(b->name.ptr, "Read");
+	assert_string_equal(b->source_name.ptr, "read_file");
+	assert_string_equal(input_text(b), "{\"file_path\":\"/a\",\"offset\":1}");
+	b = call("write_file", "\"{\\\"path\\\":\\\"/a\\\",\\\"content\\\":\\\"x\\\"}\"");
+	assert_int_equal(b->tool, TXC_TOOL_WRITE);
+	b = call("patch", "\"{\\\"mode\\\":\\\"replace\\\",\\\"path\\\":\\\"/a\\\",\\\"old_string\\\":\\\"o\\\",\\\"new_string\\\":\\\"n\\\"}\"");
+	assert_int_equal(b->tool, TXC_TOOL_EDIT);
+	assert_string_equal(input_text(b), "{\"file_path\":\"/a\",\"old_string\":\"o\",\"new_string\":\"n\"}");
+	b = call("patch", "\"{\\\"mode\\\":\\\"patch\\\",\\\"patch\\\":\\\"*** Begin Patch\\\"}\"");
+	assert_int_equal(b->tool, TXC_TOOL_RAW);
+	assert_string_equal(b->name.ptr, "patch");
+	b = call("terminal", "\"{\\\"command\\\":\\\"ls\\\",\\\"timeout\\\":30,\\\"background\\\":true}\"");
+	assert_int_equal(b->tool, TXC_TOOL_BASH);
+	assert_string_equal(input_text(b), "{\"command\":\"ls\",\"timeout_ms\":30000,\"run_in_background\":true}");
+	/* an unknown key keeps it Raw, under the Claude name with the renamed keys */
+	b = call("terminal", "\"{\\\"command\\\":\\\"ls\\\",\\\"pty\\\":true,\\\"timeout\\\":1.5}\"");
+	assert_int_equal(b->tool, TXC_TOOL_RAW);
+	assert_string_equal(b->name.ptr, "Bash");
+	assert_string_equal(input_text(b), "{\"command\":\"ls\",\"pty\":true,\"timeout\":1.5}");
+	/* arguments that are not JSON stay as the string, losslessly */
+	b = call("read_file", "\"not-json\"");
+	assert_int_equal(b->tool, TXC_TOOL_RAW);
+	assert_string_equal(b->name.ptr, "read_file");
+	assert_string_equal(input_text(b), "\"not-json\"");
+	b = call("Read", "\"{\\\"file_path\\\":\\\"/a\\\",\\\"offset\\\":-1}\"");
+	assert_int_equal(b->tool, TXC_TOOL_RAW); /* negative integer is not a u64 */
+	b = call("MultiEdit", "{\"file_path\":\"/a\",\"edits\":[{\"old_string\":\"a\",\"new_string\":\"b\",\"x\":1}]}");
+	assert_int_equal(b->tool, TXC_TOOL_RAW); /* unknown key inside an edit */
+	b = call("web_search", "\"{\\\"query\\\":\\\"q\\\",\\\"n\\\":1.0}\"");
+	assert_int_equal(b->tool, TXC_TOOL_RAW);
+	assert_string_equal(input_text(b), "{\"query\":\"q\",\"n\":1.0}"); /* numbers keep their text */
+	b = call("/release", "\"{\\\"args\\\":\\\"patch\\\"}\"");
+	assert_int_equal(b->tool, TXC_TOOL_COMMAND);
+}
+
+static void test_tool_results(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = load(
+		"{\"id\":\"s\"}",
+		"[{\"role\":\"tool\",\"tool_call_id\":\"a\",\"content\":\"{\\\"success\\\":false}\",\"timestamp\":1},"
+		"{\"role\":\"tool\",\"tool_call_id\":\"b\",\"content\":\"{\\\"exit_code\\\":2}\",\"timestamp\":2},"
+		"{\"role\":\"tool\",\"tool_call_id\":\"c\",\"content\":\"{\\\"error\\\":\\\"\\\"}\",\"timestamp\":3},"
+		"{\"role\":\"tool\",\"tool_call_id\":\"d\",\"content\":\"{\\\"error\\\":null,\\\"exit_code\\\":0}\",\"timestamp\":4},"
+		"{\"role\":\"tool\",\"tool_call_id\":\"e\",\"content\":\"plain\",\"effect_disposition\":\"denied\",\"timestamp\":5},"
+		"{\"role\":\"tool\",\"tool_call_id\":\"f\",\"content\":\"42\",\"timestamp\":6},"
+		"{\"role\":\"tool\",\"tool_call_id\":\"g\",\"content\":null,\"timestamp\":7},"
+		"{\"role\":\"tool\",\"content\":\"no id\",\"timestamp\":8}]");
+	assert_int_equal(t->n_messages, 8);
+	bool want_err[] = {true, true, true, false, true, false, false, false};
+	for (int i = 0; i < 8; i++) {
+		const struct txc_block *b = &t->messages[i].blocks[0];
+		assert_int_equal(t->messages[i].role, TXC_ROLE_USER);
+		assert_int_equal(b->kind, TXC_BLOCK_TOOL_RESULT);
+		assert_int_equal(b->is_error, want_err[i]);
+	}
+	assert_true(t->messages[4].blocks[0].denied);
+	assert_null(t->messages[5].blocks[0].output); /* "42" stays text */
+	assert_non_null(t->messages[6].blocks[0].output); /* null is JSON null */
+	assert_string_equal(t->messages[7].blocks[0].id.ptr, ""); /* kept, as an orphan */
+	txc_transcript_free(t);
+}
+
+static void folder_is(const char *cwd, const char *want)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_claude_project_folder(&b, cwd, strlen(cwd));
+	assert_string_equal(b.buf, want);
+	txc_buf_release(&b);
+}
+
+static void test_claude_folder(void **state)
+{
+	(void)state;
+	folder_is("/tmp/repo", "-tmp-repo");
+	folder_is("/tmp/My_Repo.v2", "-tmp-My-Repo-v2");
+	folder_is("/tmp/with space/ü-dir", "-tmp-with-space---dir");
+	folder_is("/tmp/emoji-😀-dir", "-tmp-emoji----dir");
+	folder_is("/../../etc", "-------etc");
+	char long_cwd[260];
+	memset(long_cwd, 'a', 250);
+	long_cwd[0] = '/';
+	long_cwd[250] = '\0';
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_claude_project_folder(&b, long_cwd, 250);
+	/* 200 kept, then '-' and base 36 of |Java hash| */
+	assert_int_equal(b.buf[200], '-');
+	int32_t h = 0;
+	for (int i = 0; i < 250; i++)
+		h = (int32_t)((uint32_t)h * 31u + (unsigned char)long_cwd[i]);
+	char t36[16];
+	txc_base36(t36, (uint32_t)(h < 0 ? -(int64_t)h : h));
+	assert_string_equal(b.buf + 201, t36);
+	txc_buf_release(&b);
+}
+
+static void test_session_uuid(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = load("{\"id\":\"20260802_093000_c0ffee\"}", "[]");
+	char a[37], b[37];
+	txc_claude_session_uuid(t, a);
+	txc_claude_session_uuid(t, b);
+	assert_string_equal(a, b);
+	assert_int_equal(a[14], '5'); /* version 5 */
+	txc_transcript_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_meta),	     cmocka_unit_test(test_user_content), cmocka_unit_test(test_assistant_reasoning),
+		cmocka_unit_test(test_tools),	     cmocka_unit_test(test_tool_results), cmocka_unit_test(test_claude_folder),
+		cmocka_unit_test(test_session_uuid),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,162 @@
+/* test_util.c - JSON parse/emit, Python float repr, UTF-8, hashes. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "txc/json.h"
+#include "txc/writer.h"
+
+static void repr_is(double v, const char *want)
+{
+	char out[40];
+	txc_double_repr(out, v);
+	assert_string_equal(out, want);
+}
+
+static void test_repr(void **state)
+{
+	(void)state;
+	repr_is(1785663100.5, "1785663100.5");
+	repr_is(0.0, "0.0");
+	repr_is(-0.0, "-0.0");
+	repr_is(1e-05, "1e-05");
+	repr_is(-1e-07, "-1e-07");
+	repr_is(1e16, "1e+16");
+	repr_is(1e15, "1000000000000000.0");
+	repr_is(100000.0, "100000.0");
+	repr_is(0.0001, "0.0001");
+	repr_is(1.2345678901234568e+17, "1.2345678901234568e+17");
+	repr_is(5e-324, "5e-324");
+	repr_is(1e100, "1e+100");
+	repr_is(7e-05, "7e-05");
+	repr_is(1750194203.115832, "1750194203.115832");
+	repr_is(0.1, "0.1");
+	repr_is(2.0 / 3.0, "0.6666666666666666");
+	/* a power of two where the naive shortest-printf loop is wrong */
+	repr_is(ldexp(1.0, -1017), "7.120236347223045e-307");
+	repr_is(1.7976931348623157e308, "1.7976931348623157e+308");
+	repr_is(INFINITY, "Infinity");
+}
+
+static const char *roundtrip(struct txc_arena *a, const char *in, unsigned flags)
+{
+	static struct txc_buf b = TXC_BUF_INIT;
+	const struct txc_json *v;
+	txc_buf_reset(&b);
+	if (txc_json_parse(a, in, strlen(in), &v) != 0)
+		return "ERROR";
+	txc_json_emit(&b, v, flags);
+	return b.buf;
+}
+
+static void test_json_python_rules(void **state)
+{
+	(void)state;
+	struct txc_arena *a = txc_arena_new(0);
+	assert_string_equal(roundtrip(a, "{\"b\":1,\"a\":2,\"b\":3}", TXC_JSON_PY), "{\"b\": 3, \"a\": 2}");
+	assert_string_equal(roundtrip(a, "[2.50, 1E5, -0, 1e400, 123456789012345678901234567890]", TXC_JSON_PY),
+			    "[2.5, 100000.0, 0, 1e999, 123456789012345678901234567890]");
+	assert_string_equal(roundtrip(a, "[1.0, 1e2]", 0), "[1.0,1e2]"); /* exact text kept outside Python mode */
+	assert_string_equal(roundtrip(a, "\"\\ud83d\\ude00 \\u00e9\\/\"", TXC_JSON_PY), "\"😀 é/\"");
+	assert_string_equal(roundtrip(a, "\"\\ud800x\"", 0), "\"\xEF\xBF\xBDx\"");
+	assert_string_equal(roundtrip(a, "\"\\u0007\\u001f\\n\"", 0), "\"\\u0007\\u001f\\n\"");
+	assert_string_equal(roundtrip(a, " [NaN, Infinity, -Infinity] ", 0), "[null,1e999,-1e999]");
+	assert_string_equal(roundtrip(a, "{\"a\":[1,{\"b\":null}],\"c\":{}}", TXC_JSON_INDENT),
+			    "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {}\n}");
+	assert_string_equal(roundtrip(a, "{\"b\":1,\"a\":{\"d\":1,\"c\":2}}", TXC_JSON_SORTED),
+			    "{\"a\":{\"c\":2,\"d\":1},\"b\":1}");
+	/* Python rejects these */
+	const char *bad[] = {"01", "1.", ".5", "+1", "[1,]", "{\"a\":1,}", "\"a\tb\"", "\"\\x\"", "\xEF\xBB\xBF[]",
+			     "[] x", "", "nan", "-NaN", "{1:2}", "\"abc"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_string_equal(roundtrip(a, bad[i], 0), "ERROR");
+	txc_arena_free(a);
+}
+
+static void test_json_depth_and_size(void **state)
+{
+	(void)state;
+	struct txc_arena *a = txc_arena_new(0);
+	size_t n = 100000;
+	char *deep = txc_xmalloc(2 * n + 1);
+	memset(deep, '[', n);
+	memset(deep + n, ']', n);
+	deep[2 * n] = '\0';
+	assert_string_equal(roundtrip(a, deep, 0), "ERROR"); /* too deep: an error, never a crash */
+	free(deep);
+	/* many duplicate-free keys go through the hash index */
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addch(&b, '{');
+	for (int i = 0; i < 5000; i++)
+		txc_buf_addf(&b, "%s\"k%d\":%d", i ? "," : "", i % 4000, i);
+	txc_buf_addch(&b, '}');
+	const struct txc_json *v;
+	assert_int_equal(txc_json_parse(a, b.buf, b.len, &v), 0);
+	assert_int_equal(v->n, 4000);
+	int64_t x;
+	assert_true(txc_json_is_int(txc_json_get(v, "k1"), &x));
+	assert_int_equal(x, 4001);
+	txc_buf_release(&b);
+	txc_arena_free(a);
+}
+
+static void test_utf8(void **state)
+{
+	(void)state;
+	assert_true(txc_utf8_valid("h\xC3\xA9", 3));
+	assert_false(txc_utf8_valid("\xC0\xAF", 2));         /* overlong */
+	assert_false(txc_utf8_valid("\xED\xA0\x80", 3));     /* surrogate */
+	assert_false(txc_utf8_valid("\xF4\x90\x80\x80", 4)); /* > U+10FFFF */
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_utf8_repair(&b, "a\xFF\xFE" "b", 4);
+	assert_string_equal(b.buf, "a\xEF\xBF\xBD\xEF\xBF\xBD" "b");
+	txc_buf_reset(&b);
+	txc_json_emit_str(&b, "x\0y\xC3", 4);
+	assert_string_equal(b.buf, "\"x\\u0000y\xEF\xBF\xBD\"");
+	txc_buf_release(&b);
+}
+
+static void test_sha256_base36(void **state)
+{
+	(void)state;
+	unsigned char h[32];
+	char hex[65], t[16];
+	txc_sha256("abc", 3, h);
+	txc_hex(hex, h, 32);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	txc_sha256("", 0, h);
+	txc_hex(hex, h, 32);
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	txc_base36(t, 0);
+	assert_string_equal(t, "0");
+	txc_base36(t, 2147483648u);
+	assert_string_equal(t, "zik0zk");
+}
+
+static void test_time_iso(void **state)
+{
+	(void)state;
+	char out[64];
+	assert_true(txc_time_iso_ms(out, 1767323045.9999));
+	assert_string_equal(out, "2026-01-02T03:04:05.999Z"); /* cut, not rounded */
+	assert_true(txc_time_iso_ms(out, -1.5));
+	assert_string_equal(out, "1969-12-31T23:59:58.500Z");
+	assert_false(txc_time_iso_ms(out, 1e300));
+	assert_string_equal(out, "1970-01-01T00:00:00.000Z");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_repr),	       cmocka_unit_test(test_json_python_rules),
+		cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_sha256_base36),   cmocka_unit_test(test_time_iso),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
