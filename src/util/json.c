@@ -201,10 +201,12 @@ static void finish(struct parser *ps, struct txc_json *v, struct items *it, bool
 {
 	v->n = it->n;
 	v->items = txc_arena_array(ps->a, it->n ? it->n : 1, sizeof(*v->items));
-	memcpy(v->items, it->v, it->n * sizeof(*v->items));
+	if (it->n)
+		memcpy(v->items, it->v, it->n * sizeof(*v->items));
 	if (keyed) {
 		v->keys = txc_arena_array(ps->a, it->n ? it->n : 1, sizeof(*v->keys));
-		memcpy(v->keys, it->k, it->n * sizeof(*v->keys));
+		if (it->n)
+			memcpy(v->keys, it->k, it->n * sizeof(*v->keys));
 	}
 	free(it->v);
 	free(it->k);

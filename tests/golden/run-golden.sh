@@ -23,6 +23,7 @@ for c in current-schema upgraded-schema hermes-written; do
 done
 db=$work/features.db
 "$mkdb" "$db" "$src/fixtures/features.sql" || exit 1
+cd / # sessions without a cwd record the current directory: keep it fixed
 render() { # session file args...
 	s=$1 f=$2; shift 2
 	"$txc" convert "$s" --db "$db" "$@" > "$work/$f" || { echo "FAIL: $s $* exited $?"; fails=$((fails + 1)); }

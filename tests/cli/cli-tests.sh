@@ -1,0 +1,131 @@
+#!/bin/sh
+# CLI behaviour: exit codes, refusals, read-only guarantees, safe output, schema shapes.
+# usage: cli-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+passes=0 fails=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect_rc() { # want desc cmd...
+	want=$1 desc=$2; shift 2
+	"$@" > out.txt 2> err.txt; rc=$?
+	if [ "$rc" = "$want" ]; then ok; else bad "$desc: exit $rc, want $want ($(head -c 300 err.txt))"; fi
+}
+one_line_err() { n=$(wc -l < err.txt); [ "$n" -ge 1 ] && grep -q '^txc: error: ' err.txt && ok || bad "$1: no 'txc: error:' line"; }
+
+for f in current old minimal; do :; done
+"$mkdb" cur.db "$src/golden/hermes-written/state.sql" || exit 1
+"$mkdb" old.db "$src/fixtures/old.sql" || exit 1
+"$mkdb" min.db "$src/fixtures/minimal.sql" || exit 1
+"$mkdb" upg.db "$src/golden/upgraded-schema/state.sql" || exit 1
+"$mkdb" feat.db "$src/fixtures/features.sql" || exit 1
+
+# help, version, usage
+expect_rc 0 "--help" "$txc" --help; grep -q 'exit status' out.txt && ok || bad "--help lacks exit codes"
+expect_rc 0 "--version" "$txc" --version; grep -q '^txc ' out.txt && ok || bad "--version"
+for c in list convert export; do expect_rc 0 "$c --help" "$txc" $c --help; done
+expect_rc 2 "no command" "$txc"
+expect_rc 2 "unknown command" "$txc" frobnicate; one_line_err "unknown command"
+expect_rc 2 "unknown option" "$txc" list --bogus
+expect_rc 2 "convert without --to" "$txc" convert x --db cur.db
+expect_rc 2 "unknown format" "$txc" convert x --to pdf --db cur.db
+expect_rc 2 "bad profile name" "$txc" list --home . --profile '../evil'
+expect_rc 2 "export without --json" "$txc" export --db cur.db
+
+# refusals
+for c in save delete import; do expect_rc 4 "$c refused" "$txc" $c x; grep -q 'no import API' err.txt && ok || bad "$c reason"; done
+
+# every command on every schema shape
+for db in cur.db old.db min.db upg.db feat.db; do
+	expect_rc 0 "list $db" "$txc" list hermes --db $db
+	expect_rc 0 "list --json $db" "$txc" list --json --db $db; "$jsoncheck" out.txt > /dev/null 2>&1 || true
+	expect_rc 0 "export $db" "$txc" export --json --db $db; cp out.txt export-$db.jsonl
+	"$jsoncheck" export-$db.jsonl && ok || bad "export of $db is not strict JSON"
+	id=$("$txc" list --json --archived --db $db | sed -n 's/^[[,]*{"id":"\([^"]*\)".*/\1/p' | head -1)
+	for to in hermes claude markdown; do
+		expect_rc 0 "convert $id --to $to on $db" "$txc" convert "$id" --to $to --db $db
+	done
+done
+grep -q '"active"' export-old.db.jsonl && bad "old store grew an active column" || ok
+[ "$(wc -l < export-min.db.jsonl)" = 2 ] && ok || bad "minimal export lines"
+
+# list: archived filter, empty store json, missing store
+n1=$("$txc" list --db feat.db | wc -l); [ "$n1" = 4 ] && ok || bad "list table rows ($n1)"
+expect_rc 0 "missing store" "$txc" list --home "$work/nohome"; [ ! -s out.txt ] && grep -q 'nohome' err.txt && ok || bad "missing store message"
+[ ! -e "$work/nohome" ] && ok || bad "a missing store's folder was created"
+expect_rc 0 "missing store json" "$txc" list --json --db "$work/nohome/state.db"; [ "$(cat out.txt)" = "[]" ] && ok || bad "missing store json"
+[ ! -e "$work/nohome/state.db" ] && ok || bad "a missing state.db was created"
+expect_rc 3 "convert on a missing store" "$txc" convert x --to hermes --db "$work/nohome/state.db"
+
+# HERMES_HOME and profiles
+mkdir -p home/profiles/work && cp cur.db home/state.db && cp min.db home/profiles/work/state.db
+HERMES_HOME="$work/home" "$txc" list > out.txt 2>&1 && grep -q deadbeef out.txt && ok || bad "HERMES_HOME"
+"$txc" list --home "$work/home" --profile work > out.txt 2>&1 && grep -q '^m1' out.txt && ok || bad "--profile"
+
+# ids: exact, prefix, ambiguous, unknown
+expect_rc 0 "prefix" "$txc" convert dead --to hermes --db cur.db
+expect_rc 3 "unknown id" "$txc" convert nope --to hermes --db cur.db; one_line_err "unknown id"
+expect_rc 2 "ambiguous prefix" "$txc" convert m --to hermes --db min.db; grep -q '  m1' err.txt && grep -q '  m2' err.txt && ok || bad "ambiguous lists candidates"
+
+# the source is never touched: bytes of the db (and WAL) are the same after every command
+cp "$src/../demo/hermes.sql" demo.sql
+"$mkdb" wal.db demo.sql || exit 1
+sum_before=$(cat wal.db wal.db-wal 2>/dev/null | cksum)
+ls wal.db* > files_before.txt
+for args in "list --db wal.db" "list --json --archived --db wal.db" "export --json --db wal.db" \
+	"convert 7f3 --to claude --db wal.db" "convert 20260914 --to markdown --db wal.db" "convert 7f3e9a21 --to hermes --db wal.db"; do
+	$txc $args > /dev/null 2>&1 || bad "$args failed"
+done
+[ "$(cat wal.db wal.db-wal 2>/dev/null | cksum)" = "$sum_before" ] && ok || bad "the store's bytes changed"
+cur_sum=$(cksum < cur.db); "$txc" export --json --db cur.db > /dev/null; [ "$(cksum < cur.db)" = "$cur_sum" ] && ok || bad "DELETE-mode store changed"
+[ ! -e cur.db-journal ] && [ ! -e cur.db-wal ] && ok || bad "a journal was created next to a DELETE-mode store"
+
+# broken stores: clear one-line errors, never a crash
+: > empty.db; expect_rc 1 "zero-length store" "$txc" export --json --db empty.db; one_line_err "zero-length"
+echo "hello" > text.db; expect_rc 1 "text file" "$txc" list --db text.db; one_line_err "text file"
+head -c 4096 upg.db > trunc.db; "$txc" export --json --db trunc.db > /dev/null 2> err.txt; rc=$?; [ $rc = 1 ] && ok || bad "truncated store exit $rc"
+mkdir dir.db; expect_rc 1 "directory" "$txc" list --db dir.db; one_line_err "directory"
+ln -s loop1 loop2; ln -s loop2 loop1; expect_rc 1 "symlink loop" "$txc" list --db loop1
+printf 'CREATE TABLE t(x);' > nosess.sql; "$mkdb" nosess.db nosess.sql; expect_rc 1 "no sessions table" "$txc" list --db nosess.db; grep -q 'no sessions table' err.txt && ok || bad "no sessions table message"
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL); INSERT INTO sessions VALUES('s', 'cli', 1.0);" > nomsg.sql
+"$mkdb" nomsg.db nomsg.sql; expect_rc 0 "no messages table" "$txc" export --json --db nomsg.db; grep -q '"messages": \[\]' out.txt && ok || bad "no messages table export"
+
+# -o: atomic, no overwrite without --force, full disk fails cleanly
+expect_rc 0 "-o" "$txc" convert dead --to claude --db cur.db -o out.jsonl; [ -s out.jsonl ] && ok || bad "-o wrote nothing"
+expect_rc 1 "-o refuses overwrite" "$txc" convert dead --to claude --db cur.db -o out.jsonl; grep -q -- '--force' err.txt && ok || bad "overwrite message"
+expect_rc 0 "--force" "$txc" convert dead --to markdown --db cur.db -o out.jsonl --force; head -1 out.jsonl | grep -q '^---$' && ok || bad "--force did not replace"
+ls -a | grep -q '.txc-tmp' && bad "temp file left behind" || ok
+if [ -w /dev/full ]; then
+	"$txc" export --json --db cur.db > /dev/full 2> err.txt; rc=$?; [ $rc = 1 ] && one_line_err "/dev/full" || bad "/dev/full exit $rc"
+fi
+"$txc" export --json --db upg.db 2> err.txt | head -1 > /dev/null; [ ! -s err.txt ] && ok || bad "export | head -1 printed: $(cat err.txt)"
+
+# --install: exact folder, atomic, no overwrite, hostile cwd cannot escape
+export CLAUDE_CONFIG_DIR="$work/claude"
+mkdir -p srv/app
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, cwd TEXT, title TEXT);
+INSERT INTO sessions VALUES('../../evil', 'cli', 1.0, '$work/srv/app', 'ok'), ('s2', 'cli', 2.0, '/../../../../tmp/x/../../etc', NULL), ('s3', 'cli', 3.0, NULL, NULL);
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, '../../evil', 'user', 'hi', 1.5), (2, 's2', 'user', 'yo', 2.5), (3, 's3', 'user', 'x', 3.5);" > hostile.sql
+"$mkdb" hostile.db hostile.sql
+expect_rc 0 "install" "$txc" convert ../../evil --to claude --install --db hostile.db
+folder=$(echo "$work/srv/app" | sed 's/[^A-Za-z0-9]/-/g')
+ls "$CLAUDE_CONFIG_DIR/projects/$folder/"*.jsonl > /dev/null 2>&1 && ok || bad "installed file not in $folder"
+grep -q "claude --resume" out.txt && ok || bad "install prints the resume command"
+expect_rc 1 "install refuses overwrite" "$txc" convert ../../evil --to claude --install --db hostile.db
+expect_rc 0 "install --force" "$txc" convert ../../evil --to claude --install --force --db hostile.db
+expect_rc 0 "install hostile cwd" "$txc" convert s2 --to claude --install --db hostile.db; grep -q 'does not exist' err.txt && ok || bad "dead cwd warning"
+expect_rc 0 "install no cwd" "$txc" convert s3 --to claude --install --db hostile.db; grep -q 'no recorded working directory' err.txt && ok || bad "no cwd warning"
+find "$work" -name '*.jsonl' -newer hostile.db | while read -r f; do case "$f" in "$CLAUDE_CONFIG_DIR"/projects/*/*.jsonl|"$work"/out.jsonl) ;; *) echo "ESCAPED: $f";; esac; done > escaped.txt
+[ ! -s escaped.txt ] && ok || bad "install wrote outside projects/: $(cat escaped.txt)"
+[ "$(find "$CLAUDE_CONFIG_DIR/projects" -mindepth 2 -type d | wc -l)" = 0 ] && ok || bad "nested folders under projects/"
+"$jsoncheck" "$CLAUDE_CONFIG_DIR"/projects/*/*.jsonl && ok || bad "installed files are not JSON"
+
+# terminal safety: titles with escapes are shown escaped in the table
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT); INSERT INTO sessions VALUES('e1', 'cli', 1.0, 'evil' || char(27) || '[31mred');" > esc.sql
+"$mkdb" esc.db esc.sql; "$txc" list --db esc.db > out.txt; grep -q "$(printf '\033')" out.txt && bad "raw escape in list" || ok
+
+echo "cli: $passes passed, $fails failed"
+[ "$fails" = 0 ]
