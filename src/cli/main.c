@@ -112,7 +112,7 @@ static const char convert_help[] =
 	"markdown:\n"
 	"  --detail LEVEL       full, normal (default), brief, or prompts\n"
 	"  --max-output-lines N cut long tool output at N lines in normal detail (default 40)\n"
-	"  --images MODE        inline (data: URIs), files (next to -o FILE), or omit\n"
+	"  --images MODE        inline (data: URIs, default) or omit\n"
 	"  --include-compacted  also show history Hermes archived during compaction\n"
 	"  --utc                times in UTC (default: local time)\n"
 	"\n"
@@ -233,12 +233,10 @@ static int parse_args(const char *cmd, int argc, char **argv, struct args *a)
 			a->seen |= SEEN_CONVERT;
 			if (strcmp(optarg, "inline") == 0)
 				a->w.images = TXC_IMAGES_INLINE;
-			else if (strcmp(optarg, "files") == 0)
-				a->w.images = TXC_IMAGES_FILES;
 			else if (strcmp(optarg, "omit") == 0)
 				a->w.images = TXC_IMAGES_OMIT;
 			else
-				return usage_error(cmd, "--images takes inline, files or omit, not '%s'", optarg);
+				return usage_error(cmd, "--images takes inline or omit, not '%s'", optarg);
 			break;
 		case OPT_COMPACTED: a->w.include_compacted = true, a->seen |= SEEN_CONVERT; break;
 		case OPT_UTC: a->w.utc = true, a->seen |= SEEN_CONVERT; break;
