@@ -29,7 +29,7 @@ void txc_out_release(struct txc_out *o);
 
 enum txc_reasoning { TXC_REASONING_KEEP, TXC_REASONING_TEXT, TXC_REASONING_DROP };
 enum txc_detail { TXC_DETAIL_NORMAL, TXC_DETAIL_FULL, TXC_DETAIL_BRIEF, TXC_DETAIL_PROMPTS };
-enum txc_images { TXC_IMAGES_AUTO, TXC_IMAGES_INLINE, TXC_IMAGES_FILES, TXC_IMAGES_OMIT };
+enum txc_images { TXC_IMAGES_AUTO, TXC_IMAGES_INLINE, TXC_IMAGES_OMIT };
 
 struct txc_write_opts {
 	bool bulk;                   /* hermes: the bulk export line (adds last_active) */
@@ -40,8 +40,6 @@ struct txc_write_opts {
 	bool include_compacted;      /* markdown */
 	bool utc;                    /* markdown headings in UTC rather than local time */
 	enum txc_images images;      /* markdown */
-	const char *assets_dir;      /* markdown --images files: folder to write images to */
-	const char *assets_rel;      /* ... and how the document links to it */
 };
 
 struct txc_writer_ops {

@@ -241,7 +241,7 @@ static int parse_args(const char *cmd, int argc, char **argv, struct args *a)
 		case OPT_COMPACTED: a->w.include_compacted = true, a->seen |= SEEN_CONVERT; break;
 		case OPT_UTC: a->w.utc = true, a->seen |= SEEN_CONVERT; break;
 		case 'h': a->help = true; break;
-		case OPT_VERSION: a->help = true; break;
+		case OPT_VERSION: printf("txc %s\n", TXC_VERSION); return -1;
 		case ':': return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default: return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 		}
@@ -386,7 +386,7 @@ static int cmd_list(int argc, char **argv)
 	struct args a;
 	int rc = parse_args("list", argc, argv, &a);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	if (a.help) {
 		fputs(list_help, stdout);
 		return 0;
@@ -521,7 +521,7 @@ static int cmd_convert(int argc, char **argv)
 	struct args a;
 	int rc = parse_args("convert", argc, argv, &a);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	if (a.help) {
 		struct txc_buf f = TXC_BUF_INIT;
 		size_t n;
@@ -568,27 +568,11 @@ static int cmd_convert(int argc, char **argv)
 	}
 	struct txc_out out;
 	txc_out_init_buf(&out);
-	if (a.output == NULL && a.w.images == TXC_IMAGES_FILES) {
-		txc_transcript_free(t);
-		return usage_error("convert", "--images files needs -o FILE");
-	}
 	if (a.w.images == TXC_IMAGES_AUTO)
 		a.w.images = TXC_IMAGES_INLINE;
 	char cwd_now[4096];
 	if (getcwd(cwd_now, sizeof(cwd_now)) != NULL)
 		a.w.cwd = txc_str_c(cwd_now); /* recorded when the session has no cwd of its own */
-	struct txc_buf assets = TXC_BUF_INIT, rel = TXC_BUF_INIT;
-	if (a.output != NULL && a.w.images == TXC_IMAGES_FILES) {
-		txc_buf_addf(&assets, "%s.assets", a.output);
-		const char *base = strrchr(a.output, '/');
-		txc_buf_addf(&rel, "%s.assets", base ? base + 1 : a.output);
-		a.w.assets_dir = assets.buf;
-		a.w.assets_rel = rel.buf;
-	}
-	if (a.output == NULL) {
-		/* stream to stdout as the writer goes */
-		out.sink = NULL;
-	}
 	rc = ops->write(&out, t, &a.w, &d);
 	txc_transcript_free(t);
 	if (rc == 0) {
@@ -598,8 +582,6 @@ static int cmd_convert(int argc, char **argv)
 			rc = TXC_E_FAIL, txc_diag_set(&d, TXC_E_FAIL, "cannot write to stdout: %s", strerror(errno));
 	}
 	txc_out_release(&out);
-	txc_buf_release(&assets);
-	txc_buf_release(&rel);
 	return rc ? fail(&d) : 0;
 }
 
@@ -610,7 +592,7 @@ static int cmd_export(int argc, char **argv)
 	struct args a;
 	int rc = parse_args("export", argc, argv, &a);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	if (a.help) {
 		fputs(export_help, stdout);
 		return 0;

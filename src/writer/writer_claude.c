@@ -33,7 +33,7 @@ void txc_claude_session_uuid(const struct txc_transcript *t, char out[37])
 void txc_claude_project_folder(struct txc_buf *out, const char *cwd, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)cwd;
-	size_t start = out->len, units = 0;
+	size_t units = 0;
 	int32_t h = 0;
 	size_t i = 0;
 	while (i < len) {
@@ -68,7 +68,6 @@ void txc_claude_project_folder(struct txc_buf *out, const char *cwd, size_t len)
 		txc_buf_addch(out, '-');
 		txc_buf_addstr(out, t);
 	}
-	(void)start;
 }
 
 /* ---- tool ids ---- */

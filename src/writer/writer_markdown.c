@@ -485,7 +485,7 @@ static void tool_call(struct md *m, const struct txc_block *blk)
 static void tool_result(struct md *m, const struct txc_block *blk)
 {
 	struct txc_buf *b = m->b;
-	struct txc_buf body = TXC_BUF_INIT, c = TXC_BUF_INIT;
+	struct txc_buf body = TXC_BUF_INIT;
 	const char *lang = "text";
 	const struct txc_json *out = blk->output;
 	const struct txc_json *exit_code = NULL;
@@ -538,7 +538,6 @@ static void tool_result(struct md *m, const struct txc_block *blk)
 		txc_buf_addf(b, "\n*… %zu more line%s cut (use --detail full to see everything)*\n", cut, cut == 1 ? "" : "s");
 	txc_buf_addstr(b, "\n</details>\n\n");
 	txc_buf_release(&body);
-	txc_buf_release(&c);
 }
 
 /* ---- images ---- */

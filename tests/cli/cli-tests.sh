@@ -15,7 +15,6 @@ expect_rc() { # want desc cmd...
 }
 one_line_err() { n=$(wc -l < err.txt); [ "$n" -ge 1 ] && grep -q '^txc: error: ' err.txt && ok || bad "$1: no 'txc: error:' line"; }
 
-for f in current old minimal; do :; done
 "$mkdb" cur.db "$src/golden/hermes-written/state.sql" || exit 1
 "$mkdb" old.db "$src/fixtures/old.sql" || exit 1
 "$mkdb" min.db "$src/fixtures/minimal.sql" || exit 1
