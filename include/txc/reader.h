@@ -20,6 +20,9 @@
 struct txc_store;
 
 int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d);
+/* A database image held in memory (a copy is taken); name is used in messages. */
+int txc_store_open_image(struct txc_store **out, const void *image, size_t len, const char *name,
+			 struct txc_diag *d);
 void txc_store_close(struct txc_store *s);
 const char *txc_store_path(const struct txc_store *s);
 

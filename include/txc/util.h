@@ -59,6 +59,9 @@ size_t txc_arena_used(const struct txc_arena *a);
 
 /* UTF-8 (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
 bool txc_utf8_valid(const char *p, size_t len);
+
+/* Strict standard base64 (padding required); appends the bytes, false on bad input. */
+bool txc_base64_decode(struct txc_buf *out, const char *p, size_t len);
 /* Length of the valid sequence at p (1-4), or 0 when p starts an invalid one. */
 size_t txc_utf8_seq(const unsigned char *p, size_t len, uint32_t *cp);
 /* Append p to b, replacing each invalid byte sequence with U+FFFD. */

@@ -29,7 +29,18 @@ void txc_out_release(struct txc_out *o);
 
 enum txc_reasoning { TXC_REASONING_KEEP, TXC_REASONING_TEXT, TXC_REASONING_DROP };
 enum txc_detail { TXC_DETAIL_NORMAL, TXC_DETAIL_FULL, TXC_DETAIL_BRIEF, TXC_DETAIL_PROMPTS };
-enum txc_images { TXC_IMAGES_AUTO, TXC_IMAGES_INLINE, TXC_IMAGES_OMIT };
+enum txc_images { TXC_IMAGES_AUTO, TXC_IMAGES_INLINE, TXC_IMAGES_FILES, TXC_IMAGES_OMIT };
+
+/*
+ * --images files: the Markdown writer hands each decoded image to this sink
+ * (name is a plain file name such as "image-1.png"; bytes are borrowed for
+ * the call) and links it as <assets_link>/<name>.  The caller stores it.
+ */
+struct txc_asset_sink {
+	void (*put)(void *ctx, const char *name, const char *bytes, size_t n);
+	void *ctx;
+	struct txc_str assets_link; /* relative folder, as written in links */
+};
 
 struct txc_write_opts {
 	bool bulk;                   /* hermes: the bulk export line (adds last_active) */
@@ -40,6 +51,7 @@ struct txc_write_opts {
 	bool include_compacted;      /* markdown */
 	bool utc;                    /* markdown headings in UTC rather than local time */
 	enum txc_images images;      /* markdown */
+	const struct txc_asset_sink *assets; /* markdown, images == FILES */
 };
 
 struct txc_writer_ops {

@@ -7,6 +7,7 @@
 
 #include "txc/diag.h"
 #include "txc/util.h"
+#include "txc/writer.h"
 
 #define TXC_VERSION "0.1.0"
 
@@ -26,6 +27,25 @@ bool cli_profile_name_ok(const char *name);
  */
 int cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d);
 int cli_mkdirs(const char *dir, struct txc_diag *d);
+
+/*
+ * Images of a Markdown file written beside it (--images files): the writer's
+ * sink collects them; cli_assets_write() stores them in FILE.assets/ after
+ * the document is known to be complete.  Names come from the writer
+ * ("image-N.ext"), never from transcript data.
+ */
+struct cli_assets {
+	struct txc_asset_sink sink;
+	char *dir;
+	struct {
+		char *name, *bytes;
+		size_t len;
+	} *items;
+	size_t n;
+};
+void cli_assets_init(struct cli_assets *as, const char *output);
+int cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d);
+void cli_assets_release(struct cli_assets *as);
 
 /* Quote untrusted text for a terminal: control characters and escapes shown as \xHH. */
 void cli_safe_text(struct txc_buf *b, const char *p, size_t len, bool one_line);

@@ -168,3 +168,76 @@ void cli_safe_text(struct txc_buf *b, const char *s, size_t len, bool one_line)
 		i += n;
 	}
 }
+
+/* ---- Markdown assets (--images files) ---- */
+
+static void assets_put(void *ctx, const char *name, const char *bytes, size_t n)
+{
+	struct cli_assets *as = ctx;
+	as->items = txc_xrealloc(as->items, (as->n + 1) * sizeof(*as->items));
+	as->items[as->n].name = txc_xstrdup(name);
+	as->items[as->n].bytes = txc_xmalloc(n);
+	memcpy(as->items[as->n].bytes, bytes, n);
+	as->items[as->n].len = n;
+	as->n++;
+}
+
+void cli_assets_init(struct cli_assets *as, const char *output)
+{
+	memset(as, 0, sizeof(*as));
+	as->dir = txc_xmalloc(strlen(output) + sizeof(".assets"));
+	strcpy(as->dir, output);
+	strcat(as->dir, ".assets");
+	const char *base = strrchr(as->dir, '/');
+	base = base ? base + 1 : as->dir;
+	as->sink.put = assets_put;
+	as->sink.ctx = as;
+	as->sink.assets_link = txc_str_c(base);
+}
+
+static bool same_bytes(const char *path, const char *p, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return false;
+	bool same = true;
+	char chunk[8192];
+	size_t off = 0, n;
+	while (same && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		same = off + n <= len && memcmp(chunk, p + off, n) == 0;
+		off += n;
+	}
+	fclose(f);
+	return same && off == len;
+}
+
+int cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d)
+{
+	if (as->n == 0)
+		return TXC_OK;
+	if (mkdir(as->dir, 0755) != 0 && errno != EEXIST) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot create '%s': %s", as->dir, strerror(errno));
+		return TXC_E_FAIL;
+	}
+	struct txc_buf path = TXC_BUF_INIT;
+	int rc = TXC_OK;
+	for (size_t i = 0; i < as->n && rc == TXC_OK; i++) {
+		txc_buf_reset(&path);
+		txc_buf_addf(&path, "%s/%s", as->dir, as->items[i].name);
+		if (!force && same_bytes(path.buf, as->items[i].bytes, as->items[i].len))
+			continue; /* a re-run writes the same image: nothing to do */
+		rc = cli_write_file(path.buf, as->items[i].bytes, as->items[i].len, force, d);
+	}
+	txc_buf_release(&path);
+	return rc;
+}
+
+void cli_assets_release(struct cli_assets *as)
+{
+	for (size_t i = 0; i < as->n; i++) {
+		free(as->items[i].name);
+		free(as->items[i].bytes);
+	}
+	free(as->items);
+	free(as->dir);
+}

@@ -112,7 +112,8 @@ static const char convert_help[] =
 	"markdown:\n"
 	"  --detail LEVEL       full, normal (default), brief, or prompts\n"
 	"  --max-output-lines N cut long tool output at N lines in normal detail (default 40)\n"
-	"  --images MODE        inline (data: URIs, default) or omit\n"
+	"  --images MODE        inline (data: URIs; default on stdout), files (FILE.assets/,\n"
+	"                       default with -o FILE), or omit\n"
 	"  --include-compacted  also show history Hermes archived during compaction\n"
 	"  --utc                times in UTC (default: local time)\n"
 	"\n"
@@ -233,10 +234,12 @@ static int parse_args(const char *cmd, int argc, char **argv, struct args *a)
 			a->seen |= SEEN_CONVERT;
 			if (strcmp(optarg, "inline") == 0)
 				a->w.images = TXC_IMAGES_INLINE;
+			else if (strcmp(optarg, "files") == 0)
+				a->w.images = TXC_IMAGES_FILES;
 			else if (strcmp(optarg, "omit") == 0)
 				a->w.images = TXC_IMAGES_OMIT;
 			else
-				return usage_error(cmd, "--images takes inline or omit, not '%s'", optarg);
+				return usage_error(cmd, "--images takes inline, files or omit, not '%s'", optarg);
 			break;
 		case OPT_COMPACTED: a->w.include_compacted = true, a->seen |= SEEN_CONVERT; break;
 		case OPT_UTC: a->w.utc = true, a->seen |= SEEN_CONVERT; break;
@@ -545,6 +548,8 @@ static int cmd_convert(int argc, char **argv)
 		return usage_error("convert", "--install and -o cannot be combined");
 	if (a.json || a.archived)
 		return usage_error("convert", "--json and --archived belong to 'txc list'");
+	if (a.w.images == TXC_IMAGES_FILES && (a.output == NULL || ops != &txc_writer_markdown))
+		return usage_error("convert", "--images files needs --to markdown and -o FILE");
 
 	struct txc_diag d = {0};
 	struct txc_store *s;
@@ -569,18 +574,27 @@ static int cmd_convert(int argc, char **argv)
 	struct txc_out out;
 	txc_out_init_buf(&out);
 	if (a.w.images == TXC_IMAGES_AUTO)
-		a.w.images = TXC_IMAGES_INLINE;
+		a.w.images = a.output != NULL ? TXC_IMAGES_FILES : TXC_IMAGES_INLINE;
+	struct cli_assets assets;
+	cli_assets_init(&assets, a.output ? a.output : "-");
+	a.w.assets = &assets.sink;
 	char cwd_now[4096];
 	if (getcwd(cwd_now, sizeof(cwd_now)) != NULL)
 		a.w.cwd = txc_str_c(cwd_now); /* recorded when the session has no cwd of its own */
 	rc = ops->write(&out, t, &a.w, &d);
 	txc_transcript_free(t);
+	struct stat st;
+	if (rc == 0 && a.output != NULL && !a.force && lstat(a.output, &st) == 0)
+		rc = TXC_E_FAIL, txc_diag_set(&d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", a.output);
+	if (rc == 0 && a.output != NULL)
+		rc = cli_assets_write(&assets, a.force, &d); /* images first: the document links to them */
 	if (rc == 0) {
 		if (a.output != NULL)
 			rc = cli_write_file(a.output, out.buf.buf, out.buf.len, a.force, &d);
 		else if (out_to_stdout(&out) != 0)
 			rc = TXC_E_FAIL, txc_diag_set(&d, TXC_E_FAIL, "cannot write to stdout: %s", strerror(errno));
 	}
+	cli_assets_release(&assets);
 	txc_out_release(&out);
 	return rc ? fail(&d) : 0;
 }

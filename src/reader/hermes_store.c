@@ -161,6 +161,23 @@ static int probe(struct txc_store *s, struct txc_diag *d)
 	return TXC_OK;
 }
 
+/* Opens the connection (given by open_db) and probes it; owns s either way. */
+static int store_finish(struct txc_store **out, struct txc_store *s, int rc, struct txc_diag *d)
+{
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(s->db, 5000);
+		rc = probe(s, d);
+	} else {
+		rc = db_error(s, rc, d, "open");
+	}
+	if (rc != TXC_OK) {
+		txc_store_close(s);
+		return rc;
+	}
+	*out = s;
+	return TXC_OK;
+}
+
 int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 {
 	struct stat st;
@@ -184,19 +201,27 @@ int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 	free(abs);
 	int rc = sqlite3_open_v2(uri.buf, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE, NULL);
 	txc_buf_release(&uri);
-	if (rc != SQLITE_OK) {
-		int r = db_error(s, rc, d, "open");
-		txc_store_close(s);
-		return r;
+	return store_finish(out, s, rc, d);
+}
+
+int txc_store_open_image(struct txc_store **out, const void *image, size_t len, const char *name,
+			 struct txc_diag *d)
+{
+	*out = NULL;
+	struct txc_store *s = txc_xcalloc(1, sizeof(*s));
+	s->path = txc_xstrdup(name);
+	int rc = sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_EXRESCODE, NULL);
+	if (rc == SQLITE_OK) {
+		unsigned char *copy = sqlite3_malloc64(len ? len : 1);
+		if (copy == NULL)
+			rc = SQLITE_NOMEM;
+		else if (len)
+			memcpy(copy, image, len);
+		if (copy != NULL)
+			rc = sqlite3_deserialize(s->db, "main", copy, (sqlite3_int64)len, (sqlite3_int64)len,
+						 SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
 	}
-	sqlite3_busy_timeout(s->db, 5000);
-	rc = probe(s, d);
-	if (rc != TXC_OK) {
-		txc_store_close(s);
-		return rc;
-	}
-	*out = s;
-	return TXC_OK;
+	return store_finish(out, s, rc, d);
 }
 
 void txc_store_close(struct txc_store *s)

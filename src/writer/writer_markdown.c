@@ -7,6 +7,7 @@
  * are closed, YAML values are JSON-quoted.  Output ends with exactly one newline.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -41,16 +42,18 @@ static void strip_ansi(struct txc_buf *out, const char *p, size_t len)
 		unsigned char c = (unsigned char)p[i];
 		if (c == 0x1B) {
 			i++;
+			/* only ASCII belongs to a sequence: a UTF-8 byte ends it unconsumed */
 			if (i < len && p[i] == '[') {
 				i++;
-				while (i < len && !((unsigned char)p[i] >= 0x40 && (unsigned char)p[i] <= 0x7E))
+				while (i < len && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x3F)
 					i++;
-				i++;
+				if (i < len && (unsigned char)p[i] >= 0x40 && (unsigned char)p[i] <= 0x7E)
+					i++;
 			} else if (i < len && p[i] == ']') {
 				while (i < len && p[i] != 0x07 && !(p[i] == 0x1B && i + 1 < len && p[i + 1] == '\\'))
 					i++;
-				i += i < len && p[i] == 0x1B ? 2 : 1;
-			} else {
+				i += i < len && p[i] == 0x1B ? 2 : i < len ? 1 : 0;
+			} else if (i < len && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x7E) {
 				i++;
 			}
 			continue;
@@ -542,6 +545,55 @@ static void tool_result(struct md *m, const struct txc_block *blk)
 
 /* ---- images ---- */
 
+/* File extension from a checked media type: image/png -> png, image/svg+xml -> svg. */
+static void image_ext(char out[16], struct txc_str media)
+{
+	size_t i = 6, n = 0;
+	if (media.len == 10 && memcmp(media.ptr, "image/jpeg", 10) == 0) {
+		strcpy(out, "jpg");
+		return;
+	}
+	while (i < media.len && n < 15 && media.ptr[i] >= 'a' && media.ptr[i] <= 'z')
+		out[n++] = media.ptr[i++];
+	out[n] = '\0';
+	if (n == 0)
+		strcpy(out, "img");
+}
+
+/* Percent-encode a relative link so that no character can end the link early. */
+static void link_path(struct txc_buf *b, struct txc_str p)
+{
+	static const char hx[] = "0123456789ABCDEF";
+	for (size_t i = 0; i < p.len; i++) {
+		unsigned char c = (unsigned char)p.ptr[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("/-._~", c)) {
+			txc_buf_addch(b, (char)c);
+		} else {
+			txc_buf_addch(b, '%');
+			txc_buf_addch(b, hx[c >> 4]);
+			txc_buf_addch(b, hx[c & 15]);
+		}
+	}
+}
+
+static void image_file(struct md *m, const struct txc_block *blk)
+{
+	struct txc_buf bytes = TXC_BUF_INIT;
+	if (!txc_base64_decode(&bytes, blk->data.ptr, blk->data.len)) {
+		txc_buf_addf(m->b, "*[image %zu: not valid base64 image data, omitted]*\n\n", m->image_no);
+		txc_buf_release(&bytes);
+		return;
+	}
+	char ext[16], name[64];
+	image_ext(ext, blk->media_type);
+	snprintf(name, sizeof(name), "image-%zu.%s", m->image_no, ext);
+	m->o->assets->put(m->o->assets->ctx, name, bytes.buf, bytes.len);
+	txc_buf_addf(m->b, "![image %zu](", m->image_no);
+	link_path(m->b, m->o->assets->assets_link);
+	txc_buf_addf(m->b, "/%s)\n\n", name);
+	txc_buf_release(&bytes);
+}
+
 static void image(struct md *m, const struct txc_block *blk)
 {
 	struct txc_buf *b = m->b;
@@ -564,6 +616,10 @@ static void image(struct md *m, const struct txc_block *blk)
 	}
 	if (!ok) {
 		txc_buf_addf(b, "*[image %zu: not valid base64 image data, omitted]*\n\n", m->image_no);
+		return;
+	}
+	if (m->o->images == TXC_IMAGES_FILES && m->o->assets != NULL) {
+		image_file(m, blk);
 		return;
 	}
 	txc_buf_addf(b, "![image %zu](data:%.*s;base64,%.*s)\n\n", m->image_no, (int)blk->media_type.len,

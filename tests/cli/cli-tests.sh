@@ -101,6 +101,20 @@ if [ -w /dev/full ]; then
 fi
 "$txc" export --json --db upg.db 2> err.txt | head -1 > /dev/null; [ ! -s err.txt ] && ok || bad "export | head -1 printed: $(cat err.txt)"
 
+# --images: files beside -o FILE (the default there), refused without -o, never over existing files
+expect_rc 0 "images files" "$txc" convert img --to markdown --db feat.db -o "a b.md"
+[ -s "a b.md.assets/image-1.png" ] && ok || bad "no asset written"
+grep -q '](a%20b.md.assets/image-1.png)' "a b.md" && ok || bad "asset link not relative and escaped"
+expect_rc 2 "images files needs -o" "$txc" convert img --to markdown --db feat.db --images files
+expect_rc 1 "images files no overwrite" "$txc" convert img --to markdown --db feat.db -o "a b.md"
+mkdir -p c.md.assets; printf 'different' > c.md.assets/image-1.png
+expect_rc 1 "asset not overwritten" "$txc" convert img --to markdown --db feat.db -o c.md
+[ "$(cat c.md.assets/image-1.png)" = different ] && [ ! -e c.md ] && ok || bad "existing asset replaced or document written"
+expect_rc 0 "asset --force" "$txc" convert img --to markdown --db feat.db -o c.md --force
+cmp -s c.md.assets/image-1.png "a b.md.assets/image-1.png" && ok || bad "--force did not replace the asset"
+expect_rc 0 "images inline with -o" "$txc" convert img --to markdown --db feat.db -o d.md --images inline
+grep -q '](data:image/png;base64,' d.md && [ ! -e d.md.assets ] && ok || bad "inline with -o"
+
 # --install: exact folder, atomic, no overwrite, hostile cwd cannot escape
 export CLAUDE_CONFIG_DIR="$work/claude"
 mkdir -p srv/app

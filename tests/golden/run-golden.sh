@@ -42,6 +42,12 @@ render tools tools.brief.md --to markdown --utc --detail brief
 render tools tools.prompts.md --to markdown --utc --detail prompts
 render tools tools.compacted.md --to markdown --utc --include-compacted --max-output-lines 1
 render img img.omit.md --to markdown --utc --images omit
+# --images files: the document links FILE.assets/image-N.ext, which holds the decoded bytes
+"$txc" convert img --db "$db" --to markdown --utc -o "$work/img.files.md" || { echo "FAIL: img -o exited $?"; fails=$((fails + 1)); }
+if [ "${UPDATE:-0}" = 1 ]; then cp "$work/img.files.md" "$src/golden/features/img.files.md"; fi
+check "features img.files.md" "$src/golden/features/img.files.md" "$work/img.files.md"
+sed -n 's|.*](data:image/png;base64,\([^)]*\)).*|\1|p' "$work/img.md" | head -n 1 | base64 -d > "$work/image-1.expected"
+check "img asset bytes" "$work/image-1.expected" "$work/img.files.md.assets/image-1.png"
 "$jsoncheck" "$work"/*.claude.jsonl "$work"/*.hermes.jsonl || { echo "FAIL: invalid JSON"; fails=$((fails + 1)); }
 # determinism: a second run gives the same bytes
 "$txc" convert tools --db "$db" --to claude > "$work/again.jsonl"

@@ -139,6 +139,30 @@ static void test_sha256_base36(void **state)
 	assert_string_equal(t, "zik0zk");
 }
 
+static void b64_is(const char *in, const char *want, size_t want_len)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	assert_true(txc_base64_decode(&b, in, strlen(in)));
+	assert_int_equal(b.len, want_len);
+	assert_memory_equal(b.buf, want, want_len);
+	txc_buf_release(&b);
+}
+
+static void test_base64(void **state)
+{
+	(void)state;
+	b64_is("", "", 0);
+	b64_is("aGVsbG8=", "hello", 5);
+	b64_is("aGVsbA==", "hell", 4);
+	b64_is("AP8A", "\0\xff\0", 3);
+	const char *bad[] = {"a", "aGVsbG8", "aGV=bG8=", "a===", "aGVs bG8=", "aGVsbG8=aGVs", "aGVsbG-_"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct txc_buf b = TXC_BUF_INIT;
+		assert_false(txc_base64_decode(&b, bad[i], strlen(bad[i])));
+		txc_buf_release(&b);
+	}
+}
+
 static void test_time_iso(void **state)
 {
 	(void)state;
@@ -156,7 +180,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_repr),	       cmocka_unit_test(test_json_python_rules),
 		cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_utf8),
-		cmocka_unit_test(test_sha256_base36),   cmocka_unit_test(test_time_iso),
+		cmocka_unit_test(test_sha256_base36),   cmocka_unit_test(test_time_iso), cmocka_unit_test(test_base64),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

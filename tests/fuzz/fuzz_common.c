@@ -1,0 +1,97 @@
+/* fuzz_common.c - run every writer over every session of a store, check the output. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "txc/reader.h"
+#include "txc/writer.h"
+
+static void fail(const char *what, const char *writer)
+{
+	fprintf(stderr, "fuzz: %s from writer %s\n", what, writer);
+	abort();
+}
+
+static void check_json_lines(const struct txc_buf *b, const char *writer)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	const char *p = b->buf, *end = b->buf + b->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			fail("a JSON line without its newline", writer);
+		const struct txc_json *v;
+		if (txc_json_parse(a, p, (size_t)(nl - p), &v) != 0)
+			fail("an invalid JSON line", writer);
+		p = nl + 1;
+	}
+	txc_arena_free(a);
+}
+
+static void run_writer(const struct txc_writer_ops *w, const struct txc_transcript *t, const struct txc_write_opts *o)
+{
+	struct txc_out out;
+	struct txc_diag d = {0};
+	txc_out_init_buf(&out);
+	if (w->write(&out, t, o, &d) == 0) {
+		if (!txc_utf8_valid(out.buf.buf, out.buf.len))
+			fail("invalid UTF-8", w->name);
+		if (strcmp(w->name, "markdown") != 0)
+			check_json_lines(&out.buf, w->name);
+	}
+	txc_out_release(&out);
+}
+
+static void run_all(const struct txc_transcript *t)
+{
+	size_t n;
+	const struct txc_writer_ops *const *ws = txc_writer_all(&n);
+	struct txc_write_opts o = {0};
+	o.max_output_lines = 3;
+	o.utc = true;
+	o.images = TXC_IMAGES_INLINE;
+	for (size_t i = 0; i < n; i++)
+		run_writer(ws[i], t, &o);
+	o.bulk = true;
+	o.reasoning = TXC_REASONING_TEXT;
+	o.detail = TXC_DETAIL_BRIEF;
+	o.include_compacted = true;
+	o.images = TXC_IMAGES_OMIT;
+	o.cwd = txc_str_c("/tmp");
+	for (size_t i = 0; i < n; i++)
+		run_writer(ws[i], t, &o);
+	o.detail = TXC_DETAIL_FULL;
+	o.reasoning = TXC_REASONING_DROP;
+	run_writer(&txc_writer_markdown, t, &o);
+	run_writer(&txc_writer_claude, t, &o);
+	o.detail = TXC_DETAIL_PROMPTS;
+	run_writer(&txc_writer_markdown, t, &o);
+}
+
+void fuzz_check_store(struct txc_store *s)
+{
+	struct txc_diag d = {0};
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_json *list;
+	if (txc_store_sessions(s, TXC_LIST_ARCHIVED, a, &list, &d) != 0)
+		list = NULL;
+	char **ids = NULL;
+	size_t n = 0;
+	if (txc_store_export_order(s, &ids, &n, &d) == 0) {
+		for (size_t i = 0; i < n && i < 8; i++) {
+			char *id = NULL;
+			if (txc_store_resolve(s, ids[i], &id, &d) == 0)
+				free(id);
+			for (unsigned flags = 0; flags < 4; flags++) {
+				struct txc_transcript *t;
+				if (txc_store_load(s, ids[i], flags, &t, &d) != 0)
+					continue;
+				run_all(t);
+				txc_transcript_free(t);
+			}
+		}
+		txc_store_free_ids(ids, n);
+	}
+	txc_arena_free(a);
+}
