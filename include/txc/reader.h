@@ -46,4 +46,18 @@ int txc_store_resolve(struct txc_store *s, const char *arg, char **id, struct tx
 int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript **out,
 		   struct txc_diag *d);
 
+/*
+ * Stream one session without holding it: head() sees the transcript with its
+ * session row (and last_active) but no rows or messages, then row() gets each
+ * message row in order.  Both borrow what they are given for the call only;
+ * a non-zero return stops the stream and is returned.
+ */
+struct txc_row_sink {
+	int (*head)(void *ctx, const struct txc_transcript *t);
+	int (*row)(void *ctx, const struct txc_json *row);
+	void *ctx;
+};
+int txc_store_stream(struct txc_store *s, const char *id, unsigned flags, const struct txc_row_sink *sink,
+		     struct txc_diag *d);
+
 #endif

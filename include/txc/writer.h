@@ -66,6 +66,15 @@ extern const struct txc_writer_ops txc_writer_hermes, txc_writer_claude, txc_wri
 const struct txc_writer_ops *txc_writer_lookup(const char *name);
 const struct txc_writer_ops *const *txc_writer_all(size_t *n);
 
+/*
+ * The Hermes export line in three steps, for streaming a session row by row
+ * (txc_store_stream): head, each row (inactive rows are skipped; *n_written
+ * starts at 0), tail.  Same bytes as txc_writer_hermes.write.
+ */
+void txc_hermes_head(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt);
+void txc_hermes_row(struct txc_out *out, const struct txc_json *row, size_t *n_written);
+void txc_hermes_tail(struct txc_out *out);
+
 /* Claude Code helpers shared with the CLI's --install. */
 void txc_claude_session_uuid(const struct txc_transcript *t, char out[37]);
 void txc_claude_project_folder(struct txc_buf *out, const char *cwd, size_t len);

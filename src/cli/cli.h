@@ -26,6 +26,16 @@ bool cli_profile_name_ok(const char *name);
  * then rename (with force) or link (without: an existing file is refused).
  */
 int cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d);
+
+/* The same in steps, for output written as it is made: write to w->f, then commit or abort. */
+struct cli_atomic {
+	FILE *f;
+	char *tmp, *path;
+	bool force;
+};
+int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d);
+int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d);
+void cli_atomic_abort(struct cli_atomic *w);
 int cli_mkdirs(const char *dir, struct txc_diag *d);
 
 /*

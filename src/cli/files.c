@@ -1,6 +1,7 @@
 /* files.c - store location and atomic, non-clobbering file output. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -83,9 +84,10 @@ int cli_mkdirs(const char *dir, struct txc_diag *d)
 	return rc;
 }
 
-int cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d)
+int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d)
 {
 	struct stat st;
+	memset(w, 0, sizeof(*w));
 	if (!force && lstat(path, &st) == 0) {
 		txc_diag_set(d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", path);
 		return TXC_E_FAIL;
@@ -102,41 +104,69 @@ int cli_write_file(const char *path, const char *p, size_t len, bool force, stru
 		return TXC_E_FAIL;
 	}
 	fchmod(fd, 0644);
-	size_t off = 0;
-	int err = 0;
-	while (off < len) {
-		ssize_t n = write(fd, p + off, len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = errno;
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (!err && fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
-		err = errno;
-	if (close(fd) != 0 && !err)
-		err = errno;
-	if (!err) {
-		if (force) {
-			if (rename(tmp.buf, path) != 0)
-				err = errno;
-		} else if (link(tmp.buf, path) != 0) {
-			err = errno;
-		}
-	}
-	unlink(tmp.buf); /* after link() or a failure; a no-op after rename() */
-	txc_buf_release(&tmp);
-	if (err == EEXIST) {
-		txc_diag_set(d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", path);
+	w->f = fdopen(fd, "wb");
+	if (w->f == NULL) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp.buf);
+		txc_buf_release(&tmp);
 		return TXC_E_FAIL;
 	}
-	if (err) {
-		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s (nothing was written)", path, strerror(err));
-		return TXC_E_FAIL;
-	}
+	w->tmp = txc_buf_detach(&tmp, NULL);
+	w->path = txc_xstrdup(path);
+	w->force = force;
 	return TXC_OK;
+}
+
+void cli_atomic_abort(struct cli_atomic *w)
+{
+	if (w->f != NULL)
+		fclose(w->f);
+	if (w->tmp != NULL)
+		unlink(w->tmp);
+	free(w->tmp);
+	free(w->path);
+	memset(w, 0, sizeof(*w));
+}
+
+int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
+{
+	int err = 0;
+	if (fflush(w->f) != 0 || ferror(w->f))
+		err = errno ? errno : EIO;
+	if (!err && fsync(fileno(w->f)) != 0 && errno != EINVAL && errno != EROFS)
+		err = errno;
+	if (fclose(w->f) != 0 && !err)
+		err = errno;
+	w->f = NULL;
+	if (!err) {
+		if (w->force) {
+			if (rename(w->tmp, w->path) != 0)
+				err = errno;
+		} else if (link(w->tmp, w->path) != 0) {
+			err = errno;
+		}
+	}
+	if (err == EEXIST)
+		txc_diag_set(d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", w->path);
+	else if (err)
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s (nothing was written)", w->path, strerror(err));
+	cli_atomic_abort(w); /* removes the temporary name: a no-op after rename() */
+	return err ? TXC_E_FAIL : TXC_OK;
+}
+
+int cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d)
+{
+	struct cli_atomic w;
+	int rc = cli_atomic_open(&w, path, force, d);
+	if (rc)
+		return rc;
+	if (len && fwrite(p, 1, len, w.f) != len) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s (nothing was written)", path, strerror(errno));
+		cli_atomic_abort(&w);
+		return TXC_E_FAIL;
+	}
+	return cli_atomic_commit(&w, d);
 }
 
 void cli_safe_text(struct txc_buf *b, const char *s, size_t len, bool one_line)

@@ -441,14 +441,6 @@ static int cmd_list(int argc, char **argv)
 
 /* ---- convert ---- */
 
-static int out_to_stdout(struct txc_out *o)
-{
-	if (o->buf.len && fwrite(o->buf.buf, 1, o->buf.len, stdout) != o->buf.len)
-		return -1;
-	txc_buf_reset(&o->buf);
-	return 0;
-}
-
 static int install_claude(const struct args *a, const struct txc_transcript *t, struct txc_write_opts *w)
 {
 	struct txc_diag d = {0};
@@ -470,13 +462,6 @@ static int install_claude(const struct args *a, const struct txc_transcript *t, 
 	/* the recorded cwd must match the folder: write the one we install for */
 	struct txc_transcript copy = *t;
 	copy.meta.cwd = cwd;
-	struct txc_out out;
-	txc_out_init_buf(&out);
-	int rc = txc_writer_claude.write(&out, &copy, w, &d);
-	if (rc) {
-		txc_out_release(&out);
-		return fail(&d);
-	}
 	const char *cfg = getenv("CLAUDE_CONFIG_DIR");
 	struct txc_buf path = TXC_BUF_INIT;
 	if (cfg != NULL && cfg[0])
@@ -486,13 +471,25 @@ static int install_claude(const struct args *a, const struct txc_transcript *t, 
 	txc_buf_addstr(&path, "/projects/");
 	/* the folder name has only [A-Za-z0-9-] and the file name is a UUID: nothing can escape */
 	txc_claude_project_folder(&path, cwd.ptr, cwd.len);
-	rc = cli_mkdirs(path.buf, &d);
+	int rc = cli_mkdirs(path.buf, &d);
 	char uuid[37];
 	txc_claude_session_uuid(t, uuid);
 	txc_buf_addf(&path, "/%s.jsonl", uuid);
+	struct cli_atomic file;
 	if (rc == 0)
-		rc = cli_write_file(path.buf, out.buf.buf, out.buf.len, a->force, &d);
-	txc_out_release(&out);
+		rc = cli_atomic_open(&file, path.buf, a->force, &d);
+	if (rc == 0) {
+		struct txc_out out;
+		txc_out_init_file(&out, file.f);
+		rc = txc_writer_claude.write(&out, &copy, w, &d);
+		if (rc == 0 && txc_out_flush(&out) != 0)
+			rc = TXC_E_FAIL, txc_diag_set(&d, TXC_E_FAIL, "cannot write '%s': %s", path.buf, strerror(out.err));
+		txc_out_release(&out);
+		if (rc == 0)
+			rc = cli_atomic_commit(&file, &d);
+		else
+			cli_atomic_abort(&file);
+	}
 	if (rc) {
 		txc_buf_release(&path);
 		return fail(&d);
@@ -571,8 +568,6 @@ static int cmd_convert(int argc, char **argv)
 		txc_transcript_free(t);
 		return rc;
 	}
-	struct txc_out out;
-	txc_out_init_buf(&out);
 	if (a.w.images == TXC_IMAGES_AUTO)
 		a.w.images = a.output != NULL ? TXC_IMAGES_FILES : TXC_IMAGES_INLINE;
 	struct cli_assets assets;
@@ -581,18 +576,26 @@ static int cmd_convert(int argc, char **argv)
 	char cwd_now[4096];
 	if (getcwd(cwd_now, sizeof(cwd_now)) != NULL)
 		a.w.cwd = txc_str_c(cwd_now); /* recorded when the session has no cwd of its own */
-	rc = ops->write(&out, t, &a.w, &d);
+	/* output streams to stdout or to a temporary file renamed into place at the end */
+	struct cli_atomic file = {0};
+	if (a.output != NULL)
+		rc = cli_atomic_open(&file, a.output, a.force, &d);
+	struct txc_out out;
+	txc_out_init_file(&out, file.f ? file.f : stdout);
+	if (rc == 0)
+		rc = ops->write(&out, t, &a.w, &d);
 	txc_transcript_free(t);
-	struct stat st;
-	if (rc == 0 && a.output != NULL && !a.force && lstat(a.output, &st) == 0)
-		rc = TXC_E_FAIL, txc_diag_set(&d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", a.output);
+	if (rc == 0 && txc_out_flush(&out) != 0) {
+		txc_diag_set(&d, TXC_E_FAIL, "cannot write to %s: %s", a.output ? a.output : "stdout", strerror(out.err));
+		rc = TXC_E_FAIL;
+	}
 	if (rc == 0 && a.output != NULL)
 		rc = cli_assets_write(&assets, a.force, &d); /* images first: the document links to them */
-	if (rc == 0) {
-		if (a.output != NULL)
-			rc = cli_write_file(a.output, out.buf.buf, out.buf.len, a.force, &d);
-		else if (out_to_stdout(&out) != 0)
-			rc = TXC_E_FAIL, txc_diag_set(&d, TXC_E_FAIL, "cannot write to stdout: %s", strerror(errno));
+	if (file.f != NULL) {
+		if (rc == 0)
+			rc = cli_atomic_commit(&file, &d);
+		else
+			cli_atomic_abort(&file);
 	}
 	cli_assets_release(&assets);
 	txc_out_release(&out);
@@ -600,6 +603,27 @@ static int cmd_convert(int argc, char **argv)
 }
 
 /* ---- export ---- */
+
+/* export --json streams each session: no session is ever held whole */
+struct export_stream {
+	struct txc_out *out;
+	const struct txc_write_opts *w;
+	size_t n_rows;
+};
+
+static int export_head(void *ctx, const struct txc_transcript *t)
+{
+	struct export_stream *es = ctx;
+	txc_hermes_head(es->out, t, es->w);
+	return 0;
+}
+
+static int export_row(void *ctx, const struct txc_json *row)
+{
+	struct export_stream *es = ctx;
+	txc_hermes_row(es->out, row, &es->n_rows);
+	return es->out->err ? TXC_E_FAIL : 0;
+}
 
 static int cmd_export(int argc, char **argv)
 {
@@ -634,14 +658,15 @@ static int cmd_export(int argc, char **argv)
 	struct txc_out out;
 	txc_out_init_file(&out, stdout);
 	struct txc_write_opts w = {.bulk = true};
+	struct export_stream es = {&out, &w, 0};
+	struct txc_row_sink sink = {export_head, export_row, &es};
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct txc_transcript *t;
-		rc = txc_store_load(s, ids[i], TXC_LOAD_LAST_ACTIVE, &t, &d);
+		es.n_rows = 0;
+		rc = txc_store_stream(s, ids[i], TXC_LOAD_LAST_ACTIVE, &sink, &d);
 		if (rc == TXC_E_NOTFOUND) /* deleted while we ran: the snapshot moved on */
 			rc = 0;
 		else if (rc == 0) {
-			rc = txc_writer_hermes.write(&out, t, &w, &d);
-			txc_transcript_free(t);
+			txc_hermes_tail(&out);
 			txc_out_maybe_flush(&out);
 		}
 	}

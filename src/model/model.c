@@ -345,15 +345,13 @@ struct blocks {
 	size_t n, cap;
 };
 
+/* Blocks collect in a reused heap vector; the message gets an exact-size arena copy. */
 static struct txc_block *add_block(struct txc_arena *a, struct blocks *bs, enum txc_block_kind kind)
 {
+	(void)a;
 	if (bs->n == bs->cap) {
-		size_t cap = bs->cap ? bs->cap * 2 : 4;
-		struct txc_block *v = txc_arena_array(a, cap, sizeof(*v));
-		if (bs->n)
-			memcpy(v, bs->v, bs->n * sizeof(*v));
-		bs->v = v;
-		bs->cap = cap;
+		bs->cap = bs->cap ? bs->cap * 2 : 8;
+		bs->v = txc_xrealloc(bs->v, bs->cap * sizeof(*bs->v));
 	}
 	struct txc_block *b = &bs->v[bs->n++];
 	memset(b, 0, sizeof(*b));
@@ -486,17 +484,9 @@ struct messages {
 	size_t n, cap;
 };
 
-static struct txc_message *add_message(struct txc_arena *a, struct messages *ms)
+static struct txc_message *add_message(struct messages *ms)
 {
-	if (ms->n == ms->cap) {
-		size_t cap = ms->cap ? ms->cap * 2 : 16;
-		struct txc_message *v = txc_arena_array(a, cap, sizeof(*v));
-		if (ms->n)
-			memcpy(v, ms->v, ms->n * sizeof(*v));
-		ms->v = v;
-		ms->cap = cap;
-	}
-	struct txc_message *m = &ms->v[ms->n++];
+	struct txc_message *m = &ms->v[ms->n++]; /* ms->v holds one per row: never full */
 	memset(m, 0, sizeof(*m));
 	return m;
 }
@@ -572,13 +562,16 @@ void txc_model_from_hermes(struct txc_transcript *t)
 {
 	struct txc_arena *a = t->arena;
 	struct messages ms = {0};
+	struct blocks bs = {0};
 	meta_from_session(t);
 	double last_time = t->meta.started_at;
-	for (size_t i = 0; t->rows != NULL && i < t->rows->n; i++) {
+	size_t n_rows = t->rows != NULL ? t->rows->n : 0;
+	ms.v = txc_arena_array(a, n_rows ? n_rows : 1, sizeof(*ms.v));
+	for (size_t i = 0; i < n_rows; i++) {
 		const struct txc_json *row = t->rows->items[i];
 		const char *role = txc_json_cstr(txc_json_get(row, "role"));
-		struct blocks bs = {0};
 		enum txc_role r;
+		bs.n = 0;
 		if (role == NULL)
 			continue;
 		if (strcmp(role, "user") == 0) {
@@ -604,9 +597,10 @@ void txc_model_from_hermes(struct txc_transcript *t)
 		}
 		if (bs.n == 0)
 			continue;
-		struct txc_message *m = add_message(a, &ms);
+		struct txc_message *m = add_message(&ms);
 		m->role = r;
-		m->blocks = bs.v;
+		m->blocks = txc_arena_array(a, bs.n, sizeof(*bs.v));
+		memcpy(m->blocks, bs.v, bs.n * sizeof(*bs.v));
 		m->n_blocks = bs.n;
 		if (!number_of(txc_json_get(row, "timestamp"), &m->time))
 			m->time = last_time;
@@ -623,6 +617,7 @@ void txc_model_from_hermes(struct txc_transcript *t)
 			}
 		}
 	}
+	free(bs.v);
 	t->messages = ms.v;
 	t->n_messages = ms.n;
 }

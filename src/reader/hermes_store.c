@@ -335,10 +335,19 @@ static int messages_stmt(struct txc_store *s, bool compacted, sqlite3_stmt **out
 
 /* ---- values ---- */
 
+static const struct txc_json int_zero = {.kind = TXC_JSON_INT, .s = {"0", 1}};
+static const struct txc_json int_one = {.kind = TXC_JSON_INT, .s = {"1", 1}};
+
+/* Most columns of a row are NULL, 0 or 1: those share static nodes. */
 static const struct txc_json *column_value(struct txc_arena *a, sqlite3_stmt *st, int i)
 {
 	switch (sqlite3_column_type(st, i)) {
-	case SQLITE_INTEGER: return txc_json_int(a, sqlite3_column_int64(st, i));
+	case SQLITE_INTEGER: {
+		sqlite3_int64 x = sqlite3_column_int64(st, i);
+		if (x == 0 || x == 1)
+			return x ? &int_one : &int_zero;
+		return txc_json_int(a, x);
+	}
 	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_column_double(st, i));
 	case SQLITE_TEXT: {
 		const void *p = sqlite3_column_text(st, i);
@@ -352,6 +361,17 @@ static const struct txc_json *column_value(struct txc_arena *a, sqlite3_stmt *st
 	}
 	default: return &txc_json_null_value;
 	}
+}
+
+/* Column names as object keys, made once per statement and shared by its rows. */
+static struct txc_str *column_keys(struct txc_arena *a, sqlite3_stmt *st, int ncols)
+{
+	struct txc_str *keys = txc_arena_array(a, (size_t)(ncols ? ncols : 1), sizeof(*keys));
+	for (int i = 0; i < ncols; i++) {
+		const char *name = sqlite3_column_name(st, i);
+		keys[i] = txc_arena_str(a, name, strlen(name));
+	}
+	return keys;
 }
 
 /* content: "\0json:" + JSON is decoded; a parse failure keeps the text as is */
@@ -384,22 +404,28 @@ static const struct txc_json *decode_metadata(struct txc_arena *a, const struct 
 	return out->kind == TXC_JSON_OBJECT ? out : &txc_json_null_value;
 }
 
-static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, int ncols, bool message)
+/* keys: from column_keys(), shared (row objects are never modified in place) */
+static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, int ncols, struct txc_str *keys,
+					 bool message)
 {
-	struct txc_json *o = txc_json_object(a, (size_t)ncols);
+	struct txc_json *o = txc_json_new(a, TXC_JSON_OBJECT);
+	const struct txc_json **items = txc_arena_array(a, (size_t)(ncols ? ncols : 1), sizeof(*items));
 	for (int i = 0; i < ncols; i++) {
-		const char *name = sqlite3_column_name(st, i);
 		const struct txc_json *v = column_value(a, st, i);
-		if (message) {
-			if (strcmp(name, "content") == 0)
+		if (message && v->kind != TXC_JSON_NULL) {
+			const struct txc_str k = keys[i];
+			if (txc_str_eq(k, "content"))
 				v = decode_content(a, v);
-			else if (strcmp(name, "tool_calls") == 0)
+			else if (txc_str_eq(k, "tool_calls"))
 				v = decode_tool_calls(a, v);
-			else if (strcmp(name, "display_metadata") == 0)
+			else if (txc_str_eq(k, "display_metadata"))
 				v = decode_metadata(a, v);
 		}
-		txc_json_put(o, txc_arena_str(a, name, strlen(name)), v);
+		items[i] = v;
 	}
+	o->items = items;
+	o->keys = keys;
+	o->n = (size_t)ncols;
 	return o;
 }
 
@@ -460,10 +486,11 @@ int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a,
 	size_t cap = 64, n = 0;
 	const struct txc_json **rows = txc_xmalloc(cap * sizeof(*rows));
 	int ncols = sqlite3_column_count(st);
+	struct txc_str *keys = column_keys(a, st, ncols);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n == cap)
 			rows = txc_xrealloc(rows, (cap *= 2) * sizeof(*rows));
-		rows[n++] = row_object(a, st, ncols, false);
+		rows[n++] = row_object(a, st, ncols, keys, false);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -531,8 +558,9 @@ int txc_store_resolve(struct txc_store *s, const char *arg, char **id, struct tx
 	return TXC_OK;
 }
 
+/* With a sink, rows go to it one at a time (built in a scratch arena) instead of into t->rows. */
 static int load_once(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript *t,
-		     struct txc_diag *d, int *sqlrc)
+		     const struct txc_row_sink *sink, struct txc_diag *d, int *sqlrc)
 {
 	struct txc_arena *a = t->arena;
 	sqlite3_stmt *st;
@@ -551,7 +579,7 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 		return db_error(s, *sqlrc, d, "read a session from");
 	}
 	int ncols = (int)s->sess.n;
-	struct txc_json *sess = (struct txc_json *)row_object(a, st, ncols, false);
+	struct txc_json *sess = (struct txc_json *)row_object(a, st, ncols, column_keys(a, st, ncols), false);
 	const struct txc_json *prompt = column_value(a, st, ncols);
 	for (size_t i = 0; i < sess->n; i++)
 		if (txc_str_eq(sess->keys[i], "system_prompt"))
@@ -563,6 +591,8 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 
 	struct txc_json *rows = txc_json_array(a, 0);
 	t->rows = rows;
+	if (sink != NULL && (rc = sink->head(sink->ctx, t)) != TXC_OK)
+		return rc;
 	if (!s->has_messages || !has_col(&s->msg, "session_id"))
 		return TXC_OK;
 	rc = messages_stmt(s, flags & TXC_LOAD_COMPACTED, &st, d);
@@ -571,7 +601,16 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	size_t cap = 0;
 	int mcols = sqlite3_column_count(st);
+	struct txc_str *keys = column_keys(a, st, mcols);
+	struct txc_arena *scratch = sink != NULL ? txc_arena_new(0) : NULL;
 	while ((*sqlrc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sink != NULL) {
+			rc = sink->row(sink->ctx, row_object(scratch, st, mcols, keys, true));
+			txc_arena_reset(scratch);
+			if (rc != TXC_OK)
+				break;
+			continue;
+		}
 		if (rows->n == cap) {
 			size_t ncap = cap ? cap * 2 : 64;
 			const struct txc_json **items = txc_arena_array(a, ncap, sizeof(*items));
@@ -580,9 +619,12 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 			rows->items = items;
 			cap = ncap;
 		}
-		rows->items[rows->n++] = row_object(a, st, mcols, true);
+		rows->items[rows->n++] = row_object(a, st, mcols, keys, true);
 	}
 	sqlite3_reset(st);
+	txc_arena_free(scratch);
+	if (rc != TXC_OK)
+		return rc;
 	if (*sqlrc != SQLITE_DONE)
 		return db_error(s, *sqlrc, d, "read the messages of a session from");
 	return TXC_OK;
@@ -599,7 +641,7 @@ int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct t
 			txc_transcript_free(t);
 			return db_error(s, rc, d, "read");
 		}
-		rc = load_once(s, id, flags, t, d, &sqlrc);
+		rc = load_once(s, id, flags, t, NULL, d, &sqlrc);
 		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 		if (rc == TXC_OK) {
 			txc_model_from_hermes(t);
@@ -611,4 +653,21 @@ int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct t
 			return rc;
 		sleep_ms(50);
 	}
+}
+
+int txc_store_stream(struct txc_store *s, const char *id, unsigned flags, const struct txc_row_sink *sink,
+		     struct txc_diag *d)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	int sqlrc = SQLITE_OK;
+	int rc = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		txc_transcript_free(t);
+		return db_error(s, rc, d, "read");
+	}
+	/* no retry here: rows already handed on cannot be taken back */
+	rc = load_once(s, id, flags, t, sink, d, &sqlrc);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	txc_transcript_free(t);
+	return rc;
 }

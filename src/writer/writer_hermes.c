@@ -29,10 +29,8 @@ static bool row_is_active(const struct txc_json *row)
 	return v->kind == TXC_JSON_REAL && v->d == 1.0;
 }
 
-static int write_hermes(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
-			struct txc_diag *d)
+void txc_hermes_head(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt)
 {
-	(void)d;
 	struct txc_buf *b = &out->buf;
 	const struct txc_json *s = t->session;
 	txc_buf_addch(b, '{');
@@ -46,17 +44,32 @@ static int write_hermes(struct txc_out *out, const struct txc_transcript *t, con
 	}
 	key(b, "messages", 8, s->n == 0 && !(opt->bulk && t->last_active));
 	txc_buf_addch(b, '[');
-	bool first = true;
-	for (size_t i = 0; t->rows != NULL && i < t->rows->n; i++) {
-		if (!row_is_active(t->rows->items[i]))
-			continue;
-		if (!first)
-			txc_buf_add(b, ", ", 2);
-		first = false;
-		txc_json_emit(b, t->rows->items[i], TXC_JSON_PY);
-		txc_out_maybe_flush(out);
-	}
-	txc_buf_add(b, "]}\n", 3);
+}
+
+void txc_hermes_row(struct txc_out *out, const struct txc_json *row, size_t *n_written)
+{
+	if (!row_is_active(row))
+		return;
+	if ((*n_written)++)
+		txc_buf_add(&out->buf, ", ", 2);
+	txc_json_emit(&out->buf, row, TXC_JSON_PY);
+	txc_out_maybe_flush(out);
+}
+
+void txc_hermes_tail(struct txc_out *out)
+{
+	txc_buf_add(&out->buf, "]}\n", 3);
+}
+
+static int write_hermes(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
+			struct txc_diag *d)
+{
+	(void)d;
+	size_t n = 0;
+	txc_hermes_head(out, t, opt);
+	for (size_t i = 0; t->rows != NULL && i < t->rows->n; i++)
+		txc_hermes_row(out, t->rows->items[i], &n);
+	txc_hermes_tail(out);
 	return TXC_OK;
 }
 
