@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A byte string with its length; SQLite TEXT may contain NUL bytes. */
 struct txc_str {
@@ -38,9 +39,29 @@ extern char txc_buf_empty[];
 void txc_buf_init(struct txc_buf *b);
 void txc_buf_release(struct txc_buf *b);
 void txc_buf_grow(struct txc_buf *b, size_t extra);
-void txc_buf_add(struct txc_buf *b, const void *p, size_t len);
+void txc_buf_add_slow(struct txc_buf *b, const void *p, size_t len);
 void txc_buf_addstr(struct txc_buf *b, const char *s);
-void txc_buf_addch(struct txc_buf *b, int c);
+/* the common case (room left) inline: these run once per output byte run */
+static inline void txc_buf_add(struct txc_buf *b, const void *p, size_t len)
+{
+	if (len != 0 && b->len + len < b->alloc) {
+		memcpy(b->buf + b->len, p, len);
+		b->len += len;
+		b->buf[b->len] = '\0';
+	} else {
+		txc_buf_add_slow(b, p, len);
+	}
+}
+static inline void txc_buf_addch(struct txc_buf *b, int c)
+{
+	if (b->len + 1 < b->alloc) {
+		b->buf[b->len++] = (char)c;
+		b->buf[b->len] = '\0';
+	} else {
+		char ch = (char)c;
+		txc_buf_add_slow(b, &ch, 1);
+	}
+}
 void txc_buf_addf(struct txc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void txc_buf_reset(struct txc_buf *b);
 void txc_buf_truncate(struct txc_buf *b, size_t len);

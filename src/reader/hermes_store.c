@@ -199,7 +199,7 @@ int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 	struct txc_buf uri = TXC_BUF_INIT;
 	uri_escape(&uri, abs ? abs : path);
 	free(abs);
-	int rc = sqlite3_open_v2(uri.buf, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE, NULL);
+	int rc = sqlite3_open_v2(uri.buf, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX, NULL);
 	txc_buf_release(&uri);
 	return store_finish(out, s, rc, d);
 }

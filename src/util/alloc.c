@@ -90,7 +90,7 @@ void txc_buf_grow(struct txc_buf *b, size_t extra)
 	b->alloc = n;
 }
 
-void txc_buf_add(struct txc_buf *b, const void *p, size_t len)
+void txc_buf_add_slow(struct txc_buf *b, const void *p, size_t len)
 {
 	if (len == 0)
 		return;
@@ -105,12 +105,6 @@ void txc_buf_addstr(struct txc_buf *b, const char *s)
 	txc_buf_add(b, s, strlen(s));
 }
 
-void txc_buf_addch(struct txc_buf *b, int c)
-{
-	txc_buf_grow(b, 1);
-	b->buf[b->len++] = (char)c;
-	b->buf[b->len] = '\0';
-}
 
 void txc_buf_addf(struct txc_buf *b, const char *fmt, ...)
 {

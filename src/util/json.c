@@ -56,6 +56,18 @@ static int parse_string(struct parser *ps, struct txc_str *out)
 	ps->p++; /* opening quote */
 	const unsigned char *run = ps->p;
 	while (ps->p < ps->end) {
+		/* skip 8 plain ASCII bytes at a time (see txc_json_emit_str) */
+		while (ps->end - ps->p >= 8) {
+			uint64_t x;
+			memcpy(&x, ps->p, 8);
+			const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+			uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+			if (((x - ones * 0x20) | (q - ones) | (bs - ones) | x) & high)
+				break;
+			ps->p += 8;
+		}
+		if (ps->p >= ps->end)
+			break;
 		unsigned c = *ps->p;
 		if (c == '"') {
 			if (b->len == 0) {
@@ -532,6 +544,19 @@ void txc_json_emit_str(struct txc_buf *b, const char *s, size_t len)
 	txc_buf_addch(b, '"');
 	size_t run = 0, i = 0;
 	while (i < len) {
+		/* skip 8 plain ASCII bytes at a time (no control, quote, backslash or high bit) */
+		while (i + 8 <= len) {
+			uint64_t x;
+			memcpy(&x, p + i, 8);
+			const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+			uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+			uint64_t special = ((x - ones * 0x20) | (q - ones) | (bs - ones) | x) & high;
+			if (special)
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
 		unsigned c = p[i];
 		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
 			i++;

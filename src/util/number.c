@@ -6,8 +6,10 @@
  * each precision we try the correctly rounded digits and, because the rounding
  * interval of a power of two is lopsided, their neighbours one unit away in
  * the last digit.  At most one of the three can round-trip when the rounded
- * one does not, so no closeness tie-break is needed.
+ * one does not, so no closeness tie-break is needed.  Shorter strings are
+ * found by the 15-digit fast path in txc_double_repr.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +117,22 @@ size_t txc_double_repr(char out[40], double v)
 	double a = fabs(v);
 	char t[64], d[40], c[40];
 	int e, n;
-	for (int p = 0; p <= 16; p++) {
+	/*
+	 * Fast path: 15 significant digits are spaced wider than any double's
+	 * rounding interval, so if the correctly rounded 15 digits read back,
+	 * they (trailing zeros dropped) are the unique shortest string.
+	 */
+	int first = 0;
+	if (a >= DBL_MIN) { /* not for subnormals: their rounding intervals are wider */
+		snprintf(t, sizeof(t), "%.14e", a);
+		n = parse_e(t, d, &e);
+		if (from_digits(d, n, e) == a) {
+			layout(out, neg, d, n, e);
+			return strlen(out);
+		}
+		first = 15;
+	}
+	for (int p = first; p <= 16; p++) {
 		snprintf(t, sizeof(t), "%.*e", p, a);
 		n = parse_e(t, d, &e);
 		if (from_digits(d, n, e) == a) {
