@@ -35,7 +35,8 @@ enum txc_load_flags {
 int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d);
 void txc_store_free_ids(char **ids, size_t n);
 
-/* Session rows (every column, table order) as an array in arena a, newest first. */
+/* Session rows (every column in table order, then last_active as in the bulk export) as an
+ * array in arena a, newest first. */
 enum txc_list_flags { TXC_LIST_ARCHIVED = 1 << 0 };
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
 		       struct txc_diag *d);

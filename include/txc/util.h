@@ -101,6 +101,15 @@ size_t txc_base36(char out[16], uint32_t v);
 
 /* Constant-cost SHA-256 (for manifests and tests). */
 void txc_sha256(const void *p, size_t len, unsigned char out[32]);
+struct txc_sha256 {
+	uint32_t h[8];
+	uint64_t len;
+	unsigned char buf[64];
+	size_t n;
+};
+void txc_sha256_init(struct txc_sha256 *c);
+void txc_sha256_update(struct txc_sha256 *c, const void *p, size_t len);
+void txc_sha256_final(struct txc_sha256 *c, unsigned char out[32]);
 void txc_hex(char *out, const unsigned char *p, size_t len); /* lowercase, NUL-terminated */
 
 static inline struct txc_str txc_str_c(const char *s)

@@ -6,16 +6,105 @@
 #include <stdio.h>
 
 #include "txc/diag.h"
+#include "txc/reader.h"
 #include "txc/util.h"
 #include "txc/writer.h"
 
-#define TXC_VERSION "0.1.0"
+#define TXC_VERSION "0.2.0"
+
+/* ---- commands and options (options.c) ---- */
+
+enum { CMD_LIST = 1, CMD_CONVERT = 2, CMD_EXPORT = 4, CMD_ARTIFACTS = 8 };
+
+struct cli_cmd_info {
+	unsigned cmd;
+	const char *name, *usage, *summary, *about;
+};
+
+struct cli_opt {
+	const char *name;
+	int short_name;
+	int id;
+	const char *arg;    /* metavariable, NULL for a flag */
+	const char *values; /* completion words, "@file", "@dir" or NULL */
+	unsigned cmds;      /* the commands it applies to */
+	const char *help;
+};
+
+/* Which sessions (list, export): filters and order. */
+struct cli_select {
+	const char *since_arg, *until_arg, *source, *model, *cwd, *title;
+	long limit;
+	bool archived, utc, order_set;
+	int order; /* 0 started, 1 recent */
+};
 
 struct cli_store_opts {
 	const char *db;
 	const char *home;
 	const char *profile;
 };
+
+struct cli_args {
+	struct cli_store_opts store;
+	bool all_profiles, json, force, install, help, dry_run, progress, check;
+	const char *to, *output, *out_dir;
+	struct cli_select sel;
+	struct txc_write_opts w;
+	char **pos;
+	int n_pos;
+};
+
+const struct cli_opt *cli_options(size_t *n);
+const struct cli_cmd_info *cli_commands(size_t *n);
+const struct cli_cmd_info *cli_command(unsigned cmd);
+/* 0 parsed; -1 done (--version printed); else an exit code after a usage error */
+int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a);
+void cli_help(unsigned cmd, FILE *f);
+int cli_completions(const char *shell);
+
+/* Install a converted session for `claude --resume` (cmd_convert.c); prints the resume command. */
+int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet);
+
+/* ---- diagnostics and colour (main.c) ---- */
+
+void cli_say(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_fail(const struct txc_diag *d);
+int cli_usage(unsigned cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_color_set(int when); /* 0 auto, 1 always, 2 never */
+bool cli_color_stdout(void);
+/* An SGR colour around text when colour is on for stdout ("1" bold, "33" yellow, ...). */
+void cli_paint(struct txc_buf *b, const char *sgr, const char *text, size_t len);
+
+/* ---- the stores and the sessions a command names (select.c) ---- */
+
+struct cli_store_ref {
+	char *profile; /* "default" for the root store, NULL with --db */
+	char *path;
+	struct txc_store *s;
+};
+struct cli_stores {
+	struct cli_store_ref *v;
+	size_t n;
+};
+/* One store (--db, --home/--profile), or every profile with --all-profiles. */
+int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
+void cli_stores_close(struct cli_stores *st);
+
+struct cli_session {
+	const struct txc_json *row; /* every session column, then last_active */
+	size_t store;               /* index in cli_stores */
+	struct txc_str id, title;
+	double started, last_active;
+	size_t rank; /* internal: position in Hermes's export order */
+};
+/* Parse WHEN (see --help); until: a bare date means the end of that day. */
+int cli_parse_when(const char *s, bool utc, bool until, double now, double *out);
+/* The selected sessions, filtered and ordered, at most --limit (*n_more: how many more matched). */
+int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
+			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
+/* SESSION as an exact id or unique prefix across the open stores. */
+int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d);
 
 /* The path of state.db the options name (malloc'd), or NULL with d set. */
 char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);

@@ -475,7 +475,9 @@ int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a,
 {
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
-	txc_buf_addstr(&b, "SELECT * FROM sessions s");
+	txc_buf_addstr(&b, "SELECT s.*, ");
+	last_active_expr(s, &b);
+	txc_buf_addstr(&b, " AS last_active FROM sessions s");
 	if (!(flags & TXC_LIST_ARCHIVED) && has_col(&s->sess, "archived"))
 		txc_buf_addstr(&b, " WHERE NOT (archived = 1)");
 	txc_buf_addstr(&b, has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC, id DESC" : " ORDER BY id DESC");

@@ -35,30 +35,61 @@ static void block(uint32_t h[8], const unsigned char *p)
 	h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
-void txc_sha256(const void *data, size_t len, unsigned char out[32])
+void txc_sha256_init(struct txc_sha256 *c)
 {
-	uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-			 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+				       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+	memcpy(c->h, h0, sizeof(h0));
+	c->len = 0;
+	c->n = 0;
+}
+
+void txc_sha256_update(struct txc_sha256 *c, const void *data, size_t len)
+{
 	const unsigned char *p = data;
-	size_t n = len;
-	while (n >= 64) {
-		block(h, p);
-		p += 64, n -= 64;
+	c->len += len;
+	if (c->n) {
+		size_t take = 64 - c->n < len ? 64 - c->n : len;
+		memcpy(c->buf + c->n, p, take);
+		c->n += take, p += take, len -= take;
+		if (c->n < 64)
+			return;
+		block(c->h, c->buf);
+		c->n = 0;
 	}
+	while (len >= 64) {
+		block(c->h, p);
+		p += 64, len -= 64;
+	}
+	memcpy(c->buf, p, len);
+	c->n = len;
+}
+
+void txc_sha256_final(struct txc_sha256 *c, unsigned char out[32])
+{
 	unsigned char t[128] = {0};
-	memcpy(t, p, n);
+	size_t n = c->n;
+	memcpy(t, c->buf, n);
 	t[n] = 0x80;
 	size_t tl = n < 56 ? 64 : 128;
-	uint64_t bits = (uint64_t)len * 8;
+	uint64_t bits = c->len * 8;
 	for (int i = 0; i < 8; i++)
 		t[tl - 1 - i] = (unsigned char)(bits >> (8 * i));
-	block(h, t);
+	block(c->h, t);
 	if (tl == 128)
-		block(h, t + 64);
+		block(c->h, t + 64);
 	for (int i = 0; i < 8; i++) {
-		out[4 * i] = (unsigned char)(h[i] >> 24);
-		out[4 * i + 1] = (unsigned char)(h[i] >> 16);
-		out[4 * i + 2] = (unsigned char)(h[i] >> 8);
-		out[4 * i + 3] = (unsigned char)h[i];
+		out[4 * i] = (unsigned char)(c->h[i] >> 24);
+		out[4 * i + 1] = (unsigned char)(c->h[i] >> 16);
+		out[4 * i + 2] = (unsigned char)(c->h[i] >> 8);
+		out[4 * i + 3] = (unsigned char)c->h[i];
 	}
+}
+
+void txc_sha256(const void *data, size_t len, unsigned char out[32])
+{
+	struct txc_sha256 c;
+	txc_sha256_init(&c);
+	txc_sha256_update(&c, data, len);
+	txc_sha256_final(&c, out);
 }

@@ -1,0 +1,168 @@
+/*
+ * cmd_artifacts.c - `txc artifacts SESSION`: what a session produced or
+ * referred to.  --check looks at local paths with realpath() and stat()
+ * only: a file's contents are never read, and Hermes's request dumps are
+ * never listed (the model drops them).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "txc/artifacts.h"
+
+struct check {
+	bool local, exists;
+	const char *type; /* file, directory, other */
+	long long size;
+	char resolved[PATH_MAX];
+};
+
+/* local paths: file:, ~/, /, and relative ones (to the session's cwd when it is known) */
+static void check_path(const struct txc_artifact *x, struct txc_str cwd, struct check *c)
+{
+	memset(c, 0, sizeof(*c));
+	const char *v = x->value.ptr;
+	size_t len = x->value.len;
+	if (x->kind == TXC_ARTIFACT_LINK || strncmp(v, "data:", 5) == 0 || strlen(v) != len)
+		return;
+	struct txc_buf p = TXC_BUF_INIT;
+	if (strncmp(v, "file://", 7) == 0)
+		txc_buf_addstr(&p, v + 7);
+	else if (strncmp(v, "file:", 5) == 0)
+		txc_buf_addstr(&p, v + 5);
+	else if (strncmp(v, "~/", 2) == 0 && getenv("HOME") != NULL)
+		txc_buf_addf(&p, "%s/%s", getenv("HOME"), v + 2);
+	else if (v[0] == '/')
+		txc_buf_addstr(&p, v);
+	else if (cwd.ptr != NULL && strlen(cwd.ptr) == cwd.len && cwd.ptr[0] == '/')
+		txc_buf_addf(&p, "%s/%s", cwd.ptr, v);
+	else {
+		txc_buf_release(&p);
+		return; /* Windows and UNC paths, or relative without a cwd: nothing to look at here */
+	}
+	c->local = true;
+	struct stat sb;
+	if (realpath(p.buf, c->resolved) != NULL && stat(c->resolved, &sb) == 0) {
+		c->exists = true;
+		c->type = S_ISREG(sb.st_mode) ? "file" : S_ISDIR(sb.st_mode) ? "directory" : "other";
+		c->size = (long long)sb.st_size;
+	} else {
+		snprintf(c->resolved, sizeof(c->resolved), "%s", p.buf);
+	}
+	txc_buf_release(&p);
+}
+
+static void json_out(struct txc_buf *b, const struct txc_transcript *t, const struct txc_artifact *x, size_t n,
+		     bool check)
+{
+	txc_buf_addch(b, '[');
+	for (size_t i = 0; i < n; i++) {
+		const struct txc_message *m = &t->messages[x[i].message];
+		txc_buf_addstr(b, i ? ",\n{" : "\n{");
+		txc_buf_addf(b, "\"kind\":\"%s\",\"value\":", txc_artifact_kind_name(x[i].kind));
+		txc_json_emit_str(b, x[i].value.ptr, x[i].value.len);
+		txc_buf_addf(b, ",\"message\":%zu,\"row_id\":%lld,\"role\":\"%s\",\"tool\":", x[i].message,
+			     (long long)m->row_id, m->role == TXC_ROLE_ASSISTANT ? "assistant" : "tool");
+		if (x[i].tool.ptr)
+			txc_json_emit_str(b, x[i].tool.ptr, x[i].tool.len);
+		else
+			txc_buf_addstr(b, "null");
+		txc_buf_addf(b, ",\"rule\":\"%s\"", x[i].rule);
+		if (check) {
+			struct check c;
+			check_path(&x[i], t->meta.cwd, &c);
+			if (!c.local) {
+				txc_buf_addstr(b, ",\"exists\":null");
+			} else {
+				txc_buf_addf(b, ",\"exists\":%s,\"path\":", c.exists ? "true" : "false");
+				txc_json_emit_str(b, c.resolved, strlen(c.resolved));
+				if (c.exists)
+					txc_buf_addf(b, ",\"type\":\"%s\",\"size\":%lld", c.type, c.size);
+			}
+		}
+		txc_buf_addch(b, '}');
+	}
+	txc_buf_addstr(b, n ? "\n]\n" : "]\n");
+}
+
+static void table_out(struct txc_buf *b, const struct txc_transcript *t, const struct txc_artifact *x, size_t n,
+		      bool check, size_t *missing)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *kind = txc_artifact_kind_name(x[i].kind);
+		cli_paint(b, x[i].kind == TXC_ARTIFACT_IMAGE ? "35" : x[i].kind == TXC_ARTIFACT_LINK ? "34" : "36", kind,
+			  strlen(kind));
+		txc_buf_addf(b, "%*s#%-5zu ", (int)(6 - strlen(kind)), "", x[i].message + 1);
+		if (x[i].tool.ptr) {
+			struct txc_buf tool = TXC_BUF_INIT;
+			cli_safe_text(&tool, x[i].tool.ptr, x[i].tool.len, true);
+			txc_buf_addf(b, "%-14s ", tool.buf);
+			txc_buf_release(&tool);
+		} else {
+			txc_buf_addf(b, "%-14s ", "assistant");
+		}
+		cli_safe_text(b, x[i].value.ptr, x[i].value.len, true);
+		if (check) {
+			struct check c;
+			check_path(&x[i], t->meta.cwd, &c);
+			if (c.local && c.exists) {
+				txc_buf_addstr(b, "  ");
+				cli_paint(b, "32", "ok", 2);
+				txc_buf_addf(b, " (%s, %lld bytes)", c.type, c.size);
+			} else if (c.local) {
+				txc_buf_addstr(b, "  ");
+				cli_paint(b, "31", "missing", 7);
+				(*missing)++;
+			}
+		}
+		txc_buf_addch(b, '\n');
+	}
+}
+
+int cmd_artifacts(int argc, char **argv)
+{
+	struct cli_args a;
+	int rc = cli_parse(CMD_ARTIFACTS, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (a.help) {
+		cli_help(CMD_ARTIFACTS, stdout);
+		return 0;
+	}
+	if (a.n_pos != 1)
+		return cli_usage(CMD_ARTIFACTS, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
+	struct txc_diag d = {0};
+	struct cli_stores st;
+	char *id = NULL;
+	size_t which = 0;
+	struct txc_transcript *t = NULL;
+	rc = cli_stores_open(&a, &st, &d);
+	if (rc == 0)
+		rc = cli_resolve(&st, a.pos[0], &which, &id, &d);
+	if (rc == 0)
+		rc = txc_store_load(st.v[which].s, id, 0, &t, &d);
+	cli_stores_close(&st);
+	free(id);
+	if (rc)
+		return cli_fail(&d);
+	struct txc_arena *ar = txc_arena_new(0);
+	struct txc_artifact *x;
+	size_t n = txc_artifacts_find(t, ar, &x), missing = 0;
+	struct txc_buf b = TXC_BUF_INIT;
+	if (a.json)
+		json_out(&b, t, x, n, a.check);
+	else
+		table_out(&b, t, x, n, a.check, &missing);
+	fwrite(b.buf, 1, b.len, stdout);
+	txc_buf_release(&b);
+	if (!a.json && n == 0)
+		cli_say("", "no artifacts found in this session");
+	txc_arena_free(ar);
+	txc_transcript_free(t);
+	return 0;
+}

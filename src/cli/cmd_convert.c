@@ -1,0 +1,170 @@
+/* cmd_convert.c - `txc convert`: one session to one format, stdout or a file, or installed for Claude Code. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+
+/* Install for `claude --resume`: $CLAUDE_CONFIG_DIR/projects/<folder>/<uuid>.jsonl. */
+int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet)
+{
+	struct txc_diag d = {0};
+	char cwd_now[4096];
+	if (getcwd(cwd_now, sizeof(cwd_now)) == NULL)
+		strcpy(cwd_now, "/");
+	struct txc_str cwd = t->meta.cwd;
+	struct stat st;
+	bool usable = cwd.ptr != NULL && cwd.ptr[0] == '/' && strlen(cwd.ptr) == cwd.len && stat(cwd.ptr, &st) == 0 &&
+		      S_ISDIR(st.st_mode);
+	if (!usable) {
+		if (quiet)
+			; /* bulk installs sum this up instead */
+		else if (cwd.ptr == NULL)
+			cli_say("warning: ", "the session has no recorded working directory; installing for %s", cwd_now);
+		else
+			cli_say("warning: ", "the session's directory '%.*s' does not exist here; installing for %s",
+			    (int)(cwd.len > 200 ? 200 : cwd.len), cwd.ptr, cwd_now);
+		cwd = txc_str_c(cwd_now);
+	}
+	/* the recorded cwd must match the folder: write the one we install for */
+	struct txc_transcript copy = *t;
+	copy.meta.cwd = cwd;
+	const char *cfg = getenv("CLAUDE_CONFIG_DIR");
+	struct txc_buf path = TXC_BUF_INIT;
+	if (cfg != NULL && cfg[0])
+		txc_buf_addstr(&path, cfg);
+	else
+		txc_buf_addf(&path, "%s/.claude", getenv("HOME") ? getenv("HOME") : ".");
+	txc_buf_addstr(&path, "/projects/");
+	/* the folder name has only [A-Za-z0-9-] and the file name is a UUID: nothing can escape */
+	txc_claude_project_folder(&path, cwd.ptr, cwd.len);
+	int rc = cli_mkdirs(path.buf, &d);
+	char uuid[37];
+	txc_claude_session_uuid(t, uuid);
+	txc_buf_addf(&path, "/%s.jsonl", uuid);
+	struct cli_atomic file;
+	if (rc == 0)
+		rc = cli_atomic_open(&file, path.buf, a->force, &d);
+	if (rc == 0) {
+		struct txc_out out;
+		txc_out_init_file(&out, file.f);
+		rc = txc_writer_claude.write(&out, &copy, w, &d);
+		if (rc == 0 && txc_out_flush(&out) != 0)
+			rc = TXC_E_FAIL, txc_diag_set(&d, TXC_E_FAIL, "cannot write '%s': %s", path.buf, strerror(out.err));
+		txc_out_release(&out);
+		if (rc == 0)
+			rc = cli_atomic_commit(&file, &d);
+		else
+			cli_atomic_abort(&file);
+	}
+	if (rc) {
+		txc_buf_release(&path);
+		return cli_fail(&d);
+	}
+	if (quiet) {
+		txc_buf_release(&path);
+		return 0;
+	}
+	struct txc_buf msg = TXC_BUF_INIT;
+	cli_safe_text(&msg, path.buf, path.len, true);
+	printf("installed %s\n", msg.buf);
+	txc_buf_reset(&msg);
+	/* single-quote the directory for the shell */
+	txc_buf_addstr(&msg, "cd '");
+	for (size_t i = 0; i < cwd.len; i++) {
+		if (cwd.ptr[i] == '\'')
+			txc_buf_addstr(&msg, "'\\''");
+		else
+			txc_buf_addch(&msg, cwd.ptr[i]);
+	}
+	txc_buf_addf(&msg, "' && claude --resume %s", uuid);
+	struct txc_buf safe = TXC_BUF_INIT;
+	cli_safe_text(&safe, msg.buf, msg.len, true);
+	printf("resume with: %s\n", safe.buf);
+	txc_buf_release(&safe);
+	txc_buf_release(&msg);
+	txc_buf_release(&path);
+	return 0;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct cli_args a;
+	int rc = cli_parse(CMD_CONVERT, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (a.help) {
+		cli_help(CMD_CONVERT, stdout);
+		return 0;
+	}
+	if (a.n_pos != 1)
+		return cli_usage(CMD_CONVERT, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
+	if (a.to == NULL)
+		return cli_usage(CMD_CONVERT, "missing --to FORMAT (claude, hermes or markdown)");
+	const struct txc_writer_ops *ops = txc_writer_lookup(a.to);
+	if (ops == NULL)
+		return cli_usage(CMD_CONVERT, "unknown format '%s' (claude, hermes or markdown)", a.to);
+	if (a.install && ops != &txc_writer_claude)
+		return cli_usage(CMD_CONVERT, "--install works with --to claude only");
+	if (a.install && a.output)
+		return cli_usage(CMD_CONVERT, "--install and -o cannot be combined");
+	if (a.w.images == TXC_IMAGES_FILES && (a.output == NULL || ops != &txc_writer_markdown))
+		return cli_usage(CMD_CONVERT, "--images files needs --to markdown and -o FILE");
+
+	struct txc_diag d = {0};
+	struct cli_stores st;
+	char *id = NULL;
+	size_t which = 0;
+	struct txc_transcript *t = NULL;
+	rc = cli_stores_open(&a, &st, &d);
+	if (rc == 0)
+		rc = cli_resolve(&st, a.pos[0], &which, &id, &d);
+	if (rc == 0)
+		rc = txc_store_load(st.v[which].s, id, a.w.include_compacted ? TXC_LOAD_COMPACTED : 0, &t, &d);
+	cli_stores_close(&st);
+	free(id);
+	if (rc)
+		return cli_fail(&d);
+	if (a.install) {
+		rc = cli_install_claude(&a, t, &a.w, false);
+		txc_transcript_free(t);
+		return rc;
+	}
+	if (a.w.images == TXC_IMAGES_AUTO)
+		a.w.images = a.output != NULL ? TXC_IMAGES_FILES : TXC_IMAGES_INLINE;
+	struct cli_assets assets;
+	cli_assets_init(&assets, a.output ? a.output : "-");
+	a.w.assets = &assets.sink;
+	char cwd_now[4096];
+	if (getcwd(cwd_now, sizeof(cwd_now)) != NULL)
+		a.w.cwd = txc_str_c(cwd_now); /* recorded when the session has no cwd of its own */
+	/* output streams to stdout or to a temporary file renamed into place at the end */
+	struct cli_atomic file = {0};
+	if (a.output != NULL)
+		rc = cli_atomic_open(&file, a.output, a.force, &d);
+	struct txc_out out;
+	txc_out_init_file(&out, file.f ? file.f : stdout);
+	if (rc == 0)
+		rc = ops->write(&out, t, &a.w, &d);
+	txc_transcript_free(t);
+	if (rc == 0 && txc_out_flush(&out) != 0) {
+		txc_diag_set(&d, TXC_E_FAIL, "cannot write to %s: %s", a.output ? a.output : "stdout", strerror(out.err));
+		rc = TXC_E_FAIL;
+	}
+	if (rc == 0 && a.output != NULL)
+		rc = cli_assets_write(&assets, a.force, &d); /* images first: the document links to them */
+	if (file.f != NULL) {
+		if (rc == 0)
+			rc = cli_atomic_commit(&file, &d);
+		else
+			cli_atomic_abort(&file);
+	}
+	cli_assets_release(&assets);
+	txc_out_release(&out);
+	return rc ? cli_fail(&d) : 0;
+}
+

@@ -1,0 +1,211 @@
+/* cmd_list.c - `txc list`: the selected sessions as a table or JSON. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static int term_width(void)
+{
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *c = getenv("COLUMNS");
+	if (c != NULL && atoi(c) > 20)
+		return atoi(c);
+	return 0; /* not a terminal: no truncation */
+}
+
+static void fmt_time(char out[32], double secs, bool utc)
+{
+	if (!isfinite(secs) || fabs(secs) > 1e13) {
+		strcpy(out, "-");
+		return;
+	}
+	time_t tt = (time_t)floor(secs);
+	struct tm tm;
+	if (utc)
+		gmtime_r(&tt, &tm);
+	else
+		localtime_r(&tt, &tm);
+	strftime(out, 32, "%Y-%m-%d %H:%M", &tm);
+}
+
+/* display width: code points (wide East Asian glyphs are counted as one; good enough for a table) */
+static size_t text_width(const char *s, size_t len)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < len; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
+}
+
+static void cell(struct txc_buf *out, const char *s, size_t len, size_t width, bool last, const char *sgr)
+{
+	struct txc_buf t = TXC_BUF_INIT;
+	cli_safe_text(&t, s, len, true);
+	size_t w = text_width(t.buf, t.len), shown = t.len;
+	bool cut = width && w > width;
+	if (cut) {
+		size_t i = 0, seen = 0;
+		while (i < t.len && seen < width - 1) {
+			i++;
+			while (i < t.len && ((unsigned char)t.buf[i] & 0xC0) == 0x80)
+				i++;
+			seen++;
+		}
+		shown = i;
+		w = width;
+	}
+	if (sgr != NULL)
+		cli_paint(out, sgr, t.buf, shown);
+	else
+		txc_buf_add(out, t.buf, shown);
+	if (cut)
+		txc_buf_addstr(out, "\xE2\x80\xA6");
+	if (!last)
+		for (size_t k = w; k < width + 2; k++)
+			txc_buf_addch(out, ' ');
+	txc_buf_release(&t);
+}
+
+static struct txc_str str_of(const struct txc_json *v)
+{
+	if (v != NULL && (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_INT))
+		return v->s;
+	return txc_str_c("-");
+}
+
+enum { C_PROFILE, C_ID, C_STARTED, C_SOURCE, C_MODEL, C_MSGS, C_TITLE, N_COLS };
+
+static void print_table(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles,
+			bool utc, size_t more)
+{
+	static const char *const heads[N_COLS] = {"PROFILE", "ID", "STARTED", "SOURCE", "MODEL", "MSGS", "TITLE"};
+	static const size_t caps[N_COLS] = {24, 40, 16, 16, 28, 8, 0};
+	size_t w[N_COLS];
+	for (int k = 0; k < N_COLS; k++)
+		w[k] = strlen(heads[k]);
+	w[C_STARTED] = 16;
+	char when[32];
+	for (size_t i = 0; i < n; i++) {
+		struct txc_str cells[N_COLS] = {
+			[C_PROFILE] = txc_str_c(st->v[v[i].store].profile ? st->v[v[i].store].profile : "-"),
+			[C_ID] = v[i].id,
+			[C_SOURCE] = str_of(txc_json_get(v[i].row, "source")),
+			[C_MODEL] = str_of(txc_json_get(v[i].row, "model")),
+			[C_MSGS] = str_of(txc_json_get(v[i].row, "message_count")),
+		};
+		for (int k = 0; k < C_TITLE; k++) {
+			if (k == C_STARTED)
+				continue;
+			size_t tw = text_width(cells[k].ptr, cells[k].len);
+			if (tw > w[k])
+				w[k] = tw > caps[k] ? caps[k] : tw;
+		}
+	}
+	int first = profiles ? C_PROFILE : C_ID;
+	int tw = term_width();
+	size_t used = 0;
+	for (int k = first; k < C_TITLE; k++)
+		used += w[k] + 2;
+	size_t title_w = tw > 0 && (size_t)tw > used + 10 ? (size_t)tw - used : tw > 0 ? 10 : 0;
+	struct txc_buf out = TXC_BUF_INIT;
+	for (int k = first; k < N_COLS; k++)
+		cell(&out, heads[k], strlen(heads[k]), k == C_TITLE ? title_w : w[k], k == C_TITLE, "1");
+	txc_buf_addch(&out, '\n');
+	for (size_t i = 0; i < n; i++) {
+		const struct txc_json *r = v[i].row;
+		fmt_time(when, v[i].started, utc);
+		struct txc_str prof = txc_str_c(st->v[v[i].store].profile ? st->v[v[i].store].profile : "-");
+		struct txc_str src = str_of(txc_json_get(r, "source"));
+		struct txc_str model = str_of(txc_json_get(r, "model"));
+		struct txc_str count = str_of(txc_json_get(r, "message_count"));
+		if (profiles)
+			cell(&out, prof.ptr, prof.len, w[C_PROFILE], false, "36");
+		cell(&out, v[i].id.ptr, v[i].id.len, w[C_ID], false, "33");
+		cell(&out, when, strlen(when), w[C_STARTED], false, NULL);
+		cell(&out, src.ptr, src.len, w[C_SOURCE], false, NULL);
+		cell(&out, model.ptr, model.len, w[C_MODEL], false, NULL);
+		cell(&out, count.ptr, count.len, w[C_MSGS], false, NULL);
+		cell(&out, v[i].title.ptr ? v[i].title.ptr : "", v[i].title.len, title_w, true, NULL);
+		while (out.len && out.buf[out.len - 1] == ' ')
+			out.len--;
+		txc_buf_addch(&out, '\n');
+	}
+	if (more)
+		txc_buf_addf(&out, "%zu more not shown (raise --limit)\n", more);
+	fwrite(out.buf, 1, out.len, stdout);
+	txc_buf_release(&out);
+}
+
+static void print_json(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addch(&b, '[');
+	for (size_t i = 0; i < n; i++) {
+		txc_buf_addstr(&b, i ? ",\n" : "\n");
+		const struct txc_json *r = v[i].row;
+		if (profiles && r->n > 0) {
+			/* the row, then "profile" */
+			txc_json_emit(&b, r, 0);
+			b.len--; /* the closing brace */
+			txc_buf_addstr(&b, ",\"profile\":");
+			const char *p = st->v[v[i].store].profile;
+			txc_json_emit_str(&b, p, strlen(p));
+			txc_buf_addch(&b, '}');
+		} else {
+			txc_json_emit(&b, r, 0);
+		}
+	}
+	txc_buf_addstr(&b, n ? "\n]\n" : "]\n");
+	fwrite(b.buf, 1, b.len, stdout);
+	txc_buf_release(&b);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct cli_args a;
+	int rc = cli_parse(CMD_LIST, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (a.help) {
+		cli_help(CMD_LIST, stdout);
+		return 0;
+	}
+	if (a.n_pos > 1 || (a.n_pos == 1 && strcmp(a.pos[0], "hermes") != 0))
+		return cli_usage(CMD_LIST, "unknown source '%s' (txc reads: hermes)", a.pos[a.n_pos - 1]);
+	struct txc_diag d = {0};
+	struct cli_stores st;
+	rc = cli_stores_open(&a, &st, &d);
+	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1) {
+		cli_say("", "no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
+		if (a.json)
+			fputs("[]\n", stdout);
+		cli_stores_close(&st);
+		return 0;
+	}
+	if (rc) {
+		cli_stores_close(&st);
+		return cli_fail(&d);
+	}
+	struct txc_arena *arena = txc_arena_new(0);
+	struct cli_session *v = NULL;
+	size_t n = 0, more = 0;
+	rc = cli_select_sessions(&a, CMD_LIST, &st, arena, &v, &n, &more, &d);
+	if (rc == 0) {
+		if (a.json)
+			print_json(&st, v, n, a.all_profiles);
+		else if (n)
+			print_table(&st, v, n, a.all_profiles, a.sel.utc, more);
+	}
+	free(v);
+	txc_arena_free(arena);
+	cli_stores_close(&st);
+	return rc ? cli_fail(&d) : 0;
+}

@@ -1,0 +1,447 @@
+/*
+ * select.c - which stores a command reads (one, or every profile) and which
+ * of their sessions it means: filters, order, limit, id prefixes.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli.h"
+
+/* ---- stores ---- */
+
+static void add_store(struct cli_stores *st, const char *profile, char *path)
+{
+	st->v = txc_xrealloc(st->v, (st->n + 1) * sizeof(*st->v));
+	st->v[st->n].profile = profile ? txc_xstrdup(profile) : NULL;
+	st->v[st->n].path = path;
+	st->v[st->n].s = NULL;
+	st->n++;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* profiles/<name>/state.db for every valid profile name, sorted */
+static void add_profiles(struct cli_stores *st, const char *root)
+{
+	struct txc_buf dir = TXC_BUF_INIT;
+	txc_buf_addf(&dir, "%s/profiles", root);
+	DIR *d = opendir(dir.buf);
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (!cli_profile_name_ok(e->d_name))
+			continue; /* ".", "..", ".deleted", anything Hermes would not name */
+		names = txc_xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = txc_xstrdup(e->d_name);
+	}
+	if (d != NULL)
+		closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s/state.db", dir.buf, names[i]);
+		struct stat sb;
+		if (stat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode))
+			add_store(st, names[i], txc_buf_detach(&p, NULL));
+		else
+			txc_buf_release(&p);
+		free(names[i]);
+	}
+	free(names);
+	txc_buf_release(&dir);
+}
+
+int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+{
+	memset(out, 0, sizeof(*out));
+	if (a->all_profiles) {
+		if (a->store.db != NULL || a->store.profile != NULL) {
+			txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");
+			return TXC_E_USAGE;
+		}
+		struct cli_store_opts root = a->store;
+		char *path = cli_store_path(&root, d);
+		if (path == NULL)
+			return d->code;
+		char *home = txc_xstrndup(path, strlen(path) - strlen("/state.db"));
+		struct stat sb;
+		if (stat(path, &sb) == 0)
+			add_store(out, "default", path);
+		else
+			free(path);
+		add_profiles(out, home);
+		if (out->n == 0) {
+			txc_diag_set(d, TXC_E_NOTFOUND, "no Hermes store in '%s' or its profiles", home);
+			free(home);
+			return TXC_E_NOTFOUND;
+		}
+		free(home);
+	} else {
+		char *path = cli_store_path(&a->store, d);
+		if (path == NULL)
+			return d->code;
+		add_store(out, a->store.db ? NULL : a->store.profile ? a->store.profile : "default", path);
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		int rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
+		if (rc)
+			return rc;
+	}
+	return TXC_OK;
+}
+
+void cli_stores_close(struct cli_stores *st)
+{
+	for (size_t i = 0; i < st->n; i++) {
+		txc_store_close(st->v[i].s);
+		free(st->v[i].profile);
+		free(st->v[i].path);
+	}
+	free(st->v);
+	memset(st, 0, sizeof(*st));
+}
+
+/* ---- time ---- */
+
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	const int64_t era = (y >= 0 ? y : y - 399) / 400;
+	const unsigned yoe = (unsigned)(y - era * 400);
+	const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* y-m-d h:m:s as local time (or UTC) -> seconds */
+static double civil_to_secs(int y, int mo, int d, int h, int mi, double s, bool utc)
+{
+	if (utc)
+		return (double)(days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60) + s;
+	struct tm tm = {0};
+	tm.tm_year = y - 1900, tm.tm_mon = mo - 1, tm.tm_mday = d;
+	tm.tm_hour = h, tm.tm_min = mi, tm.tm_sec = 0, tm.tm_isdst = -1;
+	return (double)mktime(&tm) + s;
+}
+
+static void today(double now, bool utc, int *y, int *mo, int *d)
+{
+	time_t t = (time_t)floor(now);
+	struct tm tm;
+	if (utc)
+		gmtime_r(&t, &tm);
+	else
+		localtime_r(&t, &tm);
+	*y = tm.tm_year + 1900, *mo = tm.tm_mon + 1, *d = tm.tm_mday;
+}
+
+int cli_parse_when(const char *s, bool utc, bool until, double now, double *out)
+{
+	int y, mo, d, h = 0, mi = 0, n = 0;
+	double sec = 0;
+	char unit;
+	if (strcmp(s, "today") == 0 || strcmp(s, "yesterday") == 0) {
+		today(now, utc, &y, &mo, &d);
+		int back = s[0] == 'y';
+		/* a calendar day, so that DST changes do not shift it */
+		*out = civil_to_secs(y, mo, d - back + (until ? 1 : 0), 0, 0, 0, utc);
+		return 0;
+	}
+	if (sscanf(s, "%d%c%n", &n, &unit, &h) == 2 && s[h] == '\0' && n >= 0 && strchr("smhdw", unit)) {
+		static const double mult[] = {1, 60, 3600, 86400, 604800};
+		*out = now - n * mult[strchr("smhdw", unit) - "smhdw"];
+		return 0;
+	}
+	h = 0;
+	int len = 0;
+	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &len) != 3 || len != 10 || mo < 1 || mo > 12 || d < 1 || d > 31)
+		return -1;
+	const char *p = s + 10;
+	bool date_only = *p == '\0';
+	if (*p == 'T' || *p == ' ') {
+		int l2 = 0;
+		if (sscanf(p + 1, "%2d:%2d%n", &h, &mi, &l2) != 2 || l2 != 5 || h > 23 || mi > 59)
+			return -1;
+		p += 1 + l2;
+		if (*p == ':') {
+			char *end;
+			sec = strtod(p + 1, &end);
+			if (end == p + 1 || sec < 0 || sec >= 61)
+				return -1;
+			p = end;
+		}
+	}
+	bool zone_utc = utc;
+	double offset = 0;
+	if (*p == 'Z' && p[1] == '\0') {
+		zone_utc = true;
+	} else if ((*p == '+' || *p == '-') && !date_only) {
+		int oh, om, l3 = 0;
+		if (sscanf(p + 1, "%2d:%2d%n", &oh, &om, &l3) != 2 || p[1 + l3] != '\0')
+			return -1;
+		zone_utc = true;
+		offset = (*p == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+	} else if (*p != '\0') {
+		return -1;
+	}
+	*out = civil_to_secs(y, mo, d + (date_only && until ? 1 : 0), h, mi, sec, zone_utc) - offset;
+	return 0;
+}
+
+/* ---- selection ---- */
+
+static double num_of(const struct txc_json *v)
+{
+	if (v == NULL)
+		return NAN;
+	if (v->kind == TXC_JSON_REAL)
+		return v->d;
+	if (v->kind == TXC_JSON_INT)
+		return strtod(v->s.ptr, NULL);
+	return NAN;
+}
+
+static struct txc_str str_of(const struct txc_json *v)
+{
+	return v != NULL && v->kind == TXC_JSON_STRING ? v->s : TXC_STR_NULL;
+}
+
+static bool contains_icase(struct txc_str hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	if (n == 0)
+		return true;
+	for (size_t i = 0; hay.ptr != NULL && i + n <= hay.len; i++) {
+		size_t k = 0;
+		while (k < n && tolower((unsigned char)hay.ptr[i + k]) == tolower((unsigned char)needle[k]))
+			k++;
+		if (k == n)
+			return true;
+	}
+	return false;
+}
+
+/* PATH or below it: "/repo" matches "/repo" and "/repo/x", not "/repository" */
+static bool under(struct txc_str cwd, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	while (n > 1 && prefix[n - 1] == '/')
+		n--;
+	if (cwd.ptr == NULL || cwd.len < n || memcmp(cwd.ptr, prefix, n) != 0)
+		return false;
+	return cwd.len == n || cwd.ptr[n] == '/' || (n == 1 && prefix[0] == '/');
+}
+
+static bool is_archived(const struct txc_json *row)
+{
+	const struct txc_json *v = txc_json_get(row, "archived");
+	return v != NULL && v->kind == TXC_JSON_INT && !(v->s.len == 1 && v->s.ptr[0] == '0');
+}
+
+struct filter {
+	bool has_since, has_until;
+	double since, until;
+};
+
+static bool keep(const struct cli_select *sel, const struct filter *f, const struct cli_session *cs)
+{
+	const struct txc_json *r = cs->row;
+	if (f->has_since && !(cs->started >= f->since))
+		return false;
+	if (f->has_until && !(cs->started < f->until))
+		return false;
+	if (sel->source != NULL) {
+		struct txc_str s = str_of(txc_json_get(r, "source"));
+		if (s.ptr == NULL || strlen(sel->source) != s.len || memcmp(s.ptr, sel->source, s.len) != 0)
+			return false;
+	}
+	if (sel->model != NULL && !contains_icase(str_of(txc_json_get(r, "model")), sel->model))
+		return false;
+	if (sel->cwd != NULL && !under(str_of(txc_json_get(r, "cwd")), sel->cwd))
+		return false;
+	if (sel->title != NULL && !contains_icase(cs->title, sel->title))
+		return false;
+	return true;
+}
+
+static int order_key; /* 0 started, 1 last activity, 2 rank */
+
+static int cmp_str_id(const void *a, const void *b)
+{
+	const struct cli_session *x = a, *y = b;
+	size_t n = x->id.len < y->id.len ? x->id.len : y->id.len;
+	int c = memcmp(x->id.ptr, y->id.ptr, n);
+	return c ? c : (x->id.len > y->id.len) - (x->id.len < y->id.len);
+}
+
+/* rank = position in the store's export order, by binary search over ids */
+static int export_rank(struct txc_store *s, struct cli_session *v, size_t n, struct txc_diag *d)
+{
+	char **ids;
+	size_t n_ids;
+	int rc = txc_store_export_order(s, &ids, &n_ids, d);
+	if (rc)
+		return rc;
+	qsort(v, n, sizeof(*v), cmp_str_id);
+	for (size_t i = 0; i < n; i++)
+		v[i].rank = SIZE_MAX;
+	for (size_t r = 0; r < n_ids; r++) {
+		struct cli_session key = {.id = txc_str_c(ids[r])};
+		struct cli_session *hit = bsearch(&key, v, n, sizeof(*v), cmp_str_id);
+		if (hit != NULL)
+			hit->rank = r;
+	}
+	txc_store_free_ids(ids, n_ids);
+	return TXC_OK;
+}
+
+static int cmp_session(const void *pa, const void *pb)
+{
+	const struct cli_session *a = pa, *b = pb;
+	if (order_key == 2)
+		return (a->rank > b->rank) - (a->rank < b->rank);
+	double x = order_key ? a->last_active : a->started, y = order_key ? b->last_active : b->started;
+	if (isnan(x) != isnan(y))
+		return isnan(x) ? 1 : -1;
+	if (x != y && !isnan(x))
+		return x > y ? -1 : 1;
+	if (order_key && a->started != b->started && !isnan(a->started) && !isnan(b->started))
+		return a->started > b->started ? -1 : 1;
+	size_t n = a->id.len < b->id.len ? a->id.len : b->id.len;
+	int c = memcmp(b->id.ptr, a->id.ptr, n); /* id DESC, like Hermes */
+	if (c != 0)
+		return c;
+	if (a->id.len != b->id.len)
+		return a->id.len > b->id.len ? -1 : 1;
+	return a->store < b->store ? -1 : a->store > b->store;
+}
+
+int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
+			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+{
+	const struct cli_select *sel = &a->sel;
+	struct filter f = {0};
+	double now = (double)time(NULL);
+	if (sel->since_arg != NULL) {
+		if (cli_parse_when(sel->since_arg, sel->utc, false, now, &f.since) != 0) {
+			txc_diag_set(d, TXC_E_USAGE, "--since takes a date (2026-09-14), a date-time (2026-09-14T10:15), "
+						     "a span (30m, 5h, 2d, 1w), today or yesterday, not '%s'", sel->since_arg);
+			return TXC_E_USAGE;
+		}
+		f.has_since = true;
+	}
+	if (sel->until_arg != NULL) {
+		if (cli_parse_when(sel->until_arg, sel->utc, true, now, &f.until) != 0) {
+			txc_diag_set(d, TXC_E_USAGE, "--until takes a date (2026-09-14), a date-time (2026-09-14T10:15), "
+						     "a span (30m, 5h, 2d, 1w), today or yesterday, not '%s'", sel->until_arg);
+			return TXC_E_USAGE;
+		}
+		f.has_until = true;
+	}
+	size_t cap = 64, count = 0;
+	struct cli_session *v = txc_xmalloc(cap * sizeof(*v));
+	for (size_t i = 0; i < st->n; i++) {
+		const struct txc_json *rows;
+		bool archived = sel->archived || cmd == CMD_EXPORT; /* Hermes exports archived sessions too */
+		int rc = txc_store_sessions(st->v[i].s, archived ? TXC_LIST_ARCHIVED : 0, ar, &rows, d);
+		if (rc) {
+			free(v);
+			return rc;
+		}
+		for (size_t k = 0; k < rows->n; k++) {
+			struct cli_session cs = {.row = rows->items[k], .store = i};
+			cs.id = str_of(txc_json_get(cs.row, "id"));
+			if (cs.id.ptr == NULL) {
+				const struct txc_json *iv = txc_json_get(cs.row, "id");
+				if (iv == NULL || iv->kind != TXC_JSON_INT)
+					continue; /* a row without a usable id cannot be named or loaded */
+				cs.id = iv->s;
+			}
+			cs.title = str_of(txc_json_get(cs.row, "title"));
+			cs.started = num_of(txc_json_get(cs.row, "started_at"));
+			cs.last_active = num_of(txc_json_get(cs.row, "last_active"));
+			if (!archived && is_archived(cs.row))
+				continue;
+			if (!keep(sel, &f, &cs))
+				continue;
+			if (count == cap)
+				v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
+			v[count++] = cs;
+		}
+	}
+	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
+	order_key = sel->order_set ? sel->order : (cmd == CMD_EXPORT);
+	if (order_key == 1 && st->n == 1 && count > 1) {
+		int rc = export_rank(st->v[0].s, v, count, d); /* exactly Hermes's ORDER BY */
+		if (rc) {
+			free(v);
+			return rc;
+		}
+		order_key = 2;
+	}
+	qsort(v, count, sizeof(*v), cmp_session);
+	*n_more = 0;
+	if (sel->limit > 0 && count > (size_t)sel->limit) {
+		*n_more = count - (size_t)sel->limit;
+		count = (size_t)sel->limit;
+	}
+	*out = v;
+	*n = count;
+	return TXC_OK;
+}
+
+int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d)
+{
+	size_t found = 0;
+	char hint[sizeof(d->hint)] = "";
+	for (size_t i = 0; i < st->n; i++) {
+		char *got = NULL;
+		struct txc_diag d1 = {0};
+		int rc = txc_store_resolve(st->v[i].s, arg, &got, &d1);
+		if (rc == TXC_E_NOTFOUND)
+			continue;
+		if (rc != TXC_OK) {
+			*d = d1;
+			if (st->n > 1 && rc == TXC_E_AMBIGUOUS)
+				snprintf(d->msg + strlen(d->msg), sizeof(d->msg) - strlen(d->msg), " (profile %s)",
+					 st->v[i].profile);
+			free(*id);
+			*id = NULL;
+			return rc;
+		}
+		size_t hl = strlen(hint);
+		snprintf(hint + hl, sizeof(hint) - hl, "  %s (profile %s)\n", got, st->v[i].profile);
+		if (found++ == 0) {
+			*store = i;
+			*id = got;
+		} else {
+			free(got);
+		}
+	}
+	if (found == 1)
+		return TXC_OK;
+	if (found == 0) {
+		if (st->n == 1)
+			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", arg, st->v[0].path);
+		else
+			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in any profile (see 'txc list --all-profiles')",
+				     arg);
+		return TXC_E_NOTFOUND;
+	}
+	free(*id);
+	*id = NULL;
+	txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' names sessions in %zu profiles; add --profile NAME:", arg, found);
+	memcpy(d->hint, hint, sizeof(d->hint));
+	return TXC_E_AMBIGUOUS;
+}
