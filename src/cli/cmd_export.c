@@ -71,11 +71,11 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
  * cannot meet), the slug is the title in lower-case ASCII words, at most 48 bytes. */
 static void file_name(struct txc_buf *b, struct txc_str id, struct txc_str title, const char *ext)
 {
-	bool changed = id.len == 0 || id.ptr[0] == '.';
+	bool changed = id.len == 0;
 	for (size_t i = 0; i < id.len && i < 96; i++) {
 		char c = id.ptr[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-			  c == '_' || c == '.';
+			  c == '_' || (c == '.' && i > 0); /* no hidden files */
 		txc_buf_addch(b, ok ? c : '_');
 		changed |= !ok;
 	}
