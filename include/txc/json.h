@@ -24,7 +24,7 @@ enum txc_json_kind {
 	TXC_JSON_INT,  /* s = exact decimal digits */
 	TXC_JSON_REAL, /* d = value; s = source lexeme or {NULL,0} */
 	TXC_JSON_STRING,
-	TXC_JSON_ARRAY,
+	TXC_JSON_ARRAY, /* s: unused, except the reader's mark on an undecodable tool_calls (model.c) */
 	TXC_JSON_OBJECT,
 	TXC_JSON_BLOB, /* s = raw bytes (SQLite BLOB); emitted as {"$blob_hex": "..."} */
 };

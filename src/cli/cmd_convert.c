@@ -91,6 +91,43 @@ int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t,
 	return 0;
 }
 
+/*
+ * stdout on a terminal: transcript text must not drive it, so control
+ * characters and escape sequences are shown escaped.  A UTF-8 sequence cut
+ * by a flush boundary waits for its next bytes.
+ */
+struct tty_sink {
+	char carry[4];
+	size_t n_carry;
+};
+
+static int tty_write(void *ctx, const char *p, size_t n)
+{
+	struct tty_sink *t = ctx;
+	struct txc_buf in = TXC_BUF_INIT, out = TXC_BUF_INIT;
+	txc_buf_add(&in, t->carry, t->n_carry);
+	txc_buf_add(&in, p, n);
+	size_t keep = 0; /* an unfinished sequence at the end */
+	for (size_t k = 1; k <= 3 && k <= in.len; k++) {
+		unsigned char c = (unsigned char)in.buf[in.len - k];
+		if ((c & 0xC0) == 0x80)
+			continue;
+		size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+		if (need > k)
+			keep = k;
+		break;
+	}
+	if (n == 0)
+		keep = 0; /* the final flush: nothing more will come */
+	cli_safe_text(&out, in.buf, in.len - keep, false);
+	memcpy(t->carry, in.buf + in.len - keep, keep);
+	t->n_carry = keep;
+	int rc = fwrite(out.buf, 1, out.len, stdout) == out.len ? 0 : -1;
+	txc_buf_release(&in);
+	txc_buf_release(&out);
+	return rc;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct cli_args a;
@@ -147,9 +184,14 @@ int cmd_convert(int argc, char **argv)
 	if (a.output != NULL)
 		rc = cli_atomic_open(&file, a.output, a.force, &d);
 	struct txc_out out;
+	struct tty_sink tty = {0};
 	txc_out_init_file(&out, file.f ? file.f : stdout);
+	if (file.f == NULL && isatty(STDOUT_FILENO))
+		out.sink = tty_write, out.ctx = &tty;
 	if (rc == 0)
 		rc = ops->write(&out, t, &a.w, &d);
+	if (out.sink == tty_write && rc == 0 && txc_out_flush(&out) == 0)
+		tty_write(&tty, "", 0); /* the carried bytes, if any, shown escaped */
 	txc_transcript_free(t);
 	if (rc == 0 && txc_out_flush(&out) != 0) {
 		txc_diag_set(&d, TXC_E_FAIL, "cannot write to %s: %s", a.output ? a.output : "stdout", strerror(out.err));

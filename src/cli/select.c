@@ -349,7 +349,7 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 		}
 		f.has_until = true;
 	}
-	size_t cap = 64, count = 0;
+	size_t cap = 64, count = 0, no_id = 0;
 	struct cli_session *v = txc_xmalloc(cap * sizeof(*v));
 	for (size_t i = 0; i < st->n; i++) {
 		const struct txc_json *rows;
@@ -364,8 +364,10 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 			cs.id = str_of(txc_json_get(cs.row, "id"));
 			if (cs.id.ptr == NULL) {
 				const struct txc_json *iv = txc_json_get(cs.row, "id");
-				if (iv == NULL || iv->kind != TXC_JSON_INT)
-					continue; /* a row without a usable id cannot be named or loaded */
+				if (iv == NULL || iv->kind != TXC_JSON_INT) {
+					no_id++; /* NULL or BLOB: cannot be named or loaded by id */
+					continue;
+				}
 				cs.id = iv->s;
 			}
 			cs.title = str_of(txc_json_get(cs.row, "title"));
@@ -380,6 +382,9 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 			v[count++] = cs;
 		}
 	}
+	if (no_id)
+		cli_say("warning: ", "skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
+			no_id);
 	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
 	order_key = sel->order_set ? sel->order : (cmd == CMD_EXPORT);
 	if (order_key == 1 && st->n == 1 && count > 1) {

@@ -435,12 +435,28 @@ static void add_tool_calls(struct txc_arena *a, struct blocks *bs, const struct 
 	}
 	if (tc == NULL || tc->kind != TXC_JSON_ARRAY)
 		return;
+	if (tc->n == 0 && tc->s.len > 0) {
+		/* the reader's mark for a value that is not JSON (Hermes reads it as []): keep the text */
+		struct txc_buf t = TXC_BUF_INIT;
+		txc_buf_addstr(&t, "[tool calls stored as text that is not JSON]\n");
+		txc_utf8_repair(&t, tc->s.ptr, tc->s.len);
+		add_block(a, bs, TXC_BLOCK_TEXT)->text = txc_arena_str(a, t.buf, t.len);
+		txc_buf_release(&t);
+		return;
+	}
 	for (size_t i = 0; i < tc->n; i++) {
 		const struct txc_json *call = tc->items[i];
 		const struct txc_json *fn = txc_json_get(call, "function");
 		const struct txc_json *name = txc_json_get(fn, "name");
-		if (!is_str(name))
+		if (!is_str(name)) {
+			/* a call without a name cannot be a tool_use: keep it as text */
+			struct txc_buf t = TXC_BUF_INIT;
+			txc_buf_addstr(&t, "[tool call without a name] ");
+			txc_json_emit(&t, call, 0);
+			add_block(a, bs, TXC_BLOCK_TEXT)->text = txc_arena_str(a, t.buf, t.len);
+			txc_buf_release(&t);
 			continue;
+		}
 		struct txc_block *b = add_block(a, bs, TXC_BLOCK_TOOL_USE);
 		const struct txc_json *id = txc_json_get(call, "id");
 		if (!is_str(id))

@@ -391,7 +391,12 @@ static const struct txc_json *decode_tool_calls(struct txc_arena *a, const struc
 		return v;
 	if ((v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB) && txc_json_parse(a, v->s.ptr, v->s.len, &out) == 0)
 		return out;
-	return txc_json_array(a, 0);
+	/* Hermes reads a value that is not JSON as []; the empty array keeps the text in s
+	 * (never emitted) so that the model can still show it */
+	struct txc_json *empty = txc_json_array(a, 0);
+	if (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB)
+		empty->s = v->s;
+	return empty;
 }
 
 static const struct txc_json *decode_metadata(struct txc_arena *a, const struct txc_json *v)

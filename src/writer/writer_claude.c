@@ -482,7 +482,13 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 			user_record(&c, m);
 		txc_out_maybe_flush(out);
 	}
-	c.n_open = 0; /* a final call without a result is fine: Claude Code marks it interrupted */
+	/* calls in the very last record may stay open (Claude Code marks them interrupted); once a
+	 * user record followed them, the missing results are written so the API accepts the turn */
+	size_t last = t->n_messages;
+	while (last > 0 && t->messages[last - 1].compacted)
+		last--;
+	if (last > 0 && t->messages[last - 1].role == TXC_ROLE_ASSISTANT)
+		c.n_open = 0;
 	close_open_calls(&c, t->n_messages ? t->messages[t->n_messages - 1].time : t->meta.started_at);
 	if (c.last_msg_uuid[0]) {
 		if (t->meta.title.ptr != NULL) {

@@ -140,5 +140,16 @@ find "$work" -name '*.jsonl' -newer hostile.db | while read -r f; do case "$f" i
 printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT); INSERT INTO sessions VALUES('e1', 'cli', 1.0, 'evil' || char(27) || '[31mred');" > esc.sql
 "$mkdb" esc.db esc.sql; "$txc" list --db esc.db > out.txt; grep -q "$(printf '\033')" out.txt && bad "raw escape in list" || ok
 
+# Markdown to a terminal: what the writer keeps (bidi overrides, raw bytes) is shown escaped there only
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT); INSERT INTO sessions VALUES('e2', 'cli', 1.0, 't');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES (1, 'e2', 'user', 'left ' || char(8238) || 'thgir', 2);" > bidi.sql
+"$mkdb" bidi.db bidi.sql
+"$txc" convert e2 --to markdown --db bidi.db > out.txt; grep -q "$(printf '\342\200\256')" out.txt && ok || bad "pipe output altered"
+if command -v script > /dev/null; then
+	script -q -c "$txc convert e2 --to markdown --db bidi.db" /dev/null > tty.txt 2>&1
+	grep -q 'left \\u202ethgir' tty.txt && ok || bad "bidi override raw on a terminal: $(grep left tty.txt)"
+fi
+
 echo "cli: $passes passed, $fails failed"
 [ "$fails" = 0 ]

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Hostile rows: every command on every session of tests/fixtures/hostile-rows.sql ends
+# normally, every JSON output is strict UTF-8 JSON, and nothing is silently dropped.
+# usage: hostile-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+passes=0 fails=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+"$mkdb" h.db "$src/fixtures/hostile-rows.sql" || exit 1
+sum=$(cksum < h.db)
+
+"$txc" export --json --db h.db > all.jsonl 2> err.txt && ok || bad "export: $(cat err.txt)"
+"$jsoncheck" all.jsonl && ok || bad "export is not strict JSON"
+[ "$(wc -l < all.jsonl)" = 5 ] && ok || bad "export lines: $(wc -l < all.jsonl), want 5"
+grep -q 'skipped 2 sessions whose id is not text' err.txt && ok || bad "sessions without a text id skipped silently"
+"$txc" list --archived --json --db h.db > list.json 2> err.txt && "$jsoncheck" list.json && ok || bad "list --json"
+"$txc" list --db h.db > list.txt 2> err.txt && ok || bad "list: $(cat err.txt)"
+grep -q "$(printf '\033')" list.txt && bad "raw escape in the list" || ok
+
+for id in values huge calls deep; do
+	for to in claude hermes; do
+		"$txc" convert $id --to $to --db h.db > $id.$to.jsonl 2> err.txt && ok || bad "$id --to $to: $(cat err.txt)"
+		"$jsoncheck" $id.$to.jsonl && ok || bad "$id --to $to is not strict JSON"
+	done
+	"$txc" convert $id --to markdown --db h.db > $id.md 2> err.txt && ok || bad "$id --to markdown: $(cat err.txt)"
+	"$txc" artifacts $id --json --db h.db > $id.art.json 2> err.txt && "$jsoncheck" $id.art.json && ok || bad "$id artifacts"
+done
+# the odd-id session by prefix; the NUL/control id can be named
+"$txc" convert 'x/../' --to claude --db h.db > odd.jsonl 2> err.txt && "$jsoncheck" odd.jsonl && ok || bad "odd id: $(cat err.txt)"
+grep -q 'json:{not json' odd.jsonl && ok || bad "invalid sentinel JSON dropped instead of kept as text"
+grep -q 'tool calls stored as text that is not JSON' values.claude.jsonl && grep -q 'tool calls stored as text' values.md &&
+	ok || bad "undecodable tool_calls dropped"
+grep -q '"tool_calls": \[\], "tool_name"' values.hermes.jsonl && ok || bad "Hermes export of undecodable tool_calls is not []"
+
+# nothing silently dropped
+[ "$(grep -o '"type":"tool_use"' calls.claude.jsonl | wc -l)" = 100000 ] && ok || bad "100,000 calls: $(grep -o '"type":"tool_use"' calls.claude.jsonl | wc -l)"
+[ "$(grep -c '"is_error":true' calls.claude.jsonl)" -ge 1 ] && ok || bad "unanswered calls not marked"
+[ "$(wc -c < huge.md)" -gt 67108864 ] && ok || bad "64 MB content cut in Markdown: $(wc -c < huge.md)"
+[ "$(wc -c < huge.claude.jsonl)" -gt 67108864 ] && ok || bad "64 MB content cut in Claude JSONL"
+grep -q '123456789012345678901234567890' values.claude.jsonl && ok || bad "big integer lost its digits"
+grep -q '"f":1.0' values.claude.jsonl && ok || bad "1.0 lost its text"
+tid=$(sed -n 's/.*"type":"tool_use","id":"\([^"]*\)".*/\1/p' values.claude.jsonl | head -n 1)
+echo "$tid" | grep -q '^[A-Za-z0-9_-]*passwd[A-Za-z0-9_-]*$' && grep -q "\"tool_use_id\":\"$tid\"" values.claude.jsonl &&
+	ok || bad "odd tool id not mapped consistently: '$tid'"
+[ "$(cksum < h.db)" = "$sum" ] && ok || bad "the store changed"
+
+echo "hostile: $passes passed, $fails failed"
+[ "$fails" = 0 ]

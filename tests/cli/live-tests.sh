@@ -1,0 +1,45 @@
+#!/bin/sh
+# A store another process is using: live appends in WAL mode, an exclusive lock.
+# usage: live-tests.sh TXC GENSTORE LIVEWRITER SCHEMA WORK_DIR
+set -u
+txc=$1 gen=$2 live=$3 schema=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+passes=0 fails=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# 1. a writer appends to a WAL store while txc exports and converts
+"$gen" live.db "$schema" 0 || exit 1
+[ "$(od -An -tu1 -j18 -N2 live.db | tr -d ' ')" = 22 ] && ok || bad "store not in WAL mode (header bytes 18-19)"
+"$live" append live.db 4 > writer.txt 2>&1 &
+writer=$!
+sleep 0.3
+runs=0
+while kill -0 $writer 2> /dev/null; do
+	"$txc" export --json --db live.db > export.jsonl 2> err.txt || bad "export failed while writing: $(cat err.txt)"
+	"$live" check export.jsonl > check.txt 2>&1 && ok || bad "export mixed snapshots: $(cat check.txt)"
+	"$txc" convert big --to claude --db live.db > big.jsonl 2> err.txt || bad "convert failed while writing: $(cat err.txt)"
+	"$txc" convert big --to markdown --db live.db > big.md 2> err.txt || bad "markdown failed while writing"
+	runs=$((runs + 1))
+done
+wait $writer && ok || bad "the writer saw an error or a stall: $(cat writer.txt)"
+echo "live: $runs rounds of export+convert during: $(cat writer.txt)"
+[ "$runs" -ge 2 ] && ok || bad "only $runs rounds ran"
+
+# 2. an exclusive lock (rollback journal): wait the busy timeout, then one clear line, exit 1, no output
+"$gen" locked.db "$schema" 0 || exit 1
+"$live" lock locked.db 9 > lock.txt 2>&1 &
+locker=$!
+i=0; while [ "$(cat lock.txt)" != locked ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+start=$(date +%s)
+"$txc" export --json --db locked.db > out.txt 2> err.txt; rc=$?
+took=$(( $(date +%s) - start ))
+[ $rc = 1 ] && ok || bad "locked store: exit $rc"
+grep -q 'busy.*retry' err.txt && [ "$(wc -l < err.txt)" = 1 ] && ok || bad "locked store message: $(cat err.txt)"
+[ ! -s out.txt ] && ok || bad "partial output from a locked store"
+[ $took -ge 4 ] && [ $took -le 8 ] && ok || bad "waited $took s, want the 5 s busy timeout"
+kill $locker 2> /dev/null; wait $locker 2> /dev/null
+
+echo "live: $passes passed, $fails failed"
+[ "$fails" = 0 ]

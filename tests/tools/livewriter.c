@@ -1,0 +1,143 @@
+/*
+ * livewriter.c - the other process in the live-store tests.
+ *
+ *   txc-livewriter append DB SECONDS   append messages as live Hermes does (one
+ *                                      transaction per message, which also bumps
+ *                                      sessions.message_count); prints counts and
+ *                                      the slowest commit; exit 1 on any error
+ *   txc-livewriter lock DB SECONDS     hold an exclusive lock; prints "locked"
+ *   txc-livewriter check FILE.jsonl    every exported session is one snapshot:
+ *                                      message_count equals its number of messages
+ */
+#define _DEFAULT_SOURCE
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "txc/json.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int append(const char *path, double secs)
+{
+	sqlite3 *db;
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return 1;
+	sqlite3_busy_timeout(db, 2000);
+	long ids = 0, n = 0, errors = 0;
+	char **sid = NULL;
+	sqlite3_stmt *st;
+	sqlite3_prepare_v2(db, "SELECT id FROM sessions", -1, &st, NULL);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		sid = realloc(sid, (size_t)(ids + 1) * sizeof(*sid));
+		sid[ids++] = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	sqlite3_stmt *ins, *upd;
+	sqlite3_prepare_v2(db, "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?1, 'user', ?2, ?3)",
+			   -1, &ins, NULL);
+	sqlite3_prepare_v2(db, "UPDATE sessions SET message_count = message_count + 1 WHERE id = ?1", -1, &upd, NULL);
+	double end = now() + secs, worst = 0;
+	char text[256];
+	while (now() < end && ids > 0) {
+		double t0 = now();
+		const char *s = sid[n % ids];
+		snprintf(text, sizeof(text), "live message %ld", n);
+		int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+		if (rc == SQLITE_OK) {
+			sqlite3_bind_text(ins, 1, s, -1, SQLITE_STATIC);
+			sqlite3_bind_text(ins, 2, text, -1, SQLITE_STATIC);
+			sqlite3_bind_double(ins, 3, 1767323045.0 + n);
+			rc = sqlite3_step(ins) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+			sqlite3_reset(ins);
+			sqlite3_bind_text(upd, 1, s, -1, SQLITE_STATIC);
+			if (rc == SQLITE_OK)
+				rc = sqlite3_step(upd) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+			sqlite3_reset(upd);
+			rc = rc == SQLITE_OK ? sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) : rc;
+			if (rc != SQLITE_OK)
+				sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		}
+		if (rc != SQLITE_OK) {
+			fprintf(stderr, "livewriter: %s\n", sqlite3_errmsg(db));
+			errors++;
+		}
+		double dt = now() - t0;
+		worst = dt > worst ? dt : worst;
+		n++;
+		usleep(1000);
+	}
+	sqlite3_finalize(ins);
+	sqlite3_finalize(upd);
+	sqlite3_close(db);
+	printf("appended %ld messages, %ld errors, slowest commit %.1f ms\n", n - errors, errors, worst * 1000);
+	return errors || worst > 1.0 ? 1 : 0;
+}
+
+static int lock(const char *path, double secs)
+{
+	sqlite3 *db;
+	/* a rollback journal: there, an exclusive lock keeps readers out */
+	if (sqlite3_open(path, &db) != SQLITE_OK ||
+	    sqlite3_exec(db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, "UPDATE sessions SET title = title", NULL, NULL, NULL) != SQLITE_OK) {
+		fprintf(stderr, "livewriter: cannot lock %s\n", path);
+		return 1;
+	}
+	printf("locked\n");
+	fflush(stdout);
+	usleep((useconds_t)(secs * 1e6));
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(db);
+	return 0;
+}
+
+static int check(const char *file)
+{
+	FILE *f = fopen(file, "rb");
+	if (f == NULL)
+		return 1;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long lines = 0, bad = 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		struct txc_arena *a = txc_arena_new(0);
+		const struct txc_json *o;
+		int64_t count = -1;
+		lines++;
+		if (txc_json_parse(a, line, (size_t)n, &o) != 0 ||
+		    !txc_json_is_int(txc_json_get(o, "message_count"), &count) || txc_json_get(o, "messages") == NULL ||
+		    (int64_t)txc_json_get(o, "messages")->n != count) {
+			fprintf(stderr, "livewriter: line %ld is not one snapshot (message_count %lld)\n", lines,
+				(long long)count);
+			bad++;
+		}
+		txc_arena_free(a);
+	}
+	free(line);
+	fclose(f);
+	printf("%ld sessions checked, %ld inconsistent\n", lines, bad);
+	return bad || lines == 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && strcmp(argv[1], "append") == 0)
+		return append(argv[2], atof(argv[3]));
+	if (argc == 4 && strcmp(argv[1], "lock") == 0)
+		return lock(argv[2], atof(argv[3]));
+	if (argc == 3 && strcmp(argv[1], "check") == 0)
+		return check(argv[2]);
+	fprintf(stderr, "usage: txc-livewriter append|lock DB SECONDS | check FILE.jsonl\n");
+	return 2;
+}
