@@ -23,6 +23,21 @@ int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 /* A database image held in memory (a copy is taken); name is used in messages. */
 int txc_store_open_image(struct txc_store **out, const void *image, size_t len, const char *name,
 			 struct txc_diag *d);
+/*
+ * A Hermes export file as a store (JSONL from `hermes sessions export` or
+ * `txc export --json`, or one JSON session object); "-" is standard input.
+ * A malformed line is an error naming the line, or skipped with skip_bad
+ * (then d->hint holds a warning line for the caller to print).
+ */
+int txc_store_open_file(struct txc_store **out, const char *path, bool skip_bad, struct txc_diag *d);
+/* A running Hermes dashboard (hermes_remote.c); token NULL: the one its page embeds. */
+struct txc_remote_opts {
+	const char *token;
+	const char *profile;
+	long timeout; /* seconds per request */
+};
+int txc_store_open_remote(struct txc_store **out, const char *url, const struct txc_remote_opts *o,
+			  struct txc_diag *d);
 void txc_store_close(struct txc_store *s);
 const char *txc_store_path(const struct txc_store *s);
 

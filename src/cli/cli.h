@@ -43,6 +43,11 @@ struct cli_store_opts {
 	const char *db;
 	const char *home;
 	const char *profile;
+	const char *input;  /* --input FILE|- */
+	bool skip_bad;
+	const char *remote; /* --remote URL */
+	char *token;        /* --token (copied; the argument is wiped) */
+	long timeout;
 };
 
 struct cli_args {

@@ -183,7 +183,7 @@ int cmd_list(int argc, char **argv)
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);
-	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1) {
+	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1 && !a.store.input && !a.store.remote) {
 		cli_say("", "no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
 		if (a.json)
 			fputs("[]\n", stdout);

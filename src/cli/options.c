@@ -13,7 +13,8 @@
 enum {
 	O_DB = 1000, O_HOME, O_PROFILE, O_ALL_PROFILES, O_JSON, O_ARCHIVED, O_SINCE, O_UNTIL, O_SOURCE, O_MODEL,
 	O_CWD, O_TITLE, O_LIMIT, O_ORDER, O_UTC, O_TO, O_OUT, O_FORCE, O_INSTALL, O_REASONING, O_DETAIL, O_MAXLINES,
-	O_IMAGES, O_COMPACTED, O_DRY_RUN, O_PROGRESS, O_CHECK, O_COLOR, O_VERSION,
+	O_IMAGES, O_COMPACTED, O_DRY_RUN, O_PROGRESS, O_CHECK, O_COLOR, O_VERSION, O_INPUT, O_SKIP_BAD, O_REMOTE,
+	O_TOKEN, O_TIMEOUT,
 };
 
 #define ALL (CMD_LIST | CMD_CONVERT | CMD_EXPORT | CMD_ARTIFACTS)
@@ -25,6 +26,12 @@ static const struct cli_opt opts[] = {
 	{"home", 0, O_HOME, "DIR", "@dir", ALL, "Hermes home (default $HERMES_HOME, else ~/.hermes)"},
 	{"profile", 0, O_PROFILE, "NAME", NULL, ALL, "the store of profile NAME (<home>/profiles/NAME)"},
 	{"all-profiles", 0, O_ALL_PROFILES, NULL, NULL, ALL, "the root store and every profiles/*/state.db"},
+	{"input", 0, O_INPUT, "FILE", "@file", ALL, "read a Hermes export file (JSONL or one JSON session; - for stdin)"},
+	{"skip-bad", 0, O_SKIP_BAD, NULL, NULL, ALL, "with --input: skip malformed lines (each is reported)"},
+	{"remote", 0, O_REMOTE, "URL", NULL, ALL, "read a running Hermes dashboard (http://127.0.0.1:9119)"},
+	{"token", 0, O_TOKEN, "TOKEN", NULL, ALL,
+	 "dashboard session token (default $HERMES_DASHBOARD_SESSION_TOKEN, else read from the dashboard page)"},
+	{"timeout", 0, O_TIMEOUT, "SECONDS", NULL, ALL, "with --remote: give up on a request after SECONDS (default 300)"},
 	{"since", 0, O_SINCE, "WHEN", "today yesterday 1h 1d 1w", SEL, "sessions started at or after WHEN"},
 	{"until", 0, O_UNTIL, "WHEN", "today yesterday", SEL, "sessions started before WHEN (a date: through that day)"},
 	{"source", 0, O_SOURCE, "NAME", "cli telegram discord slack whatsapp signal api_server cron", SEL,
@@ -169,6 +176,19 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 	case O_HOME: a->store.home = v; break;
 	case O_PROFILE: a->store.profile = v; break;
 	case O_ALL_PROFILES: a->all_profiles = true; break;
+	case O_INPUT: a->store.input = v; break;
+	case O_SKIP_BAD: a->store.skip_bad = true; break;
+	case O_REMOTE: a->store.remote = v; break;
+	case O_TOKEN:
+		/* keep a copy and wipe the argument, so that the token is not in the process title */
+		{
+			static char copy[4096];
+			snprintf(copy, sizeof(copy), "%s", v);
+			a->store.token = copy;
+			memset((char *)v, 'x', strlen(v));
+		}
+		break;
+	case O_TIMEOUT: rc = number(cmd, "timeout", v, &a->store.timeout); break;
 	case O_JSON: a->json = true; break;
 	case O_ARCHIVED: a->sel.archived = true; break;
 	case O_SINCE: a->sel.since_arg = v; break;

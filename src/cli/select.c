@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <stdio.h>
+
 #include "cli.h"
 
 /* ---- stores ---- */
@@ -65,6 +67,33 @@ static void add_profiles(struct cli_stores *st, const char *root)
 int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
 	memset(out, 0, sizeof(*out));
+	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);
+	if (sources > 1 || (sources && a->all_profiles) || ((a->store.input || a->store.db) && a->store.home)) {
+		txc_diag_set(d, TXC_E_USAGE, "give one source: --db, --home/--profile, --all-profiles, --input or --remote");
+		return TXC_E_USAGE;
+	}
+	if (a->store.input != NULL) {
+		if (a->store.profile != NULL) {
+			txc_diag_set(d, TXC_E_USAGE, "--profile does not apply to --input");
+			return TXC_E_USAGE;
+		}
+		add_store(out, NULL, txc_xstrdup(a->store.input));
+		int rc = txc_store_open_file(&out->v[0].s, a->store.input, a->store.skip_bad, d);
+		if (rc == 0 && d->hint[0]) {
+			fputs(d->hint, stderr); /* lines skipped with --skip-bad */
+			d->hint[0] = '\0';
+		}
+		return rc;
+	}
+	if (a->store.remote != NULL) {
+		const char *token = a->store.token;
+		if (token == NULL && getenv("HERMES_DASHBOARD_SESSION_TOKEN") != NULL &&
+		    getenv("HERMES_DASHBOARD_SESSION_TOKEN")[0] != '\0')
+			token = getenv("HERMES_DASHBOARD_SESSION_TOKEN");
+		struct txc_remote_opts ro = {token, a->store.profile, a->store.timeout ? a->store.timeout : 300};
+		add_store(out, a->store.profile ? a->store.profile : NULL, txc_xstrdup(a->store.remote));
+		return txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
+	}
 	if (a->all_profiles) {
 		if (a->store.db != NULL || a->store.profile != NULL) {
 			txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "source.h"
 #include "txc/json.h"
 #include "txc/reader.h"
 
@@ -27,6 +28,7 @@ struct columns {
 };
 
 struct txc_store {
+	struct txc_source src; /* src.impl != NULL: not SQLite (source.h); db is NULL */
 	sqlite3 *db;
 	char *path;
 	struct columns sess, msg;
@@ -228,6 +230,8 @@ void txc_store_close(struct txc_store *s)
 {
 	if (s == NULL)
 		return;
+	if (s->src.impl != NULL)
+		s->src.close(s->src.impl);
 	sqlite3_finalize(s->q_session);
 	sqlite3_finalize(s->q_session_bulk);
 	sqlite3_finalize(s->q_messages);
@@ -434,10 +438,231 @@ static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, 
 	return o;
 }
 
+/* ---- stores that are JSON sources (source.h) ---- */
+
+int txc_store_from_source(struct txc_store **out, const char *name, const struct txc_source *src)
+{
+	struct txc_store *s = txc_xcalloc(1, sizeof(*s));
+	s->src = *src;
+	s->path = txc_xstrdup(name);
+	*out = s;
+	return TXC_OK;
+}
+
+static const struct txc_json *src_id(const struct txc_json *row)
+{
+	const struct txc_json *v = txc_json_get(row, "id");
+	return v != NULL && (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_INT) ? v : NULL;
+}
+
+static double src_num(const struct txc_json *row, const char *key)
+{
+	const struct txc_json *v = txc_json_get(row, key);
+	if (v != NULL && v->kind == TXC_JSON_REAL)
+		return v->d;
+	if (v != NULL && v->kind == TXC_JSON_INT)
+		return strtod(v->s.ptr, NULL);
+	return -1e300;
+}
+
+static int cmp_bytes(struct txc_str a, struct txc_str b)
+{
+	size_t n = a.len < b.len ? a.len : b.len;
+	int c = memcmp(a.ptr, b.ptr, n);
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+static int src_sort_key; /* 0 started_at, 1 last_active */
+
+static int src_cmp(const void *pa, const void *pb)
+{
+	const struct txc_json *a = *(const struct txc_json *const *)pa, *b = *(const struct txc_json *const *)pb;
+	if (src_sort_key) {
+		double x = src_num(a, "last_active"), y = src_num(b, "last_active");
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	double x = src_num(a, "started_at"), y = src_num(b, "started_at");
+	if (x != y)
+		return x > y ? -1 : 1;
+	const struct txc_json *ia = src_id(a), *ib = src_id(b);
+	if (ia == NULL || ib == NULL)
+		return (ia == NULL) - (ib == NULL);
+	return -cmp_bytes(ia->s, ib->s);
+}
+
+static bool src_archived(const struct txc_json *row)
+{
+	const struct txc_json *v = txc_json_get(row, "archived");
+	return v != NULL && txc_json_truthy(v);
+}
+
+static int src_sorted(struct txc_store *s, int key, bool archived, struct txc_arena *a, struct txc_json **out,
+		      struct txc_diag *d)
+{
+	const struct txc_json *all;
+	int rc = s->src.sessions(s->src.impl, a, &all, d);
+	if (rc)
+		return rc;
+	struct txc_json *v = txc_json_array(a, all->n);
+	for (size_t i = 0; i < all->n; i++)
+		if (archived || !src_archived(all->items[i]))
+			txc_json_push(v, all->items[i]);
+	src_sort_key = key;
+	qsort(v->items, v->n, sizeof(*v->items), src_cmp);
+	*out = v;
+	return TXC_OK;
+}
+
+static int src_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
+			struct txc_diag *d)
+{
+	struct txc_json *v;
+	int rc = src_sorted(s, 0, flags & TXC_LIST_ARCHIVED, a, &v, d);
+	*out = v;
+	return rc;
+}
+
+static int src_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	struct txc_json *v;
+	int rc = src_sorted(s, 1, true, a, &v, d);
+	if (rc == TXC_OK) {
+		*ids = txc_xmalloc((v->n ? v->n : 1) * sizeof(**ids));
+		*n = 0;
+		for (size_t i = 0; i < v->n; i++) {
+			const struct txc_json *id = src_id(v->items[i]);
+			if (id != NULL)
+				(*ids)[(*n)++] = txc_xstrndup(id->s.ptr, id->s.len);
+		}
+	}
+	txc_arena_free(a);
+	return rc;
+}
+
+static int src_resolve(struct txc_store *s, const char *arg, char **id, struct txc_diag *d)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	struct txc_json *v;
+	int rc = src_sorted(s, 0, true, a, &v, d);
+	if (rc) {
+		txc_arena_free(a);
+		return rc;
+	}
+	size_t alen = strlen(arg), matches = 0, hlen = 0;
+	char *found = NULL;
+	d->hint[0] = '\0';
+	for (size_t i = 0; i < v->n; i++) {
+		const struct txc_json *iv = src_id(v->items[i]);
+		if (iv == NULL || iv->s.len < alen || memcmp(iv->s.ptr, arg, alen) != 0)
+			continue;
+		if (iv->s.len == alen) { /* exact match wins over any prefix */
+			free(found);
+			found = txc_xstrndup(iv->s.ptr, iv->s.len);
+			matches = 1;
+			break;
+		}
+		if (matches++ == 0)
+			found = txc_xstrndup(iv->s.ptr, iv->s.len);
+		if (matches <= 10 && hlen + iv->s.len + 4 < sizeof(d->hint))
+			hlen += (size_t)snprintf(d->hint + hlen, sizeof(d->hint) - hlen, "  %.*s\n", (int)iv->s.len, iv->s.ptr);
+	}
+	txc_arena_free(a);
+	if (matches == 0) {
+		d->hint[0] = '\0';
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", arg, s->path);
+		return TXC_E_NOTFOUND;
+	}
+	if (matches > 1) {
+		free(found);
+		if (matches > 10)
+			snprintf(d->hint + hlen, sizeof(d->hint) - hlen, "  ...and %zu more\n", matches - 10);
+		txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' is the prefix of %zu sessions; add characters:", arg, matches);
+		return TXC_E_AMBIGUOUS;
+	}
+	d->hint[0] = '\0';
+	*id = found;
+	return TXC_OK;
+}
+
+void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
+{
+	struct txc_json *sess = txc_json_object(t->arena, obj->n);
+	t->rows = NULL;
+	for (size_t i = 0; i < obj->n; i++) {
+		if (txc_str_eq(obj->keys[i], "messages") && obj->items[i]->kind == TXC_JSON_ARRAY)
+			t->rows = obj->items[i];
+		else if (txc_str_eq(obj->keys[i], "last_active"))
+			t->last_active = obj->items[i];
+		else
+			txc_json_put(sess, obj->keys[i], obj->items[i]);
+	}
+	if (t->rows == NULL)
+		t->rows = txc_json_array(t->arena, 0);
+	t->session = sess;
+}
+
+/* a dashboard's export has no last_active; its session list does */
+static void src_fill_last_active(struct txc_store *s, const char *id, struct txc_transcript *t)
+{
+	const struct txc_json *all;
+	struct txc_diag d = {0};
+	if (t->last_active != NULL || s->src.sessions(s->src.impl, t->arena, &all, &d) != TXC_OK)
+		return;
+	for (size_t i = 0; i < all->n; i++) {
+		const struct txc_json *iv = src_id(all->items[i]);
+		if (iv != NULL && iv->s.len == strlen(id) && memcmp(iv->s.ptr, id, iv->s.len) == 0) {
+			t->last_active = txc_json_get(all->items[i], "last_active");
+			return;
+		}
+	}
+}
+
+static int src_load(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript **out,
+		    struct txc_diag *d)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	int rc = s->src.load(s->src.impl, id, t, d);
+	if (rc == TXC_OK && (flags & TXC_LOAD_LAST_ACTIVE))
+		src_fill_last_active(s, id, t);
+	if (rc) {
+		txc_transcript_free(t);
+		return rc;
+	}
+	if (!(flags & TXC_LOAD_LAST_ACTIVE))
+		t->last_active = NULL;
+	txc_model_from_hermes(t);
+	*out = t;
+	return TXC_OK;
+}
+
+static int src_stream(struct txc_store *s, const char *id, unsigned flags, const struct txc_row_sink *sink,
+		      struct txc_diag *d)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	int rc = s->src.load(s->src.impl, id, t, d);
+	if (rc == TXC_OK && (flags & TXC_LOAD_LAST_ACTIVE))
+		src_fill_last_active(s, id, t);
+	if (rc == TXC_OK) {
+		const struct txc_json *rows = t->rows;
+		if (!(flags & TXC_LOAD_LAST_ACTIVE))
+			t->last_active = NULL;
+		t->rows = txc_json_array(t->arena, 0);
+		rc = sink->head(sink->ctx, t);
+		for (size_t i = 0; rc == TXC_OK && i < rows->n; i++)
+			rc = sink->row(sink->ctx, rows->items[i]);
+	}
+	txc_transcript_free(t);
+	return rc;
+}
+
 /* ---- queries ---- */
 
 int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d)
 {
+	if (s->src.impl != NULL)
+		return src_export_order(s, ids, n, d);
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
 	txc_buf_addstr(&b, "SELECT s.id, ");
@@ -478,6 +703,8 @@ void txc_store_free_ids(char **ids, size_t n)
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
 		       struct txc_diag *d)
 {
+	if (s->src.impl != NULL)
+		return src_sessions(s, flags, a, out, d);
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
 	txc_buf_addstr(&b, "SELECT s.*, ");
@@ -514,6 +741,8 @@ int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a,
 
 int txc_store_resolve(struct txc_store *s, const char *arg, char **id, struct txc_diag *d)
 {
+	if (s->src.impl != NULL)
+		return src_resolve(s, arg, id, d);
 	sqlite3_stmt *st;
 	size_t alen = strlen(arg);
 	const char *order = has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC" : "";
@@ -640,6 +869,8 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript **out,
 		   struct txc_diag *d)
 {
+	if (s->src.impl != NULL)
+		return src_load(s, id, flags, out, d);
 	for (int attempt = 0;; attempt++) {
 		struct txc_transcript *t = txc_transcript_new();
 		int sqlrc = SQLITE_OK;
@@ -665,6 +896,8 @@ int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct t
 int txc_store_stream(struct txc_store *s, const char *id, unsigned flags, const struct txc_row_sink *sink,
 		     struct txc_diag *d)
 {
+	if (s->src.impl != NULL)
+		return src_stream(s, id, flags, sink, d);
 	struct txc_transcript *t = txc_transcript_new();
 	int sqlrc = SQLITE_OK;
 	int rc = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);

@@ -78,7 +78,11 @@ static int append(const char *path, double secs)
 	sqlite3_finalize(ins);
 	sqlite3_finalize(upd);
 	sqlite3_close(db);
+	for (long i = 0; i < ids; i++)
+		free(sid[i]);
+	free(sid);
 	printf("appended %ld messages, %ld errors, slowest commit %.1f ms\n", n - errors, errors, worst * 1000);
+	fflush(stdout);
 	return errors || worst > 1.0 ? 1 : 0;
 }
 

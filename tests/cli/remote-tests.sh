@@ -1,0 +1,101 @@
+#!/bin/sh
+# Other sources: a Hermes dashboard over HTTP (a local stand-in server) and export files
+# (--input).  Whatever the source, the output for a session is the same bytes.
+# usage: remote-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+passes=0 fails=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect_rc() { # want desc cmd...
+	want=$1 desc=$2; shift 2
+	"$@" > out.txt 2> err.txt; rc=$?
+	if [ "$rc" = "$want" ]; then ok; else bad "$desc: exit $rc, want $want ($(head -c 300 err.txt))"; fi
+}
+"$mkdb" feat.db "$src/fixtures/features.sql" || exit 1
+"$mkdb" demo.db "$src/../demo/hermes.sql" || exit 1
+"$txc" export --json --db feat.db > feat.jsonl && "$txc" export --json --db demo.db > demo.jsonl || exit 1
+ids() { "$txc" list --archived --json --db "$1" | sed -n 's/^[[,]*{"id":"\([^"]*\)".*/\1/p'; }
+
+# --input: the export read back converts to the same bytes as the store, every format
+for db in feat demo; do
+	for id in $(ids $db.db); do
+		for to in claude markdown hermes; do
+			"$txc" convert "$id" --to $to --db $db.db > a.out 2>&1
+			"$txc" convert "$id" --to $to --input $db.jsonl > b.out 2>&1
+			cmp -s a.out b.out && ok || bad "--input $db $id --to $to differs"
+		done
+	done
+	"$txc" export --json --input $db.jsonl | cmp -s - $db.jsonl && ok || bad "--input $db export differs"
+	cat $db.jsonl | "$txc" export --json --input - | cmp -s - $db.jsonl && ok || bad "--input - (stdin) $db"
+done
+"$txc" list --input demo.jsonl --archived > a.out; "$txc" list --db demo.db --archived > b.out
+cmp -s a.out b.out && ok || bad "list --input differs"
+"$txc" artifacts 20260914 --input demo.jsonl --json > a.out; "$txc" artifacts 20260914 --db demo.db --json > b.out
+cmp -s a.out b.out && ok || bad "artifacts --input differs"
+# one pretty JSON session object
+python3 -c "import json,sys; print(json.dumps(json.loads(open('demo.jsonl').readline()), indent=2, ensure_ascii=False))" > one.json
+id1=$(head -n 1 demo.jsonl | sed -n 's/^{"id": "\([^"]*\)".*/\1/p')
+expect_rc 0 "pretty object" "$txc" convert "$id1" --to claude --input one.json
+"$txc" convert "$id1" --to claude --db demo.db | cmp -s - out.txt && ok || bad "pretty object converts differently"
+# a malformed line: reported with its line number, skipped only with --skip-bad
+{ head -n 1 demo.jsonl; echo '{"id": "broken", "messages": ['; tail -n +2 demo.jsonl; } > bad.jsonl
+expect_rc 1 "malformed line" "$txc" list --input bad.jsonl; grep -q 'bad.jsonl:2: ' err.txt && grep -q -- '--skip-bad' err.txt && ok || bad "line number: $(cat err.txt)"
+expect_rc 0 "skip-bad" "$txc" list --input bad.jsonl --skip-bad --archived; grep -q 'skipped 1 malformed line' err.txt && ok || bad "skip reported"
+[ "$(grep -c '^[0-9a-f]' out.txt)" = 3 ] && ok || bad "skip-bad lost good sessions"
+expect_rc 3 "missing input" "$txc" list --input nope.jsonl
+expect_rc 2 "two sources" "$txc" list --input demo.jsonl --db demo.db
+
+# --remote: a stand-in dashboard on 127.0.0.1 (random port)
+cat feat.jsonl demo.jsonl > both.jsonl
+start() { # args... -> $port, $server
+	python3 "$src/tools/dashboard.py" --data both.jsonl "$@" > port.txt 2> server.err &
+	server=$!
+	i=0; while [ ! -s port.txt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	port=$(head -n 1 port.txt); url=http://127.0.0.1:$port
+}
+stop() { kill $server 2> /dev/null; wait $server 2> /dev/null; : > port.txt; }
+start --token s3cret --page-size 2
+export HERMES_DASHBOARD_SESSION_TOKEN=s3cret
+expect_rc 0 "remote list (paged by 2)" "$txc" list --remote "$url" --archived --json; "$jsoncheck" out.txt && ok || bad "remote list json"
+[ "$(grep -c '"id"' out.txt)" = "$(cat both.jsonl | wc -l)" ] && ok || bad "paging lost sessions: $(grep -c '"id"' out.txt)"
+for db in feat demo; do
+	for id in $(ids $db.db); do
+		for to in claude markdown hermes; do
+			"$txc" convert "$id" --to $to --db $db.db > a.out 2>&1
+			"$txc" convert "$id" --to $to --remote "$url" > b.out 2>&1
+			cmp -s a.out b.out && ok || bad "--remote $id --to $to differs: $(head -c 200 b.out)"
+		done
+	done
+done
+"$txc" export --json --remote "$url" --title "Fix the retry" > b.out; "$txc" export --json --db demo.db --title "Fix the retry" > a.out
+cmp -s a.out b.out && [ -s a.out ] && ok || bad "remote export --json differs"
+expect_rc 3 "remote unknown session" "$txc" convert nosuch --to claude --remote "$url"
+unset HERMES_DASHBOARD_SESSION_TOKEN
+expect_rc 0 "token from the page" "$txc" list --remote "$url"
+expect_rc 1 "wrong token" "$txc" list --remote "$url" --token wrong-and-secret
+grep -q 'refused the session token' err.txt && ok || bad "wrong token message: $(cat err.txt)"
+grep -q 'wrong-and-secret' err.txt out.txt && bad "the token appears in the output" || ok
+"$txc" list --remote "$url" --token s3cret --archived > /dev/null 2> err.txt; grep -q 's3cret' err.txt && bad "token in stderr" || ok
+stop
+
+start --token t --fail-first 2
+expect_rc 0 "500 then success" "$txc" convert 7f3e --to hermes --remote "$url" --token t
+stop
+cut_id=$(ids demo.db | head -n 1)
+start --token t --cut "$cut_id"
+expect_rc 1 "connection cut mid-stream" "$txc" convert "$cut_id" --to claude --remote "$url" --token t
+grep -q -i 'cut\|ended early' err.txt && [ ! -s out.txt ] && ok || bad "cut stream: $(cat err.txt)"
+stop
+start --token t --slow 3
+expect_rc 1 "slow server" "$txc" convert 7f3e --to claude --remote "$url" --token t --timeout 1
+grep -q 'did not answer within 1 s' err.txt && ok || bad "timeout message: $(cat err.txt)"
+stop
+expect_rc 1 "refused connection" "$txc" list --remote "http://127.0.0.1:$port" --token t
+grep -q 'cannot connect' err.txt && ok || bad "refused message: $(cat err.txt)"
+expect_rc 2 "not a URL" "$txc" list --remote "ftp://x"
+
+echo "remote: $passes passed, $fails failed"
+[ "$fails" = 0 ]

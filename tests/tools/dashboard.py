@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""A stand-in for `hermes dashboard` in the remote tests: the documented routes and
+shapes (hermes-store.md section 8), served from a `txc export --json` file.
+
+  GET /                            the page, with window.__HERMES_SESSION_TOKEN__
+  GET /api/sessions                {"sessions", "total", "limit", "offset"}, paged
+  GET /api/sessions/{id}/export    compact JSON of the session with "messages", chunked
+
+Faults on demand: --fail-first N (the first N API requests get 500), --cut ID (the
+export of ID stops half-way and the connection is closed), --slow SECONDS (exports
+wait that long first).  Prints the port it listens on (127.0.0.1, random) first.
+"""
+import argparse
+import json
+import sys
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--data", required=True)
+ap.add_argument("--token", default="")
+ap.add_argument("--page-size", type=int, default=100)
+ap.add_argument("--fail-first", type=int, default=0)
+ap.add_argument("--cut", default="")
+ap.add_argument("--slow", type=float, default=0)
+args = ap.parse_args()
+
+sessions = []
+with open(args.data, encoding="utf-8") as f:
+    for line in f:
+        if line.strip():
+            sessions.append(json.loads(line))
+failures = [args.fail_first]
+
+
+def row(s):
+    r = {k: v for k, v in s.items() if k != "messages"}
+    r["is_active"] = False
+    r["profile"] = "default"
+    r["archived"] = bool(r.get("archived"))
+    return r
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a):
+        pass
+
+    def send(self, code, body, ctype="application/json"):
+        data = body.encode("utf-8")
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        url = urllib.parse.urlsplit(self.path)
+        q = urllib.parse.parse_qs(url.query)
+        if url.path == "/":
+            page = '<html><script>window.__HERMES_SESSION_TOKEN__ = "%s";</script></html>' % args.token
+            return self.send(200, page, "text/html")
+        if args.token and self.headers.get("X-Hermes-Session-Token") != args.token:
+            return self.send(401, '{"detail": "Unauthorized"}')
+        if failures[0] > 0:
+            failures[0] -= 1
+            return self.send(500, '{"detail": "Internal Server Error"}')
+        if url.path == "/api/sessions":
+            limit = min(int(q.get("limit", ["20"])[0]), 100, args.page_size)
+            offset = int(q.get("offset", ["0"])[0])
+            rows = [row(s) for s in sessions]
+            if q.get("archived", ["exclude"])[0] == "exclude":
+                rows = [r for r in rows if not r["archived"]]
+            body = {"sessions": rows[offset:offset + limit], "total": len(rows), "limit": limit, "offset": offset}
+            return self.send(200, json.dumps(body, ensure_ascii=False))
+        parts = url.path.split("/")
+        if len(parts) == 5 and parts[1:3] == ["api", "sessions"] and parts[4] == "export":
+            sid = urllib.parse.unquote(parts[3])
+            match = [s for s in sessions if str(s.get("id")) == sid]
+            if not match:
+                return self.send(404, '{"detail": "Session not found"}')
+            if args.slow:
+                time.sleep(args.slow)
+            s = {k: v for k, v in match[0].items() if k != "last_active"}
+            data = json.dumps(s, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            end = len(data) // 2 if sid == args.cut else len(data)
+            for i in range(0, end, 4096):
+                chunk = data[i:min(i + 4096, end)]
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                self.wfile.flush()
+            if sid == args.cut:
+                self.close_connection = True
+                self.connection.shutdown(2)
+                return
+            self.wfile.write(b"0\r\n\r\n")
+            return
+        return self.send(404, '{"detail": "Not Found"}')
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
