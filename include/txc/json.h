@@ -54,6 +54,8 @@ struct txc_json *txc_json_int(struct txc_arena *a, int64_t v);
 struct txc_json *txc_json_real(struct txc_arena *a, double d);
 struct txc_json *txc_json_object(struct txc_arena *a, size_t cap);
 struct txc_json *txc_json_array(struct txc_arena *a, size_t cap);
+/* A deep copy of v into arena a. */
+const struct txc_json *txc_json_copy(struct txc_arena *a, const struct txc_json *v);
 /* Append to an object/array built with capacity cap (no growth). */
 void txc_json_put(struct txc_json *obj, struct txc_str key, const struct txc_json *v);
 void txc_json_push(struct txc_json *arr, const struct txc_json *v);

@@ -57,8 +57,10 @@ struct txc_block {
 	struct txc_str source_name; /* TOOL_USE: the name as the source wrote it */
 	enum txc_tool tool;         /* TOOL_USE: typed variant, or RAW */
 	const struct txc_json *input;  /* TOOL_USE: canonical input (any JSON) */
-	const struct txc_json *output; /* TOOL_RESULT: JSON output, or NULL for text */
-	struct txc_str output_text;    /* TOOL_RESULT: text output when output is NULL */
+	const struct txc_json *output; /* TOOL_RESULT: JSON output already a tree, or NULL */
+	struct txc_str output_text;    /* TOOL_RESULT: the output as text (when output is NULL) */
+	bool output_json;              /* TOOL_RESULT: output_text is a JSON object or array:
+					  txc_block_output() parses it on demand */
 	bool is_error;              /* TOOL_RESULT */
 	bool denied;                /* TOOL_RESULT: refused by the user or a policy */
 	struct txc_str media_type;  /* IMAGE */
@@ -101,6 +103,7 @@ struct txc_transcript {
 	const struct txc_json *rows;        /* array of message row objects, by id */
 	const struct txc_json *last_active; /* bulk export's derived key, or NULL */
 	struct txc_str profile;             /* profile name, empty for the root store */
+	size_t n_active_rows;               /* active message rows the source had */
 };
 
 struct txc_transcript *txc_transcript_new(void);
@@ -108,6 +111,20 @@ void txc_transcript_free(struct txc_transcript *t);
 
 /* Build meta and messages from t->session and t->rows (Hermes export shape). */
 void txc_model_from_hermes(struct txc_transcript *t);
+
+/*
+ * The same, one row at a time, for readers that do not keep the rows: begin
+ * after t->session is set; each row may live in a scratch arena (row_arena,
+ * reset by the caller afterwards), in which case what the model keeps is
+ * copied into t->arena; end sets t->messages.
+ */
+struct txc_model_builder;
+struct txc_model_builder *txc_model_begin(struct txc_transcript *t);
+void txc_model_add_row(struct txc_model_builder *b, const struct txc_json *row, struct txc_arena *row_arena);
+void txc_model_end(struct txc_model_builder *b);
+
+/* A tool result's output as JSON: the tree, parsed into scratch when kept as text; NULL for text. */
+const struct txc_json *txc_block_output(const struct txc_block *b, struct txc_arena *scratch);
 
 /* Tool-name normalisation Hermes -> Claude, then the typed/raw decision. */
 void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t name_len,

@@ -44,15 +44,19 @@ const char *txc_store_path(const struct txc_store *s);
 enum txc_load_flags {
 	TXC_LOAD_LAST_ACTIVE = 1 << 0, /* add the bulk export's last_active */
 	TXC_LOAD_COMPACTED = 1 << 1,   /* also rows archived by compaction */
+	TXC_LOAD_MODEL_ONLY = 1 << 2,  /* messages only: t->rows stays empty, each row is dropped once
+					  read (for writers that never look at rows: a session is held once) */
 };
 
 /* Session ids in Hermes's bulk-export order (last_active DESC, started_at DESC, id DESC). */
 int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d);
 void txc_store_free_ids(char **ids, size_t n);
 
-/* Session rows (every column in table order, then last_active as in the bulk export) as an
- * array in arena a, newest first. */
-enum txc_list_flags { TXC_LIST_ARCHIVED = 1 << 0 };
+/* Session rows (every column in table order; with TXC_LIST_LAST_ACTIVE then last_active as in
+ * the bulk export) as an array in arena a, newest first. */
+/* TXC_LIST_BRIEF: only id, source, model, started_at, message_count, cwd, title, archived
+ * (NULL where a column is missing) */
+enum txc_list_flags { TXC_LIST_ARCHIVED = 1 << 0, TXC_LIST_LAST_ACTIVE = 1 << 1, TXC_LIST_BRIEF = 1 << 2 };
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
 		       struct txc_diag *d);
 

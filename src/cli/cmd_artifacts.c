@@ -145,7 +145,7 @@ int cmd_artifacts(int argc, char **argv)
 	if (rc == 0)
 		rc = cli_resolve(&st, a.pos[0], &which, &id, &d);
 	if (rc == 0)
-		rc = txc_store_load(st.v[which].s, id, 0, &t, &d);
+		rc = txc_store_load(st.v[which].s, id, TXC_LOAD_MODEL_ONLY, &t, &d);
 	cli_stores_close(&st);
 	free(id);
 	if (rc)

@@ -161,7 +161,10 @@ int cmd_convert(int argc, char **argv)
 	if (rc == 0)
 		rc = cli_resolve(&st, a.pos[0], &which, &id, &d);
 	if (rc == 0)
-		rc = txc_store_load(st.v[which].s, id, a.w.include_compacted ? TXC_LOAD_COMPACTED : 0, &t, &d);
+		rc = txc_store_load(st.v[which].s, id,
+				    (a.w.include_compacted ? TXC_LOAD_COMPACTED : 0) |
+					    (ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0),
+				    &t, &d);
 	cli_stores_close(&st);
 	free(id);
 	if (rc)

@@ -242,16 +242,6 @@ struct bulk {
 	size_t count[N_OUTCOMES];
 };
 
-static size_t active_rows(const struct txc_transcript *t)
-{
-	size_t n = 0;
-	for (size_t i = 0; t->rows != NULL && i < t->rows->n; i++) {
-		const struct txc_json *v = txc_json_get(t->rows->items[i], "active");
-		n += v == NULL || (v->kind == TXC_JSON_INT && !(v->s.len == 1 && v->s.ptr[0] == '0'));
-	}
-	return n;
-}
-
 static void record(struct bulk *bk, const char *rel, const struct cli_store_ref *ref, const struct txc_transcript *t,
 		   const char *sha, size_t bytes)
 {
@@ -266,7 +256,7 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	txc_buf_addstr(&b, ",\"path\":");
 	txc_json_emit_str(&b, rel, strlen(rel));
 	txc_buf_addf(&b, ",\"format\":\"%s\",\"messages\":%zu,\"bytes\":%zu,\"sha256\":\"%s\",\"exported_at\":\"%s\"}",
-		     bk->ops->name, active_rows(t), bytes, sha, bk->stamp);
+		     bk->ops->name, t->n_active_rows, bytes, sha, bk->stamp);
 	free(e->line);
 	e->line = txc_buf_detach(&b, NULL);
 	memcpy(e->sha, sha, 65);
@@ -408,7 +398,9 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		struct txc_transcript *t;
 		struct txc_diag d1 = {0};
 		snprintf(id, sizeof(id), "%.*s", (int)v[i].id.len, v[i].id.ptr);
-		int lr = txc_store_load(ref->s, id, a->w.include_compacted ? TXC_LOAD_COMPACTED : 0, &t, &d1);
+		unsigned lf = (a->w.include_compacted ? TXC_LOAD_COMPACTED : 0) |
+			      (bk.ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0);
+		int lr = txc_store_load(ref->s, id, lf, &t, &d1);
 		if (lr == TXC_E_NOTFOUND)
 			continue; /* deleted while we ran */
 		enum outcome oc;

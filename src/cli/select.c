@@ -383,7 +383,11 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 	for (size_t i = 0; i < st->n; i++) {
 		const struct txc_json *rows;
 		bool archived = sel->archived || cmd == CMD_EXPORT; /* Hermes exports archived sessions too */
-		int rc = txc_store_sessions(st->v[i].s, archived ? TXC_LIST_ARCHIVED : 0, ar, &rows, d);
+		/* last activity costs a look at each session's messages: only when it is shown or ordered by */
+		bool want_last = a->json || cmd == CMD_EXPORT || (sel->order_set && sel->order == 1);
+		unsigned flags = (archived ? TXC_LIST_ARCHIVED : 0) | (want_last ? TXC_LIST_LAST_ACTIVE : 0) |
+				 (a->json ? 0 : TXC_LIST_BRIEF);
+		int rc = txc_store_sessions(st->v[i].s, flags, ar, &rows, d);
 		if (rc) {
 			free(v);
 			return rc;

@@ -271,8 +271,8 @@ static void walk(struct found *f, const struct txc_json *v, bool strong, bool we
 static void tool_result(struct found *f, struct txc_arena *a, const struct txc_block *b)
 {
 	bool producer = b->name.ptr && txc_artifact_is_producer(b->name.ptr, b->name.len);
-	const struct txc_json *out = b->output;
-	struct txc_str text = b->output_text;
+	const struct txc_json *out = txc_block_output(b, a); /* a: the caller's arena, kept */
+	struct txc_str text = b->output_json ? TXC_STR_NULL : b->output_text;
 	if (out == NULL && text.len && starts(text.ptr, text.len, "<untrusted_tool_result")) {
 		/* the wrapper line(s), a blank line, then the payload */
 		const char *blank = NULL;

@@ -500,34 +500,30 @@ struct messages {
 	size_t n, cap;
 };
 
-static struct txc_message *add_message(struct messages *ms)
-{
-	struct txc_message *m = &ms->v[ms->n++]; /* ms->v holds one per row: never full */
-	memset(m, 0, sizeof(*m));
-	return m;
-}
 
-static void tool_row(struct txc_arena *a, struct blocks *bs, const struct txc_json *row)
+/* A JSON result is kept as its text (output_json): a tree is made only when a writer asks. */
+static void tool_row(struct txc_arena *a, struct txc_arena *tmp, struct blocks *bs, const struct txc_json *row)
 {
 	struct txc_block *b = add_block(a, bs, TXC_BLOCK_TOOL_RESULT);
 	const struct txc_json *id = txc_json_get(row, "tool_call_id");
 	b->id = is_str(id) ? id->s : txc_str_c("");
 	b->name = nonempty(txc_json_get(row, "tool_name"));
-	const struct txc_json *c = txc_json_get(row, "content");
+	b->denied = txc_str_eq(nonempty(txc_json_get(row, "effect_disposition")), "denied");
+	const struct txc_json *c = txc_json_get(row, "content"), *parsed = NULL;
 	if (c == NULL) {
 		b->output_text = txc_str_c("");
 	} else if (c->kind == TXC_JSON_STRING) {
 		const struct txc_json *v;
-		if (txc_json_parse(a, c->s.ptr, c->s.len, &v) == 0 &&
-		    (v->kind == TXC_JSON_OBJECT || v->kind == TXC_JSON_ARRAY))
-			b->output = v;
-		else
-			b->output_text = c->s;
+		b->output_text = c->s;
+		if (txc_json_parse(tmp, c->s.ptr, c->s.len, &v) == 0 &&
+		    (v->kind == TXC_JSON_OBJECT || v->kind == TXC_JSON_ARRAY)) {
+			b->output_json = true;
+			parsed = v;
+		}
 	} else {
-		b->output = c;
+		b->output = parsed = c;
 	}
-	b->denied = txc_str_eq(nonempty(txc_json_get(row, "effect_disposition")), "denied");
-	b->is_error = txc_model_result_is_error(b->output, b->denied);
+	b->is_error = txc_model_result_is_error(parsed, b->denied);
 }
 
 static bool row_active(const struct txc_json *row)
@@ -574,68 +570,144 @@ static void meta_from_session(struct txc_transcript *t)
 	}
 }
 
-void txc_model_from_hermes(struct txc_transcript *t)
+struct txc_model_builder {
+	struct txc_transcript *t;
+	struct messages ms;  /* heap vector, copied into the arena at the end */
+	struct blocks bs;
+	double last_time;
+	struct txc_arena *tmp; /* throw-away parses (a tool result, to judge is_error) */
+};
+
+struct txc_model_builder *txc_model_begin(struct txc_transcript *t)
 {
-	struct txc_arena *a = t->arena;
-	struct messages ms = {0};
-	struct blocks bs = {0};
+	struct txc_model_builder *b = txc_xcalloc(1, sizeof(*b));
+	b->t = t;
+	b->tmp = txc_arena_new(0);
 	meta_from_session(t);
-	double last_time = t->meta.started_at;
-	size_t n_rows = t->rows != NULL ? t->rows->n : 0;
-	ms.v = txc_arena_array(a, n_rows ? n_rows : 1, sizeof(*ms.v));
-	for (size_t i = 0; i < n_rows; i++) {
-		const struct txc_json *row = t->rows->items[i];
-		const char *role = txc_json_cstr(txc_json_get(row, "role"));
-		enum txc_role r;
-		bs.n = 0;
-		if (role == NULL)
-			continue;
-		if (strcmp(role, "user") == 0) {
-			r = TXC_ROLE_USER;
-			add_content(a, &bs, txc_json_get(row, "content"));
-		} else if (strcmp(role, "assistant") == 0) {
-			bool has_text, has_enc;
-			struct txc_str text = reasoning_text(a, row, &has_text);
-			struct txc_str enc = encrypted_of(a, row, &has_enc);
-			r = TXC_ROLE_ASSISTANT;
-			if (has_text || has_enc) {
-				struct txc_block *b = add_block(a, &bs, TXC_BLOCK_THINKING);
-				b->text = has_text ? text : txc_str_c("");
-				b->encrypted = enc;
-			}
-			add_content(a, &bs, txc_json_get(row, "content"));
-			add_tool_calls(a, &bs, txc_json_get(row, "tool_calls"));
-		} else if (strcmp(role, "tool") == 0) {
-			r = TXC_ROLE_USER;
-			tool_row(a, &bs, row);
-		} else {
-			continue; /* session_meta, system, unknown: kept in the native rows only */
+	b->last_time = t->meta.started_at;
+	return b;
+}
+
+static struct txc_str own(struct txc_arena *a, struct txc_str s)
+{
+	return s.ptr != NULL ? txc_arena_str(a, s.ptr, s.len) : s;
+}
+
+/* a row built in a scratch arena: copy what the blocks kept into the transcript's arena */
+static void relocate(struct txc_arena *a, struct txc_block *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct txc_block *b = &v[i];
+		b->text = own(a, b->text);
+		b->signature = own(a, b->signature);
+		b->encrypted = own(a, b->encrypted);
+		b->id = own(a, b->id);
+		b->name = own(a, b->name);
+		b->source_name = own(a, b->source_name);
+		b->output_text = own(a, b->output_text);
+		b->media_type = own(a, b->media_type);
+		b->data = own(a, b->data);
+		if (b->input != NULL)
+			b->input = txc_json_copy(a, b->input);
+		if (b->output != NULL)
+			b->output = txc_json_copy(a, b->output);
+	}
+}
+
+void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row, struct txc_arena *row_arena)
+{
+	struct txc_transcript *t = mb->t;
+	/* per-row work happens in the row's own arena when it has one; what is kept is copied */
+	struct txc_arena *a = row_arena != NULL ? row_arena : t->arena;
+	struct blocks *bs = &mb->bs;
+	const char *role = txc_json_cstr(txc_json_get(row, "role"));
+	enum txc_role r;
+	bs->n = 0;
+	if (row_active(row))
+		t->n_active_rows++;
+	if (role == NULL)
+		return;
+	if (strcmp(role, "user") == 0) {
+		r = TXC_ROLE_USER;
+		add_content(a, bs, txc_json_get(row, "content"));
+	} else if (strcmp(role, "assistant") == 0) {
+		bool has_text, has_enc;
+		struct txc_str text = reasoning_text(a, row, &has_text);
+		struct txc_str enc = encrypted_of(a, row, &has_enc);
+		r = TXC_ROLE_ASSISTANT;
+		if (has_text || has_enc) {
+			struct txc_block *b = add_block(a, bs, TXC_BLOCK_THINKING);
+			b->text = has_text ? text : txc_str_c("");
+			b->encrypted = enc;
 		}
-		if (bs.n == 0)
-			continue;
-		struct txc_message *m = add_message(&ms);
-		m->role = r;
-		m->blocks = txc_arena_array(a, bs.n, sizeof(*bs.v));
-		memcpy(m->blocks, bs.v, bs.n * sizeof(*bs.v));
-		m->n_blocks = bs.n;
-		if (!number_of(txc_json_get(row, "timestamp"), &m->time))
-			m->time = last_time;
-		last_time = m->time;
-		m->row_id = int_of(txc_json_get(row, "id"));
-		m->compacted = !row_active(row);
-		if (r == TXC_ROLE_ASSISTANT) {
-			m->model = t->meta.model;
-			struct txc_str fr = nonempty(txc_json_get(row, "finish_reason"));
-			if (fr.ptr != NULL) {
-				m->stop = txc_model_stop_from_text(fr.ptr, fr.len);
-				if (m->stop == TXC_STOP_OTHER)
-					m->stop_other = fr;
-			}
+		add_content(a, bs, txc_json_get(row, "content"));
+		add_tool_calls(a, bs, txc_json_get(row, "tool_calls"));
+	} else if (strcmp(role, "tool") == 0) {
+		r = TXC_ROLE_USER;
+		tool_row(a, mb->tmp, bs, row);
+		txc_arena_reset(mb->tmp);
+	} else {
+		return; /* session_meta, system, unknown: kept in the native rows only */
+	}
+	if (bs->n == 0)
+		return;
+	if (mb->ms.n == mb->ms.cap) {
+		mb->ms.cap = mb->ms.cap ? mb->ms.cap * 2 : 64;
+		mb->ms.v = txc_xrealloc(mb->ms.v, mb->ms.cap * sizeof(*mb->ms.v));
+	}
+	struct txc_message *m = &mb->ms.v[mb->ms.n++];
+	memset(m, 0, sizeof(*m));
+	m->role = r;
+	m->blocks = txc_arena_array(t->arena, bs->n, sizeof(*bs->v));
+	memcpy(m->blocks, bs->v, bs->n * sizeof(*bs->v));
+	m->n_blocks = bs->n;
+	if (row_arena != NULL)
+		relocate(t->arena, m->blocks, m->n_blocks);
+	if (!number_of(txc_json_get(row, "timestamp"), &m->time))
+		m->time = mb->last_time;
+	mb->last_time = m->time;
+	m->row_id = int_of(txc_json_get(row, "id"));
+	m->compacted = !row_active(row);
+	if (r == TXC_ROLE_ASSISTANT) {
+		m->model = t->meta.model;
+		struct txc_str fr = nonempty(txc_json_get(row, "finish_reason"));
+		if (fr.ptr != NULL) {
+			m->stop = txc_model_stop_from_text(fr.ptr, fr.len);
+			if (m->stop == TXC_STOP_OTHER)
+				m->stop_other = row_arena != NULL ? own(t->arena, fr) : fr;
 		}
 	}
-	free(bs.v);
-	t->messages = ms.v;
-	t->n_messages = ms.n;
+}
+
+void txc_model_end(struct txc_model_builder *mb)
+{
+	struct txc_transcript *t = mb->t;
+	t->n_messages = mb->ms.n;
+	t->messages = txc_arena_array(t->arena, mb->ms.n ? mb->ms.n : 1, sizeof(*t->messages));
+	if (mb->ms.n)
+		memcpy(t->messages, mb->ms.v, mb->ms.n * sizeof(*t->messages));
+	free(mb->ms.v);
+	free(mb->bs.v);
+	txc_arena_free(mb->tmp);
+	free(mb);
+}
+
+void txc_model_from_hermes(struct txc_transcript *t)
+{
+	struct txc_model_builder *mb = txc_model_begin(t);
+	for (size_t i = 0; t->rows != NULL && i < t->rows->n; i++)
+		txc_model_add_row(mb, t->rows->items[i], NULL);
+	txc_model_end(mb);
+}
+
+const struct txc_json *txc_block_output(const struct txc_block *b, struct txc_arena *scratch)
+{
+	const struct txc_json *v;
+	if (b->output != NULL)
+		return b->output;
+	if (b->output_json && txc_json_parse(scratch, b->output_text.ptr, b->output_text.len, &v) == 0)
+		return v;
+	return NULL;
 }
 
 size_t txc_model_count_tool_uses(const struct txc_transcript *t)

@@ -41,31 +41,11 @@ static const struct txc_json *without_messages(struct txc_arena *a, const struct
 	return s;
 }
 
-/* the index keeps only the session's columns: copy them out of the scratch arena */
-static const struct txc_json *copy_value(struct txc_arena *a, const struct txc_json *v)
-{
-	struct txc_json *c = txc_json_new(a, v->kind);
-	c->d = v->d;
-	if (v->s.ptr != NULL)
-		c->s = txc_arena_str(a, v->s.ptr, v->s.len);
-	if (v->kind == TXC_JSON_ARRAY || v->kind == TXC_JSON_OBJECT) {
-		struct txc_json *o = v->kind == TXC_JSON_OBJECT ? txc_json_object(a, v->n) : txc_json_array(a, v->n);
-		for (size_t i = 0; i < v->n; i++) {
-			if (v->kind == TXC_JSON_OBJECT)
-				txc_json_put(o, txc_arena_str(a, v->keys[i].ptr, v->keys[i].len), copy_value(a, v->items[i]));
-			else
-				txc_json_push(o, copy_value(a, v->items[i]));
-		}
-		return o;
-	}
-	return c;
-}
-
 static int add_entry(struct json_file *jf, const struct txc_json *o, long offset, size_t len)
 {
 	jf->v = txc_xrealloc(jf->v, (jf->n + 1) * sizeof(*jf->v));
 	struct txc_arena *scratch = txc_arena_new(0);
-	jf->v[jf->n].session = copy_value(jf->a, without_messages(scratch, o));
+	jf->v[jf->n].session = txc_json_copy(jf->a, without_messages(scratch, o)); /* out of scratch */
 	txc_arena_free(scratch);
 	jf->v[jf->n].offset = offset;
 	jf->v[jf->n].len = len;

@@ -707,9 +707,26 @@ int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a,
 		return src_sessions(s, flags, a, out, d);
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
-	txc_buf_addstr(&b, "SELECT s.*, ");
-	last_active_expr(s, &b);
-	txc_buf_addstr(&b, " AS last_active FROM sessions s");
+	if (flags & TXC_LIST_BRIEF) {
+		/* the columns a table and the filters use: a few instead of sixty */
+		static const char *const cols[] = {"id", "source", "model", "started_at", "message_count", "cwd",
+						   "title", "archived"};
+		txc_buf_addstr(&b, "SELECT ");
+		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+			if (i)
+				txc_buf_addstr(&b, ", ");
+			col_or_null(&b, &s->sess, "s", cols[i]);
+			txc_buf_addf(&b, " AS %s", cols[i]);
+		}
+	} else {
+		txc_buf_addstr(&b, "SELECT s.*");
+	}
+	if (flags & TXC_LIST_LAST_ACTIVE) {
+		txc_buf_addstr(&b, ", ");
+		last_active_expr(s, &b);
+		txc_buf_addstr(&b, " AS last_active");
+	}
+	txc_buf_addstr(&b, " FROM sessions s");
 	if (!(flags & TXC_LIST_ARCHIVED) && has_col(&s->sess, "archived"))
 		txc_buf_addstr(&b, " WHERE NOT (archived = 1)");
 	txc_buf_addstr(&b, has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC, id DESC" : " ORDER BY id DESC");
@@ -838,8 +855,15 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 	size_t cap = 0;
 	int mcols = sqlite3_column_count(st);
 	struct txc_str *keys = column_keys(a, st, mcols);
-	struct txc_arena *scratch = sink != NULL ? txc_arena_new(0) : NULL;
+	bool model_only = (flags & TXC_LOAD_MODEL_ONLY) && sink == NULL;
+	struct txc_arena *scratch = sink != NULL || model_only ? txc_arena_new(0) : NULL;
+	struct txc_model_builder *mb = model_only ? txc_model_begin(t) : NULL;
 	while ((*sqlrc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (model_only) {
+			txc_model_add_row(mb, row_object(scratch, st, mcols, keys, true), scratch);
+			txc_arena_reset(scratch);
+			continue;
+		}
 		if (sink != NULL) {
 			rc = sink->row(sink->ctx, row_object(scratch, st, mcols, keys, true));
 			txc_arena_reset(scratch);
@@ -859,6 +883,8 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 	}
 	sqlite3_reset(st);
 	txc_arena_free(scratch);
+	if (mb != NULL)
+		txc_model_end(mb);
 	if (rc != TXC_OK)
 		return rc;
 	if (*sqlrc != SQLITE_DONE)
@@ -882,7 +908,8 @@ int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct t
 		rc = load_once(s, id, flags, t, NULL, d, &sqlrc);
 		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 		if (rc == TXC_OK) {
-			txc_model_from_hermes(t);
+			if (t->messages == NULL) /* not built while reading */
+				txc_model_from_hermes(t);
 			*out = t;
 			return TXC_OK;
 		}

@@ -494,10 +494,15 @@ struct txc_json *txc_json_string(struct txc_arena *a, const char *p, size_t len)
 
 struct txc_json *txc_json_int(struct txc_arena *a, int64_t x)
 {
-	char t[32];
-	int n = snprintf(t, sizeof(t), "%lld", (long long)x);
+	char t[24], *p = t + sizeof(t);
+	uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (x < 0)
+		*--p = '-';
 	struct txc_json *v = txc_json_new(a, TXC_JSON_INT);
-	v->s = txc_arena_str(a, t, (size_t)n);
+	v->s = txc_arena_str(a, p, (size_t)(t + sizeof(t) - p));
 	return v;
 }
 
@@ -527,6 +532,29 @@ void txc_json_put(struct txc_json *o, struct txc_str key, const struct txc_json 
 {
 	o->keys[o->n] = key;
 	o->items[o->n++] = v;
+}
+
+const struct txc_json *txc_json_copy(struct txc_arena *a, const struct txc_json *v)
+{
+	if (v == &txc_json_null_value)
+		return v;
+	struct txc_json *c = txc_json_new(a, v->kind);
+	c->d = v->d;
+	c->n = v->n;
+	if (v->s.ptr != NULL)
+		c->s = txc_arena_str(a, v->s.ptr, v->s.len);
+	if (v->kind == TXC_JSON_ARRAY || v->kind == TXC_JSON_OBJECT) {
+		const struct txc_json **items = txc_arena_array(a, v->n ? v->n : 1, sizeof(*items));
+		for (size_t i = 0; i < v->n; i++)
+			items[i] = txc_json_copy(a, v->items[i]);
+		c->items = items;
+		if (v->kind == TXC_JSON_OBJECT) {
+			c->keys = txc_arena_array(a, v->n ? v->n : 1, sizeof(*c->keys));
+			for (size_t i = 0; i < v->n; i++)
+				c->keys[i] = txc_arena_str(a, v->keys[i].ptr, v->keys[i].len);
+		}
+	}
+	return c;
 }
 
 void txc_json_push(struct txc_json *arr, const struct txc_json *v)

@@ -176,18 +176,23 @@ static bool allowed_block_list(const struct txc_json *v)
 	return true;
 }
 
+/* tool results kept as JSON text are parsed here, one at a time (write_claude owns it) */
+static struct txc_arena *scratch;
+
 static void emit_result_content(struct txc_buf *b, const struct txc_block *blk)
 {
-	if (blk->output == NULL) {
+	const struct txc_json *out = txc_block_output(blk, scratch);
+	if (out == NULL) {
 		txc_json_emit_str(b, blk->output_text.ptr, blk->output_text.len);
-	} else if (allowed_block_list(blk->output)) {
-		txc_json_emit(b, blk->output, 0);
+	} else if (allowed_block_list(out)) {
+		txc_json_emit(b, out, 0);
 	} else {
 		struct txc_buf t = TXC_BUF_INIT;
-		txc_json_emit(&t, blk->output, 0);
+		txc_json_emit(&t, out, 0);
 		txc_json_emit_str(b, t.buf, t.len);
 		txc_buf_release(&t);
 	}
+	txc_arena_reset(scratch);
 }
 
 static void emit_tool_use(struct txc_buf *b, const struct txc_block *blk, size_t mi, size_t bi)
@@ -227,10 +232,12 @@ static void emit_orphan_text(struct txc_buf *b, const struct txc_block *blk)
 	txc_buf_addf(&t, "[tool result%s%.*s%s, id %.*s, without a matching call]\n", blk->name.len ? " from " : "",
 		     (int)blk->name.len, blk->name.ptr ? blk->name.ptr : "", blk->is_error ? " (error)" : "",
 		     (int)blk->id.len, blk->id.ptr ? blk->id.ptr : "");
-	if (blk->output == NULL)
+	const struct txc_json *out = txc_block_output(blk, scratch);
+	if (out == NULL)
 		txc_buf_add(&t, blk->output_text.ptr, blk->output_text.len);
 	else
-		txc_json_emit(&t, blk->output, 0);
+		txc_json_emit(&t, out, 0);
+	txc_arena_reset(scratch);
 	emit_text(b, t.buf, t.len);
 	txc_buf_release(&t);
 }
@@ -467,6 +474,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	(void)d;
 	struct ctx c = {.out = out, .t = t, .opt = opt, .last_assistant = (size_t)-1};
 	struct txc_buf *b = &out->buf;
+	scratch = txc_arena_new(0);
 	txc_claude_session_uuid(t, c.session);
 	c.cwd = t->meta.cwd.ptr ? t->meta.cwd : opt->cwd.ptr ? opt->cwd : txc_str_c("/");
 	for (size_t i = 0; i < t->n_messages; i++)
@@ -503,6 +511,8 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	free(c.orphans);
 	free(c.open_ids);
 	free(c.answered);
+	txc_arena_free(scratch);
+	scratch = NULL;
 	return TXC_OK;
 }
 

@@ -490,7 +490,8 @@ static void tool_result(struct md *m, const struct txc_block *blk)
 	struct txc_buf *b = m->b;
 	struct txc_buf body = TXC_BUF_INIT;
 	const char *lang = "text";
-	const struct txc_json *out = blk->output;
+	struct txc_arena *scratch = txc_arena_new(0);
+	const struct txc_json *out = txc_block_output(blk, scratch);
 	const struct txc_json *exit_code = NULL;
 	if (out == NULL) {
 		clean(&body, blk->output_text.ptr, blk->output_text.len);
@@ -541,6 +542,7 @@ static void tool_result(struct md *m, const struct txc_block *blk)
 		txc_buf_addf(b, "\n*… %zu more line%s cut (use --detail full to see everything)*\n", cut, cut == 1 ? "" : "s");
 	txc_buf_addstr(b, "\n</details>\n\n");
 	txc_buf_release(&body);
+	txc_arena_free(scratch);
 }
 
 /* ---- images ---- */
