@@ -50,6 +50,8 @@ enum txc_load_flags {
 
 /* Session ids in Hermes's bulk-export order (last_active DESC, started_at DESC, id DESC). */
 int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d);
+/* How many sessions that order left out because their id is NULL or binary. */
+size_t txc_store_skipped_ids(const struct txc_store *s);
 void txc_store_free_ids(char **ids, size_t n);
 
 /* Session rows (every column in table order; with TXC_LIST_LAST_ACTIVE then last_active as in

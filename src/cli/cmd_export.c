@@ -65,6 +65,27 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 	return rc;
 }
 
+/* Every session in Hermes's order, holding only their ids. */
+static int export_all_json(struct txc_store *s, struct txc_diag *d)
+{
+	char **ids;
+	size_t n;
+	int rc = txc_store_export_order(s, &ids, &n, d);
+	if (rc)
+		return rc;
+	if (txc_store_skipped_ids(s))
+		cli_say("warning: ", "skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
+			txc_store_skipped_ids(s));
+	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1};
+	struct cli_session *v = txc_xcalloc(n ? n : 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i].id = txc_str_c(ids[i]);
+	rc = export_json(&one, v, n, d);
+	free(v);
+	txc_store_free_ids(ids, n);
+	return rc;
+}
+
 /* ---- file names ---- */
 
 /* <id>-<slug>.<ext>: ids keep [A-Za-z0-9._-] (others become '_', plus a hash so two ids
@@ -493,8 +514,12 @@ int cmd_export(int argc, char **argv)
 	struct txc_arena *arena = txc_arena_new(0);
 	struct cli_session *v = NULL;
 	size_t n = 0, more = 0;
-	rc = cli_select_sessions(&a, CMD_EXPORT, &st, arena, &v, &n, &more, &d);
-	if (rc == 0)
+	const struct cli_select *sel = &a.sel;
+	bool everything = !(sel->since_arg || sel->until_arg || sel->source || sel->model || sel->cwd || sel->title ||
+			    sel->limit || sel->order_set);
+	if (a.json && everything && st.n == 1)
+		rc = export_all_json(st.v[0].s, &d); /* the common case, in memory flat whatever the store's size */
+	else if ((rc = cli_select_sessions(&a, CMD_EXPORT, &st, arena, &v, &n, &more, &d)) == 0)
 		rc = a.json ? export_json(&st, v, n, &d) : export_files(&a, &st, v, n, &d);
 	free(v);
 	txc_arena_free(arena);

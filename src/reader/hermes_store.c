@@ -29,6 +29,7 @@ struct columns {
 
 struct txc_store {
 	struct txc_source src; /* src.impl != NULL: not SQLite (source.h); db is NULL */
+	size_t no_text_id;     /* sessions the last export order skipped */
 	sqlite3 *db;
 	char *path;
 	struct columns sess, msg;
@@ -659,8 +660,14 @@ static int src_stream(struct txc_store *s, const char *id, unsigned flags, const
 
 /* ---- queries ---- */
 
+size_t txc_store_skipped_ids(const struct txc_store *s)
+{
+	return s->no_text_id;
+}
+
 int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d)
 {
+	s->no_text_id = 0;
 	if (s->src.impl != NULL)
 		return src_export_order(s, ids, n, d);
 	struct txc_buf b = TXC_BUF_INIT;
@@ -677,8 +684,11 @@ int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct t
 	size_t cap = 64, count = 0;
 	char **v = txc_xmalloc(cap * sizeof(*v));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+		int type = sqlite3_column_type(st, 0);
+		if (type != SQLITE_TEXT && type != SQLITE_INTEGER) {
+			s->no_text_id++; /* NULL or BLOB: cannot be named by id */
 			continue;
+		}
 		if (count == cap)
 			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
 		v[count++] = txc_xstrndup((const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0));
