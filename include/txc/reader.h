@@ -39,6 +39,8 @@ struct txc_remote_opts {
 int txc_store_open_remote(struct txc_store **out, const char *url, const struct txc_remote_opts *o,
 			  struct txc_diag *d);
 void txc_store_close(struct txc_store *s);
+/* Something the user should be told about how the store is read (a snapshot copy), or NULL. */
+const char *txc_store_note(const struct txc_store *s);
 const char *txc_store_path(const struct txc_store *s);
 
 enum txc_load_flags {

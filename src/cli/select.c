@@ -126,6 +126,8 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 		int rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
 		if (rc)
 			return rc;
+		if (txc_store_note(out->v[i].s) != NULL)
+			cli_say("note: ", "%s", txc_store_note(out->v[i].s));
 	}
 	return TXC_OK;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "source.h"
 #include "txc/json.h"
@@ -30,6 +31,9 @@ struct columns {
 struct txc_store {
 	struct txc_source src; /* src.impl != NULL: not SQLite (source.h); db is NULL */
 	size_t no_text_id;     /* sessions the last export order skipped */
+	bool wal_blocked;      /* a WAL store whose -shm cannot be made: read a snapshot */
+	char *snapshot_dir;    /* private copy of the database and its WAL, removed on close */
+	char *note;            /* said once by the CLI */
 	sqlite3 *db;
 	char *path;
 	struct columns sess, msg;
@@ -145,6 +149,7 @@ static int probe(struct txc_store *s, struct txc_diag *d)
 		return TXC_E_FAIL;
 	}
 	if ((rc & 0xff) == SQLITE_CANTOPEN && s->db != NULL) {
+		s->wal_blocked = true;
 		txc_diag_set(d, TXC_E_FAIL,
 			     "cannot open '%s' read-only: %s (a WAL store in a read-only folder needs its -shm file; "
 			     "copy the store with its -wal file to a writable folder)",
@@ -181,6 +186,80 @@ static int store_finish(struct txc_store **out, struct txc_store *s, int rc, str
 	return TXC_OK;
 }
 
+static bool copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	bool ok = in != NULL && out != NULL;
+	char buf[65536];
+	size_t n;
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	ok = ok && !ferror(in);
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		ok = false;
+	return ok;
+}
+
+static void remove_snapshot(const char *dir)
+{
+	static const char *const names[] = {"state.db", "state.db-wal", "state.db-shm"};
+	char p[4200];
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
+/*
+ * A WAL store in a folder txc cannot write, without its -shm file: SQLite
+ * cannot open it read-only.  No process can be writing it then (a writer
+ * would have made the -shm), so a private copy of the database and its WAL
+ * is the same snapshot; it is read instead, never with immutable=1.
+ */
+static int open_snapshot(struct txc_store **out, const char *path, struct txc_diag *d)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], db[4200], wal[4200], src_wal[4200];
+	snprintf(dir, sizeof(dir), "%s/txc-snapshot-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	snprintf(src_wal, sizeof(src_wal), "%s-wal", path);
+	if (mkdtemp(dir) == NULL) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' is a WAL store in a read-only folder without its -shm file, and no "
+					    "snapshot copy could be made: %s", path, strerror(errno));
+		return TXC_E_FAIL;
+	}
+	snprintf(db, sizeof(db), "%s/state.db", dir);
+	snprintf(wal, sizeof(wal), "%s/state.db-wal", dir);
+	if (!copy_file(path, db) || (access(src_wal, F_OK) == 0 && !copy_file(src_wal, wal))) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' is a WAL store in a read-only folder without its -shm file, and "
+					    "copying it to '%s' failed: %s", path, dir, strerror(errno));
+		remove_snapshot(dir);
+		return TXC_E_FAIL;
+	}
+	int rc = txc_store_open(out, db, d);
+	if (rc) {
+		remove_snapshot(dir);
+		return rc;
+	}
+	struct txc_store *s = *out;
+	free(s->path);
+	s->path = txc_xstrdup(path);
+	s->snapshot_dir = txc_xstrdup(dir);
+	struct txc_buf n = TXC_BUF_INIT;
+	txc_buf_addf(&n, "'%s' is a WAL store in a read-only folder without its -shm file; reading a private "
+			 "snapshot copy of it and its WAL",
+		     path);
+	s->note = txc_buf_detach(&n, NULL);
+	return TXC_OK;
+}
+
+const char *txc_store_note(const struct txc_store *s)
+{
+	return s->note;
+}
+
 int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 {
 	struct stat st;
@@ -204,6 +283,20 @@ int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 	free(abs);
 	int rc = sqlite3_open_v2(uri.buf, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX, NULL);
 	txc_buf_release(&uri);
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(s->db, 5000);
+		rc = probe(s, d);
+		if (rc != TXC_OK && s->wal_blocked) {
+			txc_store_close(s);
+			return open_snapshot(out, path, d);
+		}
+		if (rc != TXC_OK) {
+			txc_store_close(s);
+			return rc;
+		}
+		*out = s;
+		return TXC_OK;
+	}
 	return store_finish(out, s, rc, d);
 }
 
@@ -242,6 +335,10 @@ void txc_store_close(struct txc_store *s)
 		free(s->sess.name[i]);
 	for (size_t i = 0; i < s->msg.n; i++)
 		free(s->msg.name[i]);
+	if (s->snapshot_dir != NULL)
+		remove_snapshot(s->snapshot_dir);
+	free(s->snapshot_dir);
+	free(s->note);
 	free(s->path);
 	free(s);
 }
