@@ -30,7 +30,7 @@ render() { # session file args...
 	if [ "${UPDATE:-0}" = 1 ]; then cp "$work/$f" "$src/golden/features/$f"; fi
 	check "features $f" "$src/golden/features/$f" "$work/$f"
 }
-for s in tools img empty; do
+for s in tools img empty chat; do
 	render $s $s.claude.jsonl --to claude
 	render $s $s.hermes.jsonl --to hermes
 	render $s $s.md --to markdown --utc
