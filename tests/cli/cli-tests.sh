@@ -51,7 +51,7 @@ grep -q '"active"' export-old.db.jsonl && bad "old store grew an active column" 
 [ "$(wc -l < export-min.db.jsonl)" = 2 ] && ok || bad "minimal export lines"
 
 # list: archived filter, empty store json, missing store
-n1=$("$txc" list --db feat.db | wc -l); [ "$n1" = 4 ] && ok || bad "list table rows ($n1)"
+n1=$("$txc" list --db feat.db | wc -l); [ "$n1" = 5 ] && ok || bad "list table rows ($n1)"
 expect_rc 0 "missing store" "$txc" list --home "$work/nohome"; [ ! -s out.txt ] && grep -q 'nohome' err.txt && ok || bad "missing store message"
 [ ! -e "$work/nohome" ] && ok || bad "a missing store's folder was created"
 expect_rc 0 "missing store json" "$txc" list --json --db "$work/nohome/state.db"; [ "$(cat out.txt)" = "[]" ] && ok || bad "missing store json"
