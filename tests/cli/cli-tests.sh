@@ -92,9 +92,9 @@ printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL); INSERT INT
 "$mkdb" nomsg.db nomsg.sql; expect_rc 0 "no messages table" "$txc" export --json --db nomsg.db; grep -q '"messages": \[\]' out.txt && ok || bad "no messages table export"
 
 # -o: atomic, no overwrite without --force, full disk fails cleanly
-expect_rc 0 "-o" "$txc" convert dead --to claude --db cur.db -o out.jsonl; [ -s out.jsonl ] && ok || bad "-o wrote nothing"
-expect_rc 1 "-o refuses overwrite" "$txc" convert dead --to claude --db cur.db -o out.jsonl; grep -q -- '--force' err.txt && ok || bad "overwrite message"
-expect_rc 0 "--force" "$txc" convert dead --to markdown --db cur.db -o out.jsonl --force; head -1 out.jsonl | grep -q '^---$' && ok || bad "--force did not replace"
+expect_rc 0 "-o" "$txc" convert dead --to claude --db cur.db -o o.out; [ -s o.out ] && ok || bad "-o wrote nothing"
+expect_rc 1 "-o refuses overwrite" "$txc" convert dead --to claude --db cur.db -o o.out; grep -q -- '--force' err.txt && ok || bad "overwrite message"
+expect_rc 0 "--force" "$txc" convert dead --to markdown --db cur.db -o o.out --force; head -1 o.out | grep -q '^---$' && ok || bad "--force did not replace"
 ls -a | grep -q '.txc-tmp' && bad "temp file left behind" || ok
 if [ -w /dev/full ]; then
 	"$txc" export --json --db cur.db > /dev/full 2> err.txt; rc=$?; [ $rc = 1 ] && one_line_err "/dev/full" || bad "/dev/full exit $rc"
