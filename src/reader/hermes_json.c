@@ -273,6 +273,20 @@ static int push_row(struct txc_export_parser *p)
 	return 0;
 }
 
+/* inside a string: follow escapes and the closing quote; true when c belonged to the string */
+static bool string_step(struct txc_export_parser *p, char c)
+{
+	if (!p->in_str)
+		return false;
+	if (p->esc)
+		p->esc = false;
+	else if (c == '\\')
+		p->esc = true;
+	else if (c == '"')
+		p->in_str = false;
+	return true;
+}
+
 int txc_export_parser_feed(struct txc_export_parser *p, const char *data, size_t len)
 {
 	for (size_t i = 0; i < len && !p->bad; i++) {
@@ -281,15 +295,8 @@ int txc_export_parser_feed(struct txc_export_parser *p, const char *data, size_t
 			/* inside the messages array: collect one element at a time */
 			if (p->item_depth > 0 || (c == '{' || c == '['))
 				txc_buf_addch(&p->item, c);
-			if (p->in_str) {
-				if (p->esc)
-					p->esc = false;
-				else if (c == '\\')
-					p->esc = true;
-				else if (c == '"')
-					p->in_str = false;
+			if (string_step(p, c))
 				continue;
-			}
 			if (c == '"')
 				p->in_str = true;
 			else if (c == '{' || c == '[')
@@ -309,14 +316,9 @@ int txc_export_parser_feed(struct txc_export_parser *p, const char *data, size_t
 			continue;
 		}
 		txc_buf_addch(&p->head, c);
-		if (p->in_str) {
-			if (p->esc)
-				p->esc = false;
-			else if (c == '\\')
-				p->esc = true;
-			else if (c == '"')
-				p->in_str = false;
-			else if (p->depth == 1 && p->key.len < 64)
+		bool was_escaped = p->esc;
+		if (string_step(p, c)) {
+			if (p->in_str && p->depth == 1 && p->key.len < 64 && (was_escaped || c != '\\'))
 				txc_buf_addch(&p->key, c);
 			continue;
 		}

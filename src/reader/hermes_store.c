@@ -536,6 +536,63 @@ static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, 
 	return o;
 }
 
+/* ---- naming a session: exact id, else a unique prefix ---- */
+
+struct prefix_match {
+	const char *arg;
+	size_t alen, matches, hlen;
+	char *found;
+	struct txc_diag *d;
+};
+
+static void match_begin(struct prefix_match *m, const char *arg, struct txc_diag *d)
+{
+	memset(m, 0, sizeof(*m));
+	m->arg = arg;
+	m->alen = strlen(arg);
+	m->d = d;
+	d->hint[0] = '\0';
+}
+
+/* false once an exact match ends the search */
+static bool match_offer(struct prefix_match *m, const char *v, size_t vlen)
+{
+	if (v == NULL || vlen < m->alen || memcmp(v, m->arg, m->alen) != 0)
+		return true;
+	if (vlen == m->alen) { /* exact match wins over any prefix */
+		free(m->found);
+		m->found = txc_xstrndup(v, vlen);
+		m->matches = 1;
+		return false;
+	}
+	if (m->matches++ == 0)
+		m->found = txc_xstrndup(v, vlen);
+	if (m->matches <= 10 && m->hlen + vlen + 4 < sizeof(m->d->hint))
+		m->hlen += (size_t)snprintf(m->d->hint + m->hlen, sizeof(m->d->hint) - m->hlen, "  %.*s\n", (int)vlen, v);
+	return true;
+}
+
+static int match_end(struct prefix_match *m, const char *where, char **id)
+{
+	struct txc_diag *d = m->d;
+	if (m->matches == 0) {
+		d->hint[0] = '\0';
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", m->arg, where);
+		return TXC_E_NOTFOUND;
+	}
+	if (m->matches > 1) {
+		free(m->found);
+		if (m->matches > 10)
+			snprintf(d->hint + m->hlen, sizeof(d->hint) - m->hlen, "  ...and %zu more\n", m->matches - 10);
+		txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' is the prefix of %zu sessions; add characters:", m->arg,
+			     m->matches);
+		return TXC_E_AMBIGUOUS;
+	}
+	d->hint[0] = '\0';
+	*id = m->found;
+	return TXC_OK;
+}
+
 /* ---- stores that are JSON sources (source.h) ---- */
 
 int txc_store_from_source(struct txc_store **out, const char *name, const struct txc_source *src)
@@ -648,40 +705,15 @@ static int src_resolve(struct txc_store *s, const char *arg, char **id, struct t
 		txc_arena_free(a);
 		return rc;
 	}
-	size_t alen = strlen(arg), matches = 0, hlen = 0;
-	char *found = NULL;
-	d->hint[0] = '\0';
+	struct prefix_match m;
+	match_begin(&m, arg, d);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct txc_json *iv = src_id(v->items[i]);
-		if (iv == NULL || iv->s.len < alen || memcmp(iv->s.ptr, arg, alen) != 0)
-			continue;
-		if (iv->s.len == alen) { /* exact match wins over any prefix */
-			free(found);
-			found = txc_xstrndup(iv->s.ptr, iv->s.len);
-			matches = 1;
+		if (iv != NULL && !match_offer(&m, iv->s.ptr, iv->s.len))
 			break;
-		}
-		if (matches++ == 0)
-			found = txc_xstrndup(iv->s.ptr, iv->s.len);
-		if (matches <= 10 && hlen + iv->s.len + 4 < sizeof(d->hint))
-			hlen += (size_t)snprintf(d->hint + hlen, sizeof(d->hint) - hlen, "  %.*s\n", (int)iv->s.len, iv->s.ptr);
 	}
 	txc_arena_free(a);
-	if (matches == 0) {
-		d->hint[0] = '\0';
-		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", arg, s->path);
-		return TXC_E_NOTFOUND;
-	}
-	if (matches > 1) {
-		free(found);
-		if (matches > 10)
-			snprintf(d->hint + hlen, sizeof(d->hint) - hlen, "  ...and %zu more\n", matches - 10);
-		txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' is the prefix of %zu sessions; add characters:", arg, matches);
-		return TXC_E_AMBIGUOUS;
-	}
-	d->hint[0] = '\0';
-	*id = found;
-	return TXC_OK;
+	return match_end(&m, s->path, id);
 }
 
 void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
@@ -868,54 +900,25 @@ int txc_store_resolve(struct txc_store *s, const char *arg, char **id, struct tx
 	if (s->src.impl != NULL)
 		return src_resolve(s, arg, id, d);
 	sqlite3_stmt *st;
-	size_t alen = strlen(arg);
 	const char *order = has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC" : "";
 	char sql[128];
 	snprintf(sql, sizeof(sql), "SELECT id FROM sessions%s", order);
 	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return db_error(s, rc, d, "look up a session in");
-	char *found = NULL;
-	size_t matches = 0;
-	d->hint[0] = '\0';
-	size_t hlen = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *v = (const char *)sqlite3_column_text(st, 0);
-		size_t vlen = (size_t)sqlite3_column_bytes(st, 0);
-		if (v == NULL || vlen < alen || memcmp(v, arg, alen) != 0)
-			continue;
-		if (vlen == alen) { /* exact match wins over any prefix */
-			free(found);
-			found = txc_xstrndup(v, vlen);
-			matches = 1;
+	struct prefix_match m;
+	match_begin(&m, arg, d);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!match_offer(&m, (const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0))) {
 			rc = SQLITE_DONE;
 			break;
 		}
-		if (matches++ == 0)
-			found = txc_xstrndup(v, vlen);
-		if (matches <= 10 && hlen + vlen + 4 < sizeof(d->hint))
-			hlen += (size_t)snprintf(d->hint + hlen, sizeof(d->hint) - hlen, "  %.*s\n", (int)vlen, v);
-	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		free(found);
+		free(m.found);
 		return db_error(s, rc, d, "look up a session in");
 	}
-	if (matches == 0) {
-		d->hint[0] = '\0';
-		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list hermes')", arg, s->path);
-		return TXC_E_NOTFOUND;
-	}
-	if (matches > 1) {
-		free(found);
-		if (matches > 10)
-			snprintf(d->hint + hlen, sizeof(d->hint) - hlen, "  ...and %zu more\n", matches - 10);
-		txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' is the prefix of %zu sessions; add characters:", arg, matches);
-		return TXC_E_AMBIGUOUS;
-	}
-	d->hint[0] = '\0';
-	*id = found;
-	return TXC_OK;
+	return match_end(&m, s->path, id);
 }
 
 /* With a sink, rows go to it one at a time (built in a scratch arena) instead of into t->rows. */

@@ -5,15 +5,7 @@ set -u
 txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
 rm -rf "$work" && mkdir -p "$work" || exit 1
 cd "$work" || exit 1
-passes=0 fails=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # want desc cmd...
-	want=$1 desc=$2; shift 2
-	"$@" > out.txt 2> err.txt; rc=$?
-	if [ "$rc" = "$want" ]; then ok; else bad "$desc: exit $rc, want $want ($(head -c 300 err.txt))"; fi
-}
-one_line_err() { n=$(wc -l < err.txt); [ "$n" -ge 1 ] && grep -q '^txc: error: ' err.txt && ok || bad "$1: no 'txc: error:' line"; }
+. "$(dirname "$0")/common.sh"
 
 "$mkdb" cur.db "$src/golden/hermes-written/state.sql" || exit 1
 "$mkdb" old.db "$src/fixtures/old.sql" || exit 1

@@ -6,9 +6,7 @@ set -u
 txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
 rm -rf "$work" && mkdir -p "$work" || exit 1
 cd "$work" || exit 1
-passes=0 fails=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/common.sh"
 "$mkdb" h.db "$src/fixtures/hostile-rows.sql" || exit 1
 sum=$(cksum < h.db)
 

@@ -5,9 +5,7 @@ set -u
 txc=$1 gen=$2 live=$3 schema=$4 work=$5
 rm -rf "$work" && mkdir -p "$work" || exit 1
 cd "$work" || exit 1
-passes=0 fails=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/common.sh"
 
 # 1. a writer appends to a WAL store while txc exports and converts
 "$gen" live.db "$schema" 0 || exit 1

@@ -6,14 +6,7 @@ set -u
 txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
 rm -rf "$work" && mkdir -p "$work" || exit 1
 cd "$work" || exit 1
-passes=0 fails=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # want desc cmd...
-	want=$1 desc=$2; shift 2
-	"$@" > out.txt 2> err.txt; rc=$?
-	if [ "$rc" = "$want" ]; then ok; else bad "$desc: exit $rc, want $want ($(head -c 300 err.txt))"; fi
-}
+. "$(dirname "$0")/common.sh"
 "$mkdb" feat.db "$src/fixtures/features.sql" || exit 1
 "$mkdb" demo.db "$src/../demo/hermes.sql" || exit 1
 "$txc" export --json --db feat.db > feat.jsonl && "$txc" export --json --db demo.db > demo.jsonl || exit 1
