@@ -66,6 +66,8 @@ const struct cli_cmd_info *cli_command(unsigned cmd);
 /* 0 parsed; -1 done (--version printed); else an exit code after a usage error */
 int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a);
 void cli_help(unsigned cmd, FILE *f);
+/* cli_parse, then --help handled: 0 go on; -1 done (exit 0); else the exit code */
+int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a);
 int cli_completions(const char *shell);
 
 /* Install a converted session for `claude --resume` (cmd_convert.c); prints the resume command. */
@@ -108,6 +110,8 @@ int cli_parse_when(const char *s, bool utc, bool until, double now, double *out)
 /* The selected sessions, filtered and ordered, at most --limit (*n_more: how many more matched). */
 int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
 			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
+/* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */
+int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d);
 /* SESSION as an exact id or unique prefix across the open stores. */
 int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d);
 

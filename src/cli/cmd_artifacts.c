@@ -127,27 +127,14 @@ static void table_out(struct txc_buf *b, const struct txc_transcript *t, const s
 int cmd_artifacts(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_parse(CMD_ARTIFACTS, argc, argv, &a);
+	int rc = cli_begin(CMD_ARTIFACTS, argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (a.help) {
-		cli_help(CMD_ARTIFACTS, stdout);
-		return 0;
-	}
 	if (a.n_pos != 1)
 		return cli_usage(CMD_ARTIFACTS, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
 	struct txc_diag d = {0};
-	struct cli_stores st;
-	char *id = NULL;
-	size_t which = 0;
 	struct txc_transcript *t = NULL;
-	rc = cli_stores_open(&a, &st, &d);
-	if (rc == 0)
-		rc = cli_resolve(&st, a.pos[0], &which, &id, &d);
-	if (rc == 0)
-		rc = txc_store_load(st.v[which].s, id, TXC_LOAD_MODEL_ONLY, &t, &d);
-	cli_stores_close(&st);
-	free(id);
+	rc = cli_load_session(&a, TXC_LOAD_MODEL_ONLY, &t, &d);
 	if (rc)
 		return cli_fail(&d);
 	struct txc_arena *ar = txc_arena_new(0);

@@ -131,13 +131,9 @@ static int tty_write(void *ctx, const char *p, size_t n)
 int cmd_convert(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_parse(CMD_CONVERT, argc, argv, &a);
+	int rc = cli_begin(CMD_CONVERT, argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (a.help) {
-		cli_help(CMD_CONVERT, stdout);
-		return 0;
-	}
 	if (a.n_pos != 1)
 		return cli_usage(CMD_CONVERT, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
 	if (a.to == NULL)
@@ -153,20 +149,10 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage(CMD_CONVERT, "--images files needs --to markdown and -o FILE");
 
 	struct txc_diag d = {0};
-	struct cli_stores st;
-	char *id = NULL;
-	size_t which = 0;
 	struct txc_transcript *t = NULL;
-	rc = cli_stores_open(&a, &st, &d);
-	if (rc == 0)
-		rc = cli_resolve(&st, a.pos[0], &which, &id, &d);
-	if (rc == 0)
-		rc = txc_store_load(st.v[which].s, id,
-				    (a.w.include_compacted ? TXC_LOAD_COMPACTED : 0) |
-					    (ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0),
-				    &t, &d);
-	cli_stores_close(&st);
-	free(id);
+	unsigned flags = (a.w.include_compacted ? TXC_LOAD_COMPACTED : 0) |
+			 (ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0);
+	rc = cli_load_session(&a, flags, &t, &d);
 	if (rc)
 		return cli_fail(&d);
 	if (a.install) {

@@ -481,13 +481,9 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 int cmd_export(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_parse(CMD_EXPORT, argc, argv, &a);
+	int rc = cli_begin(CMD_EXPORT, argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (a.help) {
-		cli_help(CMD_EXPORT, stdout);
-		return 0;
-	}
 	if (a.n_pos)
 		return cli_usage(CMD_EXPORT, "unexpected argument '%s' (export selects with --since, --title, ...)",
 				 a.pos[0]);

@@ -171,13 +171,9 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 int cmd_list(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_parse(CMD_LIST, argc, argv, &a);
+	int rc = cli_begin(CMD_LIST, argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (a.help) {
-		cli_help(CMD_LIST, stdout);
-		return 0;
-	}
 	if (a.n_pos > 1 || (a.n_pos == 1 && strcmp(a.pos[0], "hermes") != 0))
 		return cli_usage(CMD_LIST, "unknown source '%s' (txc reads: hermes)", a.pos[a.n_pos - 1]);
 	struct txc_diag d = {0};

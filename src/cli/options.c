@@ -276,6 +276,16 @@ int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 	return 0;
 }
 
+int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a)
+{
+	int rc = cli_parse(cmd, argc, argv, a);
+	if (rc == 0 && a->help) {
+		cli_help(cmd, stdout);
+		return -1;
+	}
+	return rc;
+}
+
 /* ---- shell completions, from the same table ---- */
 
 static void words_for(unsigned cmd, struct txc_buf *b)

@@ -485,3 +485,18 @@ int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id
 	memcpy(d->hint, hint, sizeof(d->hint));
 	return TXC_E_AMBIGUOUS;
 }
+
+int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d)
+{
+	struct cli_stores st;
+	char *id = NULL;
+	size_t which = 0;
+	int rc = cli_stores_open(a, &st, d);
+	if (rc == 0)
+		rc = cli_resolve(&st, a->pos[0], &which, &id, d);
+	if (rc == 0)
+		rc = txc_store_load(st.v[which].s, id, flags, t, d);
+	cli_stores_close(&st);
+	free(id);
+	return rc;
+}
