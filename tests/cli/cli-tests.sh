@@ -66,7 +66,8 @@ cp "$src/../demo/hermes.sql" demo.sql
 sum_before=$(cat wal.db wal.db-wal 2>/dev/null | cksum)
 ls wal.db* > files_before.txt
 for args in "list --db wal.db" "list --json --archived --db wal.db" "export --json --db wal.db" \
-	"convert 7f3 --to claude --db wal.db" "convert 20260914 --to markdown --db wal.db" "convert 7f3e9a21 --to hermes --db wal.db"; do
+	"convert 7f3 --to claude --db wal.db" "convert 20260914 --to markdown --db wal.db" "convert 7f3e9a21 --to hermes --db wal.db" \
+	"artifacts 20260914 --check --db wal.db" "export --to markdown --out bulk-wal --db wal.db" "list --since 1w --order recent --db wal.db"; do
 	$txc $args > /dev/null 2>&1 || bad "$args failed"
 done
 [ "$(cat wal.db wal.db-wal 2>/dev/null | cksum)" = "$sum_before" ] && ok || bad "the store's bytes changed"
@@ -78,6 +79,8 @@ cur_sum=$(cksum < cur.db); "$txc" export --json --db cur.db > /dev/null; [ "$(ck
 echo "hello" > text.db; expect_rc 1 "text file" "$txc" list --db text.db; one_line_err "text file"
 head -c 4096 upg.db > trunc.db; "$txc" export --json --db trunc.db > /dev/null 2> err.txt; rc=$?; [ $rc = 1 ] && ok || bad "truncated store exit $rc"
 mkdir dir.db; expect_rc 1 "directory" "$txc" list --db dir.db; one_line_err "directory"
+awk 'BEGIN { srand(7); for (i = 0; i < 8192; i++) printf "%c", int(rand() * 256) }' > random.db
+expect_rc 1 "random bytes" "$txc" export --json --db random.db; one_line_err "random bytes"
 ln -s loop1 loop2; ln -s loop2 loop1; expect_rc 1 "symlink loop" "$txc" list --db loop1
 printf 'CREATE TABLE t(x);' > nosess.sql; "$mkdb" nosess.db nosess.sql; expect_rc 1 "no sessions table" "$txc" list --db nosess.db; grep -q 'no sessions table' err.txt && ok || bad "no sessions table message"
 printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL); INSERT INTO sessions VALUES('s', 'cli', 1.0);" > nomsg.sql
@@ -141,6 +144,18 @@ INSERT INTO messages VALUES (1, 'e2', 'user', 'left ' || char(8238) || 'thgir', 
 if command -v script > /dev/null; then
 	script -q -c "$txc convert e2 --to markdown --db bidi.db" /dev/null > tty.txt 2>&1
 	grep -q 'left \\u202ethgir' tty.txt && ok || bad "bidi override raw on a terminal: $(grep left tty.txt)"
+fi
+
+# on a terminal: an id quoted in an error is shown escaped; bulk export draws a progress bar
+if command -v script > /dev/null; then
+	script -q -c "$txc convert 'x$(printf '\033')[31m' --to claude --db cur.db" /dev/null > tty.txt 2>&1
+	grep -q "$(printf '\033')\[31m" tty.txt && bad "raw escape in an error on a terminal" || ok
+	grep -q 'x\\x1b\[31m' tty.txt && ok || bad "escaped id missing: $(cat tty.txt)"
+	script -q -c "$txc export --to markdown --out tty-bulk --db feat.db" /dev/null > tty.txt 2>&1
+	grep -q '\[##*\] [0-9]*/[0-9]* sessions' tty.txt && grep -q 'exported [0-9]* sessions to tty-bulk' tty.txt &&
+		ok || bad "no progress bar on a terminal: $(cat tty.txt)"
+	"$txc" export --to markdown --out pipe-bulk --db feat.db > out.txt 2> err.txt
+	[ ! -s err.txt ] && [ ! -s out.txt ] && ok || bad "bulk export talks on a pipe without --progress"
 fi
 
 echo "cli: $passes passed, $fails failed"
