@@ -40,7 +40,7 @@ static const struct cli_opt opts[] = {
 	{"cwd", 0, O_CWD, "PATH", "@dir", SEL, "only sessions whose working directory is PATH or below it"},
 	{"title", 0, O_TITLE, "TEXT", NULL, SEL, "only titles containing TEXT (any case)"},
 	{"limit", 0, O_LIMIT, "N", NULL, SEL, "at most N sessions"},
-	{"archived", 0, O_ARCHIVED, NULL, NULL, SEL, "include archived sessions"},
+	{"archived", 0, O_ARCHIVED, NULL, NULL, CMD_LIST, "include archived sessions (export always does)"},
 	{"order", 0, O_ORDER, "KEY", "started recent", SEL, "started (start time) or recent (last activity)"},
 	{"json", 0, O_JSON, NULL, NULL, CMD_LIST | CMD_EXPORT | CMD_ARTIFACTS, "JSON output"},
 	{"to", 0, O_TO, "FORMAT", "claude hermes markdown", CMD_CONVERT | CMD_EXPORT, "output format"},
@@ -130,9 +130,21 @@ void cli_help(unsigned cmd, FILE *f)
 			snprintf(left, sizeof(left), "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
 				 opts[i].arg ? opts[i].arg : "");
 		if (strlen(left) > 22)
-			fprintf(f, "  %s\n  %-22s %s\n", left, "", opts[i].help);
+			fprintf(f, "  %s\n  %-22s ", left, "");
 		else
-			fprintf(f, "  %-22s %s\n", left, opts[i].help);
+			fprintf(f, "  %-22s ", left);
+		/* the text wrapped at word boundaries to 80 columns */
+		const char *h = opts[i].help;
+		while (strlen(h) > 55) {
+			int cut = 55;
+			while (cut > 0 && h[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				break;
+			fprintf(f, "%.*s\n  %-22s ", cut, h, "");
+			h += cut + 1;
+		}
+		fprintf(f, "%s\n", h);
 	}
 	fputs("\nexit status: 0 success, 1 failure, 2 usage error, 3 not found, 4 refused.\n", f);
 }
