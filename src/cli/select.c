@@ -127,7 +127,7 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 		if (rc)
 			return rc;
 		if (txc_store_note(out->v[i].s) != NULL)
-			cli_say("note: ", "%s", txc_store_note(out->v[i].s));
+			cli_say("warning: ", "%s", txc_store_note(out->v[i].s));
 	}
 	return TXC_OK;
 }

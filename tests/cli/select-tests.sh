@@ -162,14 +162,16 @@ Screenshot path: $work/art/missing.png', 'c3', 'browser_vision', 6),
 wrapped
 
 {"output_path": "/wrapped/out.zip"}', 'c4', 'web_extract', 7),
- ('art', 'tool', 'MEDIA:/not/a/producer.png', 'c5', 'terminal', 8);
+ ('art', 'tool', 'MEDIA:/not/a/producer.png', 'c5', 'terminal', 8),
+ ('art', 'tool', '{"_multimodal": true, "content": [], "meta": {"screenshot_path": "/mm/shot.webp"}}', 'c6', 'browser_snapshot', 9);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('art', 'assistant', 'On the share: \\\\server\\docs\\plan.pdf ok', 10);
 SQL
 "$mkdb" art.db art.sql || exit 1
 expect_rc 0 "artifacts" "$txc" artifacts art --db art.db --json
 "$jsoncheck" out.txt && ok || bad "artifacts json"
 for v in '/out/quoted file.mp3' /out/bare.wav /tmp/plot.png ./report.pdf 'https://example.com/page?q=1' \
 	"$work/art/link.png" ./notes.txt 'C:\\\\work\\\\a.docx' /out/saved.csv a/b.txt c.json /gen/image.png /gen/tagged.png \
-	"$work/art/missing.png" /wrapped/out.zip; do
+	"$work/art/missing.png" /wrapped/out.zip /mm/shot.webp '\\\\\\\\server\\\\docs\\\\plan.pdf'; do
 	grep -q "\"value\":\"$v\"" out.txt && ok || bad "artifact $v missing"
 done
 for v in /user/said.png about.html /etc/passwd request_dump /weak/ignored.png /not/a/producer.png; do
