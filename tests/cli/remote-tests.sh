@@ -82,8 +82,8 @@ start --token t --cut "$cut_id"
 expect_rc 1 "connection cut mid-stream" "$txc" convert "$cut_id" --to claude --remote "$url" --token t
 grep -q -i 'cut\|ended early' err.txt && [ ! -s out.txt ] && ok || bad "cut stream: $(cat err.txt)"
 stop
-start --token t --slow 3
-expect_rc 1 "slow server" "$txc" convert 7f3e --to claude --remote "$url" --token t --timeout 1
+start --token t0p-secret-value --slow 3
+expect_rc 1 "slow server" "$txc" convert 7f3e --to claude --remote "$url" --token t0p-secret-value --timeout 1
 grep -q 'did not answer within 1 s' err.txt && ok || bad "timeout message: $(cat err.txt)"
 # the token is not in the process title while txc waits
 "$txc" convert 7f3e --to claude --remote "$url" --token t0p-secret-value --timeout 5 > /dev/null 2>&1 &
@@ -91,8 +91,10 @@ client=$!
 sleep 1
 if [ -r /proc/$client/cmdline ]; then
 	tr '\0' ' ' < /proc/$client/cmdline | grep -q 't0p-secret-value' && bad "the token is in the process title" || ok
+else
+	bad "the client ended before its process title could be read"
 fi
-wait $client
+wait $client && ok || bad "slow but in time: failed"
 stop
 expect_rc 1 "refused connection" "$txc" list --remote "http://127.0.0.1:$port" --token t
 grep -q 'cannot connect' err.txt && ok || bad "refused message: $(cat err.txt)"
