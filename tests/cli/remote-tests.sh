@@ -89,7 +89,9 @@ grep -q 'did not answer within 1 s' err.txt && ok || bad "timeout message: $(cat
 "$txc" convert 7f3e --to claude --remote "$url" --token t0p-secret-value --timeout 5 > /dev/null 2>&1 &
 client=$!
 sleep 1
-if [ -r /proc/$client/cmdline ]; then
+if [ "$(head -c 2 "$txc")" = "#!" ]; then
+	: # txc runs under a wrapper (valgrind): the title is the wrapper's, not txc's
+elif [ -r /proc/$client/cmdline ]; then
 	tr '\0' ' ' < /proc/$client/cmdline | grep -q 't0p-secret-value' && bad "the token is in the process title" || ok
 else
 	bad "the client ended before its process title could be read"
