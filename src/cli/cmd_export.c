@@ -267,6 +267,10 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 		   const char *sha, size_t bytes)
 {
 	struct entry *e = manifest_put(&bk->m, rel);
+	if (e->line != NULL && strcmp(e->sha, sha) == 0) {
+		e->touched = true; /* unchanged: the entry, and its exported_at, stay */
+		return;
+	}
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_buf_addstr(&b, "{\"session_id\":");
 	txc_json_emit_str(&b, t->meta.id.ptr, t->meta.id.len);

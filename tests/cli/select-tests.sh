@@ -108,7 +108,10 @@ set -- $f
 [ "$(sha256sum "md/$1" | cut -d' ' -f1)" = "$2" ] && ok || bad "manifest sha256 does not match $1"
 grep -q '"session_id":"tools","path":"tools-tools-quoted-and-a-second-line-b-bold-b.md","format":"markdown","messages":[0-9]*,"bytes":[0-9]*,"sha256"' md/manifest.jsonl && ok || bad "manifest fields / slug: $(head -c 300 md/manifest.jsonl)"
 [ -s md/img-*.md.assets/image-1.png ] && ok || bad "bulk markdown images not written beside"
+cp md/manifest.jsonl manifest.first
+sleep 0.01
 expect_rc 0 "bulk again" "$txc" export --to markdown --out md --db feat.db --progress
+cmp -s md/manifest.jsonl manifest.first && ok || bad "an unchanged run rewrote the manifest's entries"
 grep -q ': 0 new, 0 updated, [0-9]* unchanged' err.txt && ok || bad "second run: $(tail -1 err.txt)"
 cp feat.db feat2.db
 sqlite3 feat2.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('tools', 'user', 'one more', 1767329999)" 2> /dev/null ||
