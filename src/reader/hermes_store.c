@@ -1002,6 +1002,19 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 	return TXC_OK;
 }
 
+/* One read transaction: the session and its messages come from one snapshot. */
+static int read_session(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript *t,
+			const struct txc_row_sink *sink, struct txc_diag *d, int *sqlrc)
+{
+	*sqlrc = SQLITE_OK;
+	int rc = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return db_error(s, rc, d, "read");
+	rc = load_once(s, id, flags, t, sink, d, sqlrc);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
 int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript **out,
 		   struct txc_diag *d)
 {
@@ -1009,14 +1022,8 @@ int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct t
 		return src_load(s, id, flags, out, d);
 	for (int attempt = 0;; attempt++) {
 		struct txc_transcript *t = txc_transcript_new();
-		int sqlrc = SQLITE_OK;
-		int rc = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);
-		if (rc != SQLITE_OK) {
-			txc_transcript_free(t);
-			return db_error(s, rc, d, "read");
-		}
-		rc = load_once(s, id, flags, t, NULL, d, &sqlrc);
-		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+		int sqlrc;
+		int rc = read_session(s, id, flags, t, NULL, d, &sqlrc);
 		if (rc == TXC_OK) {
 			if (t->messages == NULL) /* not built while reading */
 				txc_model_from_hermes(t);
@@ -1036,15 +1043,9 @@ int txc_store_stream(struct txc_store *s, const char *id, unsigned flags, const 
 	if (s->src.impl != NULL)
 		return src_stream(s, id, flags, sink, d);
 	struct txc_transcript *t = txc_transcript_new();
-	int sqlrc = SQLITE_OK;
-	int rc = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
-		txc_transcript_free(t);
-		return db_error(s, rc, d, "read");
-	}
+	int sqlrc;
 	/* no retry here: rows already handed on cannot be taken back */
-	rc = load_once(s, id, flags, t, sink, d, &sqlrc);
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	int rc = read_session(s, id, flags, t, sink, d, &sqlrc);
 	txc_transcript_free(t);
 	return rc;
 }
