@@ -7,7 +7,7 @@ txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
 rm -rf "$work" && mkdir -p "$work" || exit 1
 fails=0 passes=0
 check() { # name expected actual
-	if cmp -s "$2" "$3"; then passes=$((passes + 1)); else echo "FAIL: $1"; diff "$2" "$3" | head -5; fails=$((fails + 1)); fi
+	if cmp -s "$2" "$3"; then passes=$((passes + 1)); else echo "FAIL: $1"; diff -u "$2" "$3" | head -60; fails=$((fails + 1)); fi
 }
 for c in current-schema upgraded-schema hermes-written; do
 	db=$work/$c.db
@@ -24,24 +24,20 @@ done
 db=$work/features.db
 "$mkdb" "$db" "$src/fixtures/features.sql" || exit 1
 cd / # sessions without a cwd record the current directory: keep it fixed
-render() { # session file args...
-	s=$1 f=$2; shift 2
+render() { # file session args...
+	f=$1 s=$2; shift 2
 	"$txc" convert "$s" --db "$db" "$@" > "$work/$f" || { echo "FAIL: $s $* exited $?"; fails=$((fails + 1)); }
 	if [ "${UPDATE:-0}" = 1 ]; then cp "$work/$f" "$src/golden/features/$f"; fi
-	check "features $f" "$src/golden/features/$f" "$work/$f"
+	check "features $f ($s $*)" "$src/golden/features/$f" "$work/$f"
 }
-for s in tools img empty chat; do
-	render $s $s.claude.jsonl --to claude
-	render $s $s.hermes.jsonl --to hermes
-	render $s $s.md --to markdown --utc
-done
-render tools tools.reasoning-text.claude.jsonl --to claude --reasoning text
-render tools tools.reasoning-drop.claude.jsonl --to claude --reasoning drop
-render tools tools.full.md --to markdown --utc --detail full
-render tools tools.brief.md --to markdown --utc --detail brief
-render tools tools.prompts.md --to markdown --utc --detail prompts
-render tools tools.compacted.md --to markdown --utc --include-compacted --max-output-lines 1
-render img img.omit.md --to markdown --utc --images omit
+n_cases=0
+while read -r f s args; do
+	case $f in '' | '#'*) continue ;; esac
+	# shellcheck disable=SC2086 # ARGS are words by design
+	render "$f" "$s" $args
+	n_cases=$((n_cases + 1))
+done < "$src/golden/features/CASES"
+[ "$n_cases" -ge 19 ] || { echo "FAIL: only $n_cases golden cases read from CASES"; fails=$((fails + 1)); }
 # --images files: the document links FILE.assets/image-N.ext, which holds the decoded bytes
 "$txc" convert img --db "$db" --to markdown --utc -o "$work/img.files.md" || { echo "FAIL: img -o exited $?"; fails=$((fails + 1)); }
 if [ "${UPDATE:-0}" = 1 ]; then cp "$work/img.files.md" "$src/golden/features/img.files.md"; fi
