@@ -118,7 +118,7 @@ static bool has_messages(const struct txc_transcript *t)
 	return false;
 }
 
-enum { AGAIN = 1 }; /* not a txc_err: those are 0 or negative */
+enum { AGAIN = 1, EMPTY = 2 }; /* not txc_err codes: those are 0 or negative */
 
 /* Write t to path (or find it there already); *res what happened, AGAIN: try the next --as-new name. */
 static int install_at(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
@@ -136,6 +136,10 @@ static int install_at(const struct cli_args *a, const struct txc_transcript *t, 
 	txc_out_release(&out);
 	if (rc == 0 && fflush(f.f) != 0)
 		rc = TXC_E_FAIL, txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(errno));
+	if (rc == 0 && ftell(f.f) == 0) {
+		cli_atomic_abort(&f); /* nothing Claude Code could resume */
+		return EMPTY;
+	}
 	struct stat before, now;
 	if (rc == 0 && lstat(path, &before) != 0) {
 		f.force = false; /* linked: a file that appeared meanwhile is not replaced */
@@ -215,24 +219,29 @@ static struct txc_str install_cwd(const struct txc_transcript *t, bool quiet, ch
 	return txc_str_c(cwd_now);
 }
 
+/* A 0-byte file would be listed by Claude Code and could not be resumed: convert fails, bulk warns. */
+static int empty_session(const struct txc_transcript *t, bool quiet, int *res)
+{
+	struct txc_diag d = {0};
+	struct txc_buf id = TXC_BUF_INIT;
+	*res = CLI_INST_EMPTY;
+	cli_safe_text(&id, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len, true);
+	if (quiet)
+		cli_say("warning: ", "session '%s' has no messages; not installed", id.buf);
+	else
+		txc_diag_set(&d, TXC_E_FAIL, "session '%s' has no messages: nothing Claude Code could resume; nothing installed",
+			     id.buf);
+	txc_buf_release(&id);
+	return quiet ? 0 : cli_fail(&d);
+}
+
 int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet,
 		       int *res)
 {
 	struct txc_diag d = {0};
 	*res = CLI_INST_FAILED;
-	if (!has_messages(t)) {
-		/* a 0-byte file would be listed by Claude Code and could not be resumed */
-		*res = CLI_INST_EMPTY;
-		struct txc_buf id = TXC_BUF_INIT;
-		cli_safe_text(&id, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len, true);
-		if (quiet)
-			cli_say("warning: ", "session '%s' has no messages; not installed", id.buf);
-		else
-			txc_diag_set(&d, TXC_E_FAIL, "session '%s' has no messages: nothing Claude Code could resume; nothing installed",
-				     id.buf);
-		txc_buf_release(&id);
-		return quiet ? 0 : cli_fail(&d);
-	}
+	if (!has_messages(t))
+		return empty_session(t, quiet, res);
 	char cwd_now[4096];
 	struct txc_str cwd = install_cwd(t, quiet, cwd_now, sizeof(cwd_now));
 	/* the recorded cwd must match the folder: write the one we install for */
@@ -260,6 +269,10 @@ int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t,
 		txc_buf_reset(&path);
 		txc_buf_addf(&path, "%s/%s.jsonl", dir.buf, uuid);
 		rc = install_at(a, &copy, w, path.buf, uuid, res, &continued, &d);
+	}
+	if (rc == EMPTY) {
+		txc_buf_release(&id), txc_buf_release(&path), txc_buf_release(&dir);
+		return empty_session(t, quiet, res);
 	}
 	if (rc == AGAIN)
 		txc_diag_set(&d, TXC_E_FAIL, "no free session name for --as-new in '%s'", dir.buf), rc = TXC_E_FAIL;
