@@ -103,6 +103,9 @@ expect_rc 0 "bulk install again" "$txc" export --to claude --install --db inst.d
 printf '{"type":"user","sessionId":"%s","uuid":"2b4e28ba-2fa1-41d2-883f-0016d3cca427","message":{"role":"user","content":"x"}}\n' "$sid" >> "$inst"
 expect_rc 0 "bulk install after a continuation, nothing new" "$txc" export --to claude --install --db inst.db --progress
 grep -q '0 new, 0 updated, 1 unchanged' err.txt && ok || bad "bulk summary: $(tail -1 err.txt)"
+printf "INSERT INTO messages VALUES(5, 's1', 'user', 'newer still', 1.9);\n" > grow3.sql; "$mkdb" inst.db grow3.sql; csum=$(sum "$inst")
+expect_rc 4 "bulk install of a continued session with news" "$txc" export --to claude --install --db inst.db
+[ "$(sum "$inst")" = "$csum" ] && grep -q 'continued in Claude Code' err.txt && ok || bad "bulk install replaced a continued file: $(cat err.txt)"
 
 # ---- 15. HOME="" and empty sessions ----
 unset CLAUDE_CONFIG_DIR
@@ -117,7 +120,7 @@ export CLAUDE_CONFIG_DIR="$work/claude"
 expect_rc 1 "empty session install" "$txc" convert e0 --to claude --install --db inst.db
 grep -q 'no messages' err.txt && ok || bad "empty session message: $(cat err.txt)"
 [ "$(find "$CLAUDE_CONFIG_DIR" -name '*.jsonl' -size 0 | wc -l)" = 0 ] && ok || bad "0-byte file installed"
-expect_rc 0 "bulk install with an empty session" "$txc" export --to claude --install --db inst.db
+expect_rc 0 "bulk install with an empty session" "$txc" export --to claude --install --title empty --db inst.db
 grep -q "warning: session 'e0' has no messages" err.txt && ok || bad "bulk empty warning: $(cat err.txt)"
 
 # ---- 13. -o - is standard output ----
