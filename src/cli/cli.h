@@ -52,7 +52,7 @@ struct cli_store_opts {
 
 struct cli_args {
 	struct cli_store_opts store;
-	bool all_profiles, json, force, install, help, dry_run, progress, check;
+	bool all_profiles, json, force, install, as_new, help, dry_run, progress, check;
 	const char *to, *output, *out_dir;
 	struct cli_select sel;
 	struct txc_write_opts w;
@@ -70,8 +70,13 @@ void cli_help(unsigned cmd, FILE *f);
 int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a);
 int cli_completions(const char *shell);
 
-/* Install a converted session for `claude --resume` (cmd_convert.c); prints the resume command. */
-int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet);
+/*
+ * Install a converted session for `claude --resume` (install.c); unless quiet, prints what
+ * happened and the resume command.  Returns an exit status; *res says what happened.
+ */
+enum { CLI_INST_NEW, CLI_INST_UPDATED, CLI_INST_SAME, CLI_INST_EMPTY, CLI_INST_REFUSED, CLI_INST_FAILED };
+int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet,
+		       int *res);
 
 /* ---- diagnostics and colour (main.c) ---- */
 
@@ -134,7 +139,17 @@ struct cli_atomic {
 int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d);
 int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d);
 void cli_atomic_abort(struct cli_atomic *w);
+/* Create dir and its parents (never one that takes a source's name). */
 int cli_mkdirs(const char *dir, struct txc_diag *d);
+
+/*
+ * The files txc reads (a store, with its -wal, -shm and -journal, or an --input
+ * file) are never written, replaced or removed through any name: every output
+ * path is checked by device+inode and by resolved name.  cli_guard_check
+ * returns TXC_E_REFUSED with d set when writing target would touch a source.
+ */
+void cli_guard_source(const char *path, bool store);
+int cli_guard_check(const char *target, struct txc_diag *d);
 
 /*
  * Images of a Markdown file written beside it (--images files): the writer's

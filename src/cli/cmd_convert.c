@@ -9,88 +9,6 @@
 #include "cli.h"
 #include "commands.h"
 
-/* Install for `claude --resume`: $CLAUDE_CONFIG_DIR/projects/<folder>/<uuid>.jsonl. */
-int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet)
-{
-	struct txc_diag d = {0};
-	char cwd_now[4096];
-	if (getcwd(cwd_now, sizeof(cwd_now)) == NULL)
-		strcpy(cwd_now, "/");
-	struct txc_str cwd = t->meta.cwd;
-	struct stat st;
-	bool usable = cwd.ptr != NULL && cwd.ptr[0] == '/' && strlen(cwd.ptr) == cwd.len && stat(cwd.ptr, &st) == 0 &&
-		      S_ISDIR(st.st_mode);
-	if (!usable) {
-		if (quiet)
-			; /* bulk installs sum this up instead */
-		else if (cwd.ptr == NULL)
-			cli_say("warning: ", "the session has no recorded working directory; installing for %s", cwd_now);
-		else
-			cli_say("warning: ", "the session's directory '%.*s' does not exist here; installing for %s",
-			    (int)(cwd.len > 200 ? 200 : cwd.len), cwd.ptr, cwd_now);
-		cwd = txc_str_c(cwd_now);
-	}
-	/* the recorded cwd must match the folder: write the one we install for */
-	struct txc_transcript copy = *t;
-	copy.meta.cwd = cwd;
-	const char *cfg = getenv("CLAUDE_CONFIG_DIR");
-	struct txc_buf path = TXC_BUF_INIT;
-	if (cfg != NULL && cfg[0])
-		txc_buf_addstr(&path, cfg);
-	else
-		txc_buf_addf(&path, "%s/.claude", getenv("HOME") ? getenv("HOME") : ".");
-	txc_buf_addstr(&path, "/projects/");
-	/* the folder name has only [A-Za-z0-9-] and the file name is a UUID: nothing can escape */
-	txc_claude_project_folder(&path, cwd.ptr, cwd.len);
-	int rc = cli_mkdirs(path.buf, &d);
-	char uuid[37];
-	txc_claude_session_uuid(t, uuid);
-	txc_buf_addf(&path, "/%s.jsonl", uuid);
-	struct cli_atomic file;
-	if (rc == 0)
-		rc = cli_atomic_open(&file, path.buf, a->force, &d);
-	if (rc == 0) {
-		struct txc_out out;
-		txc_out_init_file(&out, file.f);
-		rc = txc_writer_claude.write(&out, &copy, w, &d);
-		if (rc == 0 && txc_out_flush(&out) != 0)
-			rc = TXC_E_FAIL, txc_diag_set(&d, TXC_E_FAIL, "cannot write '%s': %s", path.buf, strerror(out.err));
-		txc_out_release(&out);
-		if (rc == 0)
-			rc = cli_atomic_commit(&file, &d);
-		else
-			cli_atomic_abort(&file);
-	}
-	if (rc) {
-		txc_buf_release(&path);
-		return cli_fail(&d);
-	}
-	if (quiet) {
-		txc_buf_release(&path);
-		return 0;
-	}
-	struct txc_buf msg = TXC_BUF_INIT;
-	cli_safe_text(&msg, path.buf, path.len, true);
-	printf("installed %s\n", msg.buf);
-	txc_buf_reset(&msg);
-	/* single-quote the directory for the shell */
-	txc_buf_addstr(&msg, "cd '");
-	for (size_t i = 0; i < cwd.len; i++) {
-		if (cwd.ptr[i] == '\'')
-			txc_buf_addstr(&msg, "'\\''");
-		else
-			txc_buf_addch(&msg, cwd.ptr[i]);
-	}
-	txc_buf_addf(&msg, "' && claude --resume %s", uuid);
-	struct txc_buf safe = TXC_BUF_INIT;
-	cli_safe_text(&safe, msg.buf, msg.len, true);
-	printf("resume with: %s\n", safe.buf);
-	txc_buf_release(&safe);
-	txc_buf_release(&msg);
-	txc_buf_release(&path);
-	return 0;
-}
-
 /*
  * stdout on a terminal: transcript text must not drive it, so control
  * characters and escape sequences are shown escaped.  A UTF-8 sequence cut
@@ -143,6 +61,8 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage(CMD_CONVERT, "unknown format '%s' (claude, hermes or markdown)", a.to);
 	if (a.install && ops != &txc_writer_claude)
 		return cli_usage(CMD_CONVERT, "--install works with --to claude only");
+	if (a.output != NULL && strcmp(a.output, "-") == 0)
+		a.output = NULL; /* -o - is standard output */
 	if (a.install && a.output)
 		return cli_usage(CMD_CONVERT, "--install and -o cannot be combined");
 	if (a.w.images == TXC_IMAGES_FILES && (a.output == NULL || ops != &txc_writer_markdown))
@@ -156,7 +76,8 @@ int cmd_convert(int argc, char **argv)
 	if (rc)
 		return cli_fail(&d);
 	if (a.install) {
-		rc = cli_install_claude(&a, t, &a.w, false);
+		int res;
+		rc = cli_install_claude(&a, t, &a.w, false, &res);
 		txc_transcript_free(t);
 		return rc;
 	}

@@ -3,11 +3,14 @@
  * (streamed row by row), or one file per session in a folder with a manifest,
  * rewriting only what changed, or installed for Claude Code.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -127,23 +130,44 @@ static void file_name(struct txc_buf *b, struct txc_str id, struct txc_str title
 
 /* ---- the manifest ---- */
 
+struct asset_rec {
+	char *path; /* relative to DIR */
+	char sha[65];
+};
+
 struct entry {
 	char *path, *line; /* path relative to DIR; the manifest line without its newline */
+	char *session, *profile, *format; /* NULL when absent */
 	char sha[65];
-	bool touched;
+	struct asset_rec *assets;
+	size_t n_assets;
+	bool touched, dropped;
 };
 
 struct manifest {
 	struct entry *v;
 	size_t n;
+	const char *file; /* DIR/manifest.jsonl, NULL in a dry run */
+	int journal;      /* file opened for appending; -1 none, -2 not yet */
 };
 
 static struct entry *manifest_find(struct manifest *m, const char *path)
 {
 	for (size_t i = 0; i < m->n; i++)
-		if (strcmp(m->v[i].path, path) == 0)
+		if (!m->v[i].dropped && strcmp(m->v[i].path, path) == 0)
 			return &m->v[i];
 	return NULL;
+}
+
+static void entry_clear(struct entry *e)
+{
+	free(e->line), free(e->session), free(e->profile), free(e->format);
+	for (size_t i = 0; i < e->n_assets; i++)
+		free(e->assets[i].path);
+	free(e->assets);
+	e->line = e->session = e->profile = e->format = NULL;
+	e->assets = NULL;
+	e->n_assets = 0;
 }
 
 static struct entry *manifest_put(struct manifest *m, const char *path)
@@ -158,6 +182,13 @@ static struct entry *manifest_put(struct manifest *m, const char *path)
 	return e;
 }
 
+static char *opt_str(const struct txc_json *o, const char *key)
+{
+	const char *v = txc_json_cstr(txc_json_get(o, key));
+	return v ? txc_xstrdup(v) : NULL;
+}
+
+/* A later line for the same path wins: the lines a run appends as it goes override older ones. */
 static void manifest_read(struct manifest *m, const char *file)
 {
 	FILE *f = fopen(file, "rb");
@@ -172,7 +203,7 @@ static void manifest_read(struct manifest *m, const char *file)
 		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		const struct txc_json *o;
+		const struct txc_json *o, *as;
 		const char *path, *sha;
 		if (len == 0)
 			continue;
@@ -182,9 +213,22 @@ static void manifest_read(struct manifest *m, const char *file)
 			continue;
 		}
 		struct entry *e = manifest_put(m, path);
-		free(e->line);
+		entry_clear(e);
 		e->line = txc_xstrdup(line);
 		memcpy(e->sha, sha, 65);
+		e->session = opt_str(o, "session_id");
+		e->profile = opt_str(o, "profile");
+		e->format = opt_str(o, "format");
+		as = txc_json_get(o, "assets");
+		for (size_t i = 0; as != NULL && as->kind == TXC_JSON_ARRAY && i < as->n; i++) {
+			const char *ap = txc_json_cstr(txc_json_get(as->items[i], "path"));
+			const char *ah = txc_json_cstr(txc_json_get(as->items[i], "sha256"));
+			if (ap == NULL || ah == NULL || strlen(ah) != 64)
+				continue;
+			e->assets = txc_xrealloc(e->assets, (e->n_assets + 1) * sizeof(*e->assets));
+			e->assets[e->n_assets].path = txc_xstrdup(ap);
+			memcpy(e->assets[e->n_assets++].sha, ah, 65);
+		}
 	}
 	free(line);
 	fclose(f);
@@ -201,19 +245,54 @@ static int manifest_write(struct manifest *m, const char *file, struct txc_diag 
 	qsort(m->v, m->n, sizeof(*m->v), cmp_entry);
 	struct txc_buf b = TXC_BUF_INIT;
 	for (size_t i = 0; i < m->n; i++)
-		txc_buf_addf(&b, "%s\n", m->v[i].line);
+		if (!m->v[i].dropped)
+			txc_buf_addf(&b, "%s\n", m->v[i].line);
 	int rc = cli_write_file(file, b.buf, b.len, true, d);
 	txc_buf_release(&b);
 	return rc;
 }
 
+/* The journal: manifest.jsonl itself, appended to as files are written, so that a run that is
+ * stopped half-way leaves every file it wrote recorded (the end of the run rewrites it whole). */
+static void manifest_journal_open(struct manifest *m)
+{
+	m->journal = m->file ? open(m->file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666) : -1;
+	struct stat sb;
+	if (m->journal >= 0 && (fstat(m->journal, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_nlink != 1)) {
+		close(m->journal); /* not a plain file of ours: only the final rewrite */
+		m->journal = -1;
+	}
+}
+
+static void manifest_journal_add(struct manifest *m, const char *line)
+{
+	if (m->journal == -2)
+		manifest_journal_open(m);
+	if (m->journal < 0)
+		return;
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addf(&b, "%s\n", line);
+	if (write(m->journal, b.buf, b.len) != (ssize_t)b.len) { /* the final rewrite still records it */
+		close(m->journal);
+		m->journal = -1;
+	}
+	txc_buf_release(&b);
+}
+
 static void manifest_free(struct manifest *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
+		entry_clear(&m->v[i]);
 		free(m->v[i].path);
-		free(m->v[i].line);
 	}
 	free(m->v);
+	if (m->journal >= 0)
+		close(m->journal);
+}
+
+static bool opt_eq(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
 /* ---- one file per session ---- */
@@ -253,7 +332,7 @@ static bool file_sha(const char *path, char out[65])
 	return ok;
 }
 
-enum outcome { NEW, UPDATED, SAME, REFUSED, FAILED, N_OUTCOMES };
+enum outcome { NEW, UPDATED, SAME, REFUSED, FAILED, SKIPPED, N_OUTCOMES };
 
 struct bulk {
 	const struct cli_args *a;
@@ -263,12 +342,44 @@ struct bulk {
 	size_t count[N_OUTCOMES];
 };
 
+static void assets_json(struct txc_buf *b, const struct asset_rec *v, size_t n)
+{
+	if (n == 0)
+		return;
+	txc_buf_addstr(b, ",\"assets\":[");
+	for (size_t i = 0; i < n; i++) {
+		txc_buf_addstr(b, i ? ",{\"path\":" : "{\"path\":");
+		txc_json_emit_str(b, v[i].path, strlen(v[i].path));
+		txc_buf_addf(b, ",\"sha256\":\"%s\"}", v[i].sha);
+	}
+	txc_buf_addch(b, ']');
+}
+
+static bool same_assets(const struct entry *e, const struct asset_rec *v, size_t n)
+{
+	if (e->n_assets != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(e->assets[i].path, v[i].path) != 0 || strcmp(e->assets[i].sha, v[i].sha) != 0)
+			return false;
+	return true;
+}
+
+static void free_assets(struct asset_rec *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+/* The manifest line of a file written or found unchanged; takes the asset list. */
 static void record(struct bulk *bk, const char *rel, const struct cli_store_ref *ref, const struct txc_transcript *t,
-		   const char *sha, size_t bytes)
+		   const char *sha, size_t bytes, struct asset_rec *av, size_t an)
 {
 	struct entry *e = manifest_put(&bk->m, rel);
-	if (e->line != NULL && strcmp(e->sha, sha) == 0) {
-		e->touched = true; /* unchanged: the entry, and its exported_at, stay */
+	e->touched = true;
+	if (e->line != NULL && strcmp(e->sha, sha) == 0 && same_assets(e, av, an)) {
+		free_assets(av, an); /* unchanged: the entry, and its exported_at, stay */
 		return;
 	}
 	struct txc_buf b = TXC_BUF_INIT;
@@ -280,12 +391,140 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	}
 	txc_buf_addstr(&b, ",\"path\":");
 	txc_json_emit_str(&b, rel, strlen(rel));
-	txc_buf_addf(&b, ",\"format\":\"%s\",\"messages\":%zu,\"bytes\":%zu,\"sha256\":\"%s\",\"exported_at\":\"%s\"}",
+	txc_buf_addf(&b, ",\"format\":\"%s\",\"messages\":%zu,\"bytes\":%zu,\"sha256\":\"%s\",\"exported_at\":\"%s\"",
 		     bk->ops->name, t->n_active_rows, bytes, sha, bk->stamp);
-	free(e->line);
+	assets_json(&b, av, an);
+	txc_buf_addch(&b, '}');
+	entry_clear(e);
 	e->line = txc_buf_detach(&b, NULL);
+	e->session = txc_xstrndup(t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
+	e->profile = ref->profile ? txc_xstrdup(ref->profile) : NULL;
+	e->format = txc_xstrdup(bk->ops->name);
 	memcpy(e->sha, sha, 65);
-	e->touched = true;
+	e->assets = av;
+	e->n_assets = an;
+	if (!bk->a->dry_run)
+		manifest_journal_add(&bk->m, e->line);
+}
+
+/* A manifest path txc may act on: relative, without "..". */
+static bool safe_rel(const char *rel)
+{
+	if (rel[0] == '\0' || rel[0] == '/')
+		return false;
+	for (const char *p = rel; p != NULL; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+		if (strncmp(p, "..", 2) == 0 && (p[2] == '/' || p[2] == '\0'))
+			return false;
+	return true;
+}
+
+/* Remove DIR/rel if it is still exactly what txc wrote (sha); anything else is left alone. */
+static void remove_ours(const struct bulk *bk, const char *rel, const char *sha)
+{
+	struct txc_buf full = TXC_BUF_INIT;
+	txc_buf_addf(&full, "%s/%s", bk->a->out_dir, rel);
+	struct stat sb;
+	char now[65];
+	struct txc_diag d = {0};
+	if (!safe_rel(rel) || lstat(full.buf, &sb) != 0) {
+		/* gone already, or not a path of ours: only the entry goes */
+	} else if (!S_ISREG(sb.st_mode) || !file_sha(full.buf, now) || strcmp(now, sha) != 0) {
+		cli_say("warning: ", "kept '%s': it changed since txc wrote it (it is no longer in the manifest)", full.buf);
+	} else if (bk->a->dry_run) {
+		struct txc_buf line = TXC_BUF_INIT;
+		cli_safe_text(&line, full.buf, full.len, true);
+		printf("%-6s %s\n", "remove", line.buf);
+		txc_buf_release(&line);
+	} else if (cli_guard_check(full.buf, &d) == 0) {
+		unlink(full.buf);
+	}
+	txc_buf_release(&full);
+}
+
+/* A session written under a new name (its title changed): the files of its old name go. */
+static void drop_stale(struct bulk *bk, const char *rel, struct txc_str id, const char *profile)
+{
+	for (size_t i = 0; i < bk->m.n; i++) {
+		struct entry *e = &bk->m.v[i];
+		if (e->dropped || e->session == NULL || strcmp(e->path, rel) == 0 || strlen(e->session) != id.len ||
+		    memcmp(e->session, id.ptr, id.len) != 0 || !opt_eq(e->profile, profile) ||
+		    !opt_eq(e->format, bk->ops->name))
+			continue;
+		remove_ours(bk, e->path, e->sha);
+		for (size_t k = 0; k < e->n_assets; k++)
+			remove_ours(bk, e->assets[k].path, e->assets[k].sha);
+		if (!bk->a->dry_run && safe_rel(e->path)) {
+			struct txc_buf dir = TXC_BUF_INIT;
+			txc_buf_addf(&dir, "%s/%s.assets", bk->a->out_dir, e->path);
+			rmdir(dir.buf); /* only when empty */
+			txc_buf_release(&dir);
+		}
+		e->dropped = true;
+	}
+}
+
+/*
+ * The images of a document: a missing one is (re)written, one with other bytes is replaced
+ * only when it is as txc wrote it (its manifest hash) or with --force.  Returns SAME (done),
+ * REFUSED or FAILED; *out the list for the manifest, *wrote whether a file was written.
+ */
+static enum outcome sync_assets(const struct bulk *bk, const struct entry *old, const struct cli_assets *as,
+				const char *rel, struct asset_rec **out, size_t *n_out, bool *wrote, struct txc_diag *d)
+{
+	struct asset_rec *v = txc_xcalloc(as->n ? as->n : 1, sizeof(*v));
+	bool *need = txc_xcalloc(as->n ? as->n : 1, sizeof(*need));
+	struct txc_buf full = TXC_BUF_INIT;
+	enum outcome oc = SAME;
+	for (size_t i = 0; i < as->n; i++) {
+		unsigned char h[32];
+		char now[65];
+		struct txc_buf r = TXC_BUF_INIT;
+		txc_buf_addf(&r, "%s.assets/%s", rel, as->items[i].name);
+		v[i].path = txc_buf_detach(&r, NULL);
+		txc_sha256(as->items[i].bytes, as->items[i].len, h);
+		txc_hex(v[i].sha, h, 32);
+		txc_buf_reset(&full);
+		txc_buf_addf(&full, "%s/%s", bk->a->out_dir, v[i].path);
+		struct stat sb;
+		if (lstat(full.buf, &sb) != 0) {
+			need[i] = true; /* new, or deleted since: restored */
+			continue;
+		}
+		bool have = S_ISREG(sb.st_mode) && file_sha(full.buf, now);
+		if (have && strcmp(now, v[i].sha) == 0)
+			continue;
+		bool ours = false;
+		for (size_t k = 0; have && old != NULL && k < old->n_assets; k++)
+			ours |= strcmp(old->assets[k].path, v[i].path) == 0 && strcmp(old->assets[k].sha, now) == 0;
+		if (!ours && !bk->a->force && oc == SAME) {
+			txc_diag_set(d, TXC_E_FAIL, "'%s' exists and is not as txc wrote it; pass --force to overwrite it", full.buf);
+			oc = REFUSED;
+		}
+		need[i] = true;
+	}
+	for (size_t i = 0; i < as->n && oc == SAME && !bk->a->dry_run; i++) {
+		if (!need[i])
+			continue;
+		txc_buf_reset(&full);
+		txc_buf_addf(&full, "%s/%s", bk->a->out_dir, v[i].path);
+		*strrchr(full.buf, '/') = '\0';
+		int rc = cli_mkdirs(full.buf, d);
+		full.buf[strlen(full.buf)] = '/';
+		if (rc == 0)
+			rc = cli_write_file(full.buf, as->items[i].bytes, as->items[i].len, true, d);
+		if (rc != 0)
+			oc = rc == TXC_E_REFUSED ? REFUSED : FAILED;
+		*wrote = true;
+	}
+	txc_buf_release(&full);
+	free(need);
+	*out = v;
+	*n_out = as->n;
+	if (oc != SAME) {
+		free_assets(v, as->n);
+		*out = NULL, *n_out = 0;
+	}
+	return oc;
 }
 
 static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, const struct txc_transcript *t,
@@ -298,7 +537,7 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	*slash = '\0';
 	if (!a->dry_run && cli_mkdirs(path.buf, d) != 0) {
 		txc_buf_release(&path);
-		return FAILED;
+		return d->code == TXC_E_REFUSED ? REFUSED : FAILED;
 	}
 	*slash = '/';
 	struct txc_write_opts w = a->w;
@@ -311,8 +550,13 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	txc_sha256_init(&hf.sha);
 	struct cli_atomic tmp = {0};
 	enum outcome oc = FAILED;
-	if (!a->dry_run && cli_atomic_open(&tmp, path.buf, true, d) != 0)
+	if (a->dry_run ? cli_guard_check(path.buf, d) != 0 : cli_atomic_open(&tmp, path.buf, true, d) != 0) {
+		if (d->code == TXC_E_REFUSED)
+			oc = REFUSED;
+		if (a->dry_run)
+			printf("%-6s %s\n", "refuse", rel);
 		goto done;
+	}
 	hf.f = tmp.f;
 	struct txc_out out;
 	txc_buf_init(&out.buf);
@@ -328,7 +572,7 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	txc_sha256_final(&hf.sha, h);
 	txc_hex(sha, h, 32);
 	struct stat sb;
-	struct entry *e = manifest_find(&bk->m, rel);
+	const struct entry *e = manifest_find(&bk->m, rel);
 	if (lstat(path.buf, &sb) != 0) {
 		oc = NEW;
 	} else {
@@ -350,27 +594,78 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 		printf("%-6s %s\n", verb[oc], line.buf);
 		txc_buf_release(&line);
 		if (oc != REFUSED)
-			record(bk, rel, ref, t, sha, hf.bytes);
+			record(bk, rel, ref, t, sha, hf.bytes, NULL, 0);
 		goto done;
 	}
-	if (oc == SAME || oc == REFUSED) {
-		cli_atomic_abort(&tmp);
-		if (oc == SAME)
-			record(bk, rel, ref, t, sha, hf.bytes);
+	if (oc == REFUSED)
+		goto done;
+	struct asset_rec *av = NULL;
+	size_t an = 0;
+	bool wrote = false;
+	enum outcome ao = sync_assets(bk, e, &assets, rel, &av, &an, &wrote, d); /* first: the document links to them */
+	if (ao != SAME) {
+		oc = ao;
 		goto done;
 	}
-	tmp.force = oc != NEW; /* a new file is linked: one that appeared meanwhile is not replaced */
-	if (cli_assets_write(&assets, true, d) != 0 || cli_atomic_commit(&tmp, d) != 0) {
-		oc = FAILED;
-		goto done;
+	if (oc != SAME) {
+		tmp.force = oc != NEW; /* a new file is linked: one that appeared meanwhile is not replaced */
+		if (cli_atomic_commit(&tmp, d) != 0) {
+			oc = d->code == TXC_E_REFUSED ? REFUSED : FAILED;
+			free_assets(av, an);
+			goto done;
+		}
+	} else if (wrote) {
+		oc = UPDATED; /* the document was there; images were restored */
 	}
-	record(bk, rel, ref, t, sha, hf.bytes);
+	record(bk, rel, ref, t, sha, hf.bytes, av, an);
 done:
 	if (tmp.f != NULL)
 		cli_atomic_abort(&tmp);
 	cli_assets_release(&assets);
 	txc_buf_release(&path);
 	return oc;
+}
+
+/* Temporary files a stopped run left: ".txc-tmp-" and mkstemp's 6 characters, a name only txc
+ * makes, in DIR, its profile folders and asset folders (the caller holds DIR's lock). */
+static void clean_temps(const char *dir, int depth)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	while (dp != NULL && (de = readdir(dp)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s", dir, de->d_name);
+		struct stat sb;
+		struct txc_diag d = {0};
+		if (lstat(p.buf, &sb) != 0)
+			;
+		else if (S_ISDIR(sb.st_mode) && depth > 0)
+			clean_temps(p.buf, depth - 1);
+		else if (S_ISREG(sb.st_mode) && strncmp(de->d_name, ".txc-tmp-", 9) == 0 && strlen(de->d_name) == 15 &&
+			 cli_guard_check(p.buf, &d) == 0)
+			unlink(p.buf);
+		txc_buf_release(&p);
+	}
+	if (dp != NULL)
+		closedir(dp);
+}
+
+/* One run at a time writes DIR: a lock on the folder itself (released when txc exits). */
+static int lock_dir(const char *dir, struct txc_diag *d)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot open '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		txc_diag_set(d, TXC_E_FAIL, "another txc is exporting to '%s'; try again when it is done", dir);
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static void progress(size_t done, size_t total, double t0, bool tty)
@@ -398,18 +693,47 @@ static double mono_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static enum outcome install_outcome(int res)
+{
+	static const enum outcome map[] = {[CLI_INST_NEW] = NEW,		[CLI_INST_UPDATED] = UPDATED,
+					   [CLI_INST_SAME] = SAME,		[CLI_INST_EMPTY] = SKIPPED,
+					   [CLI_INST_REFUSED] = REFUSED, [CLI_INST_FAILED] = FAILED};
+	return map[res];
+}
+
+/* DIR made, its lock taken, leftovers of a stopped run removed, the manifest read. */
+static int open_dir(struct bulk *bk, char **manifest, int *lock, struct txc_diag *d)
+{
+	const struct cli_args *a = bk->a;
+	struct txc_buf mp = TXC_BUF_INIT;
+	txc_buf_addf(&mp, "%s/manifest.jsonl", a->out_dir);
+	*manifest = txc_buf_detach(&mp, NULL);
+	if (!a->dry_run && cli_mkdirs(a->out_dir, d) != 0)
+		return d->code;
+	if (cli_guard_check(*manifest, d) != 0)
+		return d->code;
+	if (!a->dry_run) {
+		if ((*lock = lock_dir(a->out_dir, d)) < 0)
+			return d->code;
+		clean_temps(a->out_dir, 2);
+		bk->m.file = *manifest;
+	}
+	manifest_read(&bk->m, *manifest);
+	return 0;
+}
+
 static int export_files(const struct cli_args *a, struct cli_stores *st, const struct cli_session *v, size_t n,
 			struct txc_diag *d)
 {
-	struct bulk bk = {.a = a, .ops = txc_writer_lookup(a->to)};
+	struct bulk bk = {.a = a, .ops = txc_writer_lookup(a->to), .m = {.journal = -2}};
 	char *manifest = NULL;
-	if (a->out_dir != NULL) {
-		if (!a->dry_run && cli_mkdirs(a->out_dir, d) != 0)
-			return d->code;
-		struct txc_buf mp = TXC_BUF_INIT;
-		txc_buf_addf(&mp, "%s/manifest.jsonl", a->out_dir);
-		manifest = txc_buf_detach(&mp, NULL);
-		manifest_read(&bk.m, manifest);
+	int lock = -1;
+	if (a->out_dir != NULL && open_dir(&bk, &manifest, &lock, d) != 0) {
+		free(manifest);
+		manifest_free(&bk.m);
+		if (lock >= 0)
+			close(lock);
+		return d->code;
 	}
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -417,6 +741,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	bool tty = isatty(STDERR_FILENO), show = tty || a->progress;
 	double t0 = mono_now();
 	int rc = 0;
+	bool hard = false; /* a refusal of exit status 4: a source, or a session continued in Claude Code */
 	char id[4096];
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_store_ref *ref = &st->v[v[i].store];
@@ -429,13 +754,16 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		if (lr == TXC_E_NOTFOUND)
 			continue; /* deleted while we ran */
 		enum outcome oc;
+		int res = CLI_INST_NEW;
 		if (lr != 0) {
 			oc = FAILED;
 		} else if (a->install && a->out_dir == NULL) {
 			struct txc_write_opts w = a->w;
-			oc = a->dry_run ? NEW : cli_install_claude(a, t, &w, true) == 0 ? NEW : FAILED;
 			if (a->dry_run)
 				printf("install %s\n", id);
+			else
+				cli_install_claude(a, t, &w, true, &res);
+			oc = install_outcome(res);
 			txc_transcript_free(t);
 		} else {
 			struct txc_buf rel = TXC_BUF_INIT;
@@ -443,10 +771,13 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 				txc_buf_addf(&rel, "%s/", ref->profile);
 			file_name(&rel, v[i].id, v[i].title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);
+			if (oc != FAILED && oc != REFUSED)
+				drop_stale(&bk, rel.buf, v[i].id, ref->profile);
 			if (oc != FAILED && oc != REFUSED && a->install && !a->dry_run) {
 				struct txc_write_opts w = a->w;
-				if (cli_install_claude(a, t, &w, true) != 0)
-					oc = FAILED;
+				cli_install_claude(a, t, &w, true, &res);
+				if (res == CLI_INST_REFUSED || res == CLI_INST_FAILED)
+					oc = install_outcome(res);
 			}
 			txc_buf_release(&rel);
 			txc_transcript_free(t);
@@ -456,7 +787,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			if (show && tty)
 				fputc('\n', stderr);
 			if (d1.msg[0])
-				cli_say(oc == REFUSED ? "warning: " : "error: ", "%s", d1.msg);
+				cli_say(oc == REFUSED && d1.code != TXC_E_REFUSED ? "warning: " : "error: ", "%s", d1.msg);
+			hard |= d1.code == TXC_E_REFUSED || res == CLI_INST_REFUSED;
 			rc = TXC_E_FAIL;
 		}
 		if (show)
@@ -467,6 +799,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		if (manifest_write(&bk.m, manifest, &d2) != 0) {
 			cli_say("error: ", "%s", d2.msg);
 			rc = TXC_E_FAIL;
+			hard |= d2.code == TXC_E_REFUSED;
 		}
 	}
 	if (show || bk.count[REFUSED] || bk.count[FAILED])
@@ -477,9 +810,11 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			mono_now() - t0);
 	free(manifest);
 	manifest_free(&bk.m);
+	if (lock >= 0)
+		close(lock);
 	if (rc)
-		txc_diag_set(d, TXC_E_FAIL, "some sessions were not exported (see above)");
-	return rc;
+		txc_diag_set(d, hard ? TXC_E_REFUSED : TXC_E_FAIL, "some sessions were not exported (see above)");
+	return rc ? d->code : 0;
 }
 
 int cmd_export(int argc, char **argv)

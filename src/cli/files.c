@@ -1,6 +1,9 @@
 /* files.c - store location and atomic, non-clobbering file output. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,24 +64,111 @@ char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d)
 	return txc_buf_detach(&b, NULL);
 }
 
+/* ---- the sources txc reads: never written, whatever the flags ---- */
+
+struct guard_src {
+	char *path; /* as given */
+	char *name; /* realpath of its folder + its base name: the name a new file would take */
+	char *real; /* realpath of the file itself, or NULL */
+	bool store; /* a SQLite store: its -wal, -shm and -journal are sources too */
+};
+static struct guard_src *guard_v;
+static size_t guard_n;
+static const char *const store_suffix[] = {"", "-wal", "-shm", "-journal"};
+
+/* realpath of the folder + the base name, without following the last component; NULL if unknown */
+static char *resolve_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	if (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return realpath(path, NULL);
+	char *dir = slash ? txc_xstrndup(path, (size_t)(slash - path)) : txc_xstrdup(".");
+	char *rdir = realpath(dir[0] ? dir : "/", NULL);
+	free(dir);
+	if (rdir == NULL)
+		return NULL;
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addf(&b, "%s%s%s", rdir, strcmp(rdir, "/") == 0 ? "" : "/", base);
+	free(rdir);
+	return txc_buf_detach(&b, NULL);
+}
+
+void cli_guard_source(const char *path, bool store)
+{
+	if (path == NULL || strcmp(path, "-") == 0)
+		return;
+	guard_v = txc_xrealloc(guard_v, (guard_n + 1) * sizeof(*guard_v));
+	struct guard_src *g = &guard_v[guard_n++];
+	g->path = txc_xstrdup(path);
+	g->name = resolve_name(path);
+	g->real = realpath(path, NULL);
+	g->store = store;
+}
+
+static bool same_name(const char *name, const char *src, const char *suffix)
+{
+	size_t n = strlen(src);
+	return strncmp(name, src, n) == 0 && strcmp(name + n, suffix) == 0;
+}
+
+int cli_guard_check(const char *target, struct txc_diag *d)
+{
+	struct stat tst, sst;
+	bool exists = stat(target, &tst) == 0;
+	char *name = guard_n ? resolve_name(target) : NULL;
+	struct txc_buf src = TXC_BUF_INIT;
+	bool hit = false;
+	for (size_t i = 0; i < guard_n && !hit; i++) {
+		const struct guard_src *g = &guard_v[i];
+		for (size_t k = 0; k < (g->store ? 4u : 1u) && !hit; k++) {
+			txc_buf_reset(&src);
+			txc_buf_addf(&src, "%s%s", g->path, store_suffix[k]);
+			/* the same file under another name (symlink, hardlink, ..), or the name a -wal would take */
+			hit = (exists && stat(src.buf, &sst) == 0 && sst.st_dev == tst.st_dev && sst.st_ino == tst.st_ino) ||
+			      (name != NULL && g->name != NULL && same_name(name, g->name, store_suffix[k])) ||
+			      (name != NULL && g->real != NULL && same_name(name, g->real, store_suffix[k]));
+		}
+	}
+	free(name);
+	if (hit)
+		txc_diag_set(d, TXC_E_REFUSED, "refusing to write '%s': it is '%s', which txc is reading", target, src.buf);
+	txc_buf_release(&src);
+	return hit ? TXC_E_REFUSED : TXC_OK;
+}
+
+/* The mode of a new file: 0666 less the umask, as open(2) would make it (transcripts hold secrets). */
+static mode_t file_mode(void)
+{
+	static mode_t mode = 1; /* not a valid mode of ours: not read yet */
+	if (mode == 1) {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	return mode;
+}
+
 int cli_mkdirs(const char *dir, struct txc_diag *d)
 {
 	char *p = txc_xstrdup(dir);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
+	int rc = TXC_OK;
+	for (char *s = p + 1;; s++) {
+		if (*s != '/' && *s != '\0')
 			continue;
+		char c = *s;
 		*s = '\0';
+		struct stat sb;
+		if (stat(p, &sb) != 0 && (rc = cli_guard_check(p, d)) != 0)
+			break; /* a folder must not take the name of a source's -wal */
 		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
 			txc_diag_set(d, TXC_E_FAIL, "cannot create folder '%s': %s", p, strerror(errno));
-			free(p);
-			return TXC_E_FAIL;
+			rc = TXC_E_FAIL;
+			break;
 		}
-		*s = '/';
-	}
-	int rc = TXC_OK;
-	if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-		txc_diag_set(d, TXC_E_FAIL, "cannot create folder '%s': %s", p, strerror(errno));
-		rc = TXC_E_FAIL;
+		*s = c;
+		if (c == '\0')
+			break;
 	}
 	free(p);
 	return rc;
@@ -88,6 +178,8 @@ int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct t
 {
 	struct stat st;
 	memset(w, 0, sizeof(*w));
+	if (cli_guard_check(path, d) != 0)
+		return TXC_E_REFUSED;
 	if (!force && lstat(path, &st) == 0) {
 		txc_diag_set(d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", path);
 		return TXC_E_FAIL;
@@ -103,7 +195,7 @@ int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct t
 		txc_buf_release(&tmp);
 		return TXC_E_FAIL;
 	}
-	fchmod(fd, 0644);
+	fchmod(fd, file_mode()); /* mkstemp made it 0600 */
 	w->f = fdopen(fd, "wb");
 	if (w->f == NULL) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(errno));
@@ -139,6 +231,10 @@ int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 	if (fclose(w->f) != 0 && !err)
 		err = errno;
 	w->f = NULL;
+	if (!err && cli_guard_check(w->path, d) != 0) {
+		cli_atomic_abort(w); /* a source took that name meanwhile */
+		return TXC_E_REFUSED;
+	}
 	if (!err) {
 		if (w->force) {
 			if (rename(w->tmp, w->path) != 0)
@@ -245,10 +341,8 @@ int cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d
 {
 	if (as->n == 0)
 		return TXC_OK;
-	if (mkdir(as->dir, 0755) != 0 && errno != EEXIST) {
-		txc_diag_set(d, TXC_E_FAIL, "cannot create '%s': %s", as->dir, strerror(errno));
-		return TXC_E_FAIL;
-	}
+	if (cli_mkdirs(as->dir, d) != 0)
+		return d->code;
 	struct txc_buf path = TXC_BUF_INIT;
 	int rc = TXC_OK;
 	for (size_t i = 0; i < as->n && rc == TXC_OK; i++) {

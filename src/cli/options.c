@@ -14,7 +14,7 @@ enum {
 	O_DB = 1000, O_HOME, O_PROFILE, O_ALL_PROFILES, O_JSON, O_ARCHIVED, O_SINCE, O_UNTIL, O_SOURCE, O_MODEL,
 	O_CWD, O_TITLE, O_LIMIT, O_ORDER, O_UTC, O_TO, O_OUT, O_FORCE, O_INSTALL, O_REASONING, O_DETAIL, O_MAXLINES,
 	O_IMAGES, O_COMPACTED, O_DRY_RUN, O_PROGRESS, O_CHECK, O_COLOR, O_VERSION, O_INPUT, O_SKIP_BAD, O_REMOTE,
-	O_TOKEN, O_TIMEOUT,
+	O_TOKEN, O_TIMEOUT, O_AS_NEW,
 };
 
 #define ALL (CMD_LIST | CMD_CONVERT | CMD_EXPORT | CMD_ARTIFACTS)
@@ -44,13 +44,16 @@ static const struct cli_opt opts[] = {
 	{"order", 0, O_ORDER, "KEY", "started recent", SEL, "started (start time) or recent (last activity)"},
 	{"json", 0, O_JSON, NULL, NULL, CMD_LIST | CMD_EXPORT | CMD_ARTIFACTS, "JSON output"},
 	{"to", 0, O_TO, "FORMAT", "claude hermes markdown", CMD_CONVERT | CMD_EXPORT, "output format"},
-	{"output", 'o', 'o', "FILE", "@file", CMD_CONVERT, "write FILE atomically instead of stdout"},
+	{"output", 'o', 'o', "FILE", "@file", CMD_CONVERT, "write FILE atomically instead of stdout (- is stdout)"},
 	{"out", 0, O_OUT, "DIR", "@dir", CMD_EXPORT, "write one file per session in DIR, with manifest.jsonl"},
-	{"force", 0, O_FORCE, NULL, NULL, CMD_CONVERT | CMD_EXPORT, "overwrite existing files"},
+	{"force", 0, O_FORCE, NULL, NULL, CMD_CONVERT | CMD_EXPORT, "overwrite existing files (never a store or file txc reads, never a session continued in Claude Code)"},
 	{"dry-run", 0, O_DRY_RUN, NULL, NULL, CMD_EXPORT, "list what would be written; write nothing"},
 	{"progress", 0, O_PROGRESS, NULL, NULL, CMD_EXPORT, "progress and summary on stderr even when not a terminal"},
 	{"install", 0, O_INSTALL, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
-	 "claude: install under $CLAUDE_CONFIG_DIR/projects for `claude --resume`"},
+	 "claude: install under $CLAUDE_CONFIG_DIR/projects for `claude --resume` (never over a session continued "
+	 "there)"},
+	{"as-new", 0, O_AS_NEW, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
+	 "with --install: install as a separate Claude Code session (same id every run), leaving the installed one"},
 	{"reasoning", 0, O_REASONING, "MODE", "keep text drop", CMD_CONVERT | CMD_EXPORT,
 	 "claude: keep (thinking blocks, default), text, or drop"},
 	{"detail", 0, O_DETAIL, "LEVEL", "full normal brief prompts", CMD_CONVERT | CMD_EXPORT,
@@ -220,6 +223,7 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 	case O_OUT: a->out_dir = v; break;
 	case O_FORCE: a->force = true; break;
 	case O_INSTALL: a->install = true; break;
+	case O_AS_NEW: a->as_new = true; break;
 	case O_DRY_RUN: a->dry_run = true; break;
 	case O_PROGRESS: a->progress = true; break;
 	case O_CHECK: a->check = true; break;
@@ -295,6 +299,8 @@ int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a)
 		cli_help(cmd, stdout);
 		return -1;
 	}
+	if (rc == 0 && a->as_new && !a->install)
+		return cli_usage(cmd, "--as-new works with --install only");
 	return rc;
 }
 

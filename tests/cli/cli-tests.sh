@@ -122,7 +122,7 @@ expect_rc 0 "install" "$txc" convert ../../evil --to claude --install --db hosti
 folder=$(echo "$work/srv/app" | sed 's/[^A-Za-z0-9]/-/g')
 ls "$CLAUDE_CONFIG_DIR/projects/$folder/"*.jsonl > /dev/null 2>&1 && ok || bad "installed file not in $folder"
 grep -q "claude --resume" out.txt && ok || bad "install prints the resume command"
-expect_rc 1 "install refuses overwrite" "$txc" convert ../../evil --to claude --install --db hostile.db
+expect_rc 0 "identical re-install" "$txc" convert ../../evil --to claude --install --db hostile.db; grep -q '^unchanged ' out.txt && ok || bad "identical re-install is not unchanged"
 expect_rc 0 "install --force" "$txc" convert ../../evil --to claude --install --force --db hostile.db
 expect_rc 0 "install hostile cwd" "$txc" convert s2 --to claude --install --db hostile.db; grep -q 'does not exist' err.txt && ok || bad "dead cwd warning"
 expect_rc 0 "install no cwd" "$txc" convert s3 --to claude --install --db hostile.db; grep -q 'no recorded working directory' err.txt && ok || bad "no cwd warning"

@@ -1,0 +1,287 @@
+/*
+ * install.c - `--install`: a converted session where `claude --resume` finds it
+ * ($CLAUDE_CONFIG_DIR/projects/<folder>/<uuid>.jsonl), never over what Claude
+ * Code added to it.
+ *
+ * Claude Code appends to the file it resumes.  txc's records carry name-based
+ * (version 5) uuids and Claude Code's random (version 4) ones, so a file that
+ * starts with txc's records and has others after them was continued there and
+ * belongs to Claude Code: it is never replaced, not even with --force.
+ * --as-new installs a separate copy under a uuid derived from the id and a
+ * counter (the first free or identical one), so re-running it is idempotent.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum kind { K_OURS, K_CONTINUED, K_FOREIGN };
+
+/* One line as txc's claude writer makes it for session uuid: a user/assistant record with a
+ * version-5 uuid, or the closing summary / custom-title lines. */
+static bool txc_line(const char *line, size_t len, const char *uuid)
+{
+	if (len == 0 || line[len - 1] != '\n')
+		return false; /* txc ends every line; a cut line was appended by someone else */
+	struct txc_arena *ar = txc_arena_new(0);
+	const struct txc_json *o;
+	bool ok = false;
+	if (txc_json_parse(ar, line, len - 1, &o) == 0 && o->kind == TXC_JSON_OBJECT) {
+		const char *type = txc_json_cstr(txc_json_get(o, "type"));
+		const char *sid = txc_json_cstr(txc_json_get(o, "sessionId"));
+		const char *u = txc_json_cstr(txc_json_get(o, "uuid"));
+		if (type != NULL && strcmp(type, "summary") == 0)
+			ok = true;
+		else if (type != NULL && sid != NULL && strcmp(sid, uuid) == 0)
+			ok = strcmp(type, "custom-title") == 0 ||
+			     ((strcmp(type, "user") == 0 || strcmp(type, "assistant") == 0) && u != NULL &&
+			      strlen(u) == 36 && u[14] == '5');
+	}
+	txc_arena_free(ar);
+	return ok;
+}
+
+/* txc's own (only txc's lines), continued (txc's lines, then others) or foreign */
+static enum kind classify(const char *path, const char *uuid)
+{
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return K_FOREIGN;
+	char *line = NULL;
+	size_t cap = 0, n_ours = 0;
+	ssize_t len;
+	enum kind k = K_OURS;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (txc_line(line, (size_t)len, uuid)) {
+			n_ours++;
+			continue;
+		}
+		k = n_ours ? K_CONTINUED : K_FOREIGN;
+		break;
+	}
+	if (ferror(f))
+		k = K_FOREIGN;
+	free(line);
+	fclose(f);
+	return k;
+}
+
+/* 0: the same bytes; 1: a's bytes are a proper prefix of b's; 2: different (or unreadable) */
+static int compare_files(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int r = 2;
+	if (fa != NULL && fb != NULL) {
+		char x[65536], y[65536];
+		for (;;) {
+			size_t na = fread(x, 1, sizeof(x), fa);
+			size_t nb = fread(y, 1, na ? na : 1, fb);
+			if (na == 0) {
+				r = ferror(fa) || ferror(fb) ? 2 : nb == 0 ? 0 : 1;
+				break;
+			}
+			if (nb != na || memcmp(x, y, na) != 0)
+				break;
+		}
+	}
+	if (fa != NULL)
+		fclose(fa);
+	if (fb != NULL)
+		fclose(fb);
+	return r;
+}
+
+static int config_dir(struct txc_buf *b, struct txc_diag *d)
+{
+	const char *cfg = getenv("CLAUDE_CONFIG_DIR");
+	const char *home = getenv("HOME");
+	if (cfg != NULL && cfg[0] != '\0') {
+		txc_buf_addstr(b, cfg);
+	} else if (home != NULL && home[0] != '\0') {
+		txc_buf_addf(b, "%s/.claude", home);
+	} else {
+		txc_diag_set(d, TXC_E_USAGE, "cannot find Claude Code's folder: HOME is not set; set HOME or CLAUDE_CONFIG_DIR");
+		return TXC_E_USAGE;
+	}
+	return 0;
+}
+
+static bool has_messages(const struct txc_transcript *t)
+{
+	for (size_t i = 0; i < t->n_messages; i++)
+		if (!t->messages[i].compacted)
+			return true;
+	return false;
+}
+
+enum { AGAIN = 1, EMPTY = 2 }; /* not txc_err codes: those are 0 or negative */
+
+/* Write t to path (or find it there already); *res what happened, AGAIN: try the next --as-new name. */
+static int install_at(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
+		      const char *path, const char *uuid, int *res, bool *continued, struct txc_diag *d)
+{
+	struct cli_atomic f;
+	int rc = cli_atomic_open(&f, path, true, d); /* the checks below decide what may be replaced */
+	if (rc)
+		return rc;
+	struct txc_out out;
+	txc_out_init_file(&out, f.f);
+	rc = txc_writer_claude.write(&out, t, w, d);
+	if (rc == 0 && txc_out_flush(&out) != 0)
+		rc = TXC_E_FAIL, txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(out.err));
+	txc_out_release(&out);
+	if (rc == 0 && fflush(f.f) != 0)
+		rc = TXC_E_FAIL, txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(errno));
+	if (rc == 0 && ftell(f.f) == 0) {
+		cli_atomic_abort(&f); /* nothing Claude Code could resume */
+		return EMPTY;
+	}
+	struct stat before, now;
+	if (rc == 0 && lstat(path, &before) != 0) {
+		f.force = false; /* linked: a file that appeared meanwhile is not replaced */
+		*res = CLI_INST_NEW;
+		return cli_atomic_commit(&f, d);
+	}
+	int cmp = rc == 0 ? compare_files(f.tmp, path) : 2;
+	enum kind k = rc == 0 && cmp == 2 ? classify(path, uuid) : K_OURS;
+	if (rc != 0) {
+		/* the write failed: d says why */
+	} else if (cmp == 0 || (cmp == 1 && !a->as_new)) {
+		*res = CLI_INST_SAME; /* identical, or continued in Claude Code with nothing new from Hermes */
+		*continued = cmp == 1;
+	} else if (a->as_new) {
+		rc = AGAIN; /* --as-new never replaces anything */
+	} else if (k == K_CONTINUED) {
+		txc_diag_set(d, TXC_E_REFUSED,
+			     "'%s' was continued in Claude Code; txc never replaces it (not even with --force): "
+			     "add --as-new to install this session again as a separate Claude Code session", path);
+		rc = TXC_E_REFUSED;
+	} else if (k == K_FOREIGN && !a->force) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' exists and is not a session txc installed; pass --force to overwrite it",
+			     path);
+		rc = TXC_E_FAIL;
+	} else if (lstat(path, &now) != 0 || now.st_ino != before.st_ino || now.st_size != before.st_size ||
+		   now.st_mtim.tv_sec != before.st_mtim.tv_sec || now.st_mtim.tv_nsec != before.st_mtim.tv_nsec) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' changed while txc was installing; nothing was written", path);
+		rc = TXC_E_FAIL;
+	} else {
+		*res = CLI_INST_UPDATED; /* txc's own older output (or --force over a stranger) */
+		return cli_atomic_commit(&f, d);
+	}
+	cli_atomic_abort(&f);
+	return rc;
+}
+
+static void print_result(const char *path, int res, bool continued, struct txc_str cwd, const char *uuid)
+{
+	static const char *const verb[] = {"installed", "updated", "unchanged"};
+	struct txc_buf msg = TXC_BUF_INIT, safe = TXC_BUF_INIT;
+	cli_safe_text(&msg, path, strlen(path), true);
+	printf("%s %s%s\n", verb[res], msg.buf, continued ? " (continued in Claude Code; nothing new to add)" : "");
+	txc_buf_reset(&msg);
+	/* single-quote the directory for the shell */
+	txc_buf_addstr(&msg, "cd '");
+	for (size_t i = 0; i < cwd.len; i++) {
+		if (cwd.ptr[i] == '\'')
+			txc_buf_addstr(&msg, "'\\''");
+		else
+			txc_buf_addch(&msg, cwd.ptr[i]);
+	}
+	txc_buf_addf(&msg, "' && claude --resume %s", uuid);
+	cli_safe_text(&safe, msg.buf, msg.len, true);
+	printf("resume with: %s\n", safe.buf);
+	txc_buf_release(&safe);
+	txc_buf_release(&msg);
+}
+
+/* The folder Claude Code looks in for cwd: $CLAUDE_CONFIG_DIR/projects/<folder>. */
+static struct txc_str install_cwd(const struct txc_transcript *t, bool quiet, char *cwd_now, size_t cap)
+{
+	if (getcwd(cwd_now, cap) == NULL)
+		strcpy(cwd_now, "/");
+	struct txc_str cwd = t->meta.cwd;
+	struct stat st;
+	bool usable = cwd.ptr != NULL && cwd.ptr[0] == '/' && strlen(cwd.ptr) == cwd.len && stat(cwd.ptr, &st) == 0 &&
+		      S_ISDIR(st.st_mode);
+	if (usable)
+		return cwd;
+	if (quiet)
+		; /* bulk installs sum this up instead */
+	else if (cwd.ptr == NULL)
+		cli_say("warning: ", "the session has no recorded working directory; installing for %s", cwd_now);
+	else
+		cli_say("warning: ", "the session's directory '%.*s' does not exist here; installing for %s",
+			(int)(cwd.len > 200 ? 200 : cwd.len), cwd.ptr, cwd_now);
+	return txc_str_c(cwd_now);
+}
+
+/* A 0-byte file would be listed by Claude Code and could not be resumed: convert fails, bulk warns. */
+static int empty_session(const struct txc_transcript *t, bool quiet, int *res)
+{
+	struct txc_diag d = {0};
+	struct txc_buf id = TXC_BUF_INIT;
+	*res = CLI_INST_EMPTY;
+	cli_safe_text(&id, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len, true);
+	if (quiet)
+		cli_say("warning: ", "session '%s' has no messages; not installed", id.buf);
+	else
+		txc_diag_set(&d, TXC_E_FAIL, "session '%s' has no messages: nothing Claude Code could resume; nothing installed",
+			     id.buf);
+	txc_buf_release(&id);
+	return quiet ? 0 : cli_fail(&d);
+}
+
+int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet,
+		       int *res)
+{
+	struct txc_diag d = {0};
+	*res = CLI_INST_FAILED;
+	if (!has_messages(t))
+		return empty_session(t, quiet, res);
+	char cwd_now[4096];
+	struct txc_str cwd = install_cwd(t, quiet, cwd_now, sizeof(cwd_now));
+	/* the recorded cwd must match the folder: write the one we install for */
+	struct txc_transcript copy = *t;
+	copy.meta.cwd = cwd;
+	struct txc_buf dir = TXC_BUF_INIT, path = TXC_BUF_INIT, id = TXC_BUF_INIT;
+	int rc = config_dir(&dir, &d);
+	if (rc == 0) {
+		txc_buf_addstr(&dir, "/projects/");
+		/* the folder name has only [A-Za-z0-9-] and the file name is a UUID: nothing can escape */
+		txc_claude_project_folder(&dir, cwd.ptr, cwd.len);
+		rc = cli_mkdirs(dir.buf, &d);
+	}
+	char uuid[37];
+	bool continued = false;
+	rc = rc ? rc : AGAIN;
+	for (unsigned n = a->as_new ? 2 : 1; rc == AGAIN && n < 1000; n++) {
+		if (n > 1) { /* --as-new: a separate session, the same every time */
+			txc_buf_reset(&id);
+			txc_buf_add(&id, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
+			txc_buf_addf(&id, "#as-new-%u", n);
+			copy.meta.id = (struct txc_str){id.buf, id.len};
+		}
+		txc_claude_session_uuid(&copy, uuid);
+		txc_buf_reset(&path);
+		txc_buf_addf(&path, "%s/%s.jsonl", dir.buf, uuid);
+		rc = install_at(a, &copy, w, path.buf, uuid, res, &continued, &d);
+	}
+	if (rc == EMPTY) {
+		txc_buf_release(&id), txc_buf_release(&path), txc_buf_release(&dir);
+		return empty_session(t, quiet, res);
+	}
+	if (rc == AGAIN)
+		txc_diag_set(&d, TXC_E_FAIL, "no free session name for --as-new in '%s'", dir.buf), rc = TXC_E_FAIL;
+	if (rc != 0)
+		*res = rc == TXC_E_REFUSED ? CLI_INST_REFUSED : CLI_INST_FAILED;
+	else if (!quiet)
+		print_result(path.buf, *res, continued, cwd, uuid);
+	txc_buf_release(&id);
+	txc_buf_release(&path);
+	txc_buf_release(&dir);
+	return rc ? cli_fail(&d) : 0;
+}

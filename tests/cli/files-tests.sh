@@ -1,0 +1,201 @@
+#!/bin/sh
+# Files txc writes: never its own sources, re-installs that keep Claude Code's continuation,
+# bulk re-runs that do not go stale, the umask, -o -, HOME="" and empty sessions.
+# usage: files-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+umask 022
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+
+# ---- 1. the store, its -wal/-shm/-journal and an --input file are never written ----
+mkdir -p st && "$mkdb" st/state.db "$src/fixtures/features.sql" || exit 1
+before=$(sum st/state.db)
+ln -s state.db st/link.db; ln st/state.db st/hard.db; mkdir -p st/sub
+# every spelling of the store, with and without --force: refused with exit 4, no --force hint
+for target in st/state.db st/link.db st/hard.db st/sub/../state.db "$work/st/./state.db" st/state.db-wal st/state.db-shm st/state.db-journal; do
+	for f in "" --force; do
+		expect_rc 4 "-o $target $f" "$txc" convert tools --to hermes --db st/state.db -o "$target" $f
+		grep -q '^txc: error: refusing to write' err.txt && ok || bad "-o $target $f: $(cat err.txt)"
+		grep -q -- '--force' err.txt && bad "-o $target $f suggests --force" || ok
+		[ "$(wc -l < err.txt)" = 1 ] && ok || bad "-o $target $f: not one line"
+	done
+done
+[ "$(sum st/state.db)" = "$before" ] && ok || bad "the store changed"
+[ -L st/link.db ] && [ ! -e st/state.db-wal ] && [ ! -e st/state.db-shm ] && ok || bad "a store name was created or replaced"
+# the store read through the symlink: its real name is protected too
+expect_rc 4 "-o store via --db link" "$txc" convert tools --to hermes --db st/link.db -o st/state.db --force
+# an existing -wal (a live store) is protected by inode as well
+cp st/state.db wal.db && printf 'x' > wal.db-wal && ln -s wal.db-wal wal-link
+expect_rc 4 "-o existing -wal via symlink" "$txc" convert tools --to hermes --db wal.db -o wal-link --force
+[ "$(cat wal.db-wal)" = x ] && ok || bad "the -wal was replaced"
+# --input: the file read is not the file written
+"$txc" export --json --db st/state.db > in.jsonl; insum=$(sum in.jsonl)
+expect_rc 4 "-o the --input file" "$txc" convert tools --to hermes --input in.jsonl -o ./in.jsonl --force
+[ "$(sum in.jsonl)" = "$insum" ] && ok || bad "the --input file changed"
+# --out DIR: the store's folder, with a store whose name is the manifest's or a session file's
+mkdir -p out1 && cp st/state.db out1/manifest.jsonl && msum=$(sum out1/manifest.jsonl)
+expect_rc 4 "--out over a store named manifest.jsonl" "$txc" export --to hermes --out out1 --db out1/manifest.jsonl --force
+[ "$(sum out1/manifest.jsonl)" = "$msum" ] && ok || bad "the store named manifest.jsonl changed"
+mkdir -p out2 && cp st/state.db out2/empty.md && esum=$(sum out2/empty.md)
+expect_rc 4 "--out over a store named like a session file" "$txc" export --to markdown --out out2 --db out2/empty.md --force
+[ "$(sum out2/empty.md)" = "$esum" ] && ok || bad "the store named empty.md changed"
+grep -q "refusing to write '.*empty.md'" err.txt && ok || bad "refusal does not name the file: $(cat err.txt)"
+[ -s out2/tools-tools-quoted-and-a-second-line-b-bold-b.md ] && ok || bad "other sessions were not exported"
+# --out DIR whose folder would take the name of the store's -wal
+expect_rc 4 "--out DIR named like the -wal" "$txc" export --to markdown --out st/state.db-wal --db st/state.db
+[ ! -e st/state.db-wal ] && ok || bad "a folder named like the -wal was created"
+# --install under a config dir holding the store as the installed file's name
+uuid=$("$txc" convert tools --to claude --db st/state.db | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' | head -1)
+folder=-repo; [ -d /repo ] || folder=$(printf '%s' "$work" | sed 's/[^A-Za-z0-9]/-/g') # else installed for the cwd
+mkdir -p "cc/projects/$folder" && cp st/state.db "cc/projects/$folder/$uuid.jsonl"; isum=$(sum "cc/projects/$folder/$uuid.jsonl")
+CLAUDE_CONFIG_DIR="$work/cc" expect_rc 4 "--install over the store" "$txc" convert tools --to claude --install --force --db "cc/projects/$folder/$uuid.jsonl"
+[ "$(sum "cc/projects/$folder/$uuid.jsonl")" = "$isum" ] && ok || bad "install replaced the store"
+[ "$(sum st/state.db)" = "$before" ] && ok || bad "the store changed at the end"
+rm -rf out1 cc # stores named *.jsonl: not for the suite's JSON check
+
+# ---- 3. re-install: identical is unchanged, Claude Code's continuation is never replaced ----
+export CLAUDE_CONFIG_DIR="$work/claude"
+mkdir -p repo
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, cwd TEXT, title TEXT);
+INSERT INTO sessions VALUES('s1', 'cli', 1.0, '$work/repo', 'first'), ('e0', 'cli', 2.0, '$work/repo', 'empty');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 's1', 'user', 'hi', 1.5), (2, 's1', 'assistant', 'hello', 1.6);" > inst.sql
+"$mkdb" inst.db inst.sql || exit 1
+expect_rc 0 "install" "$txc" convert s1 --to claude --install --db inst.db
+inst=$(sed -n 's/^installed //p' out.txt); [ -s "$inst" ] && ok || bad "install path: $(cat out.txt)"
+expect_rc 0 "identical re-install" "$txc" convert s1 --to claude --install --db inst.db
+grep -q '^unchanged ' out.txt && grep -q 'claude --resume' out.txt && ok || bad "re-install not unchanged: $(cat out.txt)"
+# the session grew in Hermes; the installed file is txc's own older output: rewritten
+printf "INSERT INTO messages VALUES(3, 's1', 'user', 'more from hermes', 1.7);\n" > grow.sql; "$mkdb" inst.db grow.sql
+expect_rc 0 "re-install after the session grew" "$txc" convert s1 --to claude --install --db inst.db
+grep -q '^updated ' out.txt && grep -q 'more from hermes' "$inst" && ok || bad "grown session not updated: $(cat out.txt)"
+# Claude Code continues the session: it appends records with its own (random, v4) uuids
+sid=$(basename "$inst" .jsonl)
+printf '{"parentUuid":null,"type":"user","sessionId":"%s","uuid":"1b4e28ba-2fa1-41d2-883f-0016d3cca427","message":{"role":"user","content":"continued in claude"}}\n' "$sid" >> "$inst"
+csum=$(sum "$inst")
+expect_rc 0 "re-install of a continued session, nothing new" "$txc" convert s1 --to claude --install --db inst.db
+grep -q 'continued in Claude Code' out.txt && ok || bad "continued+unchanged message: $(cat out.txt)"
+printf "INSERT INTO messages VALUES(4, 's1', 'assistant', 'even more', 1.8);\n" > grow2.sql; "$mkdb" inst.db grow2.sql
+for f in "" --force; do
+	expect_rc 4 "re-install of a continued session $f" "$txc" convert s1 --to claude --install --db inst.db $f
+	[ "$(sum "$inst")" = "$csum" ] && ok || bad "continued file replaced ($f)"
+	grep -q 'continued in Claude Code' err.txt && grep -q -- '--as-new' err.txt && ok || bad "refusal message ($f): $(cat err.txt)"
+done
+expect_rc 0 "--as-new" "$txc" convert s1 --to claude --install --as-new --db inst.db
+new=$(sed -n 's/^installed //p' out.txt); [ -s "$new" ] && [ "$new" != "$inst" ] && grep -q 'even more' "$new" && ok || bad "--as-new: $(cat out.txt)"
+nsid=$(basename "$new" .jsonl); grep -q "claude --resume $nsid" out.txt && ok || bad "--as-new resume command"
+grep -q "\"sessionId\":\"$nsid\"" "$new" && ok || bad "--as-new records name the new session"
+expect_rc 0 "--as-new again" "$txc" convert s1 --to claude --install --as-new --db inst.db
+grep -q "^unchanged $new" out.txt && ok || bad "--as-new is not idempotent: $(cat out.txt)"
+[ "$(sum "$inst")" = "$csum" ] && ok || bad "--as-new touched the continued file"
+expect_rc 2 "--as-new needs --install" "$txc" convert s1 --to claude --as-new --db inst.db
+# a stranger's file at that name: refused without --force (exit 1), replaced with it
+echo stranger > "$inst"
+expect_rc 1 "foreign file" "$txc" convert s1 --to claude --install --db inst.db; grep -q -- '--force' err.txt && ok || bad "foreign refusal"
+[ "$(cat "$inst")" = stranger ] && ok || bad "foreign file replaced without --force"
+expect_rc 0 "foreign file --force" "$txc" convert s1 --to claude --install --force --db inst.db
+# the recurring job of the README: exit 0 when nothing changed, also after a continuation
+expect_rc 0 "bulk install" "$txc" export --to claude --install --db inst.db
+expect_rc 0 "bulk install again" "$txc" export --to claude --install --db inst.db
+printf '{"type":"user","sessionId":"%s","uuid":"2b4e28ba-2fa1-41d2-883f-0016d3cca427","message":{"role":"user","content":"x"}}\n' "$sid" >> "$inst"
+expect_rc 0 "bulk install after a continuation, nothing new" "$txc" export --to claude --install --db inst.db --progress
+grep -q '0 new, 0 updated, 1 unchanged' err.txt && ok || bad "bulk summary: $(tail -1 err.txt)"
+printf "INSERT INTO messages VALUES(5, 's1', 'user', 'newer still', 1.9);\n" > grow3.sql; "$mkdb" inst.db grow3.sql; csum=$(sum "$inst")
+expect_rc 4 "bulk install of a continued session with news" "$txc" export --to claude --install --db inst.db
+[ "$(sum "$inst")" = "$csum" ] && grep -q 'continued in Claude Code' err.txt && ok || bad "bulk install replaced a continued file: $(cat err.txt)"
+
+# ---- 15. HOME="" and empty sessions ----
+unset CLAUDE_CONFIG_DIR
+had_root_claude=$([ -e /.claude ] && echo yes || echo no)
+HOME="" expect_rc 2 'HOME=""' "$txc" convert s1 --to claude --install --db inst.db
+grep -q 'HOME is not set' err.txt && ok || bad "HOME= message: $(cat err.txt)"
+if [ $had_root_claude = no ] && [ -e /.claude ]; then bad "installed under /.claude"; rm -rf /.claude; else ok; fi
+(unset HOME; "$txc" convert s1 --to claude --install --db inst.db > out.txt 2> err.txt; echo $? > rc.txt)
+[ "$(cat rc.txt)" = 2 ] && grep -q 'HOME is not set' err.txt && ok || bad "HOME unset: exit $(cat rc.txt): $(cat err.txt)"
+[ ! -e .claude ] && ok || bad "installed under ./.claude"
+export CLAUDE_CONFIG_DIR="$work/claude"
+expect_rc 1 "empty session install" "$txc" convert e0 --to claude --install --db inst.db
+grep -q 'no messages' err.txt && ok || bad "empty session message: $(cat err.txt)"
+[ "$(find "$CLAUDE_CONFIG_DIR" -name '*.jsonl' -size 0 | wc -l)" = 0 ] && ok || bad "0-byte file installed"
+expect_rc 0 "bulk install with an empty session" "$txc" export --to claude --install --title empty --db inst.db
+grep -q "warning: session 'e0' has no messages" err.txt && ok || bad "bulk empty warning: $(cat err.txt)"
+
+# ---- 13. -o - is standard output ----
+expect_rc 0 "-o -" "$txc" convert s1 --to hermes --db inst.db -o -
+[ ! -e ./- ] && grep -q '"id": "s1"' out.txt && ok || bad "-o - made a file or printed nothing"
+
+# ---- 10. the umask ----
+(umask 077 && "$txc" convert s1 --to markdown --db inst.db -o u77.md && "$mkdb" u77.db "$src/fixtures/features.sql" && "$txc" export --to markdown --out u77 --db u77.db)
+[ "$(stat -c %a u77.md)" = 600 ] && ok || bad "umask 077: -o made $(stat -c %a u77.md)"
+[ "$(stat -c %a u77/manifest.jsonl)" = 600 ] && [ "$(stat -c %a u77/tools-tools-quoted-and-a-second-line-b-bold-b.md)" = 600 ] && ok || bad "umask 077: bulk files"
+[ "$(stat -c %a u77/img-n-code-title.md.assets/image-1.png)" = 600 ] && ok || bad "umask 077: asset $(stat -c %a u77/img-*.assets/image-1.png)"
+(umask 077 && CLAUDE_CONFIG_DIR="$work/c77" "$txc" convert s1 --to claude --install --db inst.db > /dev/null)
+[ "$(stat -c %a "$work"/c77/projects/*/*.jsonl)" = 600 ] && ok || bad "umask 077: installed file"
+(umask 002 && "$txc" convert s1 --to markdown --db inst.db -o u02.md)
+[ "$(stat -c %a u02.md)" = 664 ] && ok || bad "umask 002: $(stat -c %a u02.md)"
+
+# ---- 6. bulk re-runs: renamed sessions, deleted assets, stopped runs ----
+"$mkdb" b.db "$src/fixtures/features.sql" || exit 1
+expect_rc 0 "bulk" "$txc" export --to markdown --out b --db b.db
+old=b/tools-tools-quoted-and-a-second-line-b-bold-b.md
+[ -s "$old" ] && ok || bad "bulk did not write $old"
+grep -q '"path":"img-n-code-title.md",.*"assets":\[{"path":"img-n-code-title.md.assets/image-1.png","sha256":"[0-9a-f]\{64\}"}\]' b/manifest.jsonl && ok || bad "assets not in the manifest: $(grep img b/manifest.jsonl)"
+a=$(sed -n 's/.*"assets":\[{"path":"\([^"]*\)","sha256":"\([0-9a-f]*\)".*/\1 \2/p' b/manifest.jsonl); set -- ${a:-none none}
+[ "$(sum "b/$1")" = "$2" ] && ok || bad "asset sha256 in the manifest"
+# a renamed session: the old file (unchanged since) goes, one manifest entry stays
+printf "UPDATE sessions SET title = 'Renamed' WHERE id = 'tools';\n" > ren.sql; "$mkdb" b.db ren.sql
+expect_rc 0 "bulk after a rename" "$txc" export --to markdown --out b --db b.db
+[ ! -e "$old" ] && [ -s b/tools-renamed.md ] && ok || bad "renamed: old file kept or new missing: $(ls b)"
+[ "$(grep -c '"session_id":"tools"' b/manifest.jsonl)" = 1 ] && ok || bad "renamed: manifest entries $(grep -c '"session_id":"tools"' b/manifest.jsonl)"
+# renamed again, but the file was edited since txc wrote it: kept, a warning
+echo "my notes" >> b/tools-renamed.md
+printf "UPDATE sessions SET title = 'Renamed twice' WHERE id = 'tools';\n" > ren2.sql; "$mkdb" b.db ren2.sql
+expect_rc 0 "bulk after a rename of an edited file" "$txc" export --to markdown --out b --db b.db
+grep -q 'my notes' b/tools-renamed.md && grep -q "kept '.*tools-renamed.md'" err.txt && ok || bad "edited old file removed or no warning: $(cat err.txt)"
+[ "$(grep -c '"session_id":"tools"' b/manifest.jsonl)" = 1 ] && ok || bad "rename of edited: manifest entries"
+# a deleted asset is restored, a changed one refused
+rm b/img-n-code-title.md.assets/image-1.png
+expect_rc 0 "bulk restores a deleted asset" "$txc" export --to markdown --out b --db b.db --progress
+[ "$(sum b/img-n-code-title.md.assets/image-1.png)" = "$2" ] && ok || bad "asset not restored"
+grep -q '0 new, 1 updated' err.txt && ok || bad "restore summary: $(tail -1 err.txt)"
+printf 'mine' > b/img-n-code-title.md.assets/image-1.png
+expect_rc 1 "bulk refuses a changed asset" "$txc" export --to markdown --out b --db b.db
+[ "$(cat b/img-n-code-title.md.assets/image-1.png)" = mine ] && ok || bad "changed asset replaced"
+expect_rc 0 "bulk --force replaces a changed asset" "$txc" export --to markdown --out b --db b.db --force
+[ "$(sum b/img-n-code-title.md.assets/image-1.png)" = "$2" ] && ok || bad "--force did not restore the asset"
+# a stopped run: temporary files left and no manifest; the next run finishes the job
+expect_rc 0 "bulk (fresh)" "$txc" export --to markdown --out s --db b.db
+rm s/manifest.jsonl; : > s/.txc-tmp-AbC123; mkdir -p s/img-n-code-title.md.assets; : > s/img-n-code-title.md.assets/.txc-tmp-x1y2z3
+expect_rc 0 "bulk after a stopped run" "$txc" export --to markdown --out s --db b.db
+[ ! -e s/.txc-tmp-AbC123 ] && [ ! -e s/img-n-code-title.md.assets/.txc-tmp-x1y2z3 ] && ok || bad "temporary files left: $(ls -a s)"
+[ "$(wc -l < s/manifest.jsonl)" = "$(ls s/*.md | wc -l)" ] && ok || bad "manifest not rebuilt"
+# a run killed half-way (SIGXFSZ while writing the last, big session): the files it wrote are in
+# the manifest already, so after the sessions change the next run updates them instead of refusing
+"$mkdb" k.db "$src/fixtures/features.sql" || exit 1
+i=0; while [ $i -lt 5 ]; do printf "INSERT INTO sessions VALUES ('k%d', 'cli', NULL, 1767600000.0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 'many %d', 0);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('k%d', 'user', 'hello', 1767600001.0);\n" $i $i $i; i=$((i + 1)); done > many.sql
+printf "INSERT INTO sessions VALUES ('big', 'cli', NULL, 1.0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 'big', 0);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('big', 'user', printf('%%.30000c', 'x'), 2.0);\n" >> many.sql
+"$mkdb" k.db many.sql
+rc=$( (ulimit -f 8 && exec "$txc" export --to markdown --out k --db k.db) > /dev/null 2>&1; echo $?) 2> /dev/null
+[ $rc -gt 128 ] && [ -e k/k0-many-0.md ] && [ ! -e k/big-big.md ] && ok || bad "the run was not stopped half-way (exit $rc)"
+ls -a k | grep -q '^\.txc-tmp-' && ok || bad "the stopped run left no temporary file (the test needs one)"
+grep -q '"path":"k0-many-0.md"' k/manifest.jsonl && ok || bad "the stopped run's files are not in the manifest"
+printf "UPDATE messages SET content = 'changed' WHERE session_id LIKE 'k%%';\n" > chg.sql; "$mkdb" k.db chg.sql
+expect_rc 0 "bulk after a stopped run and a change" "$txc" export --to markdown --out k --db k.db --progress
+grep -q ': 1 new, 5 updated, ' err.txt && ok || bad "after the stopped run: $(tail -1 err.txt)"
+[ "$(ls -a k | grep -c '^\.txc-tmp')" = 0 ] && ok || bad "stopped run: temp files left"
+[ "$(wc -l < k/manifest.jsonl)" = "$(ls k/*.md | wc -l)" ] && ok || bad "stopped run: manifest lines"
+"$jsoncheck" b/manifest.jsonl && "$jsoncheck" s/manifest.jsonl && "$jsoncheck" k/manifest.jsonl && ok || bad "manifests are not JSON"
+# hostile manifest: a path outside DIR is never removed
+printf "UPDATE sessions SET title = 'Third' WHERE id = 'tools';\n" > ren3.sql; "$mkdb" b.db ren3.sql
+cp b.db victim.db; vsum=$(sum victim.db)
+sed -i "s|\"path\":\"tools-renamed-twice.md\",\(.*\)\"sha256\":\"[0-9a-f]*\"|\"path\":\"../victim.db\",\1\"sha256\":\"$vsum\"|" b/manifest.jsonl
+expect_rc 0 "bulk with a hostile manifest path" "$txc" export --to markdown --out b --db b.db
+[ -e victim.db ] && ok || bad "a manifest path outside DIR was removed"
+
+echo "files: $passes passed, $fails failed"
+[ "$fails" = 0 ]
