@@ -163,6 +163,7 @@ static int stream_row(void *ctx, const struct txc_json *row)
 	return hs->out->err ? TXC_E_FAIL : 0;
 }
 
+/* a write error stops the stream with out->err set and d left for the caller to fill */
 static int stream_hermes(struct txc_store *s, const char *id, unsigned flags, struct txc_out *out,
 			 const struct txc_write_opts *w, struct txc_diag *d)
 {
@@ -171,8 +172,6 @@ static int stream_hermes(struct txc_store *s, const char *id, unsigned flags, st
 	int rc = txc_store_stream(s, id, flags, &sink, d);
 	if (rc == 0)
 		txc_hermes_tail(out);
-	else if (rc == TXC_E_FAIL && out->err && d->msg[0] == '\0')
-		txc_diag_set(d, TXC_E_FAIL, "cannot write: %s", strerror(out->err));
 	return rc;
 }
 
@@ -249,7 +248,7 @@ int cmd_convert(int argc, char **argv)
 		cli_stores_close(&st);
 	free(id);
 	txc_transcript_free(t);
-	if (rc == 0 && cli_out_finish(&out) != 0) {
+	if ((rc == 0 && cli_out_finish(&out) != 0) || (rc && out.err && d.msg[0] == '\0')) {
 		txc_diag_set(&d, TXC_E_FAIL, "cannot write to %s: %s", a.output ? a.output : "stdout", strerror(out.err));
 		rc = TXC_E_FAIL;
 	}
