@@ -182,7 +182,9 @@ static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi,
  * records in proportion to what each request plausibly carried: the conversation up to and
  * including that record (about 4 bytes a token) plus a fixed part the transcript does not hold
  * (system prompt, tool definitions).  Shares are cumulative floors, so per kind they sum to the
- * totals exactly.  See docs/FORMATS.md, "Usage".
+ * totals exactly.  When the totals are more than that (history Hermes compacted away, a huge
+ * system prompt), the last record -- the one Claude Code reads -- still claims only its own
+ * weight and the earlier records take the rest.  See docs/FORMATS.md, "Usage attribution".
  */
 #define USAGE_OVERHEAD 20000
 #define IMAGE_BYTES 6400 /* an image counts as about 1,600 tokens */
@@ -192,6 +194,7 @@ struct usage_split {
 	int64_t done_weight;  /* up to the current one */
 	int64_t ctx_bytes;    /* the conversation so far */
 	int64_t given[4];     /* input, cache write, cache read, output attributed so far */
+	double per_weight;    /* the fraction of each total one unit of weight gets */
 };
 
 static int64_t json_bytes(const struct txc_json *v)
@@ -229,15 +232,24 @@ static int64_t usage_weight(const struct usage_split *u)
 
 static void usage_plan(struct usage_split *u, const struct txc_transcript *t)
 {
+	const struct txc_meta *m = &t->meta;
+	int64_t last = 0, tokens = 0;
 	memset(u, 0, sizeof(*u));
 	for (size_t i = 0; i < t->n_messages; i++) {
 		if (t->messages[i].compacted)
 			continue;
 		u->ctx_bytes += message_bytes(&t->messages[i]);
 		if (t->messages[i].role == TXC_ROLE_ASSISTANT)
-			u->total_weight += usage_weight(u);
+			u->total_weight += last = usage_weight(u);
 	}
 	u->ctx_bytes = 0;
+	const int64_t total[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
+	for (int k = 0; k < 4; k++)
+		tokens += total[k] > 0 ? total[k] : 0;
+	u->per_weight = u->total_weight ? 1.0 / (double)u->total_weight : 0;
+	/* more tokens than weight: the last record keeps its weight, the others share the rest */
+	if (tokens > u->total_weight && u->total_weight > last)
+		u->per_weight = (double)(tokens - last) / ((double)(u->total_weight - last) * (double)tokens);
 }
 
 /* this record's share of each total: floor(total * done/all) minus what earlier records got */
@@ -245,7 +257,7 @@ static void usage_take(struct usage_split *u, const struct txc_meta *m, int64_t 
 {
 	const int64_t total[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
 	u->done_weight += usage_weight(u);
-	double part = (double)u->done_weight / (double)u->total_weight;
+	double part = (double)u->done_weight * u->per_weight;
 	for (int k = 0; k < 4; k++) {
 		int64_t upto = u->done_weight >= u->total_weight ? total[k] : (int64_t)((double)total[k] * part);
 		if (upto < u->given[k]) /* rounding never goes back */

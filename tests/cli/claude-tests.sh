@@ -63,6 +63,22 @@ assert claims == sorted(claims) or max(claims) - min(claims) < 200, "claims do n
 costs = [r["costUSD"] for r in asst]
 assert costs[-1] == 12.3456789 and sum(costs) == 12.3456789, "costs: %r" % costs[-3:]
 PY
+# totals far above what the live conversation holds (history compacted away in Hermes): the
+# last record, the one Claude Code reads, still claims only about its conversation
+"$txc" convert heavy --to claude --db t.db > heavy.jsonl 2> err.txt && ok || bad "convert heavy: $(cat err.txt)"
+python3 - heavy.jsonl > py.txt 2>&1 <<'PY' && ok || bad "heavy usage: $(cat py.txt)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+us = [r["message"]["usage"] for r in recs if r.get("type") == "assistant"]
+assert len(us) == 3, "records with usage: %d, want 3" % len(us)
+want = {"input_tokens": 400000, "cache_read_input_tokens": 4400000,
+        "cache_creation_input_tokens": 100000, "output_tokens": 100000}
+for k, v in want.items():
+    got = sum(u[k] for u in us)
+    assert got == v, "sum of %s: %d, want %d" % (k, got, v)
+last = sum(us[-1].values())
+assert 20000 <= last < 21000, "the last record claims %d tokens of context" % last
+PY
 # a session without token counts writes no usage at all
 "$txc" convert images --to claude --db t.db > images.jsonl 2> err.txt && ok || bad "convert images: $(cat err.txt)"
 grep -q '"usage"' images.jsonl && bad "usage written for a session without token counts" || ok
