@@ -115,6 +115,14 @@ int cli_parse_when(const char *s, bool utc, bool until, double now, double *out)
 /* The selected sessions, filtered and ordered, at most --limit (*n_more: how many more matched). */
 int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
 			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
+/* stdout as a txc_out; on a terminal every byte goes through cli_safe_text (pipes stay exact).
+ * cli_out_finish flushes it (and what a cut UTF-8 sequence held back): 0 or -1 (out->err). */
+struct cli_tty {
+	char carry[4];
+	size_t n_carry;
+};
+void cli_out_stdout(struct txc_out *out, struct cli_tty *tty);
+int cli_out_finish(struct txc_out *out);
 /* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */
 int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d);
 /* SESSION as an exact id or unique prefix across the open stores. */

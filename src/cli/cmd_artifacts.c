@@ -145,7 +145,16 @@ int cmd_artifacts(int argc, char **argv)
 		json_out(&b, t, x, n, a.check);
 	else
 		table_out(&b, t, x, n, a.check, &missing);
-	fwrite(b.buf, 1, b.len, stdout);
+	if (a.json) { /* on a terminal, through the same filter as all transcript text (the table is safe already) */
+		struct txc_out out;
+		struct cli_tty tty;
+		cli_out_stdout(&out, &tty);
+		txc_buf_add(&out.buf, b.buf, b.len);
+		cli_out_finish(&out);
+		txc_out_release(&out);
+	} else {
+		fwrite(b.buf, 1, b.len, stdout);
+	}
 	txc_buf_release(&b);
 	if (!a.json && n == 0)
 		cli_say("warning: ", "no artifacts found in this session");

@@ -14,14 +14,9 @@
  * characters and escape sequences are shown escaped.  A UTF-8 sequence cut
  * by a flush boundary waits for its next bytes.
  */
-struct tty_sink {
-	char carry[4];
-	size_t n_carry;
-};
-
 static int tty_write(void *ctx, const char *p, size_t n)
 {
-	struct tty_sink *t = ctx;
+	struct cli_tty *t = ctx;
 	struct txc_buf in = TXC_BUF_INIT, out = TXC_BUF_INIT;
 	txc_buf_add(&in, t->carry, t->n_carry);
 	txc_buf_add(&in, p, n);
@@ -43,6 +38,58 @@ static int tty_write(void *ctx, const char *p, size_t n)
 	int rc = fwrite(out.buf, 1, out.len, stdout) == out.len ? 0 : -1;
 	txc_buf_release(&in);
 	txc_buf_release(&out);
+	return rc;
+}
+
+void cli_out_stdout(struct txc_out *out, struct cli_tty *tty)
+{
+	memset(tty, 0, sizeof(*tty));
+	txc_out_init_file(out, stdout);
+	if (isatty(STDOUT_FILENO))
+		out->sink = tty_write, out->ctx = tty;
+}
+
+int cli_out_finish(struct txc_out *out)
+{
+	int rc = txc_out_flush(out);
+	if (rc == 0 && out->sink == tty_write && tty_write(out->ctx, "", 0) != 0) {
+		out->err = errno ? errno : EIO; /* the carried bytes, if any, shown escaped */
+		rc = -1;
+	}
+	return rc;
+}
+
+/* ---- --to hermes: row by row, never the whole session (like export --json) ---- */
+
+struct hermes_stream {
+	struct txc_out *out;
+	const struct txc_write_opts *w;
+	size_t n_rows;
+};
+
+static int stream_head(void *ctx, const struct txc_transcript *t)
+{
+	struct hermes_stream *hs = ctx;
+	txc_hermes_head(hs->out, t, hs->w);
+	return 0;
+}
+
+static int stream_row(void *ctx, const struct txc_json *row)
+{
+	struct hermes_stream *hs = ctx;
+	txc_hermes_row(hs->out, row, &hs->n_rows);
+	return hs->out->err ? TXC_E_FAIL : 0;
+}
+
+/* a write error stops the stream with out->err set and d left for the caller to fill */
+static int stream_hermes(struct txc_store *s, const char *id, unsigned flags, struct txc_out *out,
+			 const struct txc_write_opts *w, struct txc_diag *d)
+{
+	struct hermes_stream hs = {out, w, 0};
+	struct txc_row_sink sink = {stream_head, stream_row, &hs};
+	int rc = txc_store_stream(s, id, flags, &sink, d);
+	if (rc == 0)
+		txc_hermes_tail(out);
 	return rc;
 }
 
@@ -72,9 +119,24 @@ int cmd_convert(int argc, char **argv)
 	struct txc_transcript *t = NULL;
 	unsigned flags = (a.w.include_compacted ? TXC_LOAD_COMPACTED : 0) |
 			 (ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0);
-	rc = cli_load_session(&a, flags, &t, &d);
-	if (rc)
+	/* Hermes's format is its rows as they are: streamed, so memory stays flat */
+	struct cli_stores st = {0};
+	char *id = NULL;
+	size_t which = 0;
+	bool stream = ops == &txc_writer_hermes;
+	if (stream) {
+		rc = cli_stores_open(&a, &st, &d);
+		if (rc == 0)
+			rc = cli_resolve(&st, a.pos[0], &which, &id, &d);
+	} else {
+		rc = cli_load_session(&a, flags, &t, &d);
+	}
+	if (rc) {
+		if (stream)
+			cli_stores_close(&st);
+		free(id);
 		return cli_fail(&d);
+	}
 	if (a.install) {
 		int res;
 		rc = cli_install_claude(&a, t, &a.w, false, &res);
@@ -94,16 +156,20 @@ int cmd_convert(int argc, char **argv)
 	if (a.output != NULL)
 		rc = cli_atomic_open(&file, a.output, a.force, &d);
 	struct txc_out out;
-	struct tty_sink tty = {0};
-	txc_out_init_file(&out, file.f ? file.f : stdout);
-	if (file.f == NULL && isatty(STDOUT_FILENO))
-		out.sink = tty_write, out.ctx = &tty;
-	if (rc == 0)
+	struct cli_tty tty;
+	if (file.f != NULL)
+		txc_out_init_file(&out, file.f);
+	else
+		cli_out_stdout(&out, &tty);
+	if (rc == 0 && stream)
+		rc = stream_hermes(st.v[which].s, id, flags, &out, &a.w, &d);
+	else if (rc == 0)
 		rc = ops->write(&out, t, &a.w, &d);
-	if (out.sink == tty_write && rc == 0 && txc_out_flush(&out) == 0)
-		tty_write(&tty, "", 0); /* the carried bytes, if any, shown escaped */
+	if (stream)
+		cli_stores_close(&st);
+	free(id);
 	txc_transcript_free(t);
-	if (rc == 0 && txc_out_flush(&out) != 0) {
+	if ((rc == 0 && cli_out_finish(&out) != 0) || (rc && out.err && d.msg[0] == '\0')) {
 		txc_diag_set(&d, TXC_E_FAIL, "cannot write to %s: %s", a.output ? a.output : "stdout", strerror(out.err));
 		rc = TXC_E_FAIL;
 	}

@@ -43,7 +43,8 @@ static int json_row(void *ctx, const struct txc_json *row)
 static int export_json(struct cli_stores *st, const struct cli_session *v, size_t n, struct txc_diag *d)
 {
 	struct txc_out out;
-	txc_out_init_file(&out, stdout);
+	struct cli_tty tty;
+	cli_out_stdout(&out, &tty); /* on a terminal, through the same filter as all transcript text */
 	struct txc_write_opts w = {.bulk = true};
 	struct json_stream js = {&out, &w, 0};
 	struct txc_row_sink sink = {json_head, json_row, &js};
@@ -60,7 +61,7 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 			txc_out_maybe_flush(&out);
 		}
 	}
-	if (txc_out_flush(&out) != 0 && rc == 0) {
+	if (cli_out_finish(&out) != 0 && rc == 0) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write to stdout: %s", strerror(out.err));
 		rc = TXC_E_FAIL;
 	}
@@ -759,10 +760,14 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			oc = FAILED;
 		} else if (a->install && a->out_dir == NULL) {
 			struct txc_write_opts w = a->w;
-			if (a->dry_run)
-				printf("install %s\n", id);
-			else
+			if (a->dry_run) {
+				struct txc_buf line = TXC_BUF_INIT; /* the id is the transcript's: never raw */
+				cli_safe_text(&line, v[i].id.ptr, v[i].id.len, true);
+				printf("install %s\n", line.buf);
+				txc_buf_release(&line);
+			} else {
 				cli_install_claude(a, t, &w, true, &res);
+			}
 			oc = install_outcome(res);
 			txc_transcript_free(t);
 		} else {

@@ -146,6 +146,9 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 
 static void print_json(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles)
 {
+	struct txc_out out;
+	struct cli_tty tty;
+	cli_out_stdout(&out, &tty); /* on a terminal, through the same filter as all transcript text */
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_buf_addch(&b, '[');
 	for (size_t i = 0; i < n; i++) {
@@ -164,7 +167,9 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 		}
 	}
 	txc_buf_addstr(&b, n ? "\n]\n" : "]\n");
-	fwrite(b.buf, 1, b.len, stdout);
+	txc_buf_add(&out.buf, b.buf, b.len);
+	cli_out_finish(&out);
+	txc_out_release(&out);
 	txc_buf_release(&b);
 }
 

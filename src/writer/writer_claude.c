@@ -85,25 +85,188 @@ static bool safe_id(struct txc_str id)
 }
 
 /* ^[a-zA-Z0-9_-]+$ ; unsafe ids get their bad bytes replaced and a hash suffix so two never collide */
-static void map_id(struct txc_buf *b, struct txc_str id)
+static void map_id(struct txc_buf *t, struct txc_str id)
 {
 	if (safe_id(id)) {
-		txc_json_emit_str(b, id.ptr, id.len);
+		txc_buf_add(t, id.ptr, id.len);
 		return;
 	}
-	struct txc_buf t = TXC_BUF_INIT;
+	size_t mark = t->len;
 	for (size_t i = 0; i < id.len && i < 64; i++) {
 		char c = id.ptr[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-		txc_buf_addch(&t, ok ? c : '_');
+		txc_buf_addch(t, ok ? c : '_');
 	}
 	unsigned char h[32];
 	char hex[65];
 	txc_sha256(id.ptr, id.len, h);
 	txc_hex(hex, h, 6);
-	txc_buf_addf(&t, "%stxc%s", t.len ? "_" : "", hex);
-	txc_json_emit_str(b, t.buf, t.len);
+	txc_buf_addf(t, "%stxc%s", t->len > mark ? "_" : "", hex);
+}
+
+/*
+ * Every tool_use id written in a session, so none is written twice: providers that number
+ * their calls per turn (Kimi's `functions.read_file:0`) reuse ids, and Claude Code keeps one
+ * call per id while the API refuses duplicates.  Open addressing over arena strings.
+ */
+struct idset {
+	const char **v;
+	size_t cap, n;
+	struct txc_arena *arena;
+};
+
+static uint64_t id_hash(const char *p, size_t len)
+{
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
+	return h;
+}
+
+static const char **idset_slot(struct idset *s, const char *p, size_t len)
+{
+	size_t i = (size_t)id_hash(p, len) & (s->cap - 1);
+	while (s->v[i] != NULL && !(strlen(s->v[i]) == len && memcmp(s->v[i], p, len) == 0))
+		i = (i + 1) & (s->cap - 1);
+	return &s->v[i];
+}
+
+static const char *idset_add(struct idset *s, const char *p, size_t len)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		struct idset bigger = {txc_xcalloc(s->cap ? s->cap * 2 : 64, sizeof(char *)), s->cap ? s->cap * 2 : 64, s->n,
+				       s->arena};
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->v[i] != NULL)
+				*idset_slot(&bigger, s->v[i], strlen(s->v[i])) = s->v[i];
+		free(s->v);
+		*s = bigger;
+	}
+	const char **slot = idset_slot(s, p, len);
+	if (*slot == NULL) {
+		*slot = txc_arena_str(s->arena, p, len).ptr;
+		s->n++;
+	}
+	return *slot;
+}
+
+static bool idset_has(struct idset *s, const char *p, size_t len)
+{
+	return s->cap && *idset_slot(s, p, len) != NULL;
+}
+
+/* The id a call is written with: the mapped provider id, with `_2`, `_3`, ... when already taken. */
+static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi, size_t bi)
+{
+	struct txc_buf t = TXC_BUF_INIT;
+	if (id.len == 0)
+		txc_buf_addf(&t, "toolu_txc_noid_%zu_%zu", mi, bi);
+	else
+		map_id(&t, id);
+	size_t base = t.len;
+	for (size_t k = 2; idset_has(s, t.buf, t.len); k++) {
+		txc_buf_truncate(&t, base);
+		txc_buf_addf(&t, "_%zu", k);
+	}
+	const char *r = idset_add(s, t.buf, t.len);
 	txc_buf_release(&t);
+	return r;
+}
+
+/* ---- usage attribution ---- */
+
+/*
+ * Hermes counts tokens per session; Claude Code reads the usage of the last assistant record as
+ * the size of the conversation it resumes (and compacts it at once when that passes its window),
+ * while ccusage sums the usage of every record.  So the totals are spread over the assistant
+ * records in proportion to what each request plausibly carried: the conversation up to and
+ * including that record (about 4 bytes a token) plus a fixed part the transcript does not hold
+ * (system prompt, tool definitions).  Shares are cumulative floors, so per kind they sum to the
+ * totals exactly.  When the totals are more than that (history Hermes compacted away, a huge
+ * system prompt), the last record -- the one Claude Code reads -- still claims only its own
+ * weight and the earlier records take the rest.  See docs/FORMATS.md, "Usage attribution".
+ */
+#define USAGE_OVERHEAD 20000
+#define IMAGE_BYTES 6400 /* an image counts as about 1,600 tokens */
+
+struct usage_split {
+	int64_t total_weight; /* over every assistant record */
+	int64_t done_weight;  /* up to the current one */
+	int64_t ctx_bytes;    /* the conversation so far */
+	int64_t given[4];     /* input, cache write, cache read, output attributed so far */
+	double per_weight;    /* the fraction of each total one unit of weight gets */
+};
+
+static int64_t json_bytes(const struct txc_json *v)
+{
+	if (v == NULL)
+		return 0;
+	int64_t n = (int64_t)v->s.len + 2;
+	if (v->kind == TXC_JSON_ARRAY || v->kind == TXC_JSON_OBJECT)
+		for (size_t i = 0; i < v->n; i++)
+			n += json_bytes(v->items[i]) + (v->kind == TXC_JSON_OBJECT ? (int64_t)v->keys[i].len + 3 : 1);
+	return n;
+}
+
+static int64_t message_bytes(const struct txc_message *m)
+{
+	int64_t n = 0;
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		const struct txc_block *b = &m->blocks[i];
+		switch (b->kind) {
+		case TXC_BLOCK_TEXT:
+		case TXC_BLOCK_THINKING: n += (int64_t)b->text.len; break;
+		case TXC_BLOCK_TOOL_USE: n += (int64_t)b->name.len + json_bytes(b->input); break;
+		case TXC_BLOCK_TOOL_RESULT: n += b->output ? json_bytes(b->output) : (int64_t)b->output_text.len; break;
+		case TXC_BLOCK_IMAGE: n += IMAGE_BYTES; break;
+		}
+	}
+	return n;
+}
+
+/* the weight of the next assistant record, after its own message was counted */
+static int64_t usage_weight(const struct usage_split *u)
+{
+	return u->ctx_bytes / 4 + USAGE_OVERHEAD;
+}
+
+static void usage_plan(struct usage_split *u, const struct txc_transcript *t)
+{
+	const struct txc_meta *m = &t->meta;
+	int64_t last = 0, tokens = 0;
+	memset(u, 0, sizeof(*u));
+	for (size_t i = 0; i < t->n_messages; i++) {
+		if (t->messages[i].compacted)
+			continue;
+		u->ctx_bytes += message_bytes(&t->messages[i]);
+		if (t->messages[i].role == TXC_ROLE_ASSISTANT)
+			u->total_weight += last = usage_weight(u);
+	}
+	u->ctx_bytes = 0;
+	const int64_t total[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
+	for (int k = 0; k < 4; k++)
+		tokens += total[k] > 0 ? total[k] : 0;
+	u->per_weight = u->total_weight ? 1.0 / (double)u->total_weight : 0;
+	/* more tokens than weight: the last record keeps its weight, the others share the rest */
+	if (tokens > u->total_weight && u->total_weight > last)
+		u->per_weight = (double)(tokens - last) / ((double)(u->total_weight - last) * (double)tokens);
+}
+
+/* this record's share of each total: floor(total * done/all) minus what earlier records got */
+static void usage_take(struct usage_split *u, const struct txc_meta *m, int64_t share[4])
+{
+	const int64_t total[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
+	u->done_weight += usage_weight(u);
+	double part = (double)u->done_weight * u->per_weight;
+	for (int k = 0; k < 4; k++) {
+		int64_t upto = u->done_weight >= u->total_weight ? total[k] : (int64_t)((double)total[k] * part);
+		if (upto < u->given[k]) /* rounding never goes back */
+			upto = u->given[k];
+		if (upto > total[k])
+			upto = total[k];
+		share[k] = upto - u->given[k];
+		u->given[k] = upto;
+	}
 }
 
 /* ---- records ---- */
@@ -119,9 +282,12 @@ struct ctx {
 	struct txc_str cwd;
 	/* ids of the calls of the latest assistant record, and whether answered */
 	struct txc_str *open_ids;
+	const char **open_out; /* the id each was written with (unique in the session) */
 	bool *answered;
 	size_t n_open, cap_open;
-	size_t last_assistant; /* index of the message that gets the usage */
+	struct idset ids;
+	struct usage_split usage;
+	size_t last_assistant; /* index of the last assistant message: it carries the cost */
 	/* results without a call wait here: text may not sit between a call and its results */
 	const struct txc_block **orphans;
 	double orphan_time;
@@ -195,13 +361,10 @@ static void emit_result_content(struct txc_buf *b, const struct txc_block *blk)
 	txc_arena_reset(scratch);
 }
 
-static void emit_tool_use(struct txc_buf *b, const struct txc_block *blk, size_t mi, size_t bi)
+static void emit_tool_use(struct txc_buf *b, const struct txc_block *blk, const char *id)
 {
 	txc_buf_addstr(b, "{\"type\":\"tool_use\",\"id\":");
-	if (blk->id.len == 0)
-		txc_buf_addf(b, "\"toolu_txc_noid_%zu_%zu\"", mi, bi);
-	else
-		map_id(b, blk->id);
+	txc_json_emit_str(b, id, strlen(id));
 	txc_buf_addstr(b, ",\"name\":");
 	txc_json_emit_str(b, blk->name.ptr, blk->name.len);
 	txc_buf_addstr(b, ",\"input\":");
@@ -216,10 +379,12 @@ static void emit_tool_use(struct txc_buf *b, const struct txc_block *blk, size_t
 	txc_buf_addch(b, '}');
 }
 
+/* a result answers the first call of the pending turn with its provider id that has no result yet */
 static bool is_open_call(struct ctx *c, struct txc_str id, size_t *at)
 {
 	for (size_t i = 0; i < c->n_open; i++)
-		if (id.len && c->open_ids[i].len == id.len && memcmp(c->open_ids[i].ptr, id.ptr, id.len) == 0) {
+		if (id.len && !c->answered[i] && c->open_ids[i].len == id.len &&
+		    memcmp(c->open_ids[i].ptr, id.ptr, id.len) == 0) {
 			*at = i;
 			return true;
 		}
@@ -262,7 +427,7 @@ static void close_open_calls(struct ctx *c, double time)
 				txc_buf_addch(b, ',');
 			first = false;
 			txc_buf_addstr(b, "{\"type\":\"tool_result\",\"tool_use_id\":");
-			map_id(b, c->open_ids[i]);
+			txc_json_emit_str(b, c->open_out[i], strlen(c->open_out[i]));
 			txc_buf_addstr(b, ",\"content\":\"[no result was recorded for this call]\",\"is_error\":true}");
 		}
 		txc_buf_addstr(b, "]},\"toolUseResult\":\"[no result was recorded for this call]\"}\n");
@@ -299,27 +464,28 @@ static bool defer_orphan(struct ctx *c, const struct txc_message *m)
 	return true;
 }
 
-static void track_call(struct ctx *c, struct txc_str id)
+static void track_call(struct ctx *c, struct txc_str id, const char *out_id)
 {
 	if (id.len == 0)
 		return;
 	if (c->n_open == c->cap_open) {
 		c->cap_open = c->cap_open ? c->cap_open * 2 : 8;
 		c->open_ids = txc_xrealloc(c->open_ids, c->cap_open * sizeof(*c->open_ids));
+		c->open_out = txc_xrealloc(c->open_out, c->cap_open * sizeof(*c->open_out));
 		c->answered = txc_xrealloc(c->answered, c->cap_open * sizeof(*c->answered));
 	}
 	c->open_ids[c->n_open] = id;
+	c->open_out[c->n_open] = out_id;
 	c->answered[c->n_open++] = false;
 }
 
 static void emit_usage(struct ctx *c)
 {
-	const struct txc_meta *m = &c->t->meta;
-	struct txc_buf *b = &c->out->buf;
-	txc_buf_addf(b, ",\"usage\":{\"input_tokens\":%lld,\"cache_creation_input_tokens\":%lld,"
-			"\"cache_read_input_tokens\":%lld,\"output_tokens\":%lld}",
-		     (long long)m->input_tokens, (long long)m->cache_write_tokens, (long long)m->cache_read_tokens,
-		     (long long)m->output_tokens);
+	int64_t s[4];
+	usage_take(&c->usage, &c->t->meta, s);
+	txc_buf_addf(&c->out->buf, ",\"usage\":{\"input_tokens\":%lld,\"cache_creation_input_tokens\":%lld,"
+				   "\"cache_read_input_tokens\":%lld,\"output_tokens\":%lld}",
+		     (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);
 }
 
 static void assistant_record(struct ctx *c, const struct txc_message *m, size_t mi)
@@ -335,7 +501,7 @@ static void assistant_record(struct ctx *c, const struct txc_message *m, size_t 
 		if (uuid[i] != '-')
 			hex[h++] = uuid[i];
 	hex[h] = '\0';
-	bool usage = mi == c->last_assistant && c->t->meta.has_usage;
+	bool usage = c->t->meta.has_usage;
 	txc_buf_addf(b, ",\"requestId\":\"req_txc%s\",\"message\":{\"id\":\"msg_txc%s\",\"type\":\"message\","
 			"\"role\":\"assistant\",\"model\":",
 		     hex, hex);
@@ -374,10 +540,12 @@ static void assistant_record(struct ctx *c, const struct txc_message *m, size_t 
 				txc_buf_addch(b, '}');
 			}
 			break;
-		case TXC_BLOCK_TOOL_USE:
-			emit_tool_use(b, blk, mi, i);
-			track_call(c, blk->id);
+		case TXC_BLOCK_TOOL_USE: {
+			const char *id = unique_call_id(&c->ids, blk->id, mi, i);
+			emit_tool_use(b, blk, id);
+			track_call(c, blk->id, id);
 			break;
+		}
 		case TXC_BLOCK_IMAGE: {
 			/* the API takes images only from the user: keep a note of it */
 			char note[160];
@@ -406,10 +574,48 @@ static void assistant_record(struct ctx *c, const struct txc_message *m, size_t 
 		emit_usage(c);
 	txc_buf_addch(b, '}');
 	if (usage && c->t->meta.has_cost) {
+		/* the whole cost on one record keeps its exact text; the others say 0 so that ccusage
+		 * does not price their tokens again */
 		txc_buf_addstr(b, ",\"costUSD\":");
-		txc_json_emit_real(b, c->t->meta.cost_usd);
+		if (mi == c->last_assistant)
+			txc_json_emit_real(b, c->t->meta.cost_usd);
+		else
+			txc_buf_addch(b, '0');
 	}
 	txc_buf_addstr(b, "}\n");
+}
+
+static const char *const api_image_types[] = {"image/png", "image/jpeg", "image/gif", "image/webp", NULL};
+
+/* The API answers 400 to any other media type or to bad base64, and the image is lost with the
+ * turn: those are kept as a text note saying what was there. */
+static void emit_user_image(struct txc_buf *b, const struct txc_block *blk)
+{
+	const char *why = "its media type is not one the API accepts (png, jpeg, gif, webp)";
+	for (size_t k = 0; api_image_types[k]; k++)
+		if (txc_str_eq(blk->media_type, api_image_types[k]))
+			why = NULL;
+	if (why == NULL) {
+		struct txc_buf bytes = TXC_BUF_INIT;
+		if (blk->data.len == 0 || !txc_base64_decode(&bytes, blk->data.ptr, blk->data.len))
+			why = "its data is not valid base64";
+		txc_buf_release(&bytes);
+	}
+	if (why != NULL) {
+		struct txc_buf t = TXC_BUF_INIT;
+		txc_buf_addstr(&t, "[image: ");
+		txc_buf_add(&t, blk->media_type.ptr, blk->media_type.len > 60 ? 60 : blk->media_type.len);
+		txc_buf_addf(&t, "%s, %zu bytes of base64 not carried over: %s]", blk->media_type.len ? "" : "no media type",
+			     blk->data.len, why);
+		emit_text(b, t.buf, t.len);
+		txc_buf_release(&t);
+		return;
+	}
+	txc_buf_addstr(b, "{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":");
+	txc_json_emit_str(b, blk->media_type.ptr, blk->media_type.len);
+	txc_buf_addstr(b, ",\"data\":");
+	txc_json_emit_str(b, blk->data.ptr, blk->data.len);
+	txc_buf_addstr(b, "}}");
 }
 
 static void user_record(struct ctx *c, const struct txc_message *m)
@@ -433,13 +639,7 @@ static void user_record(struct ctx *c, const struct txc_message *m)
 			txc_buf_addch(b, ',');
 		switch (blk->kind) {
 		case TXC_BLOCK_TEXT: emit_text(b, blk->text.ptr, blk->text.len); break;
-		case TXC_BLOCK_IMAGE:
-			txc_buf_addstr(b, "{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":");
-			txc_json_emit_str(b, blk->media_type.ptr, blk->media_type.len);
-			txc_buf_addstr(b, ",\"data\":");
-			txc_json_emit_str(b, blk->data.ptr, blk->data.len);
-			txc_buf_addstr(b, "}}");
-			break;
+		case TXC_BLOCK_IMAGE: emit_user_image(b, blk); break;
 		case TXC_BLOCK_TOOL_RESULT:
 			if (!is_open_call(c, blk->id, &at)) {
 				emit_orphan_text(b, blk);
@@ -447,7 +647,7 @@ static void user_record(struct ctx *c, const struct txc_message *m)
 			}
 			c->answered[at] = true;
 			txc_buf_addstr(b, "{\"type\":\"tool_result\",\"tool_use_id\":");
-			map_id(b, blk->id);
+			txc_json_emit_str(b, c->open_out[at], strlen(c->open_out[at]));
 			txc_buf_addstr(b, ",\"content\":");
 			emit_result_content(b, blk);
 			if (blk->is_error)
@@ -480,10 +680,13 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	for (size_t i = 0; i < t->n_messages; i++)
 		if (t->messages[i].role == TXC_ROLE_ASSISTANT && !t->messages[i].compacted)
 			c.last_assistant = i;
+	usage_plan(&c.usage, t);
+	c.ids.arena = txc_arena_new(0);
 	for (size_t i = 0; i < t->n_messages; i++) {
 		const struct txc_message *m = &t->messages[i];
 		if (m->compacted)
 			continue;
+		c.usage.ctx_bytes += message_bytes(m);
 		if (m->role == TXC_ROLE_ASSISTANT)
 			assistant_record(&c, m, i);
 		else
@@ -510,7 +713,10 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	}
 	free(c.orphans);
 	free(c.open_ids);
+	free(c.open_out);
 	free(c.answered);
+	free(c.ids.v);
+	txc_arena_free(c.ids.arena);
 	txc_arena_free(scratch);
 	scratch = NULL;
 	return TXC_OK;

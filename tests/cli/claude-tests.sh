@@ -1,0 +1,140 @@
+#!/bin/sh
+# Trust cases of issue 18 for the Claude writer and what reaches a terminal: reused provider
+# tool ids, usage spread over the records, image media types the API refuses, escapes on a TTY,
+# and `convert --to hermes` streaming a big session in flat memory.
+# usage: claude-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+"$mkdb" t.db "$src/fixtures/claude-trust.sql" || exit 1
+command -v python3 > /dev/null || { echo "claude-tests: python3 is required"; exit 1; }
+
+# --- reused tool ids (Kimi's functions.read_file:0 every turn, and "dup" twice in one turn) ---
+expect_rc 0 "convert kimi" "$txc" convert kimi --to claude --db t.db
+mv out.txt kimi.jsonl
+"$jsoncheck" kimi.jsonl && ok || bad "kimi: not strict JSON"
+python3 - kimi.jsonl > py.txt 2>&1 <<'PY' && ok || bad "kimi tool ids: $(cat py.txt)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+calls, results, prev = {}, [], None
+for r in recs:
+    c = r.get("message", {}).get("content")
+    if not isinstance(c, list):
+        continue
+    for b in c:
+        if b["type"] == "tool_use":
+            assert b["id"] not in calls, "tool_use id %s written twice" % b["id"]
+            calls[b["id"]] = (b["input"]["file_path"], id(r))
+        if b["type"] == "tool_result":
+            results.append((b["tool_use_id"], b["content"], prev))
+    if r["type"] == "assistant":
+        prev = id(r)
+assert len(calls) == 6, "calls: %d, want 6" % len(calls)
+assert len(results) == 6, "results: %d, want 6" % len(results)
+assert len({t for t, _, _ in results}) == 6, "two results answer one call"
+for tid, content, rec in results:
+    path, call_rec = calls[tid]
+    assert call_rec == rec, "result %s is not answering the previous assistant record" % tid
+    assert path == "/" + content[-1].lower(), "%s bound to the call for %s" % (content, path)
+PY
+"$txc" convert kimi --to markdown --db t.db > kimi.md 2> err.txt && ok || bad "kimi markdown: $(cat err.txt)"
+[ "$(grep -c '^RESULT-' kimi.md)" = 6 ] && [ "$(grep '^RESULT-' kimi.md | tr -d '\n')" = RESULT-ARESULT-BRESULT-CRESULT-DRESULT-ERESULT-F ] &&
+	ok || bad "kimi markdown: results not each once, in order"
+
+# --- usage: the session totals (1.5 M tokens) spread so that no record claims them all ---
+"$txc" convert long --to claude --db t.db > long.jsonl 2> err.txt && ok || bad "convert long: $(cat err.txt)"
+python3 - long.jsonl > py.txt 2>&1 <<'PY' && ok || bad "long usage: $(cat py.txt)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+asst = [r for r in recs if r.get("type") == "assistant"]
+us = [r["message"]["usage"] for r in asst]
+assert len(us) == 60, "records with usage: %d, want 60" % len(us)
+want = {"input_tokens": 100003, "cache_read_input_tokens": 1300007,
+        "cache_creation_input_tokens": 49999, "output_tokens": 50021}
+for k, v in want.items():
+    got = sum(u[k] for u in us)
+    assert got == v, "sum of %s: %d, want %d" % (k, got, v)
+claims = [sum(u.values()) for u in us]
+assert claims[-1] < 100000, "the last record claims %d tokens of context" % claims[-1]
+assert max(claims) < 100000, "a record claims %d tokens of context" % max(claims)
+assert claims == sorted(claims) or max(claims) - min(claims) < 200, "claims do not grow with the conversation"
+costs = [r["costUSD"] for r in asst]
+assert costs[-1] == 12.3456789 and sum(costs) == 12.3456789, "costs: %r" % costs[-3:]
+PY
+# totals far above what the live conversation holds (history compacted away in Hermes): the
+# last record, the one Claude Code reads, still claims only about its conversation
+"$txc" convert heavy --to claude --db t.db > heavy.jsonl 2> err.txt && ok || bad "convert heavy: $(cat err.txt)"
+python3 - heavy.jsonl > py.txt 2>&1 <<'PY' && ok || bad "heavy usage: $(cat py.txt)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+us = [r["message"]["usage"] for r in recs if r.get("type") == "assistant"]
+assert len(us) == 3, "records with usage: %d, want 3" % len(us)
+want = {"input_tokens": 400000, "cache_read_input_tokens": 4400000,
+        "cache_creation_input_tokens": 100000, "output_tokens": 100000}
+for k, v in want.items():
+    got = sum(u[k] for u in us)
+    assert got == v, "sum of %s: %d, want %d" % (k, got, v)
+last = sum(us[-1].values())
+assert 20000 <= last < 21000, "the last record claims %d tokens of context" % last
+PY
+# a session without token counts writes no usage at all
+"$txc" convert images --to claude --db t.db > images.jsonl 2> err.txt && ok || bad "convert images: $(cat err.txt)"
+grep -q '"usage"' images.jsonl && bad "usage written for a session without token counts" || ok
+
+# --- images: only png/jpeg/gif/webp with valid base64 are image blocks; others are text ---
+python3 - images.jsonl > py.txt 2>&1 <<'PY' && ok || bad "images: $(cat py.txt)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+blocks = [b for r in recs if r.get("type") == "user" for b in r["message"]["content"]]
+imgs = [b for b in blocks if b["type"] == "image"]
+assert [b["source"]["media_type"] for b in imgs] == ["image/webp"], "image blocks: %r" % imgs
+texts = [b["text"] for b in blocks if b["type"] == "text"]
+for what in ("image/svg+xml, 8 bytes", "image/png, 14 bytes", "not valid base64", "image/bmp, 4 bytes"):
+    assert any(what in t for t in texts), "no note saying %r" % what
+PY
+
+# --- a terminal never gets transcript bytes raw; a pipe gets them exactly ---
+bidi=$(printf '\342\200\256') csi=$(printf '\302\233')
+"$txc" export --json --db t.db > pipe.jsonl 2> err.txt && grep -q "$bidi" pipe.jsonl && grep -q "$csi" pipe.jsonl &&
+	ok || bad "export --json to a pipe is not byte-exact"
+if command -v script > /dev/null; then
+	for cmd in "list --json" "export --json" "export --to claude --install --dry-run" "artifacts esc --json" \
+		"convert esc --to hermes"; do
+		HOME=$work/home script -q -c "$txc $cmd --db t.db" /dev/null > tty.txt 2>&1
+		grep -q '\\u202e' tty.txt && ok || bad "$cmd on a TTY: the bidi override is not shown escaped"
+		if grep -q "$bidi" tty.txt || grep -q "$csi" tty.txt; then bad "$cmd on a TTY: raw bidi/C1 bytes"; else ok; fi
+	done
+else
+	echo "claude-tests: SKIPPED the TTY checks (no script(1))"
+fi
+
+# --- convert --to hermes streams: a 300,000-row session in flat memory, same bytes as before ---
+cat > big.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT,
+  tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, finish_reason TEXT,
+  active INTEGER NOT NULL DEFAULT 1);
+INSERT INTO sessions VALUES ('huge', 'cli', 'm', 1767500000.0, 'Huge');
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 299999)
+INSERT INTO messages (session_id, role, content, timestamp) SELECT 'huge', CASE i % 2 WHEN 0 THEN 'user' ELSE 'assistant' END,
+  'message number ' || i || ' with some words in it', 1767500001.0 + i FROM n;
+SQL
+"$mkdb" big.db big.sql || exit 1
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -f '%M' -o rss.txt "$txc" convert huge --to hermes --db big.db > huge.jsonl 2> err.txt && ok || bad "convert huge: $(cat err.txt)"
+	rss=$(tail -n 1 rss.txt)
+	[ "$rss" -lt 120000 ] && ok || bad "convert --to hermes of 300,000 rows peaked at $rss KB (it holds the session)"
+else
+	echo "claude-tests: SKIPPED the memory check (no /usr/bin/time)"
+	"$txc" convert huge --to hermes --db big.db > huge.jsonl 2> err.txt && ok || bad "convert huge: $(cat err.txt)"
+fi
+[ "$(wc -l < huge.jsonl)" = 1 ] && [ "$(grep -o '"role": "' huge.jsonl | wc -l)" = 300000 ] && ok || bad "huge: not 300,000 rows on one line"
+"$jsoncheck" huge.jsonl && ok || bad "huge: not strict JSON"
+expect_rc 3 "convert --to hermes of a missing session" "$txc" convert nosuch --to hermes --db big.db
+one_line_err "convert --to hermes of a missing session"
+[ -s out.txt ] && bad "a missing session printed output" || ok
+
+echo "claude-tests: $passes passed, $fails failed"
+[ "$fails" = 0 ]
