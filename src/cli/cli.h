@@ -77,6 +77,8 @@ int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t,
 
 void cli_say(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_fail(const struct txc_diag *d);
+/* fwrite to stdout; on failure the errno is kept for the one error line main() prints */
+int cli_stdout_write(const char *p, size_t len);
 int cli_usage(unsigned cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_color_set(int when); /* 0 auto, 1 always, 2 never */
 bool cli_color_stdout(void);
@@ -93,6 +95,7 @@ struct cli_store_ref {
 struct cli_stores {
 	struct cli_store_ref *v;
 	size_t n;
+	size_t n_broken; /* --all-profiles: profiles that could not be opened (warned about, left out) */
 };
 /* One store (--db, --home/--profile), or every profile with --all-profiles. */
 int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);

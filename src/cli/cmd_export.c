@@ -21,12 +21,23 @@ struct json_stream {
 	struct txc_out *out;
 	const struct txc_write_opts *w;
 	size_t n_rows;
+	const char *profile; /* --all-profiles: "profile" goes before "messages", as list --json has it last */
 };
 
 static int json_head(void *ctx, const struct txc_transcript *t)
 {
 	struct json_stream *js = ctx;
 	txc_hermes_head(js->out, t, js->w);
+	static const char tail[] = "\"messages\": [";
+	struct txc_buf *b = &js->out->buf;
+	size_t tl = sizeof(tail) - 1;
+	if (js->profile != NULL && b->len >= tl && memcmp(b->buf + b->len - tl, tail, tl) == 0) {
+		b->len -= tl;
+		txc_buf_addstr(b, "\"profile\": ");
+		txc_json_emit_str(b, js->profile, strlen(js->profile));
+		txc_buf_addstr(b, ", ");
+		txc_buf_add(b, tail, tl);
+	}
 	return 0;
 }
 
@@ -37,17 +48,19 @@ static int json_row(void *ctx, const struct txc_json *row)
 	return js->out->err ? TXC_E_FAIL : 0;
 }
 
-static int export_json(struct cli_stores *st, const struct cli_session *v, size_t n, struct txc_diag *d)
+static int export_json(struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles,
+		       struct txc_diag *d)
 {
 	struct txc_out out;
 	txc_out_init_file(&out, stdout);
 	struct txc_write_opts w = {.bulk = true};
-	struct json_stream js = {&out, &w, 0};
+	struct json_stream js = {&out, &w, 0, NULL};
 	struct txc_row_sink sink = {json_head, json_row, &js};
 	int rc = 0;
 	char id[4096];
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		js.n_rows = 0;
+		js.profile = profiles ? st->v[v[i].store].profile : NULL;
 		snprintf(id, sizeof(id), "%.*s", (int)v[i].id.len, v[i].id.ptr);
 		rc = txc_store_stream(st->v[v[i].store].s, id, TXC_LOAD_LAST_ACTIVE, &sink, d);
 		if (rc == TXC_E_NOTFOUND) /* deleted while we ran: the snapshot moved on */
@@ -57,7 +70,8 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 			txc_out_maybe_flush(&out);
 		}
 	}
-	if (txc_out_flush(&out) != 0 && rc == 0) {
+	/* a failed write stops the stream with rc set and no message: say it here, with its errno */
+	if ((txc_out_flush(&out) != 0 || out.err) && (rc == 0 || d->msg[0] == '\0')) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write to stdout: %s", strerror(out.err));
 		rc = TXC_E_FAIL;
 	}
@@ -76,11 +90,11 @@ static int export_all_json(struct txc_store *s, struct txc_diag *d)
 	if (txc_store_skipped_ids(s))
 		cli_say("warning: ", "skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
 			txc_store_skipped_ids(s));
-	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1};
+	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1, 0};
 	struct cli_session *v = txc_xcalloc(n ? n : 1, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v[i].id = txc_str_c(ids[i]);
-	rc = export_json(&one, v, n, d);
+	rc = export_json(&one, v, n, false, d);
 	free(v);
 	txc_store_free_ids(ids, n);
 	return rc;
@@ -517,12 +531,13 @@ int cmd_export(int argc, char **argv)
 	const struct cli_select *sel = &a.sel;
 	bool everything = !(sel->since_arg || sel->until_arg || sel->source || sel->model || sel->cwd || sel->title ||
 			    sel->limit || sel->order_set);
-	if (a.json && everything && st.n == 1)
+	if (a.json && everything && st.n == 1 && !a.all_profiles)
 		rc = export_all_json(st.v[0].s, &d); /* the common case, in memory flat whatever the store's size */
 	else if ((rc = cli_select_sessions(&a, CMD_EXPORT, &st, arena, &v, &n, &more, &d)) == 0)
-		rc = a.json ? export_json(&st, v, n, &d) : export_files(&a, &st, v, n, &d);
+		rc = a.json ? export_json(&st, v, n, a.all_profiles, &d) : export_files(&a, &st, v, n, &d);
 	free(v);
 	txc_arena_free(arena);
+	size_t broken = st.n_broken;
 	cli_stores_close(&st);
-	return rc ? cli_fail(&d) : 0;
+	return rc ? cli_fail(&d) : broken ? 1 : 0;
 }

@@ -13,12 +13,14 @@
 static int term_width(void)
 {
 	struct winsize ws;
+	if (!isatty(STDOUT_FILENO))
+		return 0; /* a pipe or a file gets whole lines, whatever COLUMNS says */
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 		return ws.ws_col;
 	const char *c = getenv("COLUMNS");
 	if (c != NULL && atoi(c) > 20)
 		return atoi(c);
-	return 0; /* not a terminal: no truncation */
+	return 0;
 }
 
 static void fmt_time(char out[32], double secs, bool utc)
@@ -140,7 +142,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 	}
 	if (more)
 		txc_buf_addf(&out, "%zu more not shown (raise --limit)\n", more);
-	fwrite(out.buf, 1, out.len, stdout);
+	cli_stdout_write(out.buf, out.len);
 	txc_buf_release(&out);
 }
 
@@ -164,7 +166,7 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 		}
 	}
 	txc_buf_addstr(&b, n ? "\n]\n" : "]\n");
-	fwrite(b.buf, 1, b.len, stdout);
+	cli_stdout_write(b.buf, b.len);
 	txc_buf_release(&b);
 }
 
@@ -179,7 +181,9 @@ int cmd_list(int argc, char **argv)
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);
-	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1 && !a.store.input && !a.store.remote) {
+	/* only the default location may be missing quietly; a store or profile the user named must exist */
+	bool named = a.store.db || a.store.home || a.store.profile || a.store.input || a.store.remote;
+	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1 && !named) {
 		cli_say("warning: ", "no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
 		if (a.json)
 			fputs("[]\n", stdout);
@@ -202,6 +206,7 @@ int cmd_list(int argc, char **argv)
 	}
 	free(v);
 	txc_arena_free(arena);
+	size_t broken = st.n_broken;
 	cli_stores_close(&st);
-	return rc ? cli_fail(&d) : 0;
+	return rc ? cli_fail(&d) : broken ? 1 : 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <stdio.h>
 
@@ -124,10 +125,25 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 	}
 	for (size_t i = 0; i < out->n; i++) {
 		int rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
+		if (rc && a->all_profiles) {
+			/* one broken profile does not hide the others: say so, leave it out, fail at the end */
+			cli_say("warning: ", "profile %s left out: %s", out->v[i].profile, d->msg);
+			d->msg[0] = '\0', d->code = 0;
+			free(out->v[i].profile);
+			free(out->v[i].path);
+			memmove(&out->v[i], &out->v[i + 1], (out->n - i - 1) * sizeof(*out->v));
+			out->n--, i--;
+			out->n_broken++;
+			continue;
+		}
 		if (rc)
 			return rc;
 		if (txc_store_note(out->v[i].s) != NULL)
 			cli_say("warning: ", "%s", txc_store_note(out->v[i].s));
+	}
+	if (out->n == 0 && out->n_broken) {
+		txc_diag_set(d, TXC_E_FAIL, "no profile's store could be read (see above)");
+		return TXC_E_FAIL;
 	}
 	return TXC_OK;
 }
@@ -274,6 +290,46 @@ static bool under(struct txc_str cwd, const char *prefix)
 	return cwd.len == n || cwd.ptr[n] == '/' || (n == 1 && prefix[0] == '/');
 }
 
+/*
+ * --cwd as an absolute path: relative to the current directory, "." and ".."
+ * and repeated slashes folded, like realpath but without requiring that the
+ * folder exists here (the session may come from another machine) and
+ * without following symbolic links.  malloc'd.
+ */
+static char *absolute_cwd(const char *arg)
+{
+	struct txc_buf in = TXC_BUF_INIT, out = TXC_BUF_INIT;
+	if (arg[0] != '/') {
+		char *here = getcwd(NULL, 0);
+		txc_buf_addstr(&in, here ? here : "/");
+		txc_buf_addch(&in, '/');
+		free(here);
+	}
+	txc_buf_addstr(&in, arg);
+	for (const char *p = in.buf; *p;) {
+		while (*p == '/')
+			p++;
+		const char *e = p;
+		while (*e && *e != '/')
+			e++;
+		size_t n = (size_t)(e - p);
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			size_t keep = out.len;
+			while (keep > 0 && out.buf[keep - 1] != '/')
+				keep--;
+			txc_buf_truncate(&out, keep > 0 ? keep - 1 : 0); /* and the slash before it */
+		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
+			txc_buf_addch(&out, '/');
+			txc_buf_add(&out, p, n);
+		}
+		p = e;
+	}
+	if (out.len == 0)
+		txc_buf_addch(&out, '/');
+	txc_buf_release(&in);
+	return txc_buf_detach(&out, NULL);
+}
+
 static bool is_archived(const struct txc_json *row)
 {
 	const struct txc_json *v = txc_json_get(row, "archived");
@@ -358,10 +414,24 @@ static int cmp_session(const void *pa, const void *pb)
 	return a->store < b->store ? -1 : a->store > b->store;
 }
 
+static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
+		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
+
 int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
 			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
 {
-	const struct cli_select *sel = &a->sel;
+	struct cli_select sel_abs = a->sel;
+	const struct cli_select *sel = &sel_abs;
+	char *cwd_abs = a->sel.cwd != NULL ? absolute_cwd(a->sel.cwd) : NULL;
+	sel_abs.cwd = cwd_abs;
+	int rc = select_in(a, cmd, sel, st, ar, out, n, n_more, d);
+	free(cwd_abs);
+	return rc;
+}
+
+static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
+		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+{
 	struct filter f = {0};
 	double now = (double)time(NULL);
 	if (sel->since_arg != NULL) {
@@ -441,37 +511,62 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 	return TXC_OK;
 }
 
+/*
+ * An exact id anywhere wins over prefixes everywhere; then a unique prefix.
+ * Two exact ids (or two prefixes) in different profiles need --profile.
+ */
 int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d)
 {
-	size_t found = 0;
-	char hint[sizeof(d->hint)] = "";
+	size_t found[2] = {0, 0}; /* [0] prefix matches, [1] exact */
+	size_t at[2] = {0, 0};
+	char *got_v[2] = {NULL, NULL};
+	char hint[2][sizeof(d->hint)] = {"", ""};
+	struct txc_diag ambiguous = {0};
 	for (size_t i = 0; i < st->n; i++) {
 		char *got = NULL;
 		struct txc_diag d1 = {0};
 		int rc = txc_store_resolve(st->v[i].s, arg, &got, &d1);
 		if (rc == TXC_E_NOTFOUND)
 			continue;
+		if (rc == TXC_E_AMBIGUOUS) {
+			if (ambiguous.code == 0) {
+				ambiguous = d1;
+				if (st->n > 1)
+					snprintf(ambiguous.msg + strlen(ambiguous.msg), sizeof(ambiguous.msg) - strlen(ambiguous.msg),
+						 " (profile %s)", st->v[i].profile);
+			}
+			continue;
+		}
 		if (rc != TXC_OK) {
 			*d = d1;
-			if (st->n > 1 && rc == TXC_E_AMBIGUOUS)
-				snprintf(d->msg + strlen(d->msg), sizeof(d->msg) - strlen(d->msg), " (profile %s)",
-					 st->v[i].profile);
-			free(*id);
+			free(got_v[0]), free(got_v[1]);
 			*id = NULL;
 			return rc;
 		}
-		size_t hl = strlen(hint);
-		snprintf(hint + hl, sizeof(hint) - hl, "  %s (profile %s)\n", got, st->v[i].profile);
-		if (found++ == 0) {
-			*store = i;
-			*id = got;
+		int k = strcmp(got, arg) == 0;
+		size_t hl = strlen(hint[k]);
+		snprintf(hint[k] + hl, sizeof(hint[k]) - hl, "  %s (profile %s)\n", got, st->v[i].profile);
+		if (found[k]++ == 0) {
+			at[k] = i;
+			got_v[k] = got;
 		} else {
 			free(got);
 		}
 	}
-	if (found == 1)
+	int k = found[1] ? 1 : 0;
+	if (found[k] == 1 && (k == 1 || ambiguous.code == 0)) {
+		*store = at[k];
+		*id = got_v[k];
+		free(got_v[!k]);
 		return TXC_OK;
-	if (found == 0) {
+	}
+	free(got_v[0]), free(got_v[1]);
+	*id = NULL;
+	if (found[k] == 0 && ambiguous.code != 0) {
+		*d = ambiguous;
+		return TXC_E_AMBIGUOUS;
+	}
+	if (found[k] == 0) {
 		if (st->n == 1)
 			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", arg, st->v[0].path);
 		else
@@ -479,10 +574,9 @@ int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id
 				     arg);
 		return TXC_E_NOTFOUND;
 	}
-	free(*id);
-	*id = NULL;
-	txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' names sessions in %zu profiles; add --profile NAME:", arg, found);
-	memcpy(d->hint, hint, sizeof(d->hint));
+	txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' names sessions in %zu profiles; add --profile NAME:", arg,
+		     found[k] + (k == 0 && ambiguous.code != 0));
+	memcpy(d->hint, hint[k], sizeof(d->hint));
 	return TXC_E_AMBIGUOUS;
 }
 

@@ -58,6 +58,13 @@ static int db_error(struct txc_store *s, int rc, struct txc_diag *d, const char 
 		txc_diag_set(d, TXC_E_BUSY, busy_msg, s->path);
 		return TXC_E_BUSY;
 	}
+	if (rc == SQLITE_READONLY_ROLLBACK) {
+		/* a hot -journal: a writer stopped mid-transaction; rolling it back needs write access */
+		txc_diag_set(d, TXC_E_FAIL, "'%s' has an unfinished write ('%s-journal'): Hermes is mid-write or was "
+					    "interrupted, and a read-only reader cannot recover it; let Hermes open the "
+					    "store once (or finish), then retry", s->path, s->path);
+		return TXC_E_FAIL;
+	}
 	txc_diag_set(d, TXC_E_FAIL, "cannot %s '%s': %s", what, s->path,
 		     s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
 	return TXC_E_FAIL;
