@@ -104,7 +104,8 @@ void cli_stores_close(struct cli_stores *st);
 struct cli_session {
 	const struct txc_json *row; /* every session column, then last_active */
 	size_t store;               /* index in cli_stores */
-	struct txc_str id, title;
+	struct txc_sid id;          /* names it in its store (kind, identity text, place) */
+	struct txc_str title;
 	double started, last_active;
 	size_t rank; /* internal: position in Hermes's export order */
 };
@@ -116,7 +117,7 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 /* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */
 int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d);
 /* SESSION as an exact id or unique prefix across the open stores. */
-int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d);
+int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d);
 
 /* The path of state.db the options name (malloc'd), or NULL with d set. */
 char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);

@@ -57,15 +57,19 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 	struct json_stream js = {&out, &w, 0, NULL};
 	struct txc_row_sink sink = {json_head, json_row, &js};
 	int rc = 0;
-	char id[4096];
+	size_t lost = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		js.n_rows = 0;
 		js.profile = profiles ? st->v[v[i].store].profile : NULL;
-		snprintf(id, sizeof(id), "%.*s", (int)v[i].id.len, v[i].id.ptr);
-		rc = txc_store_stream(st->v[v[i].store].s, id, TXC_LOAD_LAST_ACTIVE, &sink, d);
-		if (rc == TXC_E_NOTFOUND) /* deleted while we ran: the snapshot moved on */
+		struct txc_diag d1 = {0};
+		rc = txc_store_stream(st->v[v[i].store].s, &v[i].id, TXC_LOAD_LAST_ACTIVE, &sink, &d1);
+		if (rc == TXC_E_NOTFOUND) { /* deleted while we ran: said, and the run fails */
+			cli_say("warning: ", "%s; not exported", d1.msg);
+			lost++;
 			rc = 0;
-		else if (rc == 0) {
+		} else if (rc != 0) {
+			*d = d1;
+		} else {
 			txc_hermes_tail(&out);
 			txc_out_maybe_flush(&out);
 		}
@@ -76,24 +80,29 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 		rc = TXC_E_FAIL;
 	}
 	txc_out_release(&out);
+	if (rc == 0 && lost) {
+		txc_diag_set(d, TXC_E_FAIL, "%zu session%s could not be exported (see above)", lost, lost == 1 ? "" : "s");
+		rc = TXC_E_FAIL;
+	}
 	return rc;
 }
 
 /* Every session in Hermes's order, holding only their ids. */
 static int export_all_json(struct txc_store *s, struct txc_diag *d)
 {
-	char **ids;
-	size_t n;
+	struct txc_sid *ids;
+	size_t n, no_id = 0;
 	int rc = txc_store_export_order(s, &ids, &n, d);
 	if (rc)
 		return rc;
-	if (txc_store_skipped_ids(s))
-		cli_say("warning: ", "skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
-			txc_store_skipped_ids(s));
 	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1, 0};
 	struct cli_session *v = txc_xcalloc(n ? n : 1, sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v[i].id = txc_str_c(ids[i]);
+	for (size_t i = 0; i < n; i++) {
+		v[i].id = ids[i];
+		no_id += ids[i].kind == TXC_ID_NONE;
+	}
+	if (no_id) /* exported as they are ("id": null); elsewhere they are named no-id~N */
+		cli_say("warning: ", "%zu session%s no id (NULL or empty)", no_id, no_id == 1 ? " has" : "s have");
 	rc = export_json(&one, v, n, false, d);
 	free(v);
 	txc_store_free_ids(ids, n);
@@ -103,10 +112,12 @@ static int export_all_json(struct txc_store *s, struct txc_diag *d)
 /* ---- file names ---- */
 
 /* <id>-<slug>.<ext>: ids keep [A-Za-z0-9._-] (others become '_', plus a hash so two ids
- * cannot meet), the slug is the title in lower-case ASCII words, at most 48 bytes. */
-static void file_name(struct txc_buf *b, struct txc_str id, struct txc_str title, const char *ext)
+ * cannot meet; an id that is not text always has the hash of its kind and text, so that
+ * 1 and "1" differ), the slug is the title in lower-case ASCII words, at most 48 bytes. */
+static void file_name(struct txc_buf *b, const struct txc_sid *sid, struct txc_str title, const char *ext)
 {
-	bool changed = id.len == 0;
+	struct txc_str id = sid->text;
+	bool changed = id.len == 0 || sid->kind != TXC_ID_TEXT;
 	for (size_t i = 0; i < id.len && i < 96; i++) {
 		char c = id.ptr[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
@@ -117,7 +128,10 @@ static void file_name(struct txc_buf *b, struct txc_str id, struct txc_str title
 	if (changed || id.len > 96) {
 		unsigned char h[32];
 		char hex[65];
-		txc_sha256(id.ptr, id.len, h);
+		struct txc_buf key = TXC_BUF_INIT;
+		txc_model_id_key(&key, sid->kind, id);
+		txc_sha256(key.buf ? key.buf : "", key.len, h);
+		txc_buf_release(&key);
 		txc_hex(hex, h, 4);
 		txc_buf_addf(b, "_%s", hex);
 	}
@@ -287,7 +301,9 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	}
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_buf_addstr(&b, "{\"session_id\":");
-	txc_json_emit_str(&b, t->meta.id.ptr, t->meta.id.len);
+	txc_json_emit_str(&b, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
+	if (t->meta.id_kind != TXC_ID_TEXT) /* session_id is the identity text; this says what it stands for */
+		txc_buf_addf(&b, ",\"id_kind\":\"%s\"", txc_model_id_kind_name(t->meta.id_kind));
 	if (ref->profile != NULL) {
 		txc_buf_addstr(&b, ",\"profile\":");
 		txc_json_emit_str(&b, ref->profile, strlen(ref->profile));
@@ -431,31 +447,27 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	bool tty = isatty(STDERR_FILENO), show = tty || a->progress;
 	double t0 = mono_now();
 	int rc = 0;
-	char id[4096];
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_store_ref *ref = &st->v[v[i].store];
 		struct txc_transcript *t;
 		struct txc_diag d1 = {0};
-		snprintf(id, sizeof(id), "%.*s", (int)v[i].id.len, v[i].id.ptr);
 		unsigned lf = (a->w.include_compacted ? TXC_LOAD_COMPACTED : 0) |
 			      (bk.ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0);
-		int lr = txc_store_load(ref->s, id, lf, &t, &d1);
-		if (lr == TXC_E_NOTFOUND)
-			continue; /* deleted while we ran */
-		enum outcome oc;
+		int lr = txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
+		enum outcome oc; /* a session deleted while we ran is said and fails the run, like any other */
 		if (lr != 0) {
 			oc = FAILED;
 		} else if (a->install && a->out_dir == NULL) {
 			struct txc_write_opts w = a->w;
 			oc = a->dry_run ? NEW : cli_install_claude(a, t, &w, true) == 0 ? NEW : FAILED;
 			if (a->dry_run)
-				printf("install %s\n", id);
+				printf("install %.*s\n", (int)v[i].id.text.len, v[i].id.text.ptr);
 			txc_transcript_free(t);
 		} else {
 			struct txc_buf rel = TXC_BUF_INIT;
 			if (st->n > 1 || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
 				txc_buf_addf(&rel, "%s/", ref->profile);
-			file_name(&rel, v[i].id, v[i].title, bk.ops->ext);
+			file_name(&rel, &v[i].id, v[i].title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);
 			if (oc != FAILED && oc != REFUSED && a->install && !a->dry_run) {
 				struct txc_write_opts w = a->w;

@@ -98,7 +98,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 	for (size_t i = 0; i < n; i++) {
 		struct txc_str cells[N_COLS] = {
 			[C_PROFILE] = txc_str_c(st->v[v[i].store].profile ? st->v[v[i].store].profile : "-"),
-			[C_ID] = v[i].id,
+			[C_ID] = v[i].id.text,
 			[C_SOURCE] = str_of(txc_json_get(v[i].row, "source")),
 			[C_MODEL] = str_of(txc_json_get(v[i].row, "model")),
 			[C_MSGS] = str_of(txc_json_get(v[i].row, "message_count")),
@@ -130,7 +130,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		struct txc_str count = str_of(txc_json_get(r, "message_count"));
 		if (profiles)
 			cell(&out, prof.ptr, prof.len, w[C_PROFILE], false, "36");
-		cell(&out, v[i].id.ptr, v[i].id.len, w[C_ID], false, "33");
+		cell(&out, v[i].id.text.ptr, v[i].id.text.len, w[C_ID], false, "33");
 		cell(&out, when, strlen(when), w[C_STARTED], false, NULL);
 		cell(&out, src.ptr, src.len, w[C_SOURCE], false, NULL);
 		cell(&out, model.ptr, model.len, w[C_MODEL], false, NULL);

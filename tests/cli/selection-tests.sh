@@ -167,5 +167,96 @@ LC_ALL=C.UTF-8 iconv -f UTF-8 -t UTF-8 err.txt > /dev/null 2>&1 && ok || bad "me
 expect_rc 3 "long name, odd cut" "$txc" convert "$long" --db f.db --to hermes
 LC_ALL=C.UTF-8 iconv -f UTF-8 -t UTF-8 err.txt > /dev/null 2>&1 && ok || bad "message cut inside a character (2)"
 
+# ---- session ids of every kind: integer, real, "", NULL, repeated, BLOB, NUL inside, 4100 bytes ----
+"$mkdb" ids.db "$src/fixtures/ids.sql" || exit 1
+L=$(awk 'BEGIN { for (i = 0; i < 4100; i++) printf "L" }')
+expect_rc 0 "ids: list" "$txc" list --db ids.db
+for want in '1' '1~2' '2.5' 'no-id~4' 'no-id~5' 'no-id~6' 'dup' 'dup~2' 'nul\\x00x' "x'0102'" 'longLLL'; do
+	grep -q "^$want" out.txt && ok || bad "ids: $want not listed: $(cat out.txt)"
+done
+[ "$(wc -l < out.txt)" = 12 ] && ok || bad "ids: $(wc -l < out.txt) lines listed, want 12"
+grep -q 'warning: 3 sessions have no id' err.txt && grep -q 'warning: 2 sessions repeat an id' err.txt && ok || bad "ids: warnings: $(cat err.txt)"
+# name -> the words only that session's messages hold
+check_ids() { # source args...; every name loads its own session in every format
+	for pair in "1|the integer one" "1~2|the text one" "2.5|the real one" "no-id~4|the empty one" \
+		"dup|dup" "nul|the NUL one" "$blob|the blob one" "long|the long one"; do
+		name=${pair%%|*} words=${pair#*|}
+		for fmt in claude markdown hermes; do
+			"$txc" convert "$name" --to "$fmt" "$@" > conv.txt 2> err.txt || { bad "ids: convert $name --to $fmt: $(cat err.txt)"; continue; }
+			grep -q "said to $words" conv.txt && ok || bad "ids: convert $name --to $fmt: not its messages"
+		done
+		grep -q '^id: null' conv.txt && bad "ids: $name: Markdown id null" || ok
+	done
+	"$txc" convert 1 --to claude "$@" > c1.txt 2>/dev/null; "$txc" convert 1~2 --to claude "$@" > c2.txt 2>/dev/null
+	u1=$(sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' c1.txt | head -1); u2=$(sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' c2.txt | head -1)
+	[ -n "$u1" ] && [ -n "$u2" ] && [ "$u1" != "$u2" ] && ok || bad "ids: ids 1 and \"1\" share the Claude sessionId '$u1'"
+	expect_rc 0 "ids: markdown of a null id" "$txc" convert no-id~5 --to markdown "$@"
+	grep -q '^id: "no-id~5"' out.txt && ok || bad "ids: a null id has no stand-in in Markdown: $(head -5 out.txt)"
+}
+blob="x'0102'"
+check_ids --db ids.db
+# export --json: every session, exactly as stored (issue 18: NUL and 4096-byte ids were skipped silently)
+expect_rc 0 "ids: export --json" "$txc" export --json --db ids.db
+"$jsoncheck" out.txt && ok || bad "ids: export --json not strict JSON"
+[ "$(wc -l < out.txt)" = 11 ] && ok || bad "ids: export --json wrote $(wc -l < out.txt) of 11 sessions"
+grep -q '^{"id": "nul\\u0000x", .*said to the NUL one' out.txt && ok || bad "ids: NUL id not exported"
+grep -q "^{\"id\": \"long$L\", .*said to the long one" out.txt && ok || bad "ids: 4100-byte id not exported"
+grep -q '^{"id": 1, .*said to the integer one' out.txt && grep -q '^{"id": "1", .*said to the text one' out.txt && ok || bad "ids: 1 and \"1\" not both exported"
+[ "$(grep -c '^{"id": null, ' out.txt)" = 2 ] && ok || bad "ids: NULL ids not exported"
+expect_rc 0 "ids: export --json selected" "$txc" export --json --db ids.db --since 2026-01-01
+[ "$(wc -l < out.txt)" = 11 ] && ok || bad "ids: export --json --since wrote $(wc -l < out.txt) of 11 sessions"
+check_bulk() { # label args...: bulk export in every format and --install keep every session apart
+	for fmt in claude markdown hermes; do
+		rm -rf "bulk-$1-$fmt"
+		label=$1; shift
+		"$txc" export --to "$fmt" --out "bulk-$label-$fmt" "$@" > out.txt 2> err.txt || bad "ids: bulk $label $fmt: $(cat err.txt)"
+		set -- "$label" "$@"
+		n=$(find "bulk-$1-$fmt" -type f ! -name manifest.jsonl | wc -l)
+		[ "$n" = "$want_n" ] && ok || bad "ids: bulk $1 $fmt: $n files, want $want_n"
+		"$jsoncheck" "bulk-$1-$fmt/manifest.jsonl" && ok || bad "ids: bulk $1 $fmt: manifest not strict JSON"
+		m=$(sed -n 's/^{"session_id":\("[^"]*"\).*/\1/p' "bulk-$1-$fmt/manifest.jsonl" | sort -u | wc -l)
+		[ "$m" = "$want_n" ] && ok || bad "ids: bulk $1 $fmt: $m distinct session_ids in the manifest, want $want_n"
+		grep -q '"session_id":""' "bulk-$1-$fmt/manifest.jsonl" && bad "ids: empty session_id in the manifest" || ok
+		grep -q '"session_id":"1","id_kind":"integer"' "bulk-$1-$fmt/manifest.jsonl" && ok || bad "ids: bulk $1 $fmt: integer id kind"
+	done
+	label=$1; shift
+	rm -rf "cc-$label"
+	CLAUDE_CONFIG_DIR="$PWD/cc-$label" "$txc" export --to claude --install "$@" > out.txt 2> err.txt || bad "ids: install $label: $(cat err.txt)"
+	for words in "the integer one" "the text one" "the real one" "the NUL one" "the long one"; do
+		c=$(grep -rl "said to $words" "cc-$label" | wc -l)
+		[ "$c" = 1 ] && ok || bad "ids: install $label: '$words' in $c files"
+	done
+	n=$(find "cc-$label" -name '*.jsonl' | wc -l)
+	[ "$n" -ge "$want_inst" ] && ok || bad "ids: install $label: $n sessions installed, want $want_inst"
+}
+want_n=11 want_inst=9
+check_bulk store --db ids.db
+
+# the same ids in an export file (--input)
+{
+	printf '{"id": 1, "source": "cli", "started_at": 1767225600, "title": "integer one", "messages": [{"role": "user", "content": "said to the integer one", "timestamp": 1767225600}]}\n'
+	printf '{"id": "1", "source": "cli", "started_at": 1767225601, "title": "text one", "messages": [{"role": "user", "content": "said to the text one", "timestamp": 1767225601}]}\n'
+	printf '{"id": 2.5, "source": "cli", "started_at": 1767225602, "title": "a real id", "messages": [{"role": "user", "content": "said to the real one", "timestamp": 1767225602}]}\n'
+	printf '{"id": "", "source": "cli", "started_at": 1767225603, "title": "empty id", "messages": [{"role": "user", "content": "said to the empty one", "timestamp": 1767225603}]}\n'
+	printf '{"id": null, "source": "cli", "started_at": 1767225604, "title": "null id a", "messages": [{"role": "user", "content": "said to null a", "timestamp": 1767225604}]}\n'
+	printf '{"id": "dup", "source": "cli", "started_at": 1767225606, "title": "dup first", "messages": [{"role": "user", "content": "said to dup first", "timestamp": 1767225606}]}\n'
+	printf '{"id": "dup", "source": "cli", "started_at": 1767225607, "title": "dup second", "messages": [{"role": "user", "content": "said to dup second", "timestamp": 1767225607}]}\n'
+	printf '{"id": "nul\\u0000x", "source": "cli", "started_at": 1767225608, "title": "a NUL inside", "messages": [{"role": "user", "content": "said to the NUL one", "timestamp": 1767225608}]}\n'
+	printf '{"id": "long%s", "source": "cli", "started_at": 1767225609, "title": "a long id", "messages": [{"role": "user", "content": "said to the long one", "timestamp": 1767225609}]}\n' "$L"
+	printf '{"id": {"$blob_hex": "0102"}, "source": "cli", "started_at": 1767225610, "title": "an object id", "messages": [{"role": "user", "content": "said to the blob one", "timestamp": 1767225610}]}\n'
+} > ids.jsonl
+expect_rc 0 "ids: list --input" "$txc" list --input ids.jsonl
+for want in '1' '1~2' '2.5' 'no-id~4' 'no-id~5' 'dup' 'dup~2' 'nul\x00x' 'longLLL' '{"$blob_hex":"0102"}'; do
+	grep -qF "$want" out.txt && ok || bad "ids --input: $want not listed: $(cat out.txt)"
+done
+blob='{"$blob_hex":"0102"}'
+check_ids --input ids.jsonl
+expect_rc 0 "ids: convert dup~2 from a file" "$txc" convert dup~2 --to markdown --input ids.jsonl
+grep -q 'said to dup second' out.txt && ! grep -q 'said to dup first' out.txt && ok || bad "ids: dup~2 from a file is not the second session"
+expect_rc 0 "ids: export --json --input" "$txc" export --json --input ids.jsonl
+[ "$(wc -l < out.txt)" = 10 ] && ok || bad "ids: export --json --input wrote $(wc -l < out.txt) of 10"
+want_n=10 want_inst=9
+check_bulk file --input ids.jsonl
+
 echo "selection: $passes passed, $fails failed"
 [ "$fails" = 0 ]
