@@ -482,7 +482,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			if (show && tty)
 				fputc('\n', stderr);
 			if (d1.msg[0])
-				cli_say(oc == REFUSED ? "warning: " : "error: ", "%s", d1.msg);
+				cli_say(oc == REFUSED || lr == TXC_E_NOTFOUND ? "warning: " : "error: ", "%s", d1.msg);
 			rc = TXC_E_FAIL;
 		}
 		if (show)

@@ -545,8 +545,10 @@ int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct tx
 		}
 		int k = got.text.len == strlen(arg) && memcmp(got.text.ptr, arg, got.text.len) == 0;
 		size_t hl = strlen(hint[k]);
-		snprintf(hint[k] + hl, sizeof(hint[k]) - hl, "  %.*s (profile %s)\n", (int)got.text.len, got.text.ptr,
-			 st->v[i].profile);
+		const char *prof = st->v[i].profile ? st->v[i].profile : "-";
+		if (hl + got.text.len + strlen(prof) + 16 < sizeof(hint[k])) /* whole lines only */
+			snprintf(hint[k] + hl, sizeof(hint[k]) - hl, "  %.*s (profile %s)\n", (int)got.text.len,
+				 got.text.ptr, prof);
 		if (found[k]++ == 0) {
 			at[k] = i;
 			got_v[k] = got;
