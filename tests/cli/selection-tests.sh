@@ -258,5 +258,26 @@ expect_rc 0 "ids: export --json --input" "$txc" export --json --input ids.jsonl
 want_n=10 want_inst=9
 check_bulk file --input ids.jsonl
 
+# the same through a dashboard (--remote): an integer id is read, a NULL one is an error that says why
+if python3 -c 'import http.server' 2>/dev/null; then
+	{
+		printf '{"id": 7, "source": "cli", "started_at": 1767225600, "title": "integer seven", "messages": [{"role": "user", "content": "said to seven", "timestamp": 1767225600}]}\n'
+		printf '{"id": null, "source": "cli", "started_at": 1767225601, "title": "null", "messages": []}\n'
+	} > remote-ids.jsonl
+	python3 "$src/tools/dashboard.py" --data remote-ids.jsonl > port.txt 2> server.err &
+	server=$!
+	i=0; while [ ! -s port.txt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	url=http://127.0.0.1:$(head -n 1 port.txt)
+	expect_rc 0 "ids: remote list" "$txc" list --remote "$url"
+	grep -q '^7 ' out.txt && grep -q '^no-id~2 ' out.txt && ok || bad "ids: remote list: $(cat out.txt)"
+	expect_rc 0 "ids: remote integer id" "$txc" convert 7 --to markdown --remote "$url"
+	grep -q 'said to seven' out.txt && grep -q '^id: "7"' out.txt && ok || bad "ids: remote integer id: $(head -5 out.txt)"
+	expect_rc 1 "ids: remote null id" "$txc" convert no-id~2 --to markdown --remote "$url"
+	grep -q "^txc: error: .*cannot be put in a URL" err.txt && ok || bad "ids: remote null id: $(cat err.txt)"
+	kill $server 2> /dev/null; wait $server 2> /dev/null
+else
+	echo "SKIP: remote ids (no python3)"
+fi
+
 echo "selection: $passes passed, $fails failed"
 [ "$fails" = 0 ]
