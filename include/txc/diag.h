@@ -7,6 +7,8 @@
 #ifndef TXC_DIAG_H
 #define TXC_DIAG_H
 
+#include <stddef.h>
+
 enum txc_err {
 	TXC_OK = 0,
 	TXC_E_FAIL = -1,     /* exit 1: I/O, database, output */
@@ -25,5 +27,7 @@ struct txc_diag {
 
 void txc_diag_set(struct txc_diag *d, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int txc_diag_exit_code(int code);
+/* Cut s to at most len bytes at a UTF-8 character boundary (s[len] is readable); the new length. */
+size_t txc_diag_cut(char *s, size_t len);
 
 #endif

@@ -79,7 +79,34 @@ struct txc_message {
 	bool compacted;        /* history archived by compaction (not live) */
 };
 
+/*
+ * A session id of any type keeps its own identity end to end: its kind and
+ * its identity text (a TEXT id's bytes, NUL included; a number's lexeme; a
+ * BLOB as x'hex'; other JSON as its text).  An id that cannot name a session
+ * (NULL, missing, "") gets a stand-in from the session's place in its source
+ * ("no-id~17"), as does a repeated id after its first session ("abc~2").
+ * (kind, text) is unique within a source; output derived from an id
+ * (file names, Claude session ids) keys on both, so 1 and "1" differ.
+ */
+enum txc_id_kind { TXC_ID_TEXT, TXC_ID_INT, TXC_ID_REAL, TXC_ID_BLOB, TXC_ID_JSON, TXC_ID_NONE, TXC_ID_DUP };
+
+/* Names one session of a store: what listing and resolving give, what loading takes. */
+struct txc_sid {
+	enum txc_id_kind kind;
+	struct txc_str text; /* identity text (see above) */
+	bool placed;         /* pos is known: */
+	int64_t pos;         /* its place in the source (SQLite rowid; in a JSON source's list, counting from 1) */
+};
+
+/* The kind and identity text of an id value (v may be NULL); a stand-in is left to the reader (text empty). */
+void txc_model_id(struct txc_arena *a, const struct txc_json *v, enum txc_id_kind *kind, struct txc_str *text);
+/* "text", "integer", "real", "blob", "json", "none", "duplicate" */
+const char *txc_model_id_kind_name(enum txc_id_kind k);
+/* What output derived from an id hashes: the text for TEXT ids; "<kind name>:<text>" for others. */
+void txc_model_id_key(struct txc_buf *out, enum txc_id_kind kind, struct txc_str text);
+
 struct txc_meta {
+	enum txc_id_kind id_kind; /* id: identity text, never NULL once a reader has loaded it */
 	struct txc_str id, title, cwd, git_branch, model, source, end_reason, billing_provider;
 	double started_at;     /* seconds; the epoch when unknown */
 	double ended_at;       /* valid when has_ended */

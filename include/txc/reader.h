@@ -50,24 +50,29 @@ enum txc_load_flags {
 					  read (for writers that never look at rows: a session is held once) */
 };
 
-/* Session ids in Hermes's bulk-export order (last_active DESC, started_at DESC, id DESC). */
-int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d);
-/* How many sessions that order left out because their id is NULL or binary. */
-size_t txc_store_skipped_ids(const struct txc_store *s);
-void txc_store_free_ids(char **ids, size_t n);
+/*
+ * Sessions are named by a struct txc_sid (model.h): ids of any type, NULL and
+ * repeated ids included, each session exactly once.
+ */
+/* Every session in Hermes's bulk-export order (last_active DESC, started_at DESC, id DESC); texts malloc'd. */
+int txc_store_export_order(struct txc_store *s, struct txc_sid **ids, size_t *n, struct txc_diag *d);
+void txc_store_free_ids(struct txc_sid *ids, size_t n);
+void txc_sid_release(struct txc_sid *id); /* frees the text of one from resolve or export order */
 
 /* Session rows (every column in table order; with TXC_LIST_LAST_ACTIVE then last_active as in
  * the bulk export) as an array in arena a, newest first. */
 /* TXC_LIST_BRIEF: only id, source, model, started_at, message_count, cwd, title, archived
  * (NULL where a column is missing) */
 enum txc_list_flags { TXC_LIST_ARCHIVED = 1 << 0, TXC_LIST_LAST_ACTIVE = 1 << 1, TXC_LIST_BRIEF = 1 << 2 };
+/* sids[i] names out->items[i] (both in arena a). */
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
-		       struct txc_diag *d);
+		       const struct txc_sid **sids, struct txc_diag *d);
 
-/* Exact id, else a unique prefix.  *id is malloc'd.  Ambiguity lists candidates in d->hint. */
-int txc_store_resolve(struct txc_store *s, const char *arg, char **id, struct txc_diag *d);
+/* Exact identity text, else a unique prefix (txc_sid_release() it).  Ambiguity lists candidates in d->hint. */
+int txc_store_resolve(struct txc_store *s, const char *arg, struct txc_sid *id, struct txc_diag *d);
 
-int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript **out,
+/* t->meta.id and id_kind are the sid's. */
+int txc_store_load(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
 		   struct txc_diag *d);
 
 /*
@@ -81,7 +86,7 @@ struct txc_row_sink {
 	int (*row)(void *ctx, const struct txc_json *row);
 	void *ctx;
 };
-int txc_store_stream(struct txc_store *s, const char *id, unsigned flags, const struct txc_row_sink *sink,
+int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
 		     struct txc_diag *d);
 
 #endif

@@ -82,6 +82,10 @@ int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t,
 
 void cli_say(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_fail(const struct txc_diag *d);
+/* fwrite to stdout; on failure the errno is kept for the one error line main() prints */
+int cli_stdout_write(const char *p, size_t len);
+/* A write to stdout failed with err (errno): reported once at exit. */
+void cli_stdout_failed(int err);
 int cli_usage(unsigned cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_color_set(int when); /* 0 auto, 1 always, 2 never */
 bool cli_color_stdout(void);
@@ -98,6 +102,7 @@ struct cli_store_ref {
 struct cli_stores {
 	struct cli_store_ref *v;
 	size_t n;
+	size_t n_broken; /* --all-profiles: profiles that could not be opened (warned about, left out) */
 };
 /* One store (--db, --home/--profile), or every profile with --all-profiles. */
 int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
@@ -106,7 +111,8 @@ void cli_stores_close(struct cli_stores *st);
 struct cli_session {
 	const struct txc_json *row; /* every session column, then last_active */
 	size_t store;               /* index in cli_stores */
-	struct txc_str id, title;
+	struct txc_sid id;          /* names it in its store (kind, identity text, place) */
+	struct txc_str title;
 	double started, last_active;
 	size_t rank; /* internal: position in Hermes's export order */
 };
@@ -126,7 +132,7 @@ int cli_out_finish(struct txc_out *out);
 /* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */
 int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d);
 /* SESSION as an exact id or unique prefix across the open stores. */
-int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d);
+int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d);
 
 /* The path of state.db the options name (malloc'd), or NULL with d set. */
 char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);

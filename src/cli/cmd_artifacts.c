@@ -17,12 +17,54 @@
 
 struct check {
 	bool local, exists;
+	bool foreign; /* a Windows or UNC path: it cannot be looked at on this system */
 	const char *type; /* file, directory, other */
 	long long size;
 	char resolved[PATH_MAX];
 };
 
-/* local paths: file:, ~/, /, and relative ones (to the session's cwd when it is known) */
+/* C:\x, C:/x, \\server\share, //server/share: paths of another system */
+static bool foreign_path(const char *v)
+{
+	if (((v[0] >= 'A' && v[0] <= 'Z') || (v[0] >= 'a' && v[0] <= 'z')) && v[1] == ':' &&
+	    (v[2] == '\\' || v[2] == '/'))
+		return true;
+	return (v[0] == '\\' && v[1] == '\\') || (v[0] == '/' && v[1] == '/' && v[2] != '/' && v[2] != '\0');
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* file:///abs, file://localhost/abs, file:/abs, file:rel: the path, %XX decoded; false for another host */
+static bool file_uri_path(const char *v, struct txc_buf *out)
+{
+	const char *p = v + 5;
+	if (strncmp(p, "//", 2) == 0) {
+		p += 2;
+		if (strncmp(p, "localhost/", 10) == 0)
+			p += 9;
+		else if (*p != '/')
+			return false; /* file://host/...: not this machine */
+	}
+	for (; *p; p++) {
+		int hi, lo;
+		if (*p == '%' && (hi = hexval(p[1])) >= 0 && (lo = hexval(p[2])) >= 0 && (hi || lo)) {
+			txc_buf_addch(out, (char)(hi * 16 + lo));
+			p += 2;
+		} else {
+			txc_buf_addch(out, *p);
+		}
+	}
+	return true;
+}
+
+/*
+ * Local paths: file:, ~/, / and relative ones.  A relative path means the
+ * session's working directory, never txc's own: without an absolute cwd it
+ * cannot be looked at.  Windows and UNC paths are reported as not checkable.
+ */
 static void check_path(const struct txc_artifact *x, struct txc_str cwd, struct check *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -31,30 +73,39 @@ static void check_path(const struct txc_artifact *x, struct txc_str cwd, struct 
 	if (x->kind == TXC_ARTIFACT_LINK || strncmp(v, "data:", 5) == 0 || strlen(v) != len)
 		return;
 	struct txc_buf p = TXC_BUF_INIT;
-	if (strncmp(v, "file://", 7) == 0)
-		txc_buf_addstr(&p, v + 7);
-	else if (strncmp(v, "file:", 5) == 0)
-		txc_buf_addstr(&p, v + 5);
-	else if (strncmp(v, "~/", 2) == 0 && getenv("HOME") != NULL)
-		txc_buf_addf(&p, "%s/%s", getenv("HOME"), v + 2);
-	else if (v[0] == '/')
+	bool ok = true;
+	if (strncmp(v, "file:", 5) == 0)
+		ok = file_uri_path(v, &p);
+	else
 		txc_buf_addstr(&p, v);
-	else if (cwd.ptr != NULL && strlen(cwd.ptr) == cwd.len && cwd.ptr[0] == '/')
-		txc_buf_addf(&p, "%s/%s", cwd.ptr, v);
-	else {
+	const char *path = p.buf ? p.buf : "";
+	if (!ok || foreign_path(path)) {
+		c->foreign = true;
 		txc_buf_release(&p);
-		return; /* Windows and UNC paths, or relative without a cwd: nothing to look at here */
+		return;
+	}
+	struct txc_buf full = TXC_BUF_INIT;
+	if (strncmp(path, "~/", 2) == 0 && getenv("HOME") != NULL && getenv("HOME")[0] == '/')
+		txc_buf_addf(&full, "%s/%s", getenv("HOME"), path + 2);
+	else if (path[0] == '/')
+		txc_buf_addstr(&full, path);
+	else if (path[0] != '~' && path[0] != '\0' && cwd.ptr != NULL && strlen(cwd.ptr) == cwd.len && cwd.ptr[0] == '/')
+		txc_buf_addf(&full, "%s/%s", cwd.ptr, path);
+	txc_buf_release(&p);
+	if (full.len == 0) {
+		txc_buf_release(&full);
+		return; /* relative without a known cwd: nothing to look at here */
 	}
 	c->local = true;
 	struct stat sb;
-	if (realpath(p.buf, c->resolved) != NULL && stat(c->resolved, &sb) == 0) {
+	if (realpath(full.buf, c->resolved) != NULL && stat(c->resolved, &sb) == 0) {
 		c->exists = true;
 		c->type = S_ISREG(sb.st_mode) ? "file" : S_ISDIR(sb.st_mode) ? "directory" : "other";
 		c->size = (long long)sb.st_size;
 	} else {
-		snprintf(c->resolved, sizeof(c->resolved), "%s", p.buf);
+		snprintf(c->resolved, sizeof(c->resolved), "%s", full.buf);
 	}
-	txc_buf_release(&p);
+	txc_buf_release(&full);
 }
 
 static void json_out(struct txc_buf *b, const struct txc_transcript *t, const struct txc_artifact *x, size_t n,
@@ -76,7 +127,9 @@ static void json_out(struct txc_buf *b, const struct txc_transcript *t, const st
 		if (check) {
 			struct check c;
 			check_path(&x[i], t->meta.cwd, &c);
-			if (!c.local) {
+			if (c.foreign) {
+				txc_buf_addstr(b, ",\"exists\":null,\"checkable\":false");
+			} else if (!c.local) {
 				txc_buf_addstr(b, ",\"exists\":null");
 			} else {
 				txc_buf_addf(b, ",\"exists\":%s,\"path\":", c.exists ? "true" : "false");
@@ -118,6 +171,8 @@ static void table_out(struct txc_buf *b, const struct txc_transcript *t, const s
 				txc_buf_addstr(b, "  ");
 				cli_paint(b, "31", "missing", 7);
 				(*missing)++;
+			} else if (c.foreign) {
+				txc_buf_addstr(b, "  not checkable on this system");
 			}
 		}
 		txc_buf_addch(b, '\n');
@@ -150,10 +205,11 @@ int cmd_artifacts(int argc, char **argv)
 		struct cli_tty tty;
 		cli_out_stdout(&out, &tty);
 		txc_buf_add(&out.buf, b.buf, b.len);
-		cli_out_finish(&out);
+		if (cli_out_finish(&out) != 0)
+			cli_stdout_failed(out.err);
 		txc_out_release(&out);
 	} else {
-		fwrite(b.buf, 1, b.len, stdout);
+		cli_stdout_write(b.buf, b.len);
 	}
 	txc_buf_release(&b);
 	if (!a.json && n == 0)

@@ -82,7 +82,7 @@ static int stream_row(void *ctx, const struct txc_json *row)
 }
 
 /* a write error stops the stream with out->err set and d left for the caller to fill */
-static int stream_hermes(struct txc_store *s, const char *id, unsigned flags, struct txc_out *out,
+static int stream_hermes(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_out *out,
 			 const struct txc_write_opts *w, struct txc_diag *d)
 {
 	struct hermes_stream hs = {out, w, 0};
@@ -121,7 +121,7 @@ int cmd_convert(int argc, char **argv)
 			 (ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0);
 	/* Hermes's format is its rows as they are: streamed, so memory stays flat */
 	struct cli_stores st = {0};
-	char *id = NULL;
+	struct txc_sid id = {0};
 	size_t which = 0;
 	bool stream = ops == &txc_writer_hermes;
 	if (stream) {
@@ -134,7 +134,7 @@ int cmd_convert(int argc, char **argv)
 	if (rc) {
 		if (stream)
 			cli_stores_close(&st);
-		free(id);
+		txc_sid_release(&id);
 		return cli_fail(&d);
 	}
 	if (a.install) {
@@ -162,12 +162,12 @@ int cmd_convert(int argc, char **argv)
 	else
 		cli_out_stdout(&out, &tty);
 	if (rc == 0 && stream)
-		rc = stream_hermes(st.v[which].s, id, flags, &out, &a.w, &d);
+		rc = stream_hermes(st.v[which].s, &id, flags, &out, &a.w, &d);
 	else if (rc == 0)
 		rc = ops->write(&out, t, &a.w, &d);
 	if (stream)
 		cli_stores_close(&st);
-	free(id);
+	txc_sid_release(&id);
 	txc_transcript_free(t);
 	if ((rc == 0 && cli_out_finish(&out) != 0) || (rc && out.err && d.msg[0] == '\0')) {
 		txc_diag_set(&d, TXC_E_FAIL, "cannot write to %s: %s", a.output ? a.output : "stdout", strerror(out.err));

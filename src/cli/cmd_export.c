@@ -24,12 +24,23 @@ struct json_stream {
 	struct txc_out *out;
 	const struct txc_write_opts *w;
 	size_t n_rows;
+	const char *profile; /* --all-profiles: "profile" goes before "messages", as list --json has it last */
 };
 
 static int json_head(void *ctx, const struct txc_transcript *t)
 {
 	struct json_stream *js = ctx;
 	txc_hermes_head(js->out, t, js->w);
+	static const char tail[] = "\"messages\": [";
+	struct txc_buf *b = &js->out->buf;
+	size_t tl = sizeof(tail) - 1;
+	if (js->profile != NULL && b->len >= tl && memcmp(b->buf + b->len - tl, tail, tl) == 0) {
+		b->len -= tl;
+		txc_buf_addstr(b, "\"profile\": ");
+		txc_json_emit_str(b, js->profile, strlen(js->profile));
+		txc_buf_addstr(b, ", ");
+		txc_buf_add(b, tail, tl);
+	}
 	return 0;
 }
 
@@ -40,51 +51,63 @@ static int json_row(void *ctx, const struct txc_json *row)
 	return js->out->err ? TXC_E_FAIL : 0;
 }
 
-static int export_json(struct cli_stores *st, const struct cli_session *v, size_t n, struct txc_diag *d)
+static int export_json(struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles,
+		       struct txc_diag *d)
 {
 	struct txc_out out;
 	struct cli_tty tty;
 	cli_out_stdout(&out, &tty); /* on a terminal, through the same filter as all transcript text */
 	struct txc_write_opts w = {.bulk = true};
-	struct json_stream js = {&out, &w, 0};
+	struct json_stream js = {&out, &w, 0, NULL};
 	struct txc_row_sink sink = {json_head, json_row, &js};
 	int rc = 0;
-	char id[4096];
+	size_t lost = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		js.n_rows = 0;
-		snprintf(id, sizeof(id), "%.*s", (int)v[i].id.len, v[i].id.ptr);
-		rc = txc_store_stream(st->v[v[i].store].s, id, TXC_LOAD_LAST_ACTIVE, &sink, d);
-		if (rc == TXC_E_NOTFOUND) /* deleted while we ran: the snapshot moved on */
+		js.profile = profiles ? st->v[v[i].store].profile : NULL;
+		struct txc_diag d1 = {0};
+		rc = txc_store_stream(st->v[v[i].store].s, &v[i].id, TXC_LOAD_LAST_ACTIVE, &sink, &d1);
+		if (rc == TXC_E_NOTFOUND) { /* deleted while we ran: said, and the run fails */
+			cli_say("warning: ", "%s; not exported", d1.msg);
+			lost++;
 			rc = 0;
-		else if (rc == 0) {
+		} else if (rc != 0) {
+			*d = d1;
+		} else {
 			txc_hermes_tail(&out);
 			txc_out_maybe_flush(&out);
 		}
 	}
-	if (cli_out_finish(&out) != 0 && rc == 0) {
+	/* a failed write stops the stream with rc set and no message: say it here, with its errno */
+	if ((cli_out_finish(&out) != 0 || out.err) && (rc == 0 || d->msg[0] == '\0')) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write to stdout: %s", strerror(out.err));
 		rc = TXC_E_FAIL;
 	}
 	txc_out_release(&out);
+	if (rc == 0 && lost) {
+		txc_diag_set(d, TXC_E_FAIL, "%zu session%s could not be exported (see above)", lost, lost == 1 ? "" : "s");
+		rc = TXC_E_FAIL;
+	}
 	return rc;
 }
 
 /* Every session in Hermes's order, holding only their ids. */
 static int export_all_json(struct txc_store *s, struct txc_diag *d)
 {
-	char **ids;
-	size_t n;
+	struct txc_sid *ids;
+	size_t n, no_id = 0;
 	int rc = txc_store_export_order(s, &ids, &n, d);
 	if (rc)
 		return rc;
-	if (txc_store_skipped_ids(s))
-		cli_say("warning: ", "skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
-			txc_store_skipped_ids(s));
-	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1};
+	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1, 0};
 	struct cli_session *v = txc_xcalloc(n ? n : 1, sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v[i].id = txc_str_c(ids[i]);
-	rc = export_json(&one, v, n, d);
+	for (size_t i = 0; i < n; i++) {
+		v[i].id = ids[i];
+		no_id += ids[i].kind == TXC_ID_NONE;
+	}
+	if (no_id) /* exported as they are ("id": null); elsewhere they are named no-id~N */
+		cli_say("warning: ", "%zu session%s no id (NULL or empty)", no_id, no_id == 1 ? " has" : "s have");
+	rc = export_json(&one, v, n, false, d);
 	free(v);
 	txc_store_free_ids(ids, n);
 	return rc;
@@ -93,10 +116,12 @@ static int export_all_json(struct txc_store *s, struct txc_diag *d)
 /* ---- file names ---- */
 
 /* <id>-<slug>.<ext>: ids keep [A-Za-z0-9._-] (others become '_', plus a hash so two ids
- * cannot meet), the slug is the title in lower-case ASCII words, at most 48 bytes. */
-static void file_name(struct txc_buf *b, struct txc_str id, struct txc_str title, const char *ext)
+ * cannot meet; an id that is not text always has the hash of its kind and text, so that
+ * 1 and "1" differ), the slug is the title in lower-case ASCII words, at most 48 bytes. */
+static void file_name(struct txc_buf *b, const struct txc_sid *sid, struct txc_str title, const char *ext)
 {
-	bool changed = id.len == 0;
+	struct txc_str id = sid->text;
+	bool changed = id.len == 0 || sid->kind != TXC_ID_TEXT;
 	for (size_t i = 0; i < id.len && i < 96; i++) {
 		char c = id.ptr[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
@@ -107,7 +132,10 @@ static void file_name(struct txc_buf *b, struct txc_str id, struct txc_str title
 	if (changed || id.len > 96) {
 		unsigned char h[32];
 		char hex[65];
-		txc_sha256(id.ptr, id.len, h);
+		struct txc_buf key = TXC_BUF_INIT;
+		txc_model_id_key(&key, sid->kind, id);
+		txc_sha256(key.buf ? key.buf : "", key.len, h);
+		txc_buf_release(&key);
 		txc_hex(hex, h, 4);
 		txc_buf_addf(b, "_%s", hex);
 	}
@@ -385,7 +413,9 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	}
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_buf_addstr(&b, "{\"session_id\":");
-	txc_json_emit_str(&b, t->meta.id.ptr, t->meta.id.len);
+	txc_json_emit_str(&b, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
+	if (t->meta.id_kind != TXC_ID_TEXT) /* session_id is the identity text; this says what it stands for */
+		txc_buf_addf(&b, ",\"id_kind\":\"%s\"", txc_model_id_kind_name(t->meta.id_kind));
 	if (ref->profile != NULL) {
 		txc_buf_addstr(&b, ",\"profile\":");
 		txc_json_emit_str(&b, ref->profile, strlen(ref->profile));
@@ -743,18 +773,14 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	double t0 = mono_now();
 	int rc = 0;
 	bool hard = false; /* a refusal of exit status 4: a source, or a session continued in Claude Code */
-	char id[4096];
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_store_ref *ref = &st->v[v[i].store];
 		struct txc_transcript *t;
 		struct txc_diag d1 = {0};
-		snprintf(id, sizeof(id), "%.*s", (int)v[i].id.len, v[i].id.ptr);
 		unsigned lf = (a->w.include_compacted ? TXC_LOAD_COMPACTED : 0) |
 			      (bk.ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0);
-		int lr = txc_store_load(ref->s, id, lf, &t, &d1);
-		if (lr == TXC_E_NOTFOUND)
-			continue; /* deleted while we ran */
-		enum outcome oc;
+		int lr = txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
+		enum outcome oc; /* a session deleted while we ran is said and fails the run, like any other */
 		int res = CLI_INST_NEW;
 		if (lr != 0) {
 			oc = FAILED;
@@ -762,7 +788,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			struct txc_write_opts w = a->w;
 			if (a->dry_run) {
 				struct txc_buf line = TXC_BUF_INIT; /* the id is the transcript's: never raw */
-				cli_safe_text(&line, v[i].id.ptr, v[i].id.len, true);
+				cli_safe_text(&line, v[i].id.text.ptr, v[i].id.text.len, true);
 				printf("install %s\n", line.buf);
 				txc_buf_release(&line);
 			} else {
@@ -774,10 +800,10 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			struct txc_buf rel = TXC_BUF_INIT;
 			if (st->n > 1 || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
 				txc_buf_addf(&rel, "%s/", ref->profile);
-			file_name(&rel, v[i].id, v[i].title, bk.ops->ext);
+			file_name(&rel, &v[i].id, v[i].title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);
 			if (oc != FAILED && oc != REFUSED)
-				drop_stale(&bk, rel.buf, v[i].id, ref->profile);
+				drop_stale(&bk, rel.buf, v[i].id.text, ref->profile);
 			if (oc != FAILED && oc != REFUSED && a->install && !a->dry_run) {
 				struct txc_write_opts w = a->w;
 				cli_install_claude(a, t, &w, true, &res);
@@ -792,7 +818,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			if (show && tty)
 				fputc('\n', stderr);
 			if (d1.msg[0])
-				cli_say(oc == REFUSED && d1.code != TXC_E_REFUSED ? "warning: " : "error: ", "%s", d1.msg);
+				cli_say(oc == REFUSED && d1.code != TXC_E_REFUSED ? "warning: " :
+					lr == TXC_E_NOTFOUND ? "warning: " : "error: ", "%s", d1.msg);
 			hard |= d1.code == TXC_E_REFUSED || res == CLI_INST_REFUSED;
 			rc = TXC_E_FAIL;
 		}
@@ -857,12 +884,13 @@ int cmd_export(int argc, char **argv)
 	const struct cli_select *sel = &a.sel;
 	bool everything = !(sel->since_arg || sel->until_arg || sel->source || sel->model || sel->cwd || sel->title ||
 			    sel->limit || sel->order_set);
-	if (a.json && everything && st.n == 1)
+	if (a.json && everything && st.n == 1 && !a.all_profiles)
 		rc = export_all_json(st.v[0].s, &d); /* the common case, in memory flat whatever the store's size */
 	else if ((rc = cli_select_sessions(&a, CMD_EXPORT, &st, arena, &v, &n, &more, &d)) == 0)
-		rc = a.json ? export_json(&st, v, n, &d) : export_files(&a, &st, v, n, &d);
+		rc = a.json ? export_json(&st, v, n, a.all_profiles, &d) : export_files(&a, &st, v, n, &d);
 	free(v);
 	txc_arena_free(arena);
+	size_t broken = st.n_broken;
 	cli_stores_close(&st);
-	return rc ? cli_fail(&d) : 0;
+	return rc ? cli_fail(&d) : broken ? 1 : 0;
 }

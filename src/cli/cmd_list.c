@@ -13,12 +13,14 @@
 static int term_width(void)
 {
 	struct winsize ws;
+	if (!isatty(STDOUT_FILENO))
+		return 0; /* a pipe or a file gets whole lines, whatever COLUMNS says */
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 		return ws.ws_col;
 	const char *c = getenv("COLUMNS");
 	if (c != NULL && atoi(c) > 20)
 		return atoi(c);
-	return 0; /* not a terminal: no truncation */
+	return 0;
 }
 
 static void fmt_time(char out[32], double secs, bool utc)
@@ -96,7 +98,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 	for (size_t i = 0; i < n; i++) {
 		struct txc_str cells[N_COLS] = {
 			[C_PROFILE] = txc_str_c(st->v[v[i].store].profile ? st->v[v[i].store].profile : "-"),
-			[C_ID] = v[i].id,
+			[C_ID] = v[i].id.text,
 			[C_SOURCE] = str_of(txc_json_get(v[i].row, "source")),
 			[C_MODEL] = str_of(txc_json_get(v[i].row, "model")),
 			[C_MSGS] = str_of(txc_json_get(v[i].row, "message_count")),
@@ -128,7 +130,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		struct txc_str count = str_of(txc_json_get(r, "message_count"));
 		if (profiles)
 			cell(&out, prof.ptr, prof.len, w[C_PROFILE], false, "36");
-		cell(&out, v[i].id.ptr, v[i].id.len, w[C_ID], false, "33");
+		cell(&out, v[i].id.text.ptr, v[i].id.text.len, w[C_ID], false, "33");
 		cell(&out, when, strlen(when), w[C_STARTED], false, NULL);
 		cell(&out, src.ptr, src.len, w[C_SOURCE], false, NULL);
 		cell(&out, model.ptr, model.len, w[C_MODEL], false, NULL);
@@ -140,7 +142,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 	}
 	if (more)
 		txc_buf_addf(&out, "%zu more not shown (raise --limit)\n", more);
-	fwrite(out.buf, 1, out.len, stdout);
+	cli_stdout_write(out.buf, out.len);
 	txc_buf_release(&out);
 }
 
@@ -168,7 +170,8 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 	}
 	txc_buf_addstr(&b, n ? "\n]\n" : "]\n");
 	txc_buf_add(&out.buf, b.buf, b.len);
-	cli_out_finish(&out);
+	if (cli_out_finish(&out) != 0)
+		cli_stdout_failed(out.err);
 	txc_out_release(&out);
 	txc_buf_release(&b);
 }
@@ -184,7 +187,9 @@ int cmd_list(int argc, char **argv)
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);
-	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1 && !a.store.input && !a.store.remote) {
+	/* only the default location may be missing quietly; a store or profile the user named must exist */
+	bool named = a.store.db || a.store.home || a.store.profile || a.store.input || a.store.remote;
+	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1 && !named) {
 		cli_say("warning: ", "no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
 		if (a.json)
 			fputs("[]\n", stdout);
@@ -207,6 +212,7 @@ int cmd_list(int argc, char **argv)
 	}
 	free(v);
 	txc_arena_free(arena);
+	size_t broken = st.n_broken;
 	cli_stores_close(&st);
-	return rc ? cli_fail(&d) : 0;
+	return rc ? cli_fail(&d) : broken ? 1 : 0;
 }

@@ -16,6 +16,22 @@
 
 static bool stderr_tty;
 static int color_when; /* 0 auto, 1 always, 2 never */
+static int stdout_errno; /* why a write to stdout failed, taken when it failed (errno moves on) */
+
+int cli_stdout_write(const char *p, size_t len)
+{
+	if (len == 0 || fwrite(p, 1, len, stdout) == len)
+		return 0;
+	if (stdout_errno == 0)
+		stdout_errno = errno ? errno : EIO;
+	return -1;
+}
+
+void cli_stdout_failed(int err)
+{
+	if (stdout_errno == 0)
+		stdout_errno = err ? err : EIO;
+}
 
 void cli_color_set(int when)
 {
@@ -55,8 +71,10 @@ void cli_say(const char *level, const char *fmt, ...)
 	char raw[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
+	int n = vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(raw))
+		txc_diag_cut(raw, sizeof(raw) - 1);
 	struct txc_buf b = TXC_BUF_INIT;
 	/* messages quote ids and paths from the store: never send raw escapes to a terminal */
 	if (stderr_tty)
@@ -92,8 +110,10 @@ int cli_usage(unsigned cmd, const char *fmt, ...)
 	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(msg))
+		txc_diag_cut(msg, sizeof(msg) - 1);
 	const struct cli_cmd_info *c = cli_command(cmd);
 	if (c != NULL)
 		cli_say("error: ", "%s (see 'txc %s --help')", msg, c->name);
@@ -140,6 +160,25 @@ static int cmd_refused(const char *cmd)
 	return 4;
 }
 
+/*
+ * The last word on stdout: a failed write is reported once, with the errno
+ * of the write that failed (not whatever a later call left in errno), and
+ * not again when the command already failed and said why.
+ */
+static int finish_stdout(int rc)
+{
+	errno = 0;
+	int err = fflush(stdout) != 0 ? (errno ? errno : EIO) : 0;
+	if (err == 0 && !ferror(stdout))
+		return rc;
+	if (stdout_errno != 0)
+		err = stdout_errno;
+	if (err == EPIPE || rc != 0)
+		return rc;
+	cli_say("error: ", "cannot write to stdout: %s", err ? strerror(err) : "write error");
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	stderr_tty = isatty(STDERR_FILENO);
@@ -170,11 +209,5 @@ int main(int argc, char **argv)
 	} else {
 		return cli_usage(0, "unknown command '%s'", cmd);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (errno == EPIPE)
-			return rc;
-		cli_say("error: ", "cannot write to stdout: %s", strerror(errno));
-		return 1;
-	}
-	return rc;
+	return finish_stdout(rc);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <stdio.h>
 
@@ -126,10 +127,25 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 	for (size_t i = 0; i < out->n; i++) {
 		cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */
 		int rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
+		if (rc && a->all_profiles) {
+			/* one broken profile does not hide the others: say so, leave it out, fail at the end */
+			cli_say("warning: ", "profile %s left out: %s", out->v[i].profile, d->msg);
+			d->msg[0] = '\0', d->code = 0;
+			free(out->v[i].profile);
+			free(out->v[i].path);
+			memmove(&out->v[i], &out->v[i + 1], (out->n - i - 1) * sizeof(*out->v));
+			out->n--, i--;
+			out->n_broken++;
+			continue;
+		}
 		if (rc)
 			return rc;
 		if (txc_store_note(out->v[i].s) != NULL)
 			cli_say("warning: ", "%s", txc_store_note(out->v[i].s));
+	}
+	if (out->n == 0 && out->n_broken) {
+		txc_diag_set(d, TXC_E_FAIL, "no profile's store could be read (see above)");
+		return TXC_E_FAIL;
 	}
 	return TXC_OK;
 }
@@ -276,6 +292,46 @@ static bool under(struct txc_str cwd, const char *prefix)
 	return cwd.len == n || cwd.ptr[n] == '/' || (n == 1 && prefix[0] == '/');
 }
 
+/*
+ * --cwd as an absolute path: relative to the current directory, "." and ".."
+ * and repeated slashes folded, like realpath but without requiring that the
+ * folder exists here (the session may come from another machine) and
+ * without following symbolic links.  malloc'd.
+ */
+static char *absolute_cwd(const char *arg)
+{
+	struct txc_buf in = TXC_BUF_INIT, out = TXC_BUF_INIT;
+	if (arg[0] != '/') {
+		char *here = getcwd(NULL, 0);
+		txc_buf_addstr(&in, here ? here : "/");
+		txc_buf_addch(&in, '/');
+		free(here);
+	}
+	txc_buf_addstr(&in, arg);
+	for (const char *p = in.buf; *p;) {
+		while (*p == '/')
+			p++;
+		const char *e = p;
+		while (*e && *e != '/')
+			e++;
+		size_t n = (size_t)(e - p);
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			size_t keep = out.len;
+			while (keep > 0 && out.buf[keep - 1] != '/')
+				keep--;
+			txc_buf_truncate(&out, keep > 0 ? keep - 1 : 0); /* and the slash before it */
+		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
+			txc_buf_addch(&out, '/');
+			txc_buf_add(&out, p, n);
+		}
+		p = e;
+	}
+	if (out.len == 0)
+		txc_buf_addch(&out, '/');
+	txc_buf_release(&in);
+	return txc_buf_detach(&out, NULL);
+}
+
 static bool is_archived(const struct txc_json *row)
 {
 	const struct txc_json *v = txc_json_get(row, "archived");
@@ -310,18 +366,25 @@ static bool keep(const struct cli_select *sel, const struct filter *f, const str
 
 static int order_key; /* 0 started, 1 last activity, 2 rank */
 
+static int cmp_text(struct txc_str a, struct txc_str b)
+{
+	size_t n = a.len < b.len ? a.len : b.len;
+	int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
 static int cmp_str_id(const void *a, const void *b)
 {
 	const struct cli_session *x = a, *y = b;
-	size_t n = x->id.len < y->id.len ? x->id.len : y->id.len;
-	int c = memcmp(x->id.ptr, y->id.ptr, n);
-	return c ? c : (x->id.len > y->id.len) - (x->id.len < y->id.len);
+	if (x->id.kind != y->id.kind)
+		return x->id.kind < y->id.kind ? -1 : 1;
+	return cmp_text(x->id.text, y->id.text);
 }
 
 /* rank = position in the store's export order, by binary search over ids */
 static int export_rank(struct txc_store *s, struct cli_session *v, size_t n, struct txc_diag *d)
 {
-	char **ids;
+	struct txc_sid *ids;
 	size_t n_ids;
 	int rc = txc_store_export_order(s, &ids, &n_ids, d);
 	if (rc)
@@ -330,7 +393,7 @@ static int export_rank(struct txc_store *s, struct cli_session *v, size_t n, str
 	for (size_t i = 0; i < n; i++)
 		v[i].rank = SIZE_MAX;
 	for (size_t r = 0; r < n_ids; r++) {
-		struct cli_session key = {.id = txc_str_c(ids[r])};
+		struct cli_session key = {.id = ids[r]};
 		struct cli_session *hit = bsearch(&key, v, n, sizeof(*v), cmp_str_id);
 		if (hit != NULL)
 			hit->rank = r;
@@ -351,19 +414,30 @@ static int cmp_session(const void *pa, const void *pb)
 		return x > y ? -1 : 1;
 	if (order_key && a->started != b->started && !isnan(a->started) && !isnan(b->started))
 		return a->started > b->started ? -1 : 1;
-	size_t n = a->id.len < b->id.len ? a->id.len : b->id.len;
-	int c = memcmp(b->id.ptr, a->id.ptr, n); /* id DESC, like Hermes */
+	int c = cmp_text(b->id.text, a->id.text); /* id DESC, like Hermes */
 	if (c != 0)
 		return c;
-	if (a->id.len != b->id.len)
-		return a->id.len > b->id.len ? -1 : 1;
 	return a->store < b->store ? -1 : a->store > b->store;
 }
+
+static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
+		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
 
 int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
 			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
 {
-	const struct cli_select *sel = &a->sel;
+	struct cli_select sel_abs = a->sel;
+	const struct cli_select *sel = &sel_abs;
+	char *cwd_abs = a->sel.cwd != NULL ? absolute_cwd(a->sel.cwd) : NULL;
+	sel_abs.cwd = cwd_abs;
+	int rc = select_in(a, cmd, sel, st, ar, out, n, n_more, d);
+	free(cwd_abs);
+	return rc;
+}
+
+static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
+		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+{
 	struct filter f = {0};
 	double now = (double)time(NULL);
 	if (sel->since_arg != NULL) {
@@ -382,31 +456,25 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 		}
 		f.has_until = true;
 	}
-	size_t cap = 64, count = 0, no_id = 0;
+	size_t cap = 64, count = 0, no_id = 0, dup_id = 0;
 	struct cli_session *v = txc_xmalloc(cap * sizeof(*v));
 	for (size_t i = 0; i < st->n; i++) {
 		const struct txc_json *rows;
+		const struct txc_sid *sids;
 		bool archived = sel->archived || cmd == CMD_EXPORT; /* Hermes exports archived sessions too */
 		/* last activity costs a look at each session's messages: only when it is shown or ordered by */
 		bool want_last = a->json || cmd == CMD_EXPORT || (sel->order_set && sel->order == 1);
 		unsigned flags = (archived ? TXC_LIST_ARCHIVED : 0) | (want_last ? TXC_LIST_LAST_ACTIVE : 0) |
 				 (a->json ? 0 : TXC_LIST_BRIEF);
-		int rc = txc_store_sessions(st->v[i].s, flags, ar, &rows, d);
+		int rc = txc_store_sessions(st->v[i].s, flags, ar, &rows, &sids, d);
 		if (rc) {
 			free(v);
 			return rc;
 		}
 		for (size_t k = 0; k < rows->n; k++) {
-			struct cli_session cs = {.row = rows->items[k], .store = i};
-			cs.id = str_of(txc_json_get(cs.row, "id"));
-			if (cs.id.ptr == NULL) {
-				const struct txc_json *iv = txc_json_get(cs.row, "id");
-				if (iv == NULL || iv->kind != TXC_JSON_INT) {
-					no_id++; /* NULL or BLOB: cannot be named or loaded by id */
-					continue;
-				}
-				cs.id = iv->s;
-			}
+			struct cli_session cs = {.row = rows->items[k], .store = i, .id = sids[k]};
+			no_id += cs.id.kind == TXC_ID_NONE;
+			dup_id += cs.id.kind == TXC_ID_DUP;
 			cs.title = str_of(txc_json_get(cs.row, "title"));
 			cs.started = num_of(txc_json_get(cs.row, "started_at"));
 			cs.last_active = num_of(txc_json_get(cs.row, "last_active"));
@@ -420,8 +488,11 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 		}
 	}
 	if (no_id)
-		cli_say("warning: ", "skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
-			no_id);
+		cli_say("warning: ", "%zu session%s no id (NULL or empty); each is named by its place: no-id~N", no_id,
+			no_id == 1 ? " has" : "s have");
+	if (dup_id)
+		cli_say("warning: ", "%zu session%s an id an earlier session has; each is named ID~2, ID~3, ...", dup_id,
+			dup_id == 1 ? " repeats" : "s repeat");
 	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
 	order_key = sel->order_set ? sel->order : (cmd == CMD_EXPORT);
 	if (order_key == 1 && st->n == 1 && count > 1) {
@@ -443,37 +514,63 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 	return TXC_OK;
 }
 
-int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d)
+/*
+ * An exact id anywhere wins over prefixes everywhere; then a unique prefix.
+ * Two exact ids (or two prefixes) in different profiles need --profile.
+ */
+int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d)
 {
-	size_t found = 0;
-	char hint[sizeof(d->hint)] = "";
+	size_t found[2] = {0, 0}; /* [0] prefix matches, [1] exact */
+	size_t at[2] = {0, 0};
+	struct txc_sid got_v[2] = {{0}, {0}};
+	char hint[2][sizeof(d->hint)] = {"", ""};
+	struct txc_diag ambiguous = {0};
 	for (size_t i = 0; i < st->n; i++) {
-		char *got = NULL;
+		struct txc_sid got = {0};
 		struct txc_diag d1 = {0};
 		int rc = txc_store_resolve(st->v[i].s, arg, &got, &d1);
 		if (rc == TXC_E_NOTFOUND)
 			continue;
+		if (rc == TXC_E_AMBIGUOUS) {
+			if (ambiguous.code == 0) {
+				ambiguous = d1;
+				if (st->n > 1)
+					snprintf(ambiguous.msg + strlen(ambiguous.msg), sizeof(ambiguous.msg) - strlen(ambiguous.msg),
+						 " (profile %s)", st->v[i].profile);
+			}
+			continue;
+		}
 		if (rc != TXC_OK) {
 			*d = d1;
-			if (st->n > 1 && rc == TXC_E_AMBIGUOUS)
-				snprintf(d->msg + strlen(d->msg), sizeof(d->msg) - strlen(d->msg), " (profile %s)",
-					 st->v[i].profile);
-			free(*id);
-			*id = NULL;
+			txc_sid_release(&got_v[0]), txc_sid_release(&got_v[1]);
 			return rc;
 		}
-		size_t hl = strlen(hint);
-		snprintf(hint + hl, sizeof(hint) - hl, "  %s (profile %s)\n", got, st->v[i].profile);
-		if (found++ == 0) {
-			*store = i;
-			*id = got;
+		int k = got.text.len == strlen(arg) && memcmp(got.text.ptr, arg, got.text.len) == 0;
+		size_t hl = strlen(hint[k]);
+		const char *prof = st->v[i].profile ? st->v[i].profile : "-";
+		if (hl + got.text.len + strlen(prof) + 16 < sizeof(hint[k])) /* whole lines only */
+			snprintf(hint[k] + hl, sizeof(hint[k]) - hl, "  %.*s (profile %s)\n", (int)got.text.len,
+				 got.text.ptr, prof);
+		if (found[k]++ == 0) {
+			at[k] = i;
+			got_v[k] = got;
 		} else {
-			free(got);
+			txc_sid_release(&got);
 		}
 	}
-	if (found == 1)
+	int k = found[1] ? 1 : 0;
+	if (found[k] == 1 && (k == 1 || ambiguous.code == 0)) {
+		*store = at[k];
+		*id = got_v[k];
+		txc_sid_release(&got_v[!k]);
 		return TXC_OK;
-	if (found == 0) {
+	}
+	txc_sid_release(&got_v[0]), txc_sid_release(&got_v[1]);
+	if (found[k] == 0 && ambiguous.code != 0) {
+		*d = ambiguous;
+		return TXC_E_AMBIGUOUS;
+	}
+	if (found[k] == 0) {
 		if (st->n == 1)
 			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", arg, st->v[0].path);
 		else
@@ -481,24 +578,23 @@ int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id
 				     arg);
 		return TXC_E_NOTFOUND;
 	}
-	free(*id);
-	*id = NULL;
-	txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' names sessions in %zu profiles; add --profile NAME:", arg, found);
-	memcpy(d->hint, hint, sizeof(d->hint));
+	txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' names sessions in %zu profiles; add --profile NAME:", arg,
+		     found[k] + (k == 0 && ambiguous.code != 0));
+	memcpy(d->hint, hint[k], sizeof(d->hint));
 	return TXC_E_AMBIGUOUS;
 }
 
 int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d)
 {
 	struct cli_stores st;
-	char *id = NULL;
+	struct txc_sid id = {0};
 	size_t which = 0;
 	int rc = cli_stores_open(a, &st, d);
 	if (rc == 0)
 		rc = cli_resolve(&st, a->pos[0], &which, &id, d);
 	if (rc == 0)
-		rc = txc_store_load(st.v[which].s, id, flags, t, d);
+		rc = txc_store_load(st.v[which].s, &id, flags, t, d);
 	cli_stores_close(&st);
-	free(id);
+	txc_sid_release(&id);
 	return rc;
 }

@@ -535,11 +535,59 @@ static bool row_active(const struct txc_json *row)
 	return number_of(v, &d) && d == 1;
 }
 
+void txc_model_id(struct txc_arena *a, const struct txc_json *v, enum txc_id_kind *kind, struct txc_str *text)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	*text = txc_arena_str(a, "", 0);
+	if (v == NULL || v->kind == TXC_JSON_NULL || (v->kind == TXC_JSON_STRING && v->s.len == 0)) {
+		*kind = TXC_ID_NONE;
+		return;
+	}
+	switch (v->kind) {
+	case TXC_JSON_STRING: *kind = TXC_ID_TEXT, *text = v->s; return;
+	case TXC_JSON_INT: *kind = TXC_ID_INT, *text = v->s; return;
+	case TXC_JSON_BLOB: {
+		static const char hx[] = "0123456789abcdef";
+		*kind = TXC_ID_BLOB;
+		txc_buf_addstr(&b, "x'");
+		for (size_t i = 0; i < v->s.len; i++) {
+			txc_buf_addch(&b, hx[(unsigned char)v->s.ptr[i] >> 4]);
+			txc_buf_addch(&b, hx[(unsigned char)v->s.ptr[i] & 15]);
+		}
+		txc_buf_addch(&b, '\'');
+		break;
+	}
+	default:
+		*kind = v->kind == TXC_JSON_REAL ? TXC_ID_REAL : TXC_ID_JSON;
+		txc_json_emit(&b, v, 0);
+		break;
+	}
+	*text = txc_arena_str(a, b.buf ? b.buf : "", b.len);
+	txc_buf_release(&b);
+}
+
+const char *txc_model_id_kind_name(enum txc_id_kind k)
+{
+	static const char *const names[] = {"text", "integer", "real", "blob", "json", "none", "duplicate"};
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "none";
+}
+
+void txc_model_id_key(struct txc_buf *out, enum txc_id_kind kind, struct txc_str text)
+{
+	if (kind != TXC_ID_TEXT) {
+		txc_buf_addstr(out, txc_model_id_kind_name(kind));
+		txc_buf_addch(out, ':');
+	}
+	txc_buf_add(out, text.ptr ? text.ptr : "", text.len);
+}
+
 static void meta_from_session(struct txc_transcript *t)
 {
 	const struct txc_json *s = t->session;
 	struct txc_meta *m = &t->meta;
-	m->id = nonempty(txc_json_get(s, "id"));
+	txc_model_id(t->arena, txc_json_get(s, "id"), &m->id_kind, &m->id);
+	if (m->id_kind == TXC_ID_NONE) /* the reader names it by its place in the source */
+		m->id = txc_arena_str(t->arena, "no-id", 5);
 	m->cwd = nonempty(txc_json_get(s, "cwd"));
 	m->git_branch = nonempty(txc_json_get(s, "git_branch"));
 	m->title = nonempty(txc_json_get(s, "title"));

@@ -56,7 +56,7 @@ static int add_entry(struct json_file *jf, const struct txc_json *o, long offset
 static bool is_session(const struct txc_json *o)
 {
 	const struct txc_json *id = txc_json_get(o, "id");
-	return o->kind == TXC_JSON_OBJECT && id != NULL && (id->kind == TXC_JSON_STRING || id->kind == TXC_JSON_INT);
+	return o->kind == TXC_JSON_OBJECT && id != NULL; /* an id of any type: hermes_store.c names it */
 }
 
 static void jf_close(void *impl)
@@ -81,13 +81,10 @@ static int jf_sessions(void *impl, struct txc_arena *a, const struct txc_json **
 	return TXC_OK;
 }
 
-static int jf_load(void *impl, const char *id, struct txc_transcript *t, struct txc_diag *d)
+static int jf_load(void *impl, size_t i, struct txc_transcript *t, struct txc_diag *d)
 {
 	struct json_file *jf = impl;
-	for (size_t i = 0; i < jf->n; i++) {
-		const struct txc_json *iv = txc_json_get(jf->v[i].session, "id");
-		if (iv->s.len != strlen(id) || memcmp(iv->s.ptr, id, iv->s.len) != 0)
-			continue;
+	if (i < jf->n) {
 		char *buf = txc_xmalloc(jf->v[i].len + 1);
 		const struct txc_json *o;
 		if (fseek(jf->f, jf->v[i].offset, SEEK_SET) != 0 || fread(buf, 1, jf->v[i].len, jf->f) != jf->v[i].len) {
@@ -104,7 +101,7 @@ static int jf_load(void *impl, const char *id, struct txc_transcript *t, struct 
 		txc_source_split(t, o);
 		return TXC_OK;
 	}
-	txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s'", id, jf->name);
+	txc_diag_set(d, TXC_E_NOTFOUND, "no session #%zu in '%s'", i + 1, jf->name);
 	return TXC_E_NOTFOUND;
 }
 

@@ -126,9 +126,28 @@ static int feed(void *ctx, const char *p, size_t n)
 	return -1;
 }
 
-static int rm_load(void *impl, const char *id, struct txc_transcript *t, struct txc_diag *d)
+static int rm_load_id(struct remote *r, const char *id, struct txc_transcript *t, struct txc_diag *d);
+
+/* the session at index of the list: the dashboard's URL names it by its id as text */
+static int rm_load(void *impl, size_t index, struct txc_transcript *t, struct txc_diag *d)
 {
 	struct remote *r = impl;
+	const struct txc_json *v = r->sessions != NULL && index < r->sessions->n
+					   ? txc_json_get(r->sessions->items[index], "id") : NULL;
+	if (v == NULL || (v->kind != TXC_JSON_STRING && v->kind != TXC_JSON_INT) || v->s.len == 0 ||
+	    memchr(v->s.ptr, '\0', v->s.len) != NULL) {
+		txc_diag_set(d, TXC_E_FAIL, "a session of the dashboard at %s has an id that cannot be put in a URL "
+					    "(not a non-empty string or integer)", r->base);
+		return TXC_E_FAIL;
+	}
+	char *id = txc_xstrndup(v->s.ptr, v->s.len);
+	int rc = rm_load_id(r, id, t, d);
+	free(id);
+	return rc;
+}
+
+static int rm_load_id(struct remote *r, const char *id, struct txc_transcript *t, struct txc_diag *d)
+{
 	struct txc_buf url = TXC_BUF_INIT;
 	txc_buf_addf(&url, "%s/api/sessions/", r->base);
 	url_escape(&url, id);

@@ -30,7 +30,7 @@ struct columns {
 
 struct txc_store {
 	struct txc_source src; /* src.impl != NULL: not SQLite (source.h); db is NULL */
-	size_t no_text_id;     /* sessions the last export order skipped */
+	const char *rowid;     /* the name that reaches the sessions table's rowid, or NULL (WITHOUT ROWID) */
 	bool wal_blocked;      /* a WAL store whose -shm cannot be made: read a snapshot */
 	char *snapshot_dir;    /* private copy of the database and its WAL, removed on close */
 	char *note;            /* said once by the CLI */
@@ -38,7 +38,8 @@ struct txc_store {
 	char *path;
 	struct columns sess, msg;
 	bool has_messages, has_prompts;
-	sqlite3_stmt *q_session, *q_session_bulk, *q_messages, *q_messages_compacted;
+	sqlite3_stmt *q_session[2][2]; /* [bulk][by rowid] */
+	sqlite3_stmt *q_messages, *q_messages_compacted;
 };
 
 static const char busy_msg[] = "the Hermes store '%s' is busy (locked by another process); retry in a moment";
@@ -57,6 +58,13 @@ static int db_error(struct txc_store *s, int rc, struct txc_diag *d, const char 
 	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED) {
 		txc_diag_set(d, TXC_E_BUSY, busy_msg, s->path);
 		return TXC_E_BUSY;
+	}
+	if (rc == SQLITE_READONLY_ROLLBACK) {
+		/* a hot -journal: a writer stopped mid-transaction; rolling it back needs write access */
+		txc_diag_set(d, TXC_E_FAIL, "'%s' has an unfinished write ('%s-journal'): Hermes is mid-write or was "
+					    "interrupted, and a read-only reader cannot recover it; let Hermes open the "
+					    "store once (or finish), then retry", s->path, s->path);
+		return TXC_E_FAIL;
 	}
 	txc_diag_set(d, TXC_E_FAIL, "cannot %s '%s': %s", what, s->path,
 		     s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
@@ -123,6 +131,26 @@ static void uri_escape(struct txc_buf *b, const char *path)
 	txc_buf_addstr(b, "?mode=ro");
 }
 
+/*
+ * A session is loaded by its rowid when the table has one: ids of any type,
+ * NULL and repeated ids then still name exactly one row.
+ */
+static void find_rowid(struct txc_store *s)
+{
+	static const char *const names[] = {"rowid", "_rowid_", "oid"};
+	s->rowid = NULL;
+	for (size_t i = 0; i < 3 && s->rowid == NULL; i++) {
+		char sql[64];
+		sqlite3_stmt *st;
+		if (has_col(&s->sess, names[i]))
+			continue;
+		snprintf(sql, sizeof(sql), "SELECT %s FROM sessions LIMIT 0", names[i]);
+		if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK)
+			s->rowid = names[i];
+		sqlite3_finalize(st);
+	}
+}
+
 static int probe(struct txc_store *s, struct txc_diag *d)
 {
 	int rc = SQLITE_OK;
@@ -166,6 +194,7 @@ static int probe(struct txc_store *s, struct txc_diag *d)
 		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a Hermes store: its sessions table has no id column", s->path);
 		return TXC_E_FAIL;
 	}
+	find_rowid(s);
 	return TXC_OK;
 }
 
@@ -326,8 +355,8 @@ void txc_store_close(struct txc_store *s)
 		return;
 	if (s->src.impl != NULL)
 		s->src.close(s->src.impl);
-	sqlite3_finalize(s->q_session);
-	sqlite3_finalize(s->q_session_bulk);
+	for (int i = 0; i < 4; i++)
+		sqlite3_finalize(s->q_session[i / 2][i % 2]);
 	sqlite3_finalize(s->q_messages);
 	sqlite3_finalize(s->q_messages_compacted);
 	sqlite3_close(s->db);
@@ -392,9 +421,9 @@ static int prepare(struct txc_store *s, const char *sql, sqlite3_stmt **st, stru
 	return TXC_OK;
 }
 
-static int session_stmt(struct txc_store *s, bool bulk, sqlite3_stmt **out, struct txc_diag *d)
+static int session_stmt(struct txc_store *s, bool bulk, bool by_rowid, sqlite3_stmt **out, struct txc_diag *d)
 {
-	sqlite3_stmt **slot = bulk ? &s->q_session_bulk : &s->q_session;
+	sqlite3_stmt **slot = &s->q_session[bulk][by_rowid];
 	if (*slot == NULL) {
 		struct txc_buf b = TXC_BUF_INIT;
 		txc_buf_addstr(&b, "SELECT s.*, ");
@@ -403,7 +432,10 @@ static int session_stmt(struct txc_store *s, bool bulk, sqlite3_stmt **out, stru
 			txc_buf_addstr(&b, ", ");
 			last_active_expr(s, &b);
 		}
-		txc_buf_addstr(&b, " FROM sessions s WHERE s.id = ?1");
+		if (by_rowid)
+			txc_buf_addf(&b, " FROM sessions s WHERE s.%s = ?1", s->rowid);
+		else
+			txc_buf_addstr(&b, " FROM sessions s WHERE s.id = ?1");
 		int rc = prepare(s, b.buf, slot, d);
 		txc_buf_release(&b);
 		if (rc)
@@ -536,12 +568,98 @@ static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, 
 	return o;
 }
 
+/* ---- session identity (model.h: struct txc_sid) ---- */
+
+/* The identity of the session whose id is v, at place pos of its source (in arena a). */
+static struct txc_sid make_sid(struct txc_arena *a, const struct txc_json *v, bool placed, int64_t pos)
+{
+	struct txc_sid id = {.placed = placed, .pos = pos};
+	txc_model_id(a, v, &id.kind, &id.text);
+	if (id.kind == TXC_ID_NONE) {
+		struct txc_buf b = TXC_BUF_INIT;
+		if (placed)
+			txc_buf_addf(&b, "no-id~%lld", (long long)pos);
+		else
+			txc_buf_addstr(&b, "no-id");
+		id.text = txc_arena_str(a, b.buf, b.len);
+		txc_buf_release(&b);
+	}
+	return id;
+}
+
+static int cmp_bytes(struct txc_str a, struct txc_str b)
+{
+	size_t n = a.len < b.len ? a.len : b.len;
+	int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+static const struct txc_sid *repeat_sids; /* qsort has no context */
+
+static int cmp_repeat(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct txc_sid *x = &repeat_sids[a], *y = &repeat_sids[b];
+	int c = cmp_bytes(x->text, y->text);
+	if (c)
+		return c;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/*
+ * Identity texts name sessions on the command line, so they must differ
+ * whatever the ids' types: of the sessions sharing one (a repeated id, or
+ * 1 and "1"), the first in the source keeps it and the later ones become
+ * "ID~2", "ID~3", ... (kind TXC_ID_DUP).
+ */
+static void number_repeats(struct txc_arena *a, struct txc_sid *v, size_t n)
+{
+	size_t *ix = txc_xmalloc((n ? n : 1) * sizeof(*ix));
+	for (size_t i = 0; i < n; i++)
+		ix[i] = i;
+	repeat_sids = v;
+	qsort(ix, n, sizeof(*ix), cmp_repeat);
+	struct txc_buf b = TXC_BUF_INIT;
+	for (size_t i = 1, run = 0; i < n; i++) {
+		const struct txc_sid *first = &v[ix[i - run - 1]];
+		run = cmp_bytes(first->text, v[ix[i]].text) == 0 ? run + 1 : 0;
+		if (run == 0)
+			continue;
+		struct txc_sid *q = &v[ix[i]];
+		txc_buf_reset(&b);
+		txc_buf_add(&b, q->text.ptr, q->text.len);
+		txc_buf_addf(&b, "~%zu", run + 1);
+		q->text = txc_arena_str(a, b.buf, b.len);
+		q->kind = TXC_ID_DUP;
+	}
+	txc_buf_release(&b);
+	free(ix);
+}
+
+/* ", <rowid>, <archived>" after a SELECT list over sessions s: a row's place and whether it is archived */
+static void identity_cols(struct txc_store *s, struct txc_buf *b)
+{
+	if (s->rowid != NULL)
+		txc_buf_addf(b, ", s.%s", s->rowid);
+	else
+		txc_buf_addstr(b, ", NULL");
+	txc_buf_addstr(b, has_col(&s->sess, "archived") ? ", COALESCE(s.archived = 1, 0)" : ", 0");
+}
+
+/* the identity of a row whose id is v and whose identity_cols() start at column i */
+static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struct txc_json *v, int i)
+{
+	return make_sid(a, v, sqlite3_column_type(st, i) == SQLITE_INTEGER, sqlite3_column_int64(st, i));
+}
+
 /* ---- naming a session: exact id, else a unique prefix ---- */
 
 struct prefix_match {
 	const char *arg;
 	size_t alen, matches, hlen;
-	char *found;
+	struct txc_sid found; /* text malloc'd */
 	struct txc_diag *d;
 };
 
@@ -554,25 +672,33 @@ static void match_begin(struct prefix_match *m, const char *arg, struct txc_diag
 	d->hint[0] = '\0';
 }
 
-/* false once an exact match ends the search */
-static bool match_offer(struct prefix_match *m, const char *v, size_t vlen)
+static void match_keep(struct prefix_match *m, const struct txc_sid *id)
 {
+	free((char *)m->found.text.ptr);
+	m->found = *id;
+	m->found.text.ptr = txc_xstrndup(id->text.ptr, id->text.len);
+}
+
+/* false once an exact match ends the search */
+static bool match_offer(struct prefix_match *m, const struct txc_sid *id)
+{
+	const char *v = id->text.ptr;
+	size_t vlen = id->text.len;
 	if (v == NULL || vlen < m->alen || memcmp(v, m->arg, m->alen) != 0)
 		return true;
 	if (vlen == m->alen) { /* exact match wins over any prefix */
-		free(m->found);
-		m->found = txc_xstrndup(v, vlen);
+		match_keep(m, id);
 		m->matches = 1;
 		return false;
 	}
 	if (m->matches++ == 0)
-		m->found = txc_xstrndup(v, vlen);
+		match_keep(m, id);
 	if (m->matches <= 10 && m->hlen + vlen + 4 < sizeof(m->d->hint))
 		m->hlen += (size_t)snprintf(m->d->hint + m->hlen, sizeof(m->d->hint) - m->hlen, "  %.*s\n", (int)vlen, v);
 	return true;
 }
 
-static int match_end(struct prefix_match *m, const char *where, char **id)
+static int match_end(struct prefix_match *m, const char *where, struct txc_sid *id)
 {
 	struct txc_diag *d = m->d;
 	if (m->matches == 0) {
@@ -581,7 +707,7 @@ static int match_end(struct prefix_match *m, const char *where, char **id)
 		return TXC_E_NOTFOUND;
 	}
 	if (m->matches > 1) {
-		free(m->found);
+		free((char *)m->found.text.ptr);
 		if (m->matches > 10)
 			snprintf(d->hint + m->hlen, sizeof(d->hint) - m->hlen, "  ...and %zu more\n", m->matches - 10);
 		txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' is the prefix of %zu sessions; add characters:", m->arg,
@@ -591,6 +717,12 @@ static int match_end(struct prefix_match *m, const char *where, char **id)
 	d->hint[0] = '\0';
 	*id = m->found;
 	return TXC_OK;
+}
+
+void txc_sid_release(struct txc_sid *id)
+{
+	free((char *)id->text.ptr);
+	id->text = TXC_STR_NULL;
 }
 
 /* ---- stores that are JSON sources (source.h) ---- */
@@ -604,12 +736,6 @@ int txc_store_from_source(struct txc_store **out, const char *name, const struct
 	return TXC_OK;
 }
 
-static const struct txc_json *src_id(const struct txc_json *row)
-{
-	const struct txc_json *v = txc_json_get(row, "id");
-	return v != NULL && (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_INT) ? v : NULL;
-}
-
 static double src_num(const struct txc_json *row, const char *key)
 {
 	const struct txc_json *v = txc_json_get(row, key);
@@ -620,19 +746,18 @@ static double src_num(const struct txc_json *row, const char *key)
 	return -1e300;
 }
 
-static int cmp_bytes(struct txc_str a, struct txc_str b)
-{
-	size_t n = a.len < b.len ? a.len : b.len;
-	int c = memcmp(a.ptr, b.ptr, n);
-	return c ? c : (a.len > b.len) - (a.len < b.len);
-}
-
-static int src_sort_key; /* 0 started_at, 1 last_active */
+/* qsort has no context: the listing being sorted */
+static struct {
+	const struct txc_json *all;
+	const struct txc_sid *sids;
+	int key; /* 0 started_at, 1 last_active */
+} src_sort;
 
 static int src_cmp(const void *pa, const void *pb)
 {
-	const struct txc_json *a = *(const struct txc_json *const *)pa, *b = *(const struct txc_json *const *)pb;
-	if (src_sort_key) {
+	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+	const struct txc_json *a = src_sort.all->items[ia], *b = src_sort.all->items[ib];
+	if (src_sort.key) {
 		double x = src_num(a, "last_active"), y = src_num(b, "last_active");
 		if (x != y)
 			return x > y ? -1 : 1;
@@ -640,10 +765,8 @@ static int src_cmp(const void *pa, const void *pb)
 	double x = src_num(a, "started_at"), y = src_num(b, "started_at");
 	if (x != y)
 		return x > y ? -1 : 1;
-	const struct txc_json *ia = src_id(a), *ib = src_id(b);
-	if (ia == NULL || ib == NULL)
-		return (ia == NULL) - (ib == NULL);
-	return -cmp_bytes(ia->s, ib->s);
+	int c = -cmp_bytes(src_sort.sids[ia].text, src_sort.sids[ib].text);
+	return c ? c : (ia > ib) - (ia < ib);
 }
 
 static bool src_archived(const struct txc_json *row)
@@ -652,68 +775,121 @@ static bool src_archived(const struct txc_json *row)
 	return v != NULL && txc_json_truthy(v);
 }
 
-static int src_sorted(struct txc_store *s, int key, bool archived, struct txc_arena *a, struct txc_json **out,
-		      struct txc_diag *d)
+/* Every session of the source in its own order, with its identity (in arena a). */
+static int src_all(struct txc_store *s, struct txc_arena *a, const struct txc_json **all, const struct txc_sid **sids,
+		   struct txc_diag *d)
 {
-	const struct txc_json *all;
-	int rc = s->src.sessions(s->src.impl, a, &all, d);
+	int rc = s->src.sessions(s->src.impl, a, all, d);
 	if (rc)
 		return rc;
-	struct txc_json *v = txc_json_array(a, all->n);
-	for (size_t i = 0; i < all->n; i++)
-		if (archived || !src_archived(all->items[i]))
-			txc_json_push(v, all->items[i]);
-	src_sort_key = key;
-	qsort(v->items, v->n, sizeof(*v->items), src_cmp);
-	*out = v;
+	size_t n = (*all)->n;
+	struct txc_sid *v = txc_arena_array(a, n ? n : 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = make_sid(a, txc_json_get((*all)->items[i], "id"), true, (int64_t)i + 1); /* 1: the first */
+	number_repeats(a, v, n);
+	*sids = v;
+	return TXC_OK;
+}
+
+/* The places of the sessions wanted (archived ones or not), sorted by key; in arena a. */
+static int src_sorted(struct txc_store *s, int key, bool archived, struct txc_arena *a, const struct txc_json **all,
+		      const struct txc_sid **sids, size_t **order, size_t *n, struct txc_diag *d)
+{
+	int rc = src_all(s, a, all, sids, d);
+	if (rc)
+		return rc;
+	size_t *v = txc_arena_array(a, (*all)->n ? (*all)->n : 1, sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < (*all)->n; i++)
+		if (archived || !src_archived((*all)->items[i]))
+			v[(*n)++] = i;
+	src_sort.all = *all, src_sort.sids = *sids, src_sort.key = key;
+	qsort(v, *n, sizeof(*v), src_cmp);
+	*order = v;
 	return TXC_OK;
 }
 
 static int src_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
-			struct txc_diag *d)
+			const struct txc_sid **sids_out, struct txc_diag *d)
 {
-	struct txc_json *v;
-	int rc = src_sorted(s, 0, flags & TXC_LIST_ARCHIVED, a, &v, d);
+	const struct txc_json *all;
+	const struct txc_sid *sids;
+	size_t *order, n;
+	int rc = src_sorted(s, 0, flags & TXC_LIST_ARCHIVED, a, &all, &sids, &order, &n, d);
+	if (rc)
+		return rc;
+	struct txc_json *v = txc_json_array(a, n);
+	struct txc_sid *w = txc_arena_array(a, n ? n : 1, sizeof(*w));
+	for (size_t i = 0; i < n; i++) {
+		txc_json_push(v, all->items[order[i]]);
+		w[i] = sids[order[i]];
+	}
 	*out = v;
-	return rc;
+	*sids_out = w;
+	return TXC_OK;
 }
 
-static int src_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d)
+static struct txc_sid sid_dup(const struct txc_sid *id)
+{
+	struct txc_sid c = *id;
+	c.text.ptr = txc_xstrndup(id->text.ptr, id->text.len);
+	return c;
+}
+
+static int src_export_order(struct txc_store *s, struct txc_sid **ids, size_t *n, struct txc_diag *d)
 {
 	struct txc_arena *a = txc_arena_new(0);
-	struct txc_json *v;
-	int rc = src_sorted(s, 1, true, a, &v, d);
+	const struct txc_json *all;
+	const struct txc_sid *sids;
+	size_t *order;
+	int rc = src_sorted(s, 1, true, a, &all, &sids, &order, n, d);
 	if (rc == TXC_OK) {
-		*ids = txc_xmalloc((v->n ? v->n : 1) * sizeof(**ids));
-		*n = 0;
-		for (size_t i = 0; i < v->n; i++) {
-			const struct txc_json *id = src_id(v->items[i]);
-			if (id != NULL)
-				(*ids)[(*n)++] = txc_xstrndup(id->s.ptr, id->s.len);
-		}
+		*ids = txc_xmalloc((*n ? *n : 1) * sizeof(**ids));
+		for (size_t i = 0; i < *n; i++)
+			(*ids)[i] = sid_dup(&sids[order[i]]);
 	}
 	txc_arena_free(a);
 	return rc;
 }
 
-static int src_resolve(struct txc_store *s, const char *arg, char **id, struct txc_diag *d)
+static int src_resolve(struct txc_store *s, const char *arg, struct txc_sid *id, struct txc_diag *d)
 {
 	struct txc_arena *a = txc_arena_new(0);
-	struct txc_json *v;
-	int rc = src_sorted(s, 0, true, a, &v, d);
+	const struct txc_json *all;
+	const struct txc_sid *sids;
+	size_t *order, n;
+	int rc = src_sorted(s, 0, true, a, &all, &sids, &order, &n, d);
 	if (rc) {
 		txc_arena_free(a);
 		return rc;
 	}
 	struct prefix_match m;
 	match_begin(&m, arg, d);
-	for (size_t i = 0; i < v->n; i++) {
-		const struct txc_json *iv = src_id(v->items[i]);
-		if (iv != NULL && !match_offer(&m, iv->s.ptr, iv->s.len))
+	for (size_t i = 0; i < n; i++)
+		if (!match_offer(&m, &sids[order[i]]))
 			break;
-	}
 	txc_arena_free(a);
 	return match_end(&m, s->path, id);
+}
+
+/* Where the session id names sits in the source's list: its place, or found by identity text. */
+static int src_place(struct txc_store *s, const struct txc_sid *id, size_t *index, struct txc_diag *d)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_json *all;
+	const struct txc_sid *sids;
+	int rc = src_all(s, a, &all, &sids, d);
+	if (rc == TXC_OK) {
+		rc = TXC_E_NOTFOUND;
+		for (size_t i = 0; i < all->n && rc != TXC_OK; i++)
+			if (id->placed ? (int64_t)i + 1 == id->pos : cmp_bytes(sids[i].text, id->text) == 0)
+				*index = i, rc = TXC_OK;
+		if (rc != TXC_OK)
+			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s'", (int)id->text.len, id->text.ptr,
+				     s->path);
+	}
+	txc_arena_free(a);
+	return rc;
 }
 
 void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
@@ -734,50 +910,59 @@ void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
 }
 
 /* a dashboard's export has no last_active; its session list does */
-static void src_fill_last_active(struct txc_store *s, const char *id, struct txc_transcript *t)
+static void src_fill_last_active(struct txc_store *s, size_t index, struct txc_transcript *t)
 {
 	const struct txc_json *all;
 	struct txc_diag d = {0};
-	if (t->last_active != NULL || s->src.sessions(s->src.impl, t->arena, &all, &d) != TXC_OK)
+	if (t->last_active != NULL || s->src.sessions(s->src.impl, t->arena, &all, &d) != TXC_OK || index >= all->n)
 		return;
-	for (size_t i = 0; i < all->n; i++) {
-		const struct txc_json *iv = src_id(all->items[i]);
-		if (iv != NULL && iv->s.len == strlen(id) && memcmp(iv->s.ptr, id, iv->s.len) == 0) {
-			t->last_active = txc_json_get(all->items[i], "last_active");
-			return;
-		}
-	}
+	t->last_active = txc_json_get(all->items[index], "last_active");
 }
 
-static int src_load(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript **out,
+/* The transcript is named by the identity it was loaded by, not by its raw id. */
+static void name_transcript(struct txc_transcript *t, const struct txc_sid *id)
+{
+	t->meta.id_kind = id->kind;
+	t->meta.id = txc_arena_str(t->arena, id->text.ptr ? id->text.ptr : "", id->text.len);
+}
+
+static int src_read(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
+		    struct txc_diag *d)
+{
+	size_t index;
+	int rc = src_place(s, id, &index, d);
+	if (rc == TXC_OK)
+		rc = s->src.load(s->src.impl, index, t, d);
+	if (rc == TXC_OK && (flags & TXC_LOAD_LAST_ACTIVE))
+		src_fill_last_active(s, index, t);
+	if (rc == TXC_OK && !(flags & TXC_LOAD_LAST_ACTIVE))
+		t->last_active = NULL;
+	return rc;
+}
+
+static int src_load(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
 		    struct txc_diag *d)
 {
 	struct txc_transcript *t = txc_transcript_new();
-	int rc = s->src.load(s->src.impl, id, t, d);
-	if (rc == TXC_OK && (flags & TXC_LOAD_LAST_ACTIVE))
-		src_fill_last_active(s, id, t);
+	int rc = src_read(s, id, flags, t, d);
 	if (rc) {
 		txc_transcript_free(t);
 		return rc;
 	}
-	if (!(flags & TXC_LOAD_LAST_ACTIVE))
-		t->last_active = NULL;
 	txc_model_from_hermes(t);
+	name_transcript(t, id);
 	*out = t;
 	return TXC_OK;
 }
 
-static int src_stream(struct txc_store *s, const char *id, unsigned flags, const struct txc_row_sink *sink,
+static int src_stream(struct txc_store *s, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
 		      struct txc_diag *d)
 {
 	struct txc_transcript *t = txc_transcript_new();
-	int rc = s->src.load(s->src.impl, id, t, d);
-	if (rc == TXC_OK && (flags & TXC_LOAD_LAST_ACTIVE))
-		src_fill_last_active(s, id, t);
+	int rc = src_read(s, id, flags, t, d);
 	if (rc == TXC_OK) {
 		const struct txc_json *rows = t->rows;
-		if (!(flags & TXC_LOAD_LAST_ACTIVE))
-			t->last_active = NULL;
+		name_transcript(t, id);
 		t->rows = txc_json_array(t->arena, 0);
 		rc = sink->head(sink->ctx, t);
 		for (size_t i = 0; rc == TXC_OK && i < rows->n; i++)
@@ -789,19 +974,15 @@ static int src_stream(struct txc_store *s, const char *id, unsigned flags, const
 
 /* ---- queries ---- */
 
-size_t txc_store_skipped_ids(const struct txc_store *s)
+int txc_store_export_order(struct txc_store *s, struct txc_sid **ids, size_t *n, struct txc_diag *d)
 {
-	return s->no_text_id;
-}
-
-int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct txc_diag *d)
-{
-	s->no_text_id = 0;
 	if (s->src.impl != NULL)
 		return src_export_order(s, ids, n, d);
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
-	txc_buf_addstr(&b, "SELECT s.id, ");
+	txc_buf_addstr(&b, "SELECT s.id");
+	identity_cols(s, &b);
+	txc_buf_addstr(&b, ", ");
 	last_active_expr(s, &b);
 	txc_buf_addstr(&b, " AS last_active FROM sessions s ORDER BY last_active DESC, ");
 	col_or_null(&b, &s->sess, "s", "started_at");
@@ -811,20 +992,22 @@ int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct t
 	if (rc != SQLITE_OK)
 		return db_error(s, rc, d, "list the sessions of");
 	size_t cap = 64, count = 0;
-	char **v = txc_xmalloc(cap * sizeof(*v));
+	struct txc_sid *v = txc_xmalloc(cap * sizeof(*v));
+	struct txc_arena *a = txc_arena_new(0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int type = sqlite3_column_type(st, 0);
-		if (type != SQLITE_TEXT && type != SQLITE_INTEGER) {
-			s->no_text_id++; /* NULL or BLOB: cannot be named by id */
-			continue;
-		}
 		if (count == cap)
 			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
-		v[count++] = txc_xstrndup((const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0));
+		v[count++] = row_sid(a, st, column_value(a, st, 0), 1);
 	}
 	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE) {
+		number_repeats(a, v, count);
+		for (size_t i = 0; i < count; i++)
+			v[i] = sid_dup(&v[i]);
+	}
+	txc_arena_free(a);
 	if (rc != SQLITE_DONE) {
-		txc_store_free_ids(v, count);
+		free(v);
 		return db_error(s, rc, d, "list the sessions of");
 	}
 	*ids = v;
@@ -832,18 +1015,18 @@ int txc_store_export_order(struct txc_store *s, char ***ids, size_t *n, struct t
 	return TXC_OK;
 }
 
-void txc_store_free_ids(char **ids, size_t n)
+void txc_store_free_ids(struct txc_sid *ids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		free(ids[i]);
+		txc_sid_release(&ids[i]);
 	free(ids);
 }
 
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
-		       struct txc_diag *d)
+		       const struct txc_sid **sids, struct txc_diag *d)
 {
 	if (s->src.impl != NULL)
-		return src_sessions(s, flags, a, out, d);
+		return src_sessions(s, flags, a, out, sids, d);
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
 	if (flags & TXC_LIST_BRIEF) {
@@ -865,9 +1048,8 @@ int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a,
 		last_active_expr(s, &b);
 		txc_buf_addstr(&b, " AS last_active");
 	}
+	identity_cols(s, &b); /* not part of the row; every session is read so that repeats are numbered alike */
 	txc_buf_addstr(&b, " FROM sessions s");
-	if (!(flags & TXC_LIST_ARCHIVED) && has_col(&s->sess, "archived"))
-		txc_buf_addstr(&b, " WHERE NOT (archived = 1)");
 	txc_buf_addstr(&b, has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC, id DESC" : " ORDER BY id DESC");
 	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
 	txc_buf_release(&b);
@@ -875,72 +1057,127 @@ int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a,
 		return db_error(s, rc, d, "list the sessions of");
 	size_t cap = 64, n = 0;
 	const struct txc_json **rows = txc_xmalloc(cap * sizeof(*rows));
-	int ncols = sqlite3_column_count(st);
+	struct txc_sid *ids = txc_xmalloc(cap * sizeof(*ids));
+	bool *archived = txc_xmalloc(cap * sizeof(*archived));
+	int ncols = sqlite3_column_count(st) - 2;
 	struct txc_str *keys = column_keys(a, st, ncols);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap)
-			rows = txc_xrealloc(rows, (cap *= 2) * sizeof(*rows));
-		rows[n++] = row_object(a, st, ncols, keys, false);
+		if (n == cap) {
+			cap *= 2;
+			rows = txc_xrealloc(rows, cap * sizeof(*rows));
+			ids = txc_xrealloc(ids, cap * sizeof(*ids));
+			archived = txc_xrealloc(archived, cap * sizeof(*archived));
+		}
+		rows[n] = row_object(a, st, ncols, keys, false);
+		ids[n] = row_sid(a, st, txc_json_get(rows[n], "id"), ncols);
+		archived[n] = sqlite3_column_int(st, ncols + 1) != 0;
+		n++;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(rows);
+		free(ids);
+		free(archived);
 		return db_error(s, rc, d, "list the sessions of");
 	}
+	number_repeats(a, ids, n);
 	struct txc_json *arr = txc_json_array(a, n);
-	for (size_t i = 0; i < n; i++)
+	struct txc_sid *w = txc_arena_array(a, n ? n : 1, sizeof(*w));
+	for (size_t i = 0; i < n; i++) {
+		if (archived[i] && !(flags & TXC_LIST_ARCHIVED))
+			continue;
+		w[arr->n] = ids[i];
 		txc_json_push(arr, rows[i]);
+	}
 	free(rows);
+	free(ids);
+	free(archived);
 	*out = arr;
+	*sids = w;
 	return TXC_OK;
 }
 
-int txc_store_resolve(struct txc_store *s, const char *arg, char **id, struct txc_diag *d)
+int txc_store_resolve(struct txc_store *s, const char *arg, struct txc_sid *id, struct txc_diag *d)
 {
 	if (s->src.impl != NULL)
 		return src_resolve(s, arg, id, d);
 	sqlite3_stmt *st;
-	const char *order = has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC" : "";
-	char sql[128];
-	snprintf(sql, sizeof(sql), "SELECT id FROM sessions%s", order);
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addstr(&b, "SELECT s.id");
+	identity_cols(s, &b);
+	txc_buf_addstr(&b, " FROM sessions s");
+	if (has_col(&s->sess, "started_at"))
+		txc_buf_addstr(&b, " ORDER BY s.started_at DESC");
+	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
+	txc_buf_release(&b);
 	if (rc != SQLITE_OK)
 		return db_error(s, rc, d, "look up a session in");
-	struct prefix_match m;
-	match_begin(&m, arg, d);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (!match_offer(&m, (const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0))) {
-			rc = SQLITE_DONE;
-			break;
-		}
+	struct txc_arena *a = txc_arena_new(0);
+	size_t cap = 64, n = 0;
+	struct txc_sid *v = txc_xmalloc(cap * sizeof(*v));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap)
+			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
+		v[n++] = row_sid(a, st, column_value(a, st, 0), 1);
+	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		free(m.found);
+		free(v);
+		txc_arena_free(a);
 		return db_error(s, rc, d, "look up a session in");
 	}
+	number_repeats(a, v, n);
+	struct prefix_match m;
+	match_begin(&m, arg, d);
+	for (size_t i = 0; i < n && match_offer(&m, &v[i]); i++)
+		;
+	free(v);
+	txc_arena_free(a);
 	return match_end(&m, s->path, id);
 }
 
+/* An id not placed by a listing (a WITHOUT ROWID table): bound as the type it was. */
+static void bind_id(sqlite3_stmt *st, const struct txc_sid *id)
+{
+	char *text = txc_xstrndup(id->text.ptr, id->text.len);
+	if (id->kind == TXC_ID_INT)
+		sqlite3_bind_int64(st, 1, strtoll(text, NULL, 10));
+	else if (id->kind == TXC_ID_REAL)
+		sqlite3_bind_double(st, 1, strtod(text, NULL));
+	else
+		sqlite3_bind_text(st, 1, id->text.ptr, (int)id->text.len, SQLITE_TRANSIENT);
+	free(text);
+}
+
 /* With a sink, rows go to it one at a time (built in a scratch arena) instead of into t->rows. */
-static int load_once(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript *t,
+static int load_once(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
 		     const struct txc_row_sink *sink, struct txc_diag *d, int *sqlrc)
 {
 	struct txc_arena *a = t->arena;
 	sqlite3_stmt *st;
-	bool bulk = flags & TXC_LOAD_LAST_ACTIVE;
-	int rc = session_stmt(s, bulk, &st, d);
+	bool bulk = flags & TXC_LOAD_LAST_ACTIVE, by_rowid = id->placed && s->rowid != NULL;
+	int rc = session_stmt(s, bulk, by_rowid, &st, d);
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if (by_rowid)
+		sqlite3_bind_int64(st, 1, id->pos);
+	else
+		bind_id(st, id);
 	*sqlrc = sqlite3_step(st);
 	if (*sqlrc != SQLITE_ROW) {
 		sqlite3_reset(st);
 		if (*sqlrc == SQLITE_DONE) {
-			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list hermes')", id, s->path);
+			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s' (see 'txc list hermes')",
+				     (int)id->text.len, id->text.ptr, s->path);
 			return TXC_E_NOTFOUND;
 		}
 		return db_error(s, *sqlrc, d, "read a session from");
 	}
+	/* its messages are the rows whose session_id is this row's id, whatever its type */
+	int id_col = 0;
+	while ((size_t)id_col < s->sess.n && strcmp(s->sess.name[id_col], "id") != 0)
+		id_col++;
+	sqlite3_value *idv = sqlite3_value_dup(sqlite3_column_value(st, id_col));
 	int ncols = (int)s->sess.n;
 	struct txc_json *sess = (struct txc_json *)row_object(a, st, ncols, column_keys(a, st, ncols), false);
 	const struct txc_json *prompt = column_value(a, st, ncols);
@@ -954,14 +1191,23 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 
 	struct txc_json *rows = txc_json_array(a, 0);
 	t->rows = rows;
-	if (sink != NULL && (rc = sink->head(sink->ctx, t)) != TXC_OK)
+	t->meta.id_kind = id->kind; /* for a sink's head; the model sets it again from the sid */
+	t->meta.id = txc_arena_str(a, id->text.ptr ? id->text.ptr : "", id->text.len);
+	if (sink != NULL && (rc = sink->head(sink->ctx, t)) != TXC_OK) {
+		sqlite3_value_free(idv);
 		return rc;
-	if (!s->has_messages || !has_col(&s->msg, "session_id"))
+	}
+	if (!s->has_messages || !has_col(&s->msg, "session_id")) {
+		sqlite3_value_free(idv);
 		return TXC_OK;
+	}
 	rc = messages_stmt(s, flags & TXC_LOAD_COMPACTED, &st, d);
-	if (rc)
+	if (rc) {
+		sqlite3_value_free(idv);
 		return rc;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	}
+	sqlite3_bind_value(st, 1, idv);
+	sqlite3_value_free(idv);
 	size_t cap = 0;
 	int mcols = sqlite3_column_count(st);
 	struct txc_str *keys = column_keys(a, st, mcols);
@@ -1003,7 +1249,7 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 }
 
 /* One read transaction: the session and its messages come from one snapshot. */
-static int read_session(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript *t,
+static int read_session(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
 			const struct txc_row_sink *sink, struct txc_diag *d, int *sqlrc)
 {
 	*sqlrc = SQLITE_OK;
@@ -1015,7 +1261,7 @@ static int read_session(struct txc_store *s, const char *id, unsigned flags, str
 	return rc;
 }
 
-int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct txc_transcript **out,
+int txc_store_load(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
 		   struct txc_diag *d)
 {
 	if (s->src.impl != NULL)
@@ -1027,6 +1273,7 @@ int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct t
 		if (rc == TXC_OK) {
 			if (t->messages == NULL) /* not built while reading */
 				txc_model_from_hermes(t);
+			name_transcript(t, id);
 			*out = t;
 			return TXC_OK;
 		}
@@ -1037,7 +1284,7 @@ int txc_store_load(struct txc_store *s, const char *id, unsigned flags, struct t
 	}
 }
 
-int txc_store_stream(struct txc_store *s, const char *id, unsigned flags, const struct txc_row_sink *sink,
+int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
 		     struct txc_diag *d)
 {
 	if (s->src.impl != NULL)

@@ -17,8 +17,9 @@ struct txc_source {
 	void (*close)(void *impl);
 	/* every session object (columns, last_active when known), any order; in arena a */
 	int (*sessions)(void *impl, struct txc_arena *a, const struct txc_json **out, struct txc_diag *d);
-	/* one session into t (t->session without messages, t->rows, t->last_active); 0 or TXC_E_* */
-	int (*load)(void *impl, const char *id, struct txc_transcript *t, struct txc_diag *d);
+	/* the session at index in what sessions() gives (t->session without messages, t->rows,
+	 * t->last_active); 0 or TXC_E_*.  By place, not id: ids may be of any type, NULL or repeated. */
+	int (*load)(void *impl, size_t index, struct txc_transcript *t, struct txc_diag *d);
 };
 
 int txc_store_from_source(struct txc_store **out, const char *name, const struct txc_source *src);

@@ -4,14 +4,33 @@
 
 #include "txc/diag.h"
 
+size_t txc_diag_cut(char *s, size_t len)
+{
+	size_t end = len;
+	/* back over continuation bytes to the lead byte; drop it unless its sequence is whole */
+	size_t i = len;
+	while (i > 0 && len - i < 4 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
+		i--;
+	if (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0xC0) {
+		unsigned char lead = (unsigned char)s[i - 1];
+		size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+		if (len - (i - 1) < need)
+			end = i - 1;
+	}
+	s[end] = '\0';
+	return end;
+}
+
 void txc_diag_set(struct txc_diag *d, int code, const char *fmt, ...)
 {
 	if (d == NULL)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	int n = vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(d->msg)) /* cut: never in the middle of a character */
+		txc_diag_cut(d->msg, sizeof(d->msg) - 1);
 	d->code = code;
 }
 

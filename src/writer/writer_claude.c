@@ -27,7 +27,11 @@ static void uuid5(char out[37], const char *ns_text, const char *name, size_t le
 
 void txc_claude_session_uuid(const struct txc_transcript *t, char out[37])
 {
-	uuid5(out, ns_session, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
+	/* keyed on the id's kind too (txc_model_id_key): ids 1 and "1" are two sessions */
+	struct txc_buf key = TXC_BUF_INIT;
+	txc_model_id_key(&key, t->meta.id_kind, t->meta.id);
+	uuid5(out, ns_session, key.buf ? key.buf : "", key.len);
+	txc_buf_release(&key);
 }
 
 void txc_claude_project_folder(struct txc_buf *out, const char *cwd, size_t len)

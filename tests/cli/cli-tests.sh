@@ -44,9 +44,10 @@ grep -q '"active"' export-old.db.jsonl && bad "old store grew an active column" 
 
 # list: archived filter, empty store json, missing store
 n1=$("$txc" list --db feat.db | wc -l); [ "$n1" = 5 ] && ok || bad "list table rows ($n1)"
-expect_rc 0 "missing store" "$txc" list --home "$work/nohome"; [ ! -s out.txt ] && grep -q 'nohome' err.txt && ok || bad "missing store message"
+expect_rc 0 "missing store" env HERMES_HOME="$work/nohome" "$txc" list; [ ! -s out.txt ] && grep -q 'nohome' err.txt && ok || bad "missing store message"
 [ ! -e "$work/nohome" ] && ok || bad "a missing store's folder was created"
-expect_rc 0 "missing store json" "$txc" list --json --db "$work/nohome/state.db"; [ "$(cat out.txt)" = "[]" ] && ok || bad "missing store json"
+expect_rc 0 "missing store json" env HERMES_HOME="$work/nohome" "$txc" list --json; [ "$(cat out.txt)" = "[]" ] && ok || bad "missing store json"
+expect_rc 3 "missing named store" "$txc" list --json --db "$work/nohome/state.db"; [ ! -s out.txt ] && ok || bad "missing named store: output"
 [ ! -e "$work/nohome/state.db" ] && ok || bad "a missing state.db was created"
 expect_rc 3 "convert on a missing store" "$txc" convert x --to hermes --db "$work/nohome/state.db"
 

@@ -12,8 +12,9 @@ sum=$(cksum < h.db)
 
 "$txc" export --json --db h.db > all.jsonl 2> err.txt && ok || bad "export: $(cat err.txt)"
 "$jsoncheck" all.jsonl && ok || bad "export is not strict JSON"
-[ "$(wc -l < all.jsonl)" = 5 ] && ok || bad "export lines: $(wc -l < all.jsonl), want 5"
-grep -q 'skipped 2 sessions whose id is not text' err.txt && ok || bad "sessions without a text id skipped silently"
+[ "$(wc -l < all.jsonl)" = 7 ] && ok || bad "export lines: $(wc -l < all.jsonl), want 7 (NULL and BLOB ids too)"
+grep -q '^{"id": null, ' all.jsonl && grep -q '^{"id": {"\$blob_hex": "00ff"}, ' all.jsonl && ok || bad "NULL/BLOB ids not exported as they are"
+grep -q 'warning: 1 session has no id' err.txt && ok || bad "a session without an id not warned about"
 "$txc" list --archived --json --db h.db > list.json 2> err.txt && "$jsoncheck" list.json && ok || bad "list --json"
 "$txc" list --db h.db > list.txt 2> err.txt && ok || bad "list: $(cat err.txt)"
 grep -q "$(printf '\033')" list.txt && bad "raw escape in the list" || ok

@@ -74,18 +74,21 @@ void fuzz_check_store(struct txc_store *s)
 	struct txc_diag d = {0};
 	struct txc_arena *a = txc_arena_new(0);
 	const struct txc_json *list;
-	if (txc_store_sessions(s, TXC_LIST_ARCHIVED, a, &list, &d) != 0)
+	const struct txc_sid *sids;
+	if (txc_store_sessions(s, TXC_LIST_ARCHIVED, a, &list, &sids, &d) != 0)
 		list = NULL;
-	char **ids = NULL;
+	struct txc_sid *ids = NULL;
 	size_t n = 0;
 	if (txc_store_export_order(s, &ids, &n, &d) == 0) {
 		for (size_t i = 0; i < n && i < 8; i++) {
-			char *id = NULL;
-			if (txc_store_resolve(s, ids[i], &id, &d) == 0)
-				free(id);
+			struct txc_sid id = {0};
+			char *arg = txc_xstrndup(ids[i].text.ptr, ids[i].text.len);
+			if (txc_store_resolve(s, arg, &id, &d) == 0)
+				txc_sid_release(&id);
+			free(arg);
 			for (unsigned flags = 0; flags < 4; flags++) {
 				struct txc_transcript *t;
-				if (txc_store_load(s, ids[i], flags, &t, &d) != 0)
+				if (txc_store_load(s, &ids[i], flags, &t, &d) != 0)
 					continue;
 				run_all(t);
 				txc_transcript_free(t);

@@ -228,9 +228,41 @@ static void test_session_uuid(void **state)
 	txc_transcript_free(t);
 }
 
+/* ids of every JSON type keep a name and a kind; 1 and "1" get different Claude session ids */
+static void test_session_ids(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *session, *name;
+		enum txc_id_kind kind;
+	} cases[] = {
+		{"{\"id\":\"abc\"}", "abc", TXC_ID_TEXT},     {"{\"id\":1}", "1", TXC_ID_INT},
+		{"{\"id\":2.50}", "2.50", TXC_ID_REAL},        {"{\"id\":true}", "true", TXC_ID_JSON},
+		{"{\"id\":[1,2]}", "[1,2]", TXC_ID_JSON},      {"{\"id\":null}", "no-id", TXC_ID_NONE},
+		{"{\"id\":\"\"}", "no-id", TXC_ID_NONE},       {"{}", "no-id", TXC_ID_NONE},
+		{"{\"id\":\"a\\u0000b\"}", "a\0b", TXC_ID_TEXT},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct txc_transcript *t = load(cases[i].session, "[]");
+		size_t len = strcmp(cases[i].name, "a") == 0 ? 3 : strlen(cases[i].name);
+		assert_int_equal(t->meta.id_kind, cases[i].kind);
+		assert_int_equal(t->meta.id.len, len);
+		assert_memory_equal(t->meta.id.ptr, cases[i].name, len);
+		txc_transcript_free(t);
+	}
+	struct txc_transcript *i1 = load("{\"id\":1}", "[]"), *s1 = load("{\"id\":\"1\"}", "[]");
+	char a[37], b[37];
+	txc_claude_session_uuid(i1, a);
+	txc_claude_session_uuid(s1, b);
+	assert_string_not_equal(a, b);
+	txc_transcript_free(i1);
+	txc_transcript_free(s1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_session_ids),
 		cmocka_unit_test(test_meta),	     cmocka_unit_test(test_user_content), cmocka_unit_test(test_assistant_reasoning),
 		cmocka_unit_test(test_tools),	     cmocka_unit_test(test_tool_results), cmocka_unit_test(test_claude_folder),
 		cmocka_unit_test(test_session_uuid),

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "txc/diag.h"
+
 #include "txc/json.h"
 #include "txc/writer.h"
 
@@ -175,9 +177,36 @@ static void test_time_iso(void **state)
 	assert_string_equal(out, "1970-01-01T00:00:00.000Z");
 }
 
+/* a message cut to fit its buffer ends at a character boundary */
+static void test_diag_cut(void **state)
+{
+	(void)state;
+	char s[16];
+	strcpy(s, "ab\xC3\xA9");        /* ab + e-acute */
+	assert_int_equal(txc_diag_cut(s, 3), 2); /* inside the 2-byte sequence: dropped */
+	assert_string_equal(s, "ab");
+	strcpy(s, "a\xE2\x80\xA6z");
+	assert_int_equal(txc_diag_cut(s, 3), 1);
+	strcpy(s, "a\xE2\x80\xA6z");
+	assert_int_equal(txc_diag_cut(s, 4), 4); /* whole */
+	strcpy(s, "\xF0\x9F\x9A\x80!");
+	assert_int_equal(txc_diag_cut(s, 2), 0);
+	struct txc_diag d = {0};
+	char big[1100];
+	memset(big, 'x', sizeof(big));
+	big[sizeof(big) - 1] = '\0';
+	for (size_t i = 1000; i < 1030; i += 2)
+		big[i] = '\xC3', big[i + 1] = '\xA9';
+	for (int shift = 0; shift < 2; shift++) {
+		txc_diag_set(&d, TXC_E_FAIL, "%s%s", shift ? "y" : "", big);
+		assert_true(txc_utf8_valid(d.msg, strlen(d.msg)));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diag_cut),
 		cmocka_unit_test(test_repr),	       cmocka_unit_test(test_json_python_rules),
 		cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_sha256_base36),   cmocka_unit_test(test_time_iso), cmocka_unit_test(test_base64),
