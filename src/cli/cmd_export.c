@@ -57,7 +57,8 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 			txc_out_maybe_flush(&out);
 		}
 	}
-	if (txc_out_flush(&out) != 0 && rc == 0) {
+	/* a write error stops the stream (the row sink fails without a message): say so */
+	if (txc_out_flush(&out) != 0 && (rc == 0 || d->msg[0] == '\0')) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write to stdout: %s", strerror(out.err));
 		rc = TXC_E_FAIL;
 	}

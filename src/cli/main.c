@@ -170,10 +170,14 @@ int main(int argc, char **argv)
 	} else {
 		return cli_usage(0, "unknown command '%s'", cmd);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (errno == EPIPE)
+	/* errno is only this flush's when the flush failed; an error the command
+	 * already reported (rc != 0) is not reported again with a stale reason */
+	errno = 0;
+	int werr = fflush(stdout) != 0 ? (errno ? errno : EIO) : ferror(stdout) ? EIO : 0;
+	if (werr != 0) {
+		if (werr == EPIPE || rc != 0)
 			return rc;
-		cli_say("error: ", "cannot write to stdout: %s", strerror(errno));
+		cli_say("error: ", "cannot write to stdout: %s", strerror(werr));
 		return 1;
 	}
 	return rc;
