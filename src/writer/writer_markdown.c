@@ -169,7 +169,8 @@ static void inline_text(struct txc_buf *b, const char *p, size_t len)
  *    CommonMark context turns back into a tag, so no HTML block, inline HTML or
  *    autolink), no backtick may open a code span except the pairs the writer
  *    keeps on one line (all other backticks are escaped, so a renderer pairs the
- *    same ones), runs of three tildes are escaped (no fence), and a link or
+ *    same ones; none in a word a GFM autolink would take), runs of three tildes
+ *    are escaped (no fence), and a link or
  *    reference definition whose destination could name a scheme other than
  *    http(s)/mailto/ftp loses its "](" or "]:" (shown the same, no link).
  * Inside link destinations, titles and reference labels a renderer does not
@@ -463,7 +464,22 @@ static void add_escaped_run(struct txc_buf *b, char ch, size_t n)
 static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, size_t len, size_t *tail, bool table)
 {
 	bool no_close[81] = {false}; /* runs longer than 80 never open a span (as in cmark) */
+	/*
+	 * GFM's extended autolinks take a whole word from "www." or "scheme://" to the next
+	 * blank or '<', backticks included: a backtick there opens no span for a renderer,
+	 * so it must not open one here either.  linky: such a word is under way.
+	 */
+	bool linky = false;
+	size_t seen = i;
 	while (i < le) {
+		for (; seen < i; seen++) {
+			char w = s[seen];
+			if (w == ' ' || w == '\t')
+				linky = false;
+			else if ((w == '.' && seen >= 3 && has_prefix_ci(s + seen - 3, 3, "www")) ||
+				 (w == ':' && seen + 2 < len && s[seen + 1] == '/' && s[seen + 2] == '/'))
+				linky = true;
+		}
 		char c = s[i];
 		if (c == '\\' && i + 1 < le && md_punct(s[i + 1])) {
 			if (s[i + 1] == '<') /* "\<" reads '<': written as the entity, like every '<' */
@@ -480,7 +496,7 @@ static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, si
 		if (c == '`' || c == '~') {
 			size_t n = run_at(s + i, s + le, c), k = i + n, close = 0;
 			/* a length once without a closer has none further on: each fails once (linear) */
-			bool may = c == '`' && i >= *tail && n < sizeof(no_close) && !no_close[n];
+			bool may = c == '`' && i >= *tail && !linky && n < sizeof(no_close) && !no_close[n];
 			while (may && k < le && close == 0) {
 				size_t m = run_at(s + k, s + le, '`');
 				if (m == n)
