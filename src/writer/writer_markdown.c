@@ -384,13 +384,14 @@ static bool link_rest(const char *s, size_t p, size_t len, size_t *end)
 {
 	if (skip_ws_nl(s, &p, len) && p < len && (s[p] == '"' || s[p] == '\'' || s[p] == '(')) {
 		char close = s[p] == '(' ? ')' : s[p];
-		for (p++; p < len && s[p] != close; p++) {
+		size_t stop = len - p > 4 * MD_DEST_SCAN ? p + 4 * MD_DEST_SCAN : len; /* longer: no link (over-approximated) */
+		for (p++; p < stop && s[p] != close; p++) {
 			if (s[p] == '\\' && p + 1 < len && md_punct(s[p + 1]))
 				p++;
 			else if ((close == ')' && s[p] == '(') || (s[p] == '\n' && next_blank(s, p, len)))
 				return false; /* a title holds no blank line */
 		}
-		if (p >= len)
+		if (p >= stop)
 			return false;
 		p++;
 		skip_ws_nl(s, &p, len);
@@ -460,8 +461,26 @@ static void add_escaped_run(struct txc_buf *b, char ch, size_t n)
 		txc_buf_addch(b, '\\'), txc_buf_addch(b, ch);
 }
 
-/* one line of prose [i, le) of s; *tail: end of a link destination/title/label region */
-static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, size_t len, size_t *tail, bool table)
+/* where code spans cannot be: link destinations, titles, labels; and a paragraph end, kept */
+struct prose_state {
+	size_t tail, pend;
+};
+
+/* the end of the paragraph holding i, computed once per paragraph (linear) */
+static size_t para_end_at(struct prose_state *ps, const char *s, size_t i, size_t len)
+{
+	if (i >= ps->pend)
+		ps->pend = para_end(s, i, len);
+	return ps->pend;
+}
+
+static size_t max_z(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* one line of prose [i, le) of s */
+static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, size_t len, struct prose_state *ps, bool table)
 {
 	bool no_close[81] = {false}; /* runs longer than 80 never open a span (as in cmark) */
 	/*
@@ -496,7 +515,7 @@ static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, si
 		if (c == '`' || c == '~') {
 			size_t n = run_at(s + i, s + le, c), k = i + n, close = 0;
 			/* a length once without a closer has none further on: each fails once (linear) */
-			bool may = c == '`' && i >= *tail && !linky && n < sizeof(no_close) && !no_close[n];
+			bool may = c == '`' && i >= ps->tail && !linky && n < sizeof(no_close) && !no_close[n];
 			while (may && k < le && close == 0) {
 				size_t m = run_at(s + k, s + le, '`');
 				if (m == n)
@@ -519,7 +538,8 @@ static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, si
 			}
 			continue;
 		}
-		if (c == ']' && i >= *tail && i + 1 < len) {
+		/* checked in link regions too: if the outer link is no link, an inner one is */
+		if (c == ']' && i + 1 < len) {
 			size_t end, ds, dn;
 			char nx = s[i + 1];
 			if (nx == '(') {
@@ -531,13 +551,13 @@ static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, si
 					i += 2;
 					continue;
 				}
-				*tail = whole && link_rest(s, p, len, &end) ? end : para_end(s, i, len);
+				ps->tail = max_z(ps->tail, whole && link_rest(s, p, len, &end) ? end : para_end_at(ps, s, i, len));
 			} else if (nx == '[') {
 				/* a reference label runs to the next unescaped bracket, at most 999 bytes */
 				size_t k = i + 2;
 				while (k < len && k - i < 1003 && s[k] != ']' && s[k] != '[')
 					k += s[k] == '\\' && k + 1 < len ? 2 : 1;
-				*tail = k < len ? k + 1 : len;
+				ps->tail = max_z(ps->tail, k); /* the closing ']' is checked itself */
 			} else if (nx == ':' && !refdef_safe(s, i + 2, len)) {
 				txc_buf_addstr(b, "]\\:");
 				i += 2;
@@ -552,7 +572,8 @@ static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, si
 /* prose lines s[0..len) (whole lines): escaped line by line, link regions across lines */
 static void prose(struct txc_buf *b, const char *s, size_t len)
 {
-	size_t i = 0, tail = 0;
+	size_t i = 0;
+	struct prose_state ps = {0, 0};
 	bool table = false;
 	while (i < len) {
 		const char *nl = memchr(s + i, '\n', len - i);
@@ -563,7 +584,7 @@ static void prose(struct txc_buf *b, const char *s, size_t len)
 			const char *n2 = memchr(nl + 1, '\n', (size_t)(s + len - nl - 1));
 			table = delimiter_row(nl + 1, n2 ? n2 : s + len);
 		}
-		prose_line(b, s, i, le, len, &tail, table);
+		prose_line(b, s, i, le, len, &ps, table);
 		if (nl)
 			txc_buf_addch(b, '\n');
 		i = nl ? le + 1 : len;

@@ -30,7 +30,7 @@ render_checks() { # mode omitted: the HTML of h.md in h.$mode.html; omitted: raw
 	want=$(grep -cE '^## (User|Assistant|Tool result) · ' h.md)
 	got=$(grep -cE '^<h2>(User|Assistant|Tool result) · ' "$html")
 	[ "$got" = "$want" ] && ok || bad "$mode: $got of $want message headings render as headings"
-	for n in $(seq 1 23) 25 26 TOOL; do
+	for n in $(seq 1 23) 25 26 27 TOOL; do
 		grep -q "^<p>AFTER-$n</p>\$" "$html" && ok || bad "$mode: the text after shape $n is not a paragraph"
 	done
 	# readers still get Markdown: lists, tables, emphasis, code with its '<' as typed
