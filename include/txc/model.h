@@ -136,33 +136,16 @@ struct txc_transcript {
 struct txc_transcript *txc_transcript_new(void);
 void txc_transcript_free(struct txc_transcript *t);
 
-/* Build meta and messages from t->session and t->rows (Hermes export shape). */
-void txc_model_from_hermes(struct txc_transcript *t);
-
-/*
- * The same, one row at a time, for readers that do not keep the rows: begin
- * after t->session is set; each row may live in a scratch arena (row_arena,
- * reset by the caller afterwards), in which case what the model keeps is
- * copied into t->arena; end sets t->messages.
- */
-struct txc_model_builder;
-struct txc_model_builder *txc_model_begin(struct txc_transcript *t);
-void txc_model_add_row(struct txc_model_builder *b, const struct txc_json *row, struct txc_arena *row_arena);
-void txc_model_end(struct txc_model_builder *b);
-
 /* A tool result's output as JSON: the tree, parsed into scratch when kept as text; NULL for text. */
 const struct txc_json *txc_block_output(const struct txc_block *b, struct txc_arena *scratch);
 
-/* Tool-name normalisation Hermes -> Claude, then the typed/raw decision. */
-void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t name_len,
-				const struct txc_json *input);
+/* The typed/raw decision for a tool call named name (canonical, NUL-terminated): sets b->name,
+ * b->tool and b->input (the canonical input of a typed tool, else input itself; built in a). */
+void txc_model_tool_set(struct txc_arena *a, struct txc_block *b, struct txc_str name, const struct txc_json *input);
 enum txc_tool txc_model_tool_kind(const char *name, const struct txc_json *input);
 
 enum txc_stop txc_model_stop_from_text(const char *s, size_t len);
 const char *txc_model_stop_name(enum txc_stop s); /* Claude spelling, NULL for NONE */
-
-/* Error inference of a Hermes tool result (denied / success:false / exit_code / error). */
-bool txc_model_result_is_error(const struct txc_json *out, bool denied);
 
 size_t txc_model_count_tool_uses(const struct txc_transcript *t);
 

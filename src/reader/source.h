@@ -10,6 +10,7 @@
 #ifndef TXC_READER_SOURCE_H
 #define TXC_READER_SOURCE_H
 
+#include "txc/model_hermes.h"
 #include "txc/reader.h"
 
 struct txc_source {

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "txc/model.h"
+#include "txc/model_hermes.h"
 #include "txc/writer.h"
 
 static struct txc_transcript *load(const char *session, const char *rows)
