@@ -3,9 +3,9 @@
  *
  * A transcript is Meta + ordered Messages of typed Blocks, in the Claude
  * convention: tool results sit on user messages, tool names are Claude's
- * (read_file -> Read, terminal -> Bash, ...).  The source's own rows are kept
- * beside it (session, rows) so that a writer for the source format (Hermes
- * export) loses nothing.
+ * (read_file -> Read, terminal -> Bash, ...).  A source may attach its own
+ * rows (t->native, model_hermes.h) so that a writer for that format (Hermes
+ * export) loses nothing; every other writer reads the model alone.
  *
  * Ownership: every byte reachable from a transcript lives in t->arena and is
  * freed by txc_transcript_free() alone.  Writers never free model memory.
@@ -120,17 +120,16 @@ struct txc_meta {
 	bool cost_is_actual;
 };
 
+struct txc_hermes_native;
+
 struct txc_transcript {
 	struct txc_arena *arena;
 	struct txc_meta meta;
 	struct txc_message *messages;
 	size_t n_messages;
-	/* the source's own data, as Hermes's exporter sees it */
-	const struct txc_json *session;     /* object: session columns in table order */
-	const struct txc_json *rows;        /* array of message row objects, by id */
-	const struct txc_json *last_active; /* bulk export's derived key, or NULL */
-	struct txc_str profile;             /* profile name, empty for the root store */
-	size_t n_active_rows;               /* active message rows the source had */
+	/* the source's own rows, for a writer of the source's format: set by the Hermes
+	 * readers (model_hermes.h), NULL for every other harness; in arena */
+	struct txc_hermes_native *native;
 };
 
 struct txc_transcript *txc_transcript_new(void);

@@ -12,12 +12,26 @@
 
 #include "txc/model.h"
 
-/* Build meta and messages from t->session and t->rows (Hermes export shape). */
+/* Hermes's own data for one session, as Hermes's exporter sees it (t->native). */
+struct txc_hermes_native {
+	const struct txc_json *session;     /* object: session columns in table order */
+	const struct txc_json *rows;        /* array of message row objects, by id */
+	const struct txc_json *last_active; /* bulk export's derived key, or NULL */
+	size_t n_active_rows;               /* active message rows the source had */
+};
+
+/* t->native, attached (empty, in t->arena) on first use. */
+struct txc_hermes_native *txc_hermes_native(struct txc_transcript *t);
+
+/* Hermes's "active" flag of a message row: absent, or the number 1. */
+bool txc_hermes_row_active(const struct txc_json *row);
+
+/* Build meta and messages from t->native's session and rows (Hermes export shape). */
 void txc_model_from_hermes(struct txc_transcript *t);
 
 /*
  * The same, one row at a time, for readers that do not keep the rows: begin
- * after t->session is set; each row may live in a scratch arena (row_arena,
+ * after t->native->session is set; each row may live in a scratch arena (row_arena,
  * reset by the caller afterwards), in which case what the model keeps is
  * copied into t->arena; end sets t->messages.
  */

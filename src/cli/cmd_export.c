@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "txc/model_hermes.h"
 
 /* ---- --json: stream each session, hold no session whole ---- */
 
@@ -423,7 +424,7 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	txc_buf_addstr(&b, ",\"path\":");
 	txc_json_emit_str(&b, rel, strlen(rel));
 	txc_buf_addf(&b, ",\"format\":\"%s\",\"messages\":%zu,\"bytes\":%zu,\"sha256\":\"%s\",\"exported_at\":\"%s\"",
-		     bk->ops->name, t->n_active_rows, bytes, sha, bk->stamp);
+		     bk->ops->name, t->native ? t->native->n_active_rows : t->n_messages, bytes, sha, bk->stamp);
 	assets_json(&b, av, an);
 	txc_buf_addch(&b, '}');
 	entry_clear(e);

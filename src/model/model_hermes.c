@@ -358,7 +358,7 @@ static void tool_row(struct txc_arena *a, struct txc_arena *tmp, struct blocks *
 	b->is_error = txc_model_result_is_error(parsed, b->denied);
 }
 
-static bool row_active(const struct txc_json *row)
+bool txc_hermes_row_active(const struct txc_json *row)
 {
 	const struct txc_json *v = txc_json_get(row, "active");
 	double d;
@@ -367,9 +367,16 @@ static bool row_active(const struct txc_json *row)
 	return number_of(v, &d) && d == 1;
 }
 
+struct txc_hermes_native *txc_hermes_native(struct txc_transcript *t)
+{
+	if (t->native == NULL)
+		t->native = txc_arena_alloc(t->arena, sizeof(*t->native));
+	return t->native;
+}
+
 static void meta_from_session(struct txc_transcript *t)
 {
-	const struct txc_json *s = t->session;
+	const struct txc_json *s = txc_hermes_native(t)->session;
 	struct txc_meta *m = &t->meta;
 	txc_model_id(t->arena, txc_json_get(s, "id"), &m->id_kind, &m->id);
 	if (m->id_kind == TXC_ID_NONE) /* the reader names it by its place in the source */
@@ -457,8 +464,8 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	const char *role = txc_json_cstr(txc_json_get(row, "role"));
 	enum txc_role r;
 	bs->n = 0;
-	if (row_active(row))
-		t->n_active_rows++;
+	if (txc_hermes_row_active(row))
+		t->native->n_active_rows++;
 	if (role == NULL)
 		return;
 	if (strcmp(role, "user") == 0) {
@@ -501,7 +508,7 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 		m->time = mb->last_time;
 	mb->last_time = m->time;
 	m->row_id = int_of(txc_json_get(row, "id"));
-	m->compacted = !row_active(row);
+	m->compacted = !txc_hermes_row_active(row);
 	if (r == TXC_ROLE_ASSISTANT) {
 		m->model = t->meta.model;
 		struct txc_str fr = nonempty(txc_json_get(row, "finish_reason"));
@@ -529,8 +536,9 @@ void txc_model_end(struct txc_model_builder *mb)
 void txc_model_from_hermes(struct txc_transcript *t)
 {
 	struct txc_model_builder *mb = txc_model_begin(t);
-	for (size_t i = 0; t->rows != NULL && i < t->rows->n; i++)
-		txc_model_add_row(mb, t->rows->items[i], NULL);
+	const struct txc_json *rows = t->native->rows;
+	for (size_t i = 0; rows != NULL && i < rows->n; i++)
+		txc_model_add_row(mb, rows->items[i], NULL);
 	txc_model_end(mb);
 }
 

@@ -347,7 +347,7 @@ int txc_export_parser_finish(struct txc_export_parser *p)
 	    o->kind != TXC_JSON_OBJECT)
 		return -1;
 	txc_source_split(p->t, o);
-	p->t->rows = p->rows;
+	txc_hermes_native(p->t)->rows = p->rows;
 	return 0;
 }
 

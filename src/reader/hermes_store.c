@@ -894,19 +894,20 @@ static int src_place(struct txc_store *s, const struct txc_sid *id, size_t *inde
 
 void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
 {
+	struct txc_hermes_native *nv = txc_hermes_native(t);
 	struct txc_json *sess = txc_json_object(t->arena, obj->n);
-	t->rows = NULL;
+	nv->rows = NULL;
 	for (size_t i = 0; i < obj->n; i++) {
 		if (txc_str_eq(obj->keys[i], "messages") && obj->items[i]->kind == TXC_JSON_ARRAY)
-			t->rows = obj->items[i];
+			nv->rows = obj->items[i];
 		else if (txc_str_eq(obj->keys[i], "last_active"))
-			t->last_active = obj->items[i];
+			nv->last_active = obj->items[i];
 		else
 			txc_json_put(sess, obj->keys[i], obj->items[i]);
 	}
-	if (t->rows == NULL)
-		t->rows = txc_json_array(t->arena, 0);
-	t->session = sess;
+	if (nv->rows == NULL)
+		nv->rows = txc_json_array(t->arena, 0);
+	nv->session = sess;
 }
 
 /* a dashboard's export has no last_active; its session list does */
@@ -914,9 +915,10 @@ static void src_fill_last_active(struct txc_store *s, size_t index, struct txc_t
 {
 	const struct txc_json *all;
 	struct txc_diag d = {0};
-	if (t->last_active != NULL || s->src.sessions(s->src.impl, t->arena, &all, &d) != TXC_OK || index >= all->n)
+	struct txc_hermes_native *nv = txc_hermes_native(t);
+	if (nv->last_active != NULL || s->src.sessions(s->src.impl, t->arena, &all, &d) != TXC_OK || index >= all->n)
 		return;
-	t->last_active = txc_json_get(all->items[index], "last_active");
+	nv->last_active = txc_json_get(all->items[index], "last_active");
 }
 
 /* The transcript is named by the identity it was loaded by, not by its raw id. */
@@ -936,7 +938,7 @@ static int src_read(struct txc_store *s, const struct txc_sid *id, unsigned flag
 	if (rc == TXC_OK && (flags & TXC_LOAD_LAST_ACTIVE))
 		src_fill_last_active(s, index, t);
 	if (rc == TXC_OK && !(flags & TXC_LOAD_LAST_ACTIVE))
-		t->last_active = NULL;
+		txc_hermes_native(t)->last_active = NULL;
 	return rc;
 }
 
@@ -961,9 +963,9 @@ static int src_stream(struct txc_store *s, const struct txc_sid *id, unsigned fl
 	struct txc_transcript *t = txc_transcript_new();
 	int rc = src_read(s, id, flags, t, d);
 	if (rc == TXC_OK) {
-		const struct txc_json *rows = t->rows;
+		const struct txc_json *rows = t->native->rows;
 		name_transcript(t, id);
-		t->rows = txc_json_array(t->arena, 0);
+		t->native->rows = txc_json_array(t->arena, 0);
 		rc = sink->head(sink->ctx, t);
 		for (size_t i = 0; rc == TXC_OK && i < rows->n; i++)
 			rc = sink->row(sink->ctx, rows->items[i]);
@@ -1184,13 +1186,14 @@ static int load_once(struct txc_store *s, const struct txc_sid *id, unsigned fla
 	for (size_t i = 0; i < sess->n; i++)
 		if (txc_str_eq(sess->keys[i], "system_prompt"))
 			sess->items[i] = prompt;
+	struct txc_hermes_native *nv = txc_hermes_native(t);
 	if (bulk)
-		t->last_active = column_value(a, st, ncols + 1);
+		nv->last_active = column_value(a, st, ncols + 1);
 	sqlite3_reset(st);
-	t->session = sess;
+	nv->session = sess;
 
 	struct txc_json *rows = txc_json_array(a, 0);
-	t->rows = rows;
+	nv->rows = rows;
 	t->meta.id_kind = id->kind; /* for a sink's head; the model sets it again from the sid */
 	t->meta.id = txc_arena_str(a, id->text.ptr ? id->text.ptr : "", id->text.len);
 	if (sink != NULL && (rc = sink->head(sink->ctx, t)) != TXC_OK) {
