@@ -25,6 +25,8 @@ struct txc_hermes_native *txc_hermes_native(struct txc_transcript *t);
 
 /* Hermes's "active" flag of a message row: absent, or the number 1. */
 bool txc_hermes_row_active(const struct txc_json *row);
+/* Hermes's "archived" column of a session: true, or a number other than 0. */
+bool txc_hermes_archived(const struct txc_json *v);
 
 /* Build meta and messages from t->native's session and rows (Hermes export shape). */
 void txc_model_from_hermes(struct txc_transcript *t);

@@ -801,7 +801,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			struct txc_buf rel = TXC_BUF_INIT;
 			if (st->n > 1 || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
 				txc_buf_addf(&rel, "%s/", ref->profile);
-			file_name(&rel, &v[i].id, v[i].title, bk.ops->ext);
+			file_name(&rel, &v[i].id, v[i].info->title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);
 			if (oc != FAILED && oc != REFUSED)
 				drop_stale(&bk, rel.buf, v[i].id.text, ref->profile);

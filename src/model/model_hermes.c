@@ -39,19 +39,10 @@ static struct txc_str nonempty(const struct txc_json *v)
 	return TXC_STR_NULL;
 }
 
+/* a finite number: what a time, a cost or a flag can be */
 static bool number_of(const struct txc_json *v, double *out)
 {
-	if (v == NULL)
-		return false;
-	if (v->kind == TXC_JSON_REAL && isfinite(v->d)) {
-		*out = v->d;
-		return true;
-	}
-	if (v->kind == TXC_JSON_INT) {
-		*out = strtod(v->s.ptr, NULL);
-		return isfinite(*out);
-	}
-	return false;
+	return txc_json_number(v, out) && isfinite(*out);
 }
 
 static int64_t int_of(const struct txc_json *v)
@@ -367,6 +358,14 @@ bool txc_hermes_row_active(const struct txc_json *row)
 	return number_of(v, &d) && d == 1;
 }
 
+bool txc_hermes_archived(const struct txc_json *v)
+{
+	double d;
+	if (v != NULL && v->kind == TXC_JSON_TRUE)
+		return true;
+	return txc_json_number(v, &d) && d != 0;
+}
+
 struct txc_hermes_native *txc_hermes_native(struct txc_transcript *t)
 {
 	if (t->native == NULL)
@@ -391,7 +390,7 @@ static void meta_from_session(struct txc_transcript *t)
 	if (!number_of(txc_json_get(s, "started_at"), &m->started_at))
 		m->started_at = 0;
 	m->has_ended = number_of(txc_json_get(s, "ended_at"), &m->ended_at);
-	m->archived = txc_json_truthy(txc_json_get(s, "archived"));
+	m->archived = txc_hermes_archived(txc_json_get(s, "archived"));
 	m->message_count = int_of(txc_json_get(s, "message_count"));
 	m->tool_call_count = int_of(txc_json_get(s, "tool_call_count"));
 	m->input_tokens = int_of(txc_json_get(s, "input_tokens"));

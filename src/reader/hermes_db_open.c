@@ -12,14 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "hermes_db.h"
 
 static const char busy_msg[] = "the Hermes store '%s' is busy (locked by another process); retry in a moment";
 
-bool has_col(const struct columns *c, const char *name)
+bool txc_hermes_db_has_col(const struct columns *c, const char *name)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (strcmp(c->name[i], name) == 0)
@@ -27,7 +26,7 @@ bool has_col(const struct columns *c, const char *name)
 	return false;
 }
 
-int db_error(struct txc_store *s, int rc, struct txc_diag *d, const char *what)
+int txc_hermes_db_error(struct hermes_db *s, int rc, struct txc_diag *d, const char *what)
 {
 	int prim = rc & 0xff;
 	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED) {
@@ -46,18 +45,12 @@ int db_error(struct txc_store *s, int rc, struct txc_diag *d, const char *what)
 	return TXC_E_FAIL;
 }
 
-void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
-}
-
-bool is_ioerr(int rc)
+bool txc_hermes_db_is_ioerr(int rc)
 {
 	return (rc & 0xff) == SQLITE_IOERR;
 }
 
-static int read_columns(struct txc_store *s, const char *table, struct columns *c, bool *exists)
+static int read_columns(struct hermes_db *s, const char *table, struct columns *c, bool *exists)
 {
 	char sql[128];
 	sqlite3_stmt *st;
@@ -76,7 +69,7 @@ static int read_columns(struct txc_store *s, const char *table, struct columns *
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-static int table_exists(struct txc_store *s, const char *name, bool *out)
+static int table_exists(struct hermes_db *s, const char *name, bool *out)
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1", -1, &st, NULL);
@@ -91,18 +84,8 @@ static int table_exists(struct txc_store *s, const char *name, bool *out)
 
 static void uri_escape(struct txc_buf *b, const char *path)
 {
-	static const char hx[] = "0123456789ABCDEF";
 	txc_buf_addstr(b, "file:");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr("/-._~", *p) != NULL) {
-			txc_buf_addch(b, *p);
-		} else {
-			txc_buf_addch(b, '%');
-			txc_buf_addch(b, hx[*p >> 4]);
-			txc_buf_addch(b, hx[*p & 15]);
-		}
-	}
+	txc_buf_add_pct(b, path, "/-._~");
 	txc_buf_addstr(b, "?mode=ro");
 }
 
@@ -110,14 +93,14 @@ static void uri_escape(struct txc_buf *b, const char *path)
  * A session is loaded by its rowid when the table has one: ids of any type,
  * NULL and repeated ids then still name exactly one row.
  */
-static void find_rowid(struct txc_store *s)
+static void find_rowid(struct hermes_db *s)
 {
 	static const char *const names[] = {"rowid", "_rowid_", "oid"};
 	s->rowid = NULL;
 	for (size_t i = 0; i < 3 && s->rowid == NULL; i++) {
 		char sql[64];
 		sqlite3_stmt *st;
-		if (has_col(&s->sess, names[i]))
+		if (txc_hermes_db_has_col(&s->sess, names[i]))
 			continue;
 		snprintf(sql, sizeof(sql), "SELECT %s FROM sessions LIMIT 0", names[i]);
 		if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK)
@@ -126,7 +109,7 @@ static void find_rowid(struct txc_store *s)
 	}
 }
 
-static int probe(struct txc_store *s, struct txc_diag *d)
+static int probe(struct hermes_db *s, struct txc_diag *d)
 {
 	int rc = SQLITE_OK;
 	bool sessions = false;
@@ -143,9 +126,9 @@ static int probe(struct txc_store *s, struct txc_diag *d)
 			rc = read_columns(s, "messages", &s->msg, &s->has_messages);
 		if (rc == SQLITE_OK)
 			rc = table_exists(s, "system_prompts", &s->has_prompts);
-		if (!is_ioerr(rc))
+		if (!txc_hermes_db_is_ioerr(rc))
 			break;
-		sleep_ms(50);
+		txc_sleep_ms(50);
 	}
 	if ((rc & 0xff) == SQLITE_NOTADB) {
 		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a SQLite database (corrupt or not a Hermes store)", s->path);
@@ -160,12 +143,12 @@ static int probe(struct txc_store *s, struct txc_diag *d)
 		return TXC_E_FAIL;
 	}
 	if (rc != SQLITE_OK)
-		return db_error(s, rc, d, "read");
+		return txc_hermes_db_error(s, rc, d, "read");
 	if (!sessions) {
 		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a Hermes store: it has no sessions table", s->path);
 		return TXC_E_FAIL;
 	}
-	if (!has_col(&s->sess, "id")) {
+	if (!txc_hermes_db_has_col(&s->sess, "id")) {
 		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a Hermes store: its sessions table has no id column", s->path);
 		return TXC_E_FAIL;
 	}
@@ -174,16 +157,16 @@ static int probe(struct txc_store *s, struct txc_diag *d)
 }
 
 /* Opens the connection (given by open_db) and probes it; owns s either way. */
-static int store_finish(struct txc_store **out, struct txc_store *s, int rc, struct txc_diag *d)
+static int store_finish(struct hermes_db **out, struct hermes_db *s, int rc, struct txc_diag *d)
 {
 	if (rc == SQLITE_OK) {
 		sqlite3_busy_timeout(s->db, 5000);
 		rc = probe(s, d);
 	} else {
-		rc = db_error(s, rc, d, "open");
+		rc = txc_hermes_db_error(s, rc, d, "open");
 	}
 	if (rc != TXC_OK) {
-		txc_store_close(s);
+		txc_hermes_db_close(s);
 		return rc;
 	}
 	*out = s;
@@ -223,7 +206,7 @@ static void remove_snapshot(const char *dir)
  * would have made the -shm), so a private copy of the database and its WAL
  * is the same snapshot; it is read instead, never with immutable=1.
  */
-static int open_snapshot(struct txc_store **out, const char *path, struct txc_diag *d)
+static int open_snapshot(struct hermes_db **out, const char *path, struct txc_diag *d)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096], db[4200], wal[4200], src_wal[4200];
@@ -242,12 +225,12 @@ static int open_snapshot(struct txc_store **out, const char *path, struct txc_di
 		remove_snapshot(dir);
 		return TXC_E_FAIL;
 	}
-	int rc = txc_store_open(out, db, d);
+	int rc = txc_hermes_db_open(out, db, d);
 	if (rc) {
 		remove_snapshot(dir);
 		return rc;
 	}
-	struct txc_store *s = *out;
+	struct hermes_db *s = *out;
 	free(s->path);
 	s->path = txc_xstrdup(path);
 	s->snapshot_dir = txc_xstrdup(dir);
@@ -259,12 +242,13 @@ static int open_snapshot(struct txc_store **out, const char *path, struct txc_di
 	return TXC_OK;
 }
 
-const char *txc_store_note(const struct txc_store *s)
+const char *txc_hermes_db_note(void *impl)
 {
+	const struct hermes_db *s = impl;
 	return s->note;
 }
 
-int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
+int txc_hermes_db_open(struct hermes_db **out, const char *path, struct txc_diag *d)
 {
 	struct stat st;
 	*out = NULL;
@@ -279,7 +263,7 @@ int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a regular file; give the path of state.db", path);
 		return TXC_E_FAIL;
 	}
-	struct txc_store *s = txc_xcalloc(1, sizeof(*s));
+	struct hermes_db *s = txc_xcalloc(1, sizeof(*s));
 	char *abs = realpath(path, NULL);
 	s->path = txc_xstrdup(path);
 	struct txc_buf uri = TXC_BUF_INIT;
@@ -291,11 +275,11 @@ int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 		sqlite3_busy_timeout(s->db, 5000);
 		rc = probe(s, d);
 		if (rc != TXC_OK && s->wal_blocked) {
-			txc_store_close(s);
+			txc_hermes_db_close(s);
 			return open_snapshot(out, path, d);
 		}
 		if (rc != TXC_OK) {
-			txc_store_close(s);
+			txc_hermes_db_close(s);
 			return rc;
 		}
 		*out = s;
@@ -304,11 +288,11 @@ int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 	return store_finish(out, s, rc, d);
 }
 
-int txc_store_open_image(struct txc_store **out, const void *image, size_t len, const char *name,
-			 struct txc_diag *d)
+int txc_hermes_db_open_image(struct hermes_db **out, const void *image, size_t len, const char *name,
+			     struct txc_diag *d)
 {
 	*out = NULL;
-	struct txc_store *s = txc_xcalloc(1, sizeof(*s));
+	struct hermes_db *s = txc_xcalloc(1, sizeof(*s));
 	s->path = txc_xstrdup(name);
 	int rc = sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_EXRESCODE, NULL);
 	if (rc == SQLITE_OK) {
@@ -324,12 +308,11 @@ int txc_store_open_image(struct txc_store **out, const void *image, size_t len, 
 	return store_finish(out, s, rc, d);
 }
 
-void txc_store_close(struct txc_store *s)
+void txc_hermes_db_close(void *impl)
 {
+	struct hermes_db *s = impl;
 	if (s == NULL)
 		return;
-	if (s->src.impl != NULL)
-		s->src.close(s->src.impl);
 	for (int i = 0; i < 4; i++)
 		sqlite3_finalize(s->q_session[i / 2][i % 2]);
 	sqlite3_finalize(s->q_messages);
@@ -347,7 +330,25 @@ void txc_store_close(struct txc_store *s)
 	free(s);
 }
 
-const char *txc_store_path(const struct txc_store *s)
+/* ---- the public openers: a store over this backend ---- */
+
+int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 {
-	return s->path;
+	struct hermes_db *s;
+	*out = NULL;
+	int rc = txc_hermes_db_open(&s, path, d);
+	if (rc == TXC_OK)
+		*out = txc_store_new(&txc_hermes_db_ops, s, s->path);
+	return rc;
+}
+
+int txc_store_open_image(struct txc_store **out, const void *image, size_t len, const char *name,
+			 struct txc_diag *d)
+{
+	struct hermes_db *s;
+	*out = NULL;
+	int rc = txc_hermes_db_open_image(&s, image, len, name, d);
+	if (rc == TXC_OK)
+		*out = txc_store_new(&txc_hermes_db_ops, s, s->path);
+	return rc;
 }

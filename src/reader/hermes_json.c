@@ -56,7 +56,7 @@ static int add_entry(struct json_file *jf, const struct txc_json *o, long offset
 static bool is_session(const struct txc_json *o)
 {
 	const struct txc_json *id = txc_json_get(o, "id");
-	return o->kind == TXC_JSON_OBJECT && id != NULL; /* an id of any type: hermes_store.c names it */
+	return o->kind == TXC_JSON_OBJECT && id != NULL; /* an id of any type: store.c names it */
 }
 
 static void jf_close(void *impl)
@@ -223,9 +223,25 @@ int txc_store_open_file(struct txc_store **out, const char *path, bool skip_bad,
 		jf_close(jf);
 		return rc;
 	}
-	struct txc_source src = {jf, jf_close, jf_sessions, jf_load};
-	return txc_store_from_source(out, jf->name, &src);
+	*out = txc_store_new(&txc_hermes_file_ops, jf, jf->name);
+	return TXC_OK;
 }
+
+static int jf_list(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
+		   struct txc_diag *d)
+{
+	const struct txc_json *all;
+	int rc = jf_sessions(impl, a, &all, d);
+	return rc ? rc : txc_source_infos(a, all, out, n);
+}
+
+const struct txc_source_ops txc_hermes_file_ops = {
+	.name = "hermes-file",
+	.caps = TXC_SRC_NATIVE_ROWS,
+	.close = jf_close,
+	.sessions = jf_list,
+	.load_at = jf_load,
+};
 
 /* ---- the incremental export parser ---- */
 

@@ -241,6 +241,22 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 		rm_close(r);
 		return rc;
 	}
-	struct txc_source src = {r, rm_close, rm_sessions, rm_load};
-	return txc_store_from_source(out, r->base, &src);
+	*out = txc_store_new(&txc_hermes_dashboard_ops, r, r->base);
+	return TXC_OK;
 }
+
+static int rm_list(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
+		   struct txc_diag *d)
+{
+	const struct txc_json *all;
+	int rc = rm_sessions(impl, a, &all, d);
+	return rc ? rc : txc_source_infos(a, all, out, n);
+}
+
+const struct txc_source_ops txc_hermes_dashboard_ops = {
+	.name = "hermes-dashboard",
+	.caps = TXC_SRC_NATIVE_ROWS,
+	.close = rm_close,
+	.sessions = rm_list,
+	.load_at = rm_load,
+};

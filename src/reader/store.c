@@ -1,17 +1,65 @@
 /*
- * store.c - what every store shares: session identity, naming a session by
- * a prefix, and stores that are JSON sources (source.h).
+ * store.c - the store façade over one backend (source.h): session identity
+ * and repeated ids, listing order, naming a session by a prefix, finding a
+ * session's place, the model from t->native, streams replayed from a load.
+ *
+ * Backends only list and load; everything every source must do alike is
+ * here, once, so that every command works on every source the same way.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hermes_db.h"
+#include "source.h"
+
+struct txc_store {
+	const struct txc_source_ops *ops;
+	void *impl; /* owned: ops->close(impl) on txc_store_close() */
+	char *name; /* path or URL, for messages */
+};
+
+struct txc_store *txc_store_new(const struct txc_source_ops *ops, void *impl, const char *name)
+{
+	struct txc_store *s = txc_xcalloc(1, sizeof(*s));
+	s->ops = ops;
+	s->impl = impl;
+	s->name = txc_xstrdup(name);
+	return s;
+}
+
+void txc_store_close(struct txc_store *s)
+{
+	if (s == NULL)
+		return;
+	s->ops->close(s->impl);
+	free(s->name);
+	free(s);
+}
+
+const char *txc_store_note(const struct txc_store *s)
+{
+	return s->ops->note != NULL ? s->ops->note(s->impl) : NULL;
+}
+
+const char *txc_store_path(const struct txc_store *s)
+{
+	return s->name;
+}
+
+unsigned txc_store_caps(const struct txc_store *s)
+{
+	return s->ops->caps;
+}
+
+const char *txc_store_kind(const struct txc_store *s)
+{
+	return s->ops->name;
+}
 
 /* ---- session identity (model.h: struct txc_sid) ---- */
 
-/* The identity of the session whose id is v, at place pos of its source (in arena a). */
-struct txc_sid make_sid(struct txc_arena *a, const struct txc_json *v, bool placed, int64_t pos)
+struct txc_sid txc_source_sid(struct txc_arena *a, const struct txc_json *v, bool placed, int64_t pos)
 {
 	struct txc_sid id = {.placed = placed, .pos = pos};
 	txc_model_id(a, v, &id.kind, &id.text);
@@ -34,40 +82,45 @@ static int cmp_bytes(struct txc_str a, struct txc_str b)
 	return c ? c : (a.len > b.len) - (a.len < b.len);
 }
 
-static const struct txc_sid *repeat_sids; /* qsort has no context */
+/* a sid to number, with its sort key copied in (qsort has no context) */
+struct repeat {
+	struct txc_str text;
+	int64_t pos;
+	size_t i;
+	struct txc_sid *sid;
+};
 
 static int cmp_repeat(const void *pa, const void *pb)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	const struct txc_sid *x = &repeat_sids[a], *y = &repeat_sids[b];
+	const struct repeat *x = pa, *y = pb;
 	int c = cmp_bytes(x->text, y->text);
 	if (c)
 		return c;
 	if (x->pos != y->pos)
 		return x->pos < y->pos ? -1 : 1;
-	return (a > b) - (a < b);
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 /*
  * Identity texts name sessions on the command line, so they must differ
  * whatever the ids' types: of the sessions sharing one (a repeated id, or
  * 1 and "1"), the first in the source keeps it and the later ones become
- * "ID~2", "ID~3", ... (kind TXC_ID_DUP).
+ * "ID~2", "ID~3", ... (kind TXC_ID_DUP).  The sids sit stride bytes apart.
  */
-void number_repeats(struct txc_arena *a, struct txc_sid *v, size_t n)
+static void number_repeats(struct txc_arena *a, struct txc_sid *first, size_t n, size_t stride)
 {
-	size_t *ix = txc_xmalloc((n ? n : 1) * sizeof(*ix));
-	for (size_t i = 0; i < n; i++)
-		ix[i] = i;
-	repeat_sids = v;
-	qsort(ix, n, sizeof(*ix), cmp_repeat);
+	struct repeat *r = txc_xmalloc((n ? n : 1) * sizeof(*r));
+	for (size_t i = 0; i < n; i++) {
+		struct txc_sid *sid = (struct txc_sid *)((char *)first + i * stride);
+		r[i] = (struct repeat){sid->text, sid->pos, i, sid};
+	}
+	qsort(r, n, sizeof(*r), cmp_repeat);
 	struct txc_buf b = TXC_BUF_INIT;
 	for (size_t i = 1, run = 0; i < n; i++) {
-		const struct txc_sid *first = &v[ix[i - run - 1]];
-		run = cmp_bytes(first->text, v[ix[i]].text) == 0 ? run + 1 : 0;
+		run = cmp_bytes(r[i - run - 1].text, r[i].text) == 0 ? run + 1 : 0;
 		if (run == 0)
 			continue;
-		struct txc_sid *q = &v[ix[i]];
+		struct txc_sid *q = r[i].sid;
 		txc_buf_reset(&b);
 		txc_buf_add(&b, q->text.ptr, q->text.len);
 		txc_buf_addf(&b, "~%zu", run + 1);
@@ -75,13 +128,141 @@ void number_repeats(struct txc_arena *a, struct txc_sid *v, size_t n)
 		q->kind = TXC_ID_DUP;
 	}
 	txc_buf_release(&b);
-	free(ix);
+	free(r);
 }
 
-/* ", <rowid>, <archived>" after a SELECT list over sessions s: a row's place and whether it is archived */
+static struct txc_sid sid_dup(const struct txc_sid *id)
+{
+	struct txc_sid c = *id;
+	c.text.ptr = txc_xstrndup(id->text.ptr, id->text.len);
+	return c;
+}
+
+void txc_sid_release(struct txc_sid *id)
+{
+	free((char *)id->text.ptr);
+	id->text = TXC_STR_NULL;
+}
+
+void txc_store_free_ids(struct txc_sid *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		txc_sid_release(&ids[i]);
+	free(ids);
+}
+
+/* ---- listings ---- */
+
+/* Every session of the source, repeats numbered (in arena a). */
+static int all_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, struct txc_session_info **v,
+			size_t *n, struct txc_diag *d)
+{
+	int rc = s->ops->sessions(s->impl, flags, a, v, n, d);
+	if (rc == TXC_OK)
+		number_repeats(a, &(*v)[0].sid, *n, sizeof(**v));
+	return rc;
+}
+
+/* a listing's element with its sort keys computed once (qsort has no context) */
+struct ranked {
+	double k[2]; /* descending; -1e300 when unknown */
+	struct txc_str text;
+	size_t i;
+};
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+	for (int j = 0; j < 2; j++)
+		if (a->k[j] != b->k[j])
+			return a->k[j] > b->k[j] ? -1 : 1;
+	int c = -cmp_bytes(a->text, b->text);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+static double key_of(double x)
+{
+	return isnan(x) ? -1e300 : x;
+}
+
+/* Newest first: by start (by_last: by last activity, then start), then id descending; in place. */
+static void sort_sessions(struct txc_session_info *v, size_t n, bool by_last)
+{
+	struct ranked *r = txc_xmalloc((n ? n : 1) * sizeof(*r));
+	struct txc_session_info *c = txc_xmalloc((n ? n : 1) * sizeof(*c));
+	for (size_t i = 0; i < n; i++) {
+		double started = key_of(v[i].started);
+		r[i] = (struct ranked){{by_last ? key_of(v[i].last_active) : started, by_last ? started : 0}, v[i].sid.text, i};
+	}
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	for (size_t i = 0; i < n; i++)
+		c[i] = v[r[i].i];
+	if (n)
+		memcpy(v, c, n * sizeof(*v));
+	free(c);
+	free(r);
+}
+
+/* Every session in listing order (newest first), repeats numbered. */
+static int listing(struct txc_store *s, unsigned flags, struct txc_arena *a, struct txc_session_info **v, size_t *n,
+		   struct txc_diag *d)
+{
+	int rc = all_sessions(s, flags, a, v, n, d);
+	if (rc == TXC_OK && !(s->ops->caps & TXC_SRC_ORDERED))
+		sort_sessions(*v, *n, false);
+	return rc;
+}
+
+int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_session_info **out,
+		       size_t *n, struct txc_diag *d)
+{
+	struct txc_session_info *v;
+	size_t count, kept = 0;
+	int rc = listing(s, flags, a, &v, &count, d);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < count; i++)
+		if ((flags & TXC_LIST_ARCHIVED) || !v[i].archived)
+			v[kept++] = v[i];
+	*out = v;
+	*n = kept;
+	return TXC_OK;
+}
+
+int txc_store_export_order(struct txc_store *s, struct txc_sid **ids, size_t *n, struct txc_diag *d)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	struct txc_session_info *v = NULL;
+	struct txc_sid *sids = NULL;
+	int rc;
+	if (s->ops->caps & TXC_SRC_EXPORT_ORDER) {
+		rc = s->ops->export_order(s->impl, a, &sids, n, d);
+		if (rc == TXC_OK)
+			number_repeats(a, sids, *n, sizeof(*sids));
+	} else {
+		rc = all_sessions(s, TXC_LIST_ARCHIVED | TXC_LIST_LAST_ACTIVE, a, &v, n, d);
+		if (rc == TXC_OK)
+			sort_sessions(v, *n, true);
+	}
+	if (rc == TXC_OK) {
+		*ids = txc_xmalloc((*n ? *n : 1) * sizeof(**ids));
+		for (size_t i = 0; i < *n; i++)
+			(*ids)[i] = sid_dup(v != NULL ? &v[i].sid : &sids[i]);
+	}
+	txc_arena_free(a);
+	return rc;
+}
+
 /* ---- naming a session: exact id, else a unique prefix ---- */
 
-void match_begin(struct prefix_match *m, const char *arg, struct txc_diag *d)
+struct prefix_match {
+	const char *arg;
+	size_t alen, matches, hlen;
+	struct txc_sid found; /* text malloc'd */
+	struct txc_diag *d;
+};
+
+static void match_begin(struct prefix_match *m, const char *arg, struct txc_diag *d)
 {
 	memset(m, 0, sizeof(*m));
 	m->arg = arg;
@@ -98,7 +279,7 @@ static void match_keep(struct prefix_match *m, const struct txc_sid *id)
 }
 
 /* false once an exact match ends the search */
-bool match_offer(struct prefix_match *m, const struct txc_sid *id)
+static bool match_offer(struct prefix_match *m, const struct txc_sid *id)
 {
 	const char *v = id->text.ptr;
 	size_t vlen = id->text.len;
@@ -116,7 +297,7 @@ bool match_offer(struct prefix_match *m, const struct txc_sid *id)
 	return true;
 }
 
-int match_end(struct prefix_match *m, const char *where, struct txc_sid *id)
+static int match_end(struct prefix_match *m, const char *where, struct txc_sid *id)
 {
 	struct txc_diag *d = m->d;
 	if (m->matches == 0) {
@@ -137,258 +318,120 @@ int match_end(struct prefix_match *m, const char *where, struct txc_sid *id)
 	return TXC_OK;
 }
 
-void txc_sid_release(struct txc_sid *id)
-{
-	free((char *)id->text.ptr);
-	id->text = TXC_STR_NULL;
-}
-
-/* ---- stores that are JSON sources (source.h) ---- */
-
-int txc_store_from_source(struct txc_store **out, const char *name, const struct txc_source *src)
-{
-	struct txc_store *s = txc_xcalloc(1, sizeof(*s));
-	s->src = *src;
-	s->path = txc_xstrdup(name);
-	*out = s;
-	return TXC_OK;
-}
-
-static double src_num(const struct txc_json *row, const char *key)
-{
-	const struct txc_json *v = txc_json_get(row, key);
-	if (v != NULL && v->kind == TXC_JSON_REAL)
-		return v->d;
-	if (v != NULL && v->kind == TXC_JSON_INT)
-		return strtod(v->s.ptr, NULL);
-	return -1e300;
-}
-
-/* qsort has no context: the listing being sorted */
-static struct {
-	const struct txc_json *all;
-	const struct txc_sid *sids;
-	int key; /* 0 started_at, 1 last_active */
-} src_sort;
-
-static int src_cmp(const void *pa, const void *pb)
-{
-	size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
-	const struct txc_json *a = src_sort.all->items[ia], *b = src_sort.all->items[ib];
-	if (src_sort.key) {
-		double x = src_num(a, "last_active"), y = src_num(b, "last_active");
-		if (x != y)
-			return x > y ? -1 : 1;
-	}
-	double x = src_num(a, "started_at"), y = src_num(b, "started_at");
-	if (x != y)
-		return x > y ? -1 : 1;
-	int c = -cmp_bytes(src_sort.sids[ia].text, src_sort.sids[ib].text);
-	return c ? c : (ia > ib) - (ia < ib);
-}
-
-static bool src_archived(const struct txc_json *row)
-{
-	const struct txc_json *v = txc_json_get(row, "archived");
-	return v != NULL && txc_json_truthy(v);
-}
-
-/* Every session of the source in its own order, with its identity (in arena a). */
-static int src_all(struct txc_store *s, struct txc_arena *a, const struct txc_json **all, const struct txc_sid **sids,
-		   struct txc_diag *d)
-{
-	int rc = s->src.sessions(s->src.impl, a, all, d);
-	if (rc)
-		return rc;
-	size_t n = (*all)->n;
-	struct txc_sid *v = txc_arena_array(a, n ? n : 1, sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v[i] = make_sid(a, txc_json_get((*all)->items[i], "id"), true, (int64_t)i + 1); /* 1: the first */
-	number_repeats(a, v, n);
-	*sids = v;
-	return TXC_OK;
-}
-
-/* The places of the sessions wanted (archived ones or not), sorted by key; in arena a. */
-static int src_sorted(struct txc_store *s, int key, bool archived, struct txc_arena *a, const struct txc_json **all,
-		      const struct txc_sid **sids, size_t **order, size_t *n, struct txc_diag *d)
-{
-	int rc = src_all(s, a, all, sids, d);
-	if (rc)
-		return rc;
-	size_t *v = txc_arena_array(a, (*all)->n ? (*all)->n : 1, sizeof(*v));
-	*n = 0;
-	for (size_t i = 0; i < (*all)->n; i++)
-		if (archived || !src_archived((*all)->items[i]))
-			v[(*n)++] = i;
-	src_sort.all = *all, src_sort.sids = *sids, src_sort.key = key;
-	qsort(v, *n, sizeof(*v), src_cmp);
-	*order = v;
-	return TXC_OK;
-}
-
-int src_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
-			const struct txc_sid **sids_out, struct txc_diag *d)
-{
-	const struct txc_json *all;
-	const struct txc_sid *sids;
-	size_t *order, n;
-	int rc = src_sorted(s, 0, flags & TXC_LIST_ARCHIVED, a, &all, &sids, &order, &n, d);
-	if (rc)
-		return rc;
-	struct txc_json *v = txc_json_array(a, n);
-	struct txc_sid *w = txc_arena_array(a, n ? n : 1, sizeof(*w));
-	for (size_t i = 0; i < n; i++) {
-		txc_json_push(v, all->items[order[i]]);
-		w[i] = sids[order[i]];
-	}
-	*out = v;
-	*sids_out = w;
-	return TXC_OK;
-}
-
-struct txc_sid sid_dup(const struct txc_sid *id)
-{
-	struct txc_sid c = *id;
-	c.text.ptr = txc_xstrndup(id->text.ptr, id->text.len);
-	return c;
-}
-
-int src_export_order(struct txc_store *s, struct txc_sid **ids, size_t *n, struct txc_diag *d)
+int txc_store_resolve(struct txc_store *s, const char *arg, struct txc_sid *id, struct txc_diag *d)
 {
 	struct txc_arena *a = txc_arena_new(0);
-	const struct txc_json *all;
-	const struct txc_sid *sids;
-	size_t *order;
-	int rc = src_sorted(s, 1, true, a, &all, &sids, &order, n, d);
-	if (rc == TXC_OK) {
-		*ids = txc_xmalloc((*n ? *n : 1) * sizeof(**ids));
-		for (size_t i = 0; i < *n; i++)
-			(*ids)[i] = sid_dup(&sids[order[i]]);
-	}
-	txc_arena_free(a);
-	return rc;
-}
-
-int src_resolve(struct txc_store *s, const char *arg, struct txc_sid *id, struct txc_diag *d)
-{
-	struct txc_arena *a = txc_arena_new(0);
-	const struct txc_json *all;
-	const struct txc_sid *sids;
-	size_t *order, n;
-	int rc = src_sorted(s, 0, true, a, &all, &sids, &order, &n, d);
+	struct txc_session_info *v;
+	size_t n;
+	int rc = listing(s, TXC_LIST_ARCHIVED | TXC_LIST_IDS_ONLY, a, &v, &n, d);
 	if (rc) {
 		txc_arena_free(a);
 		return rc;
 	}
 	struct prefix_match m;
 	match_begin(&m, arg, d);
-	for (size_t i = 0; i < n; i++)
-		if (!match_offer(&m, &sids[order[i]]))
-			break;
+	for (size_t i = 0; i < n && match_offer(&m, &v[i].sid); i++)
+		;
 	txc_arena_free(a);
-	return match_end(&m, s->path, id);
+	return match_end(&m, s->name, id);
 }
 
-/* Where the session id names sits in the source's list: its place, or found by identity text. */
-static int src_place(struct txc_store *s, const struct txc_sid *id, size_t *index, struct txc_diag *d)
+/* ---- loading ---- */
+
+/* Where the session id names sits in the backend's list: its place, or found by identity text. */
+static int place_of(struct txc_store *s, const struct txc_sid *id, struct txc_arena *a,
+		    const struct txc_session_info **info, size_t *index, struct txc_diag *d)
+{
+	struct txc_session_info *v;
+	size_t n;
+	int rc = all_sessions(s, TXC_LIST_ARCHIVED, a, &v, &n, d);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (id->placed ? (int64_t)i + 1 == id->pos : cmp_bytes(v[i].sid.text, id->text) == 0) {
+			*index = i;
+			*info = &v[i];
+			return TXC_OK;
+		}
+	}
+	txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s'", (int)id->text.len, id->text.ptr, s->name);
+	return TXC_E_NOTFOUND;
+}
+
+/* A backend that loads by place: the session at its place; a dashboard's export has no last_active, its list does. */
+static int load_placed(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
+		       struct txc_diag *d)
 {
 	struct txc_arena *a = txc_arena_new(0);
-	const struct txc_json *all;
-	const struct txc_sid *sids;
-	int rc = src_all(s, a, &all, &sids, d);
+	const struct txc_session_info *info;
+	size_t index;
+	int rc = place_of(s, id, a, &info, &index, d);
+	if (rc == TXC_OK)
+		rc = s->ops->load_at(s->impl, index, t, d);
 	if (rc == TXC_OK) {
-		rc = TXC_E_NOTFOUND;
-		for (size_t i = 0; i < all->n && rc != TXC_OK; i++)
-			if (id->placed ? (int64_t)i + 1 == id->pos : cmp_bytes(sids[i].text, id->text) == 0)
-				*index = i, rc = TXC_OK;
-		if (rc != TXC_OK)
-			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s'", (int)id->text.len, id->text.ptr,
-				     s->path);
+		struct txc_hermes_native *nv = txc_hermes_native(t);
+		if (!(flags & TXC_LOAD_LAST_ACTIVE))
+			nv->last_active = NULL;
+		else if (nv->last_active == NULL && txc_json_get(info->native, "last_active") != NULL)
+			nv->last_active = txc_json_copy(t->arena, txc_json_get(info->native, "last_active"));
 	}
 	txc_arena_free(a);
 	return rc;
 }
 
-void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
+/* The session as its backend gives it: t->native, perhaps messages. */
+static int load_native(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
+		       struct txc_diag *d)
 {
-	struct txc_hermes_native *nv = txc_hermes_native(t);
-	struct txc_json *sess = txc_json_object(t->arena, obj->n);
-	nv->rows = NULL;
-	for (size_t i = 0; i < obj->n; i++) {
-		if (txc_str_eq(obj->keys[i], "messages") && obj->items[i]->kind == TXC_JSON_ARRAY)
-			nv->rows = obj->items[i];
-		else if (txc_str_eq(obj->keys[i], "last_active"))
-			nv->last_active = obj->items[i];
-		else
-			txc_json_put(sess, obj->keys[i], obj->items[i]);
+	if (s->ops->load != NULL)
+		return s->ops->load(s->impl, id, flags, out, d);
+	struct txc_transcript *t = txc_transcript_new();
+	int rc = load_placed(s, id, flags, t, d);
+	if (rc) {
+		txc_transcript_free(t);
+		return rc;
 	}
-	if (nv->rows == NULL)
-		nv->rows = txc_json_array(t->arena, 0);
-	nv->session = sess;
-}
-
-/* a dashboard's export has no last_active; its session list does */
-static void src_fill_last_active(struct txc_store *s, size_t index, struct txc_transcript *t)
-{
-	const struct txc_json *all;
-	struct txc_diag d = {0};
-	struct txc_hermes_native *nv = txc_hermes_native(t);
-	if (nv->last_active != NULL || s->src.sessions(s->src.impl, t->arena, &all, &d) != TXC_OK || index >= all->n)
-		return;
-	nv->last_active = txc_json_get(all->items[index], "last_active");
+	*out = t;
+	return TXC_OK;
 }
 
 /* The transcript is named by the identity it was loaded by, not by its raw id. */
-void name_transcript(struct txc_transcript *t, const struct txc_sid *id)
+static void name_transcript(struct txc_transcript *t, const struct txc_sid *id)
 {
 	t->meta.id_kind = id->kind;
 	t->meta.id = txc_arena_str(t->arena, id->text.ptr ? id->text.ptr : "", id->text.len);
 }
 
-static int src_read(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
-		    struct txc_diag *d)
+int txc_store_load(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
+		   struct txc_diag *d)
 {
-	size_t index;
-	int rc = src_place(s, id, &index, d);
-	if (rc == TXC_OK)
-		rc = s->src.load(s->src.impl, index, t, d);
-	if (rc == TXC_OK && (flags & TXC_LOAD_LAST_ACTIVE))
-		src_fill_last_active(s, index, t);
-	if (rc == TXC_OK && !(flags & TXC_LOAD_LAST_ACTIVE))
-		txc_hermes_native(t)->last_active = NULL;
-	return rc;
-}
-
-int src_load(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
-		    struct txc_diag *d)
-{
-	struct txc_transcript *t = txc_transcript_new();
-	int rc = src_read(s, id, flags, t, d);
-	if (rc) {
-		txc_transcript_free(t);
+	struct txc_transcript *t;
+	int rc = load_native(s, id, flags, &t, d);
+	if (rc)
 		return rc;
-	}
-	txc_model_from_hermes(t);
+	if (t->messages == NULL && t->native != NULL) /* not built while reading */
+		txc_model_from_hermes(t);
 	name_transcript(t, id);
 	*out = t;
 	return TXC_OK;
 }
 
-int src_stream(struct txc_store *s, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
-		      struct txc_diag *d)
+int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
+		     struct txc_diag *d)
 {
-	struct txc_transcript *t = txc_transcript_new();
-	int rc = src_read(s, id, flags, t, d);
-	if (rc == TXC_OK) {
-		const struct txc_json *rows = t->native->rows;
-		name_transcript(t, id);
-		t->native->rows = txc_json_array(t->arena, 0);
-		rc = sink->head(sink->ctx, t);
-		for (size_t i = 0; rc == TXC_OK && i < rows->n; i++)
-			rc = sink->row(sink->ctx, rows->items[i]);
-	}
+	if (s->ops->caps & TXC_SRC_STREAM)
+		return s->ops->stream(s->impl, id, flags, sink, d);
+	struct txc_transcript *t;
+	int rc = load_native(s, id, flags & ~(unsigned)TXC_LOAD_MODEL_ONLY, &t, d);
+	if (rc)
+		return rc;
+	struct txc_hermes_native *nv = txc_hermes_native(t);
+	const struct txc_json *rows = nv->rows;
+	name_transcript(t, id);
+	nv->rows = txc_json_array(t->arena, 0);
+	rc = sink->head(sink->ctx, t);
+	for (size_t i = 0; rc == TXC_OK && rows != NULL && i < rows->n; i++)
+		rc = sink->row(sink->ctx, rows->items[i]);
 	txc_transcript_free(t);
 	return rc;
 }
-
