@@ -250,8 +250,8 @@ struct txc_export_parser {
 	struct txc_buf head; /* the object without its messages' contents */
 	struct txc_buf item; /* the message being read */
 	struct txc_buf key;  /* the last string at depth 1 */
-	struct txc_json *rows;
-	size_t cap;
+	const struct txc_json **rows; /* heap while they come, then one arena copy */
+	size_t n_rows, cap;
 	int depth;
 	bool in_str, esc, in_messages, key_done, bad;
 	int item_depth; /* >0 while inside a message */
@@ -264,7 +264,6 @@ struct txc_export_parser *txc_export_parser_new(struct txc_transcript *t)
 	txc_buf_init(&p->head);
 	txc_buf_init(&p->item);
 	txc_buf_init(&p->key);
-	p->rows = txc_json_array(t->arena, 0);
 	return p;
 }
 
@@ -273,15 +272,9 @@ static int push_row(struct txc_export_parser *p)
 	const struct txc_json *v;
 	if (txc_json_parse(p->t->arena, p->item.buf, p->item.len, &v) != 0)
 		return -1;
-	if (p->rows->n == p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 64;
-		const struct txc_json **items = txc_arena_array(p->t->arena, ncap, sizeof(*items));
-		if (p->rows->n)
-			memcpy(items, p->rows->items, p->rows->n * sizeof(*items));
-		p->rows->items = items;
-		p->cap = ncap;
-	}
-	p->rows->items[p->rows->n++] = v;
+	if (p->n_rows == p->cap)
+		p->rows = txc_xrealloc(p->rows, (p->cap = p->cap ? p->cap * 2 : 64) * sizeof(*p->rows));
+	p->rows[p->n_rows++] = v;
 	txc_buf_reset(&p->item);
 	return 0;
 }
@@ -363,7 +356,10 @@ int txc_export_parser_finish(struct txc_export_parser *p)
 	    o->kind != TXC_JSON_OBJECT)
 		return -1;
 	txc_source_split(p->t, o);
-	txc_hermes_native(p->t)->rows = p->rows;
+	struct txc_json *rows = txc_json_array(p->t->arena, p->n_rows);
+	for (size_t i = 0; i < p->n_rows; i++)
+		txc_json_push(rows, p->rows[i]);
+	txc_hermes_native(p->t)->rows = rows;
 	return 0;
 }
 
@@ -374,5 +370,6 @@ void txc_export_parser_free(struct txc_export_parser *p)
 	txc_buf_release(&p->head);
 	txc_buf_release(&p->item);
 	txc_buf_release(&p->key);
+	free(p->rows);
 	free(p);
 }
