@@ -89,7 +89,8 @@ struct txc_session_info {
 	double started, last_active;   /* seconds; NAN when unknown (last_active: TXC_LIST_LAST_ACTIVE) */
 	bool archived;
 	const struct txc_json *native; /* the source's own session row (Hermes: the columns in table
-					  order, then last_active), or NULL; for `list --json` */
+					  order, then last_active), for `list --json`; every Hermes
+					  backend sets it, a backend without rows must give an object */
 };
 
 /*
