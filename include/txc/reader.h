@@ -50,7 +50,7 @@ void txc_store_close(struct txc_store *s);
 enum txc_source_caps {
 	TXC_SRC_EXPORT_ORDER = 1 << 0, /* gives Hermes's bulk-export order itself (else the façade sorts) */
 	TXC_SRC_STREAM = 1 << 1,       /* streams a session's rows without holding them */
-	TXC_SRC_FTS = 1 << 2,          /* can search messages with the store's own full-text index */
+	TXC_SRC_FTS = 1 << 2,          /* its store may hold a full-text index (messages_fts) for search */
 	TXC_SRC_NATIVE_ROWS = 1 << 3,  /* loaded transcripts carry Hermes's rows (t->native) */
 	TXC_SRC_ORDERED = 1 << 4,      /* lists sessions newest first itself (else the façade sorts) */
 	TXC_SRC_BY_ID = 1 << 5,        /* loads a session by its id alone, not only by its place in a listing */
