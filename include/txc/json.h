@@ -47,6 +47,8 @@ const struct txc_json *txc_json_get(const struct txc_json *obj, const char *key)
 const char *txc_json_cstr(const struct txc_json *v); /* string value or NULL */
 bool txc_json_is_int(const struct txc_json *v, int64_t *out);
 bool txc_json_truthy(const struct txc_json *v);      /* Python truthiness */
+/* An INT (by its digits) or REAL as a double: false for anything else (v may be NULL). */
+bool txc_json_number(const struct txc_json *v, double *out);
 
 struct txc_json *txc_json_new(struct txc_arena *a, enum txc_json_kind kind);
 struct txc_json *txc_json_string(struct txc_arena *a, const char *p, size_t len);

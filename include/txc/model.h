@@ -3,9 +3,9 @@
  *
  * A transcript is Meta + ordered Messages of typed Blocks, in the Claude
  * convention: tool results sit on user messages, tool names are Claude's
- * (read_file -> Read, terminal -> Bash, ...).  The source's own rows are kept
- * beside it (session, rows) so that a writer for the source format (Hermes
- * export) loses nothing.
+ * (read_file -> Read, terminal -> Bash, ...).  A source may attach its own
+ * rows (t->native, model_hermes.h) so that a writer for that format (Hermes
+ * export) loses nothing; every other writer reads the model alone.
  *
  * Ownership: every byte reachable from a transcript lives in t->arena and is
  * freed by txc_transcript_free() alone.  Writers never free model memory.
@@ -120,49 +120,31 @@ struct txc_meta {
 	bool cost_is_actual;
 };
 
+struct txc_hermes_native;
+
 struct txc_transcript {
 	struct txc_arena *arena;
 	struct txc_meta meta;
 	struct txc_message *messages;
 	size_t n_messages;
-	/* the source's own data, as Hermes's exporter sees it */
-	const struct txc_json *session;     /* object: session columns in table order */
-	const struct txc_json *rows;        /* array of message row objects, by id */
-	const struct txc_json *last_active; /* bulk export's derived key, or NULL */
-	struct txc_str profile;             /* profile name, empty for the root store */
-	size_t n_active_rows;               /* active message rows the source had */
+	/* the source's own rows, for a writer of the source's format: set by the Hermes
+	 * readers (model_hermes.h), NULL for every other harness; in arena */
+	struct txc_hermes_native *native;
 };
 
 struct txc_transcript *txc_transcript_new(void);
 void txc_transcript_free(struct txc_transcript *t);
 
-/* Build meta and messages from t->session and t->rows (Hermes export shape). */
-void txc_model_from_hermes(struct txc_transcript *t);
-
-/*
- * The same, one row at a time, for readers that do not keep the rows: begin
- * after t->session is set; each row may live in a scratch arena (row_arena,
- * reset by the caller afterwards), in which case what the model keeps is
- * copied into t->arena; end sets t->messages.
- */
-struct txc_model_builder;
-struct txc_model_builder *txc_model_begin(struct txc_transcript *t);
-void txc_model_add_row(struct txc_model_builder *b, const struct txc_json *row, struct txc_arena *row_arena);
-void txc_model_end(struct txc_model_builder *b);
-
 /* A tool result's output as JSON: the tree, parsed into scratch when kept as text; NULL for text. */
 const struct txc_json *txc_block_output(const struct txc_block *b, struct txc_arena *scratch);
 
-/* Tool-name normalisation Hermes -> Claude, then the typed/raw decision. */
-void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t name_len,
-				const struct txc_json *input);
+/* The typed/raw decision for a tool call named name (canonical, NUL-terminated): sets b->name,
+ * b->tool and b->input (the canonical input of a typed tool, else input itself; built in a). */
+void txc_model_tool_set(struct txc_arena *a, struct txc_block *b, struct txc_str name, const struct txc_json *input);
 enum txc_tool txc_model_tool_kind(const char *name, const struct txc_json *input);
 
 enum txc_stop txc_model_stop_from_text(const char *s, size_t len);
 const char *txc_model_stop_name(enum txc_stop s); /* Claude spelling, NULL for NONE */
-
-/* Error inference of a Hermes tool result (denied / success:false / exit_code / error). */
-bool txc_model_result_is_error(const struct txc_json *out, bool denied);
 
 size_t txc_model_count_tool_uses(const struct txc_transcript *t);
 

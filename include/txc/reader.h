@@ -1,13 +1,20 @@
 /*
- * reader.h - Hermes's state.db, opened strictly read-only.
+ * reader.h - sources of sessions, opened strictly read-only.
  *
- * The only module that talks to SQLite.  A store is opened with a file: URI,
- * mode=ro and SQLITE_OPEN_READONLY, never created, never migrated; columns are
- * discovered at run time so that old schemas work.  Each session is read in
- * one read transaction so that its row and its messages agree.
+ * A store is a façade (store.c) over one backend (src/reader/source.h): the
+ * Hermes SQLite store (hermes_db_open.c, hermes_db_read.c), a Hermes export
+ * file (hermes_json.c) or a running Hermes dashboard (hermes_remote.c).  The
+ * façade names sessions (exact id, else a unique prefix), orders them and
+ * builds transcripts; a backend lists, loads and perhaps streams.
  *
- * Ownership: a store owns its connection until txc_store_close().  Loaded
- * transcripts belong to the caller (txc_transcript_free()).
+ * The SQLite backend is the only module that talks to SQLite: a file: URI,
+ * mode=ro and SQLITE_OPEN_READONLY, never created, never migrated; columns
+ * are discovered at run time so that old schemas work; each session is read
+ * in one read transaction so that its row and its messages agree.
+ *
+ * Ownership: a store owns its backend until txc_store_close().  Loaded
+ * transcripts belong to the caller (txc_transcript_free()); listings live in
+ * the arena the caller passes.
  */
 #ifndef TXC_READER_H
 #define TXC_READER_H
@@ -39,6 +46,17 @@ struct txc_remote_opts {
 int txc_store_open_remote(struct txc_store **out, const char *url, const struct txc_remote_opts *o,
 			  struct txc_diag *d);
 void txc_store_close(struct txc_store *s);
+/* What the store's backend can do (enum txc_source_caps) and its name ("hermes-sqlite", ...). */
+enum txc_source_caps {
+	TXC_SRC_EXPORT_ORDER = 1 << 0, /* gives Hermes's bulk-export order itself (else the façade sorts) */
+	TXC_SRC_STREAM = 1 << 1,       /* streams a session's rows without holding them */
+	TXC_SRC_FTS = 1 << 2,          /* its store may hold a full-text index (messages_fts) for search */
+	TXC_SRC_NATIVE_ROWS = 1 << 3,  /* loaded transcripts carry Hermes's rows (t->native) */
+	TXC_SRC_ORDERED = 1 << 4,      /* lists sessions newest first itself (else the façade sorts) */
+	TXC_SRC_BY_ID = 1 << 5,        /* loads a session by its id alone, not only by its place in a listing */
+};
+unsigned txc_store_caps(const struct txc_store *s);
+const char *txc_store_kind(const struct txc_store *s);
 /* Something the user should be told about how the store is read (a snapshot copy), or NULL. */
 const char *txc_store_note(const struct txc_store *s);
 const char *txc_store_path(const struct txc_store *s);
@@ -46,7 +64,7 @@ const char *txc_store_path(const struct txc_store *s);
 enum txc_load_flags {
 	TXC_LOAD_LAST_ACTIVE = 1 << 0, /* add the bulk export's last_active */
 	TXC_LOAD_COMPACTED = 1 << 1,   /* also rows archived by compaction */
-	TXC_LOAD_MODEL_ONLY = 1 << 2,  /* messages only: t->rows stays empty, each row is dropped once
+	TXC_LOAD_MODEL_ONLY = 1 << 2,  /* messages only: t->native has no rows, each row is dropped once
 					  read (for writers that never look at rows: a session is held once) */
 };
 
@@ -59,14 +77,32 @@ int txc_store_export_order(struct txc_store *s, struct txc_sid **ids, size_t *n,
 void txc_store_free_ids(struct txc_sid *ids, size_t n);
 void txc_sid_release(struct txc_sid *id); /* frees the text of one from resolve or export order */
 
-/* Session rows (every column in table order; with TXC_LIST_LAST_ACTIVE then last_active as in
- * the bulk export) as an array in arena a, newest first. */
-/* TXC_LIST_BRIEF: only id, source, model, started_at, message_count, cwd, title, archived
- * (NULL where a column is missing) */
+/*
+ * One session as a listing gives it.  Text fields point into the listing's
+ * arena; ptr is NULL when the source has no such value.
+ */
+struct txc_session_info {
+	struct txc_sid sid;            /* names it in its store */
+	struct txc_str title, cwd;     /* text values only */
+	struct txc_str source, model;  /* text, or an integer's digits */
+	struct txc_str n_messages;     /* the message count as the source wrote it (digits) */
+	double started, last_active;   /* seconds; NAN when unknown (last_active: TXC_LIST_LAST_ACTIVE) */
+	bool archived;
+	const struct txc_json *native; /* the source's own session row (Hermes: the columns in table
+					  order, then last_active), for `list --json`; every Hermes
+					  backend sets it, a backend without rows must give an object */
+};
+
+/*
+ * The sessions, newest first (started, then id descending), archived ones
+ * only with TXC_LIST_ARCHIVED; *out is an array of *n in arena a.
+ * TXC_LIST_LAST_ACTIVE adds last activity (it costs a look at each session's
+ * messages); TXC_LIST_BRIEF lets a backend read only what the fields need
+ * (native then holds only those columns).
+ */
 enum txc_list_flags { TXC_LIST_ARCHIVED = 1 << 0, TXC_LIST_LAST_ACTIVE = 1 << 1, TXC_LIST_BRIEF = 1 << 2 };
-/* sids[i] names out->items[i] (both in arena a). */
-int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_json **out,
-		       const struct txc_sid **sids, struct txc_diag *d);
+int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_session_info **out,
+		       size_t *n, struct txc_diag *d);
 
 /* Exact identity text, else a unique prefix (txc_sid_release() it).  Ambiguity lists candidates in d->hint. */
 int txc_store_resolve(struct txc_store *s, const char *arg, struct txc_sid *id, struct txc_diag *d);

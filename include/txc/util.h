@@ -66,6 +66,8 @@ void txc_buf_addf(struct txc_buf *b, const char *fmt, ...) __attribute__((format
 void txc_buf_reset(struct txc_buf *b);
 void txc_buf_truncate(struct txc_buf *b, size_t len);
 char *txc_buf_detach(struct txc_buf *b, size_t *len);
+/* Percent-encode s: ASCII letters, digits and the bytes in keep stay, every other byte is %XX. */
+void txc_buf_add_pct(struct txc_buf *b, const char *s, const char *keep);
 
 /* Bump allocator: zeroed, max_align_t-aligned memory freed all at once. */
 struct txc_arena;
@@ -120,5 +122,8 @@ static inline struct txc_str txc_str_c(const char *s)
 			r.len++;
 	return r;
 }
+
+/* Sleep ms milliseconds (a signal may cut it short). */
+void txc_sleep_ms(long ms);
 
 #endif

@@ -69,7 +69,7 @@ const struct txc_writer_ops *const *txc_writer_all(size_t *n);
 /*
  * The Hermes export line in three steps, for streaming a session row by row
  * (txc_store_stream): head, each row (inactive rows are skipped; *n_written
- * starts at 0), tail.  Same bytes as txc_writer_hermes.write.
+ * starts at 0), tail.  Same bytes as txc_writer_hermes.write; t->native must be set.
  */
 void txc_hermes_head(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt);
 void txc_hermes_row(struct txc_out *out, const struct txc_json *row, size_t *n_written);

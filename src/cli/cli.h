@@ -109,11 +109,9 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 void cli_stores_close(struct cli_stores *st);
 
 struct cli_session {
-	const struct txc_json *row; /* every session column, then last_active */
-	size_t store;               /* index in cli_stores */
-	struct txc_sid id;          /* names it in its store (kind, identity text, place) */
-	struct txc_str title;
-	double started, last_active;
+	const struct txc_session_info *info; /* the store's summary (in the listing's arena) */
+	size_t store;                        /* index in cli_stores */
+	struct txc_sid id;                   /* names it in its store (kind, identity text, place) */
 	size_t rank; /* internal: position in Hermes's export order */
 };
 /* Parse WHEN (see --help); until: a bare date means the end of that day. */

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "txc/model_hermes.h"
 
 /* ---- --json: stream each session, hold no session whole ---- */
 
@@ -423,7 +424,7 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	txc_buf_addstr(&b, ",\"path\":");
 	txc_json_emit_str(&b, rel, strlen(rel));
 	txc_buf_addf(&b, ",\"format\":\"%s\",\"messages\":%zu,\"bytes\":%zu,\"sha256\":\"%s\",\"exported_at\":\"%s\"",
-		     bk->ops->name, t->n_active_rows, bytes, sha, bk->stamp);
+		     bk->ops->name, t->native ? t->native->n_active_rows : t->n_messages, bytes, sha, bk->stamp);
 	assets_json(&b, av, an);
 	txc_buf_addch(&b, '}');
 	entry_clear(e);
@@ -800,7 +801,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			struct txc_buf rel = TXC_BUF_INIT;
 			if (st->n > 1 || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
 				txc_buf_addf(&rel, "%s/", ref->profile);
-			file_name(&rel, &v[i].id, v[i].title, bk.ops->ext);
+			file_name(&rel, &v[i].id, v[i].info->title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);
 			if (oc != FAILED && oc != REFUSED)
 				drop_stale(&bk, rel.buf, v[i].id.text, ref->profile);

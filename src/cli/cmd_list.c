@@ -76,11 +76,10 @@ static void cell(struct txc_buf *out, const char *s, size_t len, size_t width, b
 	txc_buf_release(&t);
 }
 
-static struct txc_str str_of(const struct txc_json *v)
+/* a field as shown: "-" when the source has no value */
+static struct txc_str shown(struct txc_str s)
 {
-	if (v != NULL && (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_INT))
-		return v->s;
-	return txc_str_c("-");
+	return s.ptr != NULL ? s : txc_str_c("-");
 }
 
 enum { C_PROFILE, C_ID, C_STARTED, C_SOURCE, C_MODEL, C_MSGS, C_TITLE, N_COLS };
@@ -99,9 +98,9 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		struct txc_str cells[N_COLS] = {
 			[C_PROFILE] = txc_str_c(st->v[v[i].store].profile ? st->v[v[i].store].profile : "-"),
 			[C_ID] = v[i].id.text,
-			[C_SOURCE] = str_of(txc_json_get(v[i].row, "source")),
-			[C_MODEL] = str_of(txc_json_get(v[i].row, "model")),
-			[C_MSGS] = str_of(txc_json_get(v[i].row, "message_count")),
+			[C_SOURCE] = shown(v[i].info->source),
+			[C_MODEL] = shown(v[i].info->model),
+			[C_MSGS] = shown(v[i].info->n_messages),
 		};
 		for (int k = 0; k < C_TITLE; k++) {
 			if (k == C_STARTED)
@@ -122,12 +121,12 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		cell(&out, heads[k], strlen(heads[k]), k == C_TITLE ? title_w : w[k], k == C_TITLE, "1");
 	txc_buf_addch(&out, '\n');
 	for (size_t i = 0; i < n; i++) {
-		const struct txc_json *r = v[i].row;
-		fmt_time(when, v[i].started, utc);
+		const struct txc_session_info *in = v[i].info;
+		fmt_time(when, in->started, utc);
 		struct txc_str prof = txc_str_c(st->v[v[i].store].profile ? st->v[v[i].store].profile : "-");
-		struct txc_str src = str_of(txc_json_get(r, "source"));
-		struct txc_str model = str_of(txc_json_get(r, "model"));
-		struct txc_str count = str_of(txc_json_get(r, "message_count"));
+		struct txc_str src = shown(in->source);
+		struct txc_str model = shown(in->model);
+		struct txc_str count = shown(in->n_messages);
 		if (profiles)
 			cell(&out, prof.ptr, prof.len, w[C_PROFILE], false, "36");
 		cell(&out, v[i].id.text.ptr, v[i].id.text.len, w[C_ID], false, "33");
@@ -135,7 +134,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		cell(&out, src.ptr, src.len, w[C_SOURCE], false, NULL);
 		cell(&out, model.ptr, model.len, w[C_MODEL], false, NULL);
 		cell(&out, count.ptr, count.len, w[C_MSGS], false, NULL);
-		cell(&out, v[i].title.ptr ? v[i].title.ptr : "", v[i].title.len, title_w, true, NULL);
+		cell(&out, in->title.ptr ? in->title.ptr : "", in->title.len, title_w, true, NULL);
 		while (out.len && out.buf[out.len - 1] == ' ')
 			out.len--;
 		txc_buf_addch(&out, '\n');
@@ -155,7 +154,7 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 	txc_buf_addch(&b, '[');
 	for (size_t i = 0; i < n; i++) {
 		txc_buf_addstr(&b, i ? ",\n" : "\n");
-		const struct txc_json *r = v[i].row;
+		const struct txc_json *r = v[i].info->native; /* the session row as the source has it */
 		if (profiles && r->n > 0) {
 			/* the row, then "profile" */
 			txc_json_emit(&b, r, 0);

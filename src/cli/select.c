@@ -250,22 +250,6 @@ int cli_parse_when(const char *s, bool utc, bool until, double now, double *out)
 
 /* ---- selection ---- */
 
-static double num_of(const struct txc_json *v)
-{
-	if (v == NULL)
-		return NAN;
-	if (v->kind == TXC_JSON_REAL)
-		return v->d;
-	if (v->kind == TXC_JSON_INT)
-		return strtod(v->s.ptr, NULL);
-	return NAN;
-}
-
-static struct txc_str str_of(const struct txc_json *v)
-{
-	return v != NULL && v->kind == TXC_JSON_STRING ? v->s : TXC_STR_NULL;
-}
-
 static bool contains_icase(struct txc_str hay, const char *needle)
 {
 	size_t n = strlen(needle);
@@ -332,12 +316,6 @@ static char *absolute_cwd(const char *arg)
 	return txc_buf_detach(&out, NULL);
 }
 
-static bool is_archived(const struct txc_json *row)
-{
-	const struct txc_json *v = txc_json_get(row, "archived");
-	return v != NULL && v->kind == TXC_JSON_INT && !(v->s.len == 1 && v->s.ptr[0] == '0');
-}
-
 struct filter {
 	bool has_since, has_until;
 	double since, until;
@@ -345,21 +323,21 @@ struct filter {
 
 static bool keep(const struct cli_select *sel, const struct filter *f, const struct cli_session *cs)
 {
-	const struct txc_json *r = cs->row;
-	if (f->has_since && !(cs->started >= f->since))
+	const struct txc_session_info *in = cs->info;
+	if (f->has_since && !(in->started >= f->since))
 		return false;
-	if (f->has_until && !(cs->started < f->until))
+	if (f->has_until && !(in->started < f->until))
 		return false;
 	if (sel->source != NULL) {
-		struct txc_str s = str_of(txc_json_get(r, "source"));
+		struct txc_str s = in->source;
 		if (s.ptr == NULL || strlen(sel->source) != s.len || memcmp(s.ptr, sel->source, s.len) != 0)
 			return false;
 	}
-	if (sel->model != NULL && !contains_icase(str_of(txc_json_get(r, "model")), sel->model))
+	if (sel->model != NULL && !contains_icase(in->model, sel->model))
 		return false;
-	if (sel->cwd != NULL && !under(str_of(txc_json_get(r, "cwd")), sel->cwd))
+	if (sel->cwd != NULL && !under(in->cwd, sel->cwd))
 		return false;
-	if (sel->title != NULL && !contains_icase(cs->title, sel->title))
+	if (sel->title != NULL && !contains_icase(in->title, sel->title))
 		return false;
 	return true;
 }
@@ -407,13 +385,14 @@ static int cmp_session(const void *pa, const void *pb)
 	const struct cli_session *a = pa, *b = pb;
 	if (order_key == 2)
 		return (a->rank > b->rank) - (a->rank < b->rank);
-	double x = order_key ? a->last_active : a->started, y = order_key ? b->last_active : b->started;
+	const struct txc_session_info *p = a->info, *q = b->info;
+	double x = order_key ? p->last_active : p->started, y = order_key ? q->last_active : q->started;
 	if (isnan(x) != isnan(y))
 		return isnan(x) ? 1 : -1;
 	if (x != y && !isnan(x))
 		return x > y ? -1 : 1;
-	if (order_key && a->started != b->started && !isnan(a->started) && !isnan(b->started))
-		return a->started > b->started ? -1 : 1;
+	if (order_key && p->started != q->started && !isnan(p->started) && !isnan(q->started))
+		return p->started > q->started ? -1 : 1;
 	int c = cmp_text(b->id.text, a->id.text); /* id DESC, like Hermes */
 	if (c != 0)
 		return c;
@@ -459,27 +438,22 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 	size_t cap = 64, count = 0, no_id = 0, dup_id = 0;
 	struct cli_session *v = txc_xmalloc(cap * sizeof(*v));
 	for (size_t i = 0; i < st->n; i++) {
-		const struct txc_json *rows;
-		const struct txc_sid *sids;
+		const struct txc_session_info *infos;
+		size_t n_infos;
 		bool archived = sel->archived || cmd == CMD_EXPORT; /* Hermes exports archived sessions too */
 		/* last activity costs a look at each session's messages: only when it is shown or ordered by */
 		bool want_last = a->json || cmd == CMD_EXPORT || (sel->order_set && sel->order == 1);
 		unsigned flags = (archived ? TXC_LIST_ARCHIVED : 0) | (want_last ? TXC_LIST_LAST_ACTIVE : 0) |
 				 (a->json ? 0 : TXC_LIST_BRIEF);
-		int rc = txc_store_sessions(st->v[i].s, flags, ar, &rows, &sids, d);
+		int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
 		if (rc) {
 			free(v);
 			return rc;
 		}
-		for (size_t k = 0; k < rows->n; k++) {
-			struct cli_session cs = {.row = rows->items[k], .store = i, .id = sids[k]};
+		for (size_t k = 0; k < n_infos; k++) {
+			struct cli_session cs = {.info = &infos[k], .store = i, .id = infos[k].sid};
 			no_id += cs.id.kind == TXC_ID_NONE;
 			dup_id += cs.id.kind == TXC_ID_DUP;
-			cs.title = str_of(txc_json_get(cs.row, "title"));
-			cs.started = num_of(txc_json_get(cs.row, "started_at"));
-			cs.last_active = num_of(txc_json_get(cs.row, "last_active"));
-			if (!archived && is_archived(cs.row))
-				continue;
 			if (!keep(sel, &f, &cs))
 				continue;
 			if (count == cap)

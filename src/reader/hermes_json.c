@@ -56,7 +56,7 @@ static int add_entry(struct json_file *jf, const struct txc_json *o, long offset
 static bool is_session(const struct txc_json *o)
 {
 	const struct txc_json *id = txc_json_get(o, "id");
-	return o->kind == TXC_JSON_OBJECT && id != NULL; /* an id of any type: hermes_store.c names it */
+	return o->kind == TXC_JSON_OBJECT && id != NULL; /* an id of any type: store.c names it */
 }
 
 static void jf_close(void *impl)
@@ -223,9 +223,25 @@ int txc_store_open_file(struct txc_store **out, const char *path, bool skip_bad,
 		jf_close(jf);
 		return rc;
 	}
-	struct txc_source src = {jf, jf_close, jf_sessions, jf_load};
-	return txc_store_from_source(out, jf->name, &src);
+	*out = txc_store_new(&txc_hermes_file_ops, jf, jf->name);
+	return TXC_OK;
 }
+
+static int jf_list(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
+		   struct txc_diag *d)
+{
+	const struct txc_json *all;
+	int rc = jf_sessions(impl, a, &all, d);
+	return rc ? rc : txc_source_infos(a, all, out, n);
+}
+
+const struct txc_source_ops txc_hermes_file_ops = {
+	.name = "hermes-file",
+	.caps = TXC_SRC_NATIVE_ROWS,
+	.close = jf_close,
+	.sessions = jf_list,
+	.load_at = jf_load,
+};
 
 /* ---- the incremental export parser ---- */
 
@@ -234,8 +250,8 @@ struct txc_export_parser {
 	struct txc_buf head; /* the object without its messages' contents */
 	struct txc_buf item; /* the message being read */
 	struct txc_buf key;  /* the last string at depth 1 */
-	struct txc_json *rows;
-	size_t cap;
+	const struct txc_json **rows; /* heap while they come, then one arena copy */
+	size_t n_rows, cap;
 	int depth;
 	bool in_str, esc, in_messages, key_done, bad;
 	int item_depth; /* >0 while inside a message */
@@ -248,7 +264,6 @@ struct txc_export_parser *txc_export_parser_new(struct txc_transcript *t)
 	txc_buf_init(&p->head);
 	txc_buf_init(&p->item);
 	txc_buf_init(&p->key);
-	p->rows = txc_json_array(t->arena, 0);
 	return p;
 }
 
@@ -257,15 +272,9 @@ static int push_row(struct txc_export_parser *p)
 	const struct txc_json *v;
 	if (txc_json_parse(p->t->arena, p->item.buf, p->item.len, &v) != 0)
 		return -1;
-	if (p->rows->n == p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 64;
-		const struct txc_json **items = txc_arena_array(p->t->arena, ncap, sizeof(*items));
-		if (p->rows->n)
-			memcpy(items, p->rows->items, p->rows->n * sizeof(*items));
-		p->rows->items = items;
-		p->cap = ncap;
-	}
-	p->rows->items[p->rows->n++] = v;
+	if (p->n_rows == p->cap)
+		p->rows = txc_xrealloc(p->rows, (p->cap = p->cap ? p->cap * 2 : 64) * sizeof(*p->rows));
+	p->rows[p->n_rows++] = v;
 	txc_buf_reset(&p->item);
 	return 0;
 }
@@ -347,7 +356,10 @@ int txc_export_parser_finish(struct txc_export_parser *p)
 	    o->kind != TXC_JSON_OBJECT)
 		return -1;
 	txc_source_split(p->t, o);
-	p->t->rows = p->rows;
+	struct txc_json *rows = txc_json_array(p->t->arena, p->n_rows);
+	for (size_t i = 0; i < p->n_rows; i++)
+		txc_json_push(rows, p->rows[i]);
+	txc_hermes_native(p->t)->rows = rows;
 	return 0;
 }
 
@@ -358,5 +370,6 @@ void txc_export_parser_free(struct txc_export_parser *p)
 	txc_buf_release(&p->head);
 	txc_buf_release(&p->item);
 	txc_buf_release(&p->key);
+	free(p->rows);
 	free(p);
 }

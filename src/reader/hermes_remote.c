@@ -21,13 +21,7 @@ struct remote {
 
 static void url_escape(struct txc_buf *b, const char *s)
 {
-	static const char hx[] = "0123456789ABCDEF";
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-._~", *p))
-			txc_buf_addch(b, (char)*p);
-		else
-			txc_buf_addf(b, "%%%c%c", hx[*p >> 4], hx[*p & 15]);
-	}
+	txc_buf_add_pct(b, s, "-._~");
 }
 
 static int collect(void *ctx, const char *p, size_t n)
@@ -59,6 +53,7 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 	if (r->sessions != NULL)
 		return TXC_OK;
 	struct txc_json *all = txc_json_array(r->a, 0);
+	const struct txc_json **v = NULL; /* heap while the pages come, then one arena copy */
 	size_t cap = 0, offset = 0;
 	for (int page = 0; page < 100000; page++) {
 		struct txc_buf url = TXC_BUF_INIT, body = TXC_BUF_INIT;
@@ -80,24 +75,24 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 			rc = TXC_E_FAIL;
 		}
 		txc_buf_release(&body);
-		if (rc)
+		if (rc) {
+			free(v);
 			return rc;
+		}
 		for (size_t i = 0; i < rows->n; i++) {
-			if (all->n == cap) {
-				size_t ncap = cap ? cap * 2 : 128;
-				const struct txc_json **items = txc_arena_array(r->a, ncap, sizeof(*items));
-				if (all->n)
-					memcpy(items, all->items, all->n * sizeof(*items));
-				all->items = items;
-				cap = ncap;
-			}
-			all->items[all->n++] = rows->items[i];
+			if (all->n == cap)
+				v = txc_xrealloc(v, (cap = cap ? cap * 2 : 128) * sizeof(*v));
+			v[all->n++] = rows->items[i];
 		}
 		offset += rows->n;
 		int64_t total = 0;
 		if (rows->n == 0 || !txc_json_is_int(txc_json_get(o, "total"), &total) || (int64_t)offset >= total)
 			break;
 	}
+	all->items = txc_arena_array(r->a, all->n ? all->n : 1, sizeof(*v));
+	if (all->n)
+		memcpy(all->items, v, all->n * sizeof(*v));
+	free(v);
 	r->sessions = all;
 	return TXC_OK;
 }
@@ -241,6 +236,22 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 		rm_close(r);
 		return rc;
 	}
-	struct txc_source src = {r, rm_close, rm_sessions, rm_load};
-	return txc_store_from_source(out, r->base, &src);
+	*out = txc_store_new(&txc_hermes_dashboard_ops, r, r->base);
+	return TXC_OK;
 }
+
+static int rm_list(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
+		   struct txc_diag *d)
+{
+	const struct txc_json *all;
+	int rc = rm_sessions(impl, a, &all, d);
+	return rc ? rc : txc_source_infos(a, all, out, n);
+}
+
+const struct txc_source_ops txc_hermes_dashboard_ops = {
+	.name = "hermes-dashboard",
+	.caps = TXC_SRC_NATIVE_ROWS,
+	.close = rm_close,
+	.sessions = rm_list,
+	.load_at = rm_load,
+};

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "txc/http.h"
+#include "txc/util.h"
 
 struct call {
 	const struct txc_http_req *req;
@@ -49,12 +49,6 @@ static size_t on_header(char *p, size_t size, size_t n, void *ctx)
 	if (len > 9 && memcmp(p, "HTTP/", 5) == 0 && sscanf(p, "HTTP/%*s %ld", &code) == 1)
 		c->status = code;
 	return len;
-}
-
-static void pause_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
 }
 
 /* the URL without user info or query, for messages */
@@ -153,7 +147,7 @@ int txc_http_get(const struct txc_http_req *req, long *status, struct txc_diag *
 			     ((cc == CURLE_OK && code >= 500) || cc == CURLE_COULDNT_CONNECT || cc == CURLE_RECV_ERROR ||
 			      cc == CURLE_SEND_ERROR || cc == CURLE_GOT_NOTHING);
 		if (retry) {
-			pause_ms(200L << attempt); /* 200, 400, 800 ms */
+			txc_sleep_ms(200L << attempt); /* 200, 400, 800 ms */
 			continue;
 		}
 		if (cc == CURLE_OK) {

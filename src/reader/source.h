@@ -1,35 +1,81 @@
 /*
- * source.h - private to src/reader: stores that are not a SQLite file.
+ * source.h - private to src/reader: the backends behind a store.
  *
- * A JSON source (an export file, a running dashboard) provides session
- * objects and, per session, the export object (session columns, perhaps
- * last_active, and "messages"); hermes_store.c builds everything else
- * (prefixes, order, transcripts, streams) on top, so every command works on
- * every source the same way.
+ * A store (store.c) is a façade over one backend: a const struct
+ * txc_source_ops and the backend's own state (impl).  The façade numbers
+ * repeated ids, filters archived sessions, orders listings (unless the
+ * backend says TXC_SRC_ORDERED), matches prefixes, finds a session's place
+ * for backends that load by place, builds the model from t->native when the
+ * backend did not, and replays a loaded session as a stream for backends
+ * without TXC_SRC_STREAM.  A backend lists its sessions and loads one.
+ *
+ * Backends: txc_hermes_db_ops (hermes_db_open.c, hermes_db_read.c),
+ * txc_hermes_file_ops (hermes_json.c), txc_hermes_dashboard_ops
+ * (hermes_remote.c).  A new reader adds one file with one ops struct and
+ * one txc_store_open_* function that calls txc_store_new().
  */
 #ifndef TXC_READER_SOURCE_H
 #define TXC_READER_SOURCE_H
 
+#include "txc/model_hermes.h"
 #include "txc/reader.h"
 
-struct txc_source {
-	void *impl;
+/* A listing flag beside enum txc_list_flags: only sid and archived are needed (to name a session). */
+enum { TXC_LIST_IDS_ONLY = 1 << 8 };
+
+struct txc_source_ops {
+	const char *name; /* "hermes-sqlite", ... (txc_store_kind) */
+	unsigned caps;    /* enum txc_source_caps */
 	void (*close)(void *impl);
-	/* every session object (columns, last_active when known), any order; in arena a */
-	int (*sessions)(void *impl, struct txc_arena *a, const struct txc_json **out, struct txc_diag *d);
-	/* the session at index in what sessions() gives (t->session without messages, t->rows,
-	 * t->last_active); 0 or TXC_E_*.  By place, not id: ids may be of any type, NULL or repeated. */
-	int (*load)(void *impl, size_t index, struct txc_transcript *t, struct txc_diag *d);
+	const char *(*note)(void *impl); /* optional: txc_store_note */
+	/*
+	 * Every session, archived ones too (so that repeated ids are numbered
+	 * alike), as an array of *n in arena a; in listing order with
+	 * TXC_SRC_ORDERED.  Each sid is the backend's (txc_source_sid()); the
+	 * façade numbers repeats.  flags: enum txc_list_flags (a hint: a backend
+	 * may give more than asked).
+	 */
+	int (*sessions)(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
+			struct txc_diag *d);
+	/* TXC_SRC_EXPORT_ORDER: every session in Hermes's bulk-export order, sids in arena a (repeats not numbered) */
+	int (*export_order)(void *impl, struct txc_arena *a, struct txc_sid **out, size_t *n, struct txc_diag *d);
+	/*
+	 * One of two loads.  load: the session id names (TXC_SRC_BY_ID: any sid;
+	 * else one placed by sessions()) as a new transcript with t->native, and
+	 * messages too with TXC_LOAD_MODEL_ONLY if it likes.  load_at: the
+	 * session at index in what sessions() gives, into t (t->native: session
+	 * without messages, rows, perhaps last_active).  0 or TXC_E_*.
+	 */
+	int (*load)(void *impl, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
+		    struct txc_diag *d);
+	int (*load_at)(void *impl, size_t index, struct txc_transcript *t, struct txc_diag *d);
+	/* TXC_SRC_STREAM: as txc_store_stream */
+	int (*stream)(void *impl, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
+		      struct txc_diag *d);
 };
 
-int txc_store_from_source(struct txc_store **out, const char *name, const struct txc_source *src);
+extern const struct txc_source_ops txc_hermes_db_ops, txc_hermes_file_ops, txc_hermes_dashboard_ops;
 
-/* Split an export object into t: "messages" becomes t->rows, "last_active" t->last_active. */
+/*
+ * A store over a backend.  It takes impl: ops->close(impl) runs when the
+ * store is closed.  name is copied (the path or URL used in messages).
+ */
+struct txc_store *txc_store_new(const struct txc_source_ops *ops, void *impl, const char *name);
+
+/* The identity of a session whose id is v, at place pos of its source (placed: pos is known); in arena a. */
+struct txc_sid txc_source_sid(struct txc_arena *a, const struct txc_json *v, bool placed, int64_t pos);
+
+/* The summary fields of a Hermes session row (all but sid; native = row). */
+void txc_source_info(const struct txc_json *row, struct txc_session_info *info);
+/* Summaries of Hermes session objects, each placed at its index + 1 (for sources that load by place). */
+int txc_source_infos(struct txc_arena *a, const struct txc_json *rows, struct txc_session_info **out, size_t *n);
+
+/* Split an export object into t->native: "messages" becomes rows, "last_active" last_active. */
 void txc_source_split(struct txc_transcript *t, const struct txc_json *obj);
 
 /*
  * Incremental reader of one export object as it arrives: the messages are
- * parsed one by one into t->rows, so a large session is never held twice.
+ * parsed one by one into t->native->rows, so a large session is never held twice.
  */
 struct txc_export_parser;
 struct txc_export_parser *txc_export_parser_new(struct txc_transcript *t);

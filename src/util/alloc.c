@@ -105,6 +105,21 @@ void txc_buf_addstr(struct txc_buf *b, const char *s)
 	txc_buf_add(b, s, strlen(s));
 }
 
+void txc_buf_add_pct(struct txc_buf *b, const char *s, const char *keep)
+{
+	static const char hx[] = "0123456789ABCDEF";
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr(keep, *p) != NULL) {
+			txc_buf_addch(b, *p);
+		} else {
+			txc_buf_addch(b, '%');
+			txc_buf_addch(b, hx[*p >> 4]);
+			txc_buf_addch(b, hx[*p & 15]);
+		}
+	}
+}
+
 
 void txc_buf_addf(struct txc_buf *b, const char *fmt, ...)
 {

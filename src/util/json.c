@@ -478,6 +478,19 @@ bool txc_json_truthy(const struct txc_json *v)
 	return false;
 }
 
+bool txc_json_number(const struct txc_json *v, double *out)
+{
+	if (v != NULL && v->kind == TXC_JSON_REAL) {
+		*out = v->d;
+		return true;
+	}
+	if (v != NULL && v->kind == TXC_JSON_INT) {
+		*out = strtod(v->s.ptr, NULL);
+		return true;
+	}
+	return false;
+}
+
 struct txc_json *txc_json_new(struct txc_arena *a, enum txc_json_kind kind)
 {
 	struct txc_json *v = txc_arena_alloc(a, sizeof(*v));

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "txc/model_hermes.h"
 #include "txc/writer.h"
 
 static void key(struct txc_buf *b, const char *k, size_t len, bool first)
@@ -19,36 +20,27 @@ static void key(struct txc_buf *b, const char *k, size_t len, bool first)
 	txc_buf_add(b, ": ", 2);
 }
 
-static bool row_is_active(const struct txc_json *row)
-{
-	const struct txc_json *v = txc_json_get(row, "active");
-	if (v == NULL)
-		return true;
-	if (v->kind == TXC_JSON_INT)
-		return v->s.len == 1 && v->s.ptr[0] == '1';
-	return v->kind == TXC_JSON_REAL && v->d == 1.0;
-}
-
 void txc_hermes_head(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt)
 {
 	struct txc_buf *b = &out->buf;
-	const struct txc_json *s = t->session;
+	const struct txc_json *s = t->native->session;
+	const struct txc_json *last_active = t->native->last_active;
 	txc_buf_addch(b, '{');
 	for (size_t i = 0; i < s->n; i++) {
 		key(b, s->keys[i].ptr, s->keys[i].len, i == 0);
 		txc_json_emit(b, s->items[i], TXC_JSON_PY);
 	}
-	if (opt->bulk && t->last_active != NULL) {
+	if (opt->bulk && last_active != NULL) {
 		key(b, "last_active", 11, s->n == 0);
-		txc_json_emit(b, t->last_active, TXC_JSON_PY);
+		txc_json_emit(b, last_active, TXC_JSON_PY);
 	}
-	key(b, "messages", 8, s->n == 0 && !(opt->bulk && t->last_active));
+	key(b, "messages", 8, s->n == 0 && !(opt->bulk && last_active));
 	txc_buf_addch(b, '[');
 }
 
 void txc_hermes_row(struct txc_out *out, const struct txc_json *row, size_t *n_written)
 {
-	if (!row_is_active(row))
+	if (!txc_hermes_row_active(row))
 		return;
 	if ((*n_written)++)
 		txc_buf_add(&out->buf, ", ", 2);
@@ -64,11 +56,16 @@ void txc_hermes_tail(struct txc_out *out)
 static int write_hermes(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
 			struct txc_diag *d)
 {
-	(void)d;
 	size_t n = 0;
+	if (t->native == NULL || t->native->session == NULL) {
+		/* Hermes's format is its own rows: a session read from another harness has none */
+		txc_diag_set(d, TXC_E_USAGE, "the hermes format needs a session read from Hermes (its own rows)");
+		return TXC_E_USAGE;
+	}
+	const struct txc_json *rows = t->native->rows;
 	txc_hermes_head(out, t, opt);
-	for (size_t i = 0; t->rows != NULL && i < t->rows->n; i++)
-		txc_hermes_row(out, t->rows->items[i], &n);
+	for (size_t i = 0; rows != NULL && i < rows->n; i++)
+		txc_hermes_row(out, rows->items[i], &n);
 	txc_hermes_tail(out);
 	return TXC_OK;
 }

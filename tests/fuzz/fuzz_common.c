@@ -73,9 +73,9 @@ void fuzz_check_store(struct txc_store *s)
 {
 	struct txc_diag d = {0};
 	struct txc_arena *a = txc_arena_new(0);
-	const struct txc_json *list;
-	const struct txc_sid *sids;
-	if (txc_store_sessions(s, TXC_LIST_ARCHIVED, a, &list, &sids, &d) != 0)
+	const struct txc_session_info *list;
+	size_t n_list;
+	if (txc_store_sessions(s, TXC_LIST_ARCHIVED, a, &list, &n_list, &d) != 0)
 		list = NULL;
 	struct txc_sid *ids = NULL;
 	size_t n = 0;

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "txc/model.h"
+#include "txc/model_hermes.h"
 #include "txc/writer.h"
 
 static struct txc_transcript *load(const char *session, const char *rows)
@@ -16,8 +16,8 @@ static struct txc_transcript *load(const char *session, const char *rows)
 	const struct txc_json *s, *r;
 	assert_int_equal(txc_json_parse(t->arena, session, strlen(session), &s), 0);
 	assert_int_equal(txc_json_parse(t->arena, rows, strlen(rows), &r), 0);
-	t->session = s;
-	t->rows = r;
+	txc_hermes_native(t)->session = s;
+	txc_hermes_native(t)->rows = r;
 	txc_model_from_hermes(t);
 	return t;
 }
@@ -259,13 +259,35 @@ static void test_session_ids(void **state)
 	txc_transcript_free(s1);
 }
 
+/* the Hermes writer writes Hermes's own rows: a transcript without them (another harness) is refused */
+static void test_hermes_needs_native(void **state)
+{
+	(void)state;
+	struct txc_write_opts opt = {0};
+	struct txc_diag d = {0};
+	struct txc_out out;
+	struct txc_transcript *t = txc_transcript_new();
+	txc_out_init_buf(&out);
+	assert_int_equal(txc_writer_hermes.write(&out, t, &opt, &d), TXC_E_USAGE);
+	assert_int_equal(d.code, TXC_E_USAGE);
+	assert_int_equal(out.buf.len, 0);
+	txc_transcript_free(t);
+	t = load("{\"id\":\"s1\"}", "[{\"role\":\"user\",\"content\":\"hi\",\"active\":1},{\"role\":\"user\",\"active\":0}]");
+	assert_int_equal(txc_writer_hermes.write(&out, t, &opt, &d), TXC_OK);
+	txc_buf_addch(&out.buf, '\0');
+	assert_string_equal(out.buf.buf, "{\"id\": \"s1\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\", \"active\": 1}]}\n");
+	assert_int_equal(t->native->n_active_rows, 1);
+	txc_out_release(&out);
+	txc_transcript_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_session_ids),
 		cmocka_unit_test(test_meta),	     cmocka_unit_test(test_user_content), cmocka_unit_test(test_assistant_reasoning),
 		cmocka_unit_test(test_tools),	     cmocka_unit_test(test_tool_results), cmocka_unit_test(test_claude_folder),
-		cmocka_unit_test(test_session_uuid),
+		cmocka_unit_test(test_session_uuid), cmocka_unit_test(test_hermes_needs_native),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,52 @@
+/*
+ * model_hermes.h - Hermes's rows -> the model (model_hermes.c).
+ *
+ * The Hermes readers (SQLite store, export file, dashboard) hand the session
+ * row and the message rows, in the shape of Hermes's own export, to these
+ * functions; other harnesses have mappings of their own beside it.
+ *
+ * Ownership: as model.h; everything built lives in t->arena.
+ */
+#ifndef TXC_MODEL_HERMES_H
+#define TXC_MODEL_HERMES_H
+
+#include "txc/model.h"
+
+/* Hermes's own data for one session, as Hermes's exporter sees it (t->native). */
+struct txc_hermes_native {
+	const struct txc_json *session;     /* object: session columns in table order */
+	const struct txc_json *rows;        /* array of message row objects, by id */
+	const struct txc_json *last_active; /* bulk export's derived key, or NULL */
+	size_t n_active_rows;               /* active message rows the source had */
+};
+
+/* t->native, attached (empty, in t->arena) on first use. */
+struct txc_hermes_native *txc_hermes_native(struct txc_transcript *t);
+
+/* Hermes's "active" flag of a message row: absent, or the number 1. */
+bool txc_hermes_row_active(const struct txc_json *row);
+/* Hermes's "archived" column of a session: true, or a number other than 0. */
+bool txc_hermes_archived(const struct txc_json *v);
+
+/* Build meta and messages from t->native's session and rows (Hermes export shape). */
+void txc_model_from_hermes(struct txc_transcript *t);
+
+/*
+ * The same, one row at a time, for readers that do not keep the rows: begin
+ * after t->native->session is set; each row may live in a scratch arena (row_arena,
+ * reset by the caller afterwards), in which case what the model keeps is
+ * copied into t->arena; end sets t->messages.
+ */
+struct txc_model_builder;
+struct txc_model_builder *txc_model_begin(struct txc_transcript *t);
+void txc_model_add_row(struct txc_model_builder *b, const struct txc_json *row, struct txc_arena *row_arena);
+void txc_model_end(struct txc_model_builder *b);
+
+/* Tool-name normalisation Hermes -> Claude, then the typed/raw decision (txc_model_tool_set). */
+void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t name_len,
+				const struct txc_json *input);
+
+/* Error inference of a Hermes tool result (denied / success:false / exit_code / error). */
+bool txc_model_result_is_error(const struct txc_json *out, bool denied);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * hermes_db.h - private to src/reader: Hermes's state.db as a backend
+ * (source.h).  hermes_db_open.c opens and probes it (URI, probe, retry,
+ * snapshot copy); hermes_db_read.c reads it (SQL from the discovered
+ * columns, rows, listings, loads, streams) and defines txc_hermes_db_ops.
+ */
+#ifndef TXC_READER_HERMES_DB_H
+#define TXC_READER_HERMES_DB_H
+
+#include <sqlite3.h>
+
+#include "source.h"
+#include "txc/json.h"
+
+enum { MAX_COLS = 256 };
+
+struct columns {
+	char *name[MAX_COLS];
+	size_t n;
+};
+
+struct hermes_db {
+	const char *rowid;     /* the name that reaches the sessions table's rowid, or NULL (WITHOUT ROWID) */
+	bool wal_blocked;      /* a WAL store whose -shm cannot be made: read a snapshot */
+	char *snapshot_dir;    /* private copy of the database and its WAL, removed on close */
+	char *note;            /* said once by the CLI */
+	sqlite3 *db;
+	char *path;
+	struct columns sess, msg;
+	bool has_messages, has_prompts;
+	sqlite3_stmt *q_session[2][2]; /* [bulk][by rowid] */
+	sqlite3_stmt *q_messages, *q_messages_compacted;
+};
+
+/* Open path read-only (or an in-memory image) and probe it: a connection owned by *out. */
+int txc_hermes_db_open(struct hermes_db **out, const char *path, struct txc_diag *d);
+int txc_hermes_db_open_image(struct hermes_db **out, const void *image, size_t len, const char *name,
+			     struct txc_diag *d);
+void txc_hermes_db_close(void *impl);
+const char *txc_hermes_db_note(void *impl);
+
+bool txc_hermes_db_has_col(const struct columns *c, const char *name);
+/* d set from a SQLite result code: busy, a hot journal, or "cannot <what> '<path>': ..." */
+int txc_hermes_db_error(struct hermes_db *s, int rc, struct txc_diag *d, const char *what);
+bool txc_hermes_db_is_ioerr(int rc);
+
+#endif

@@ -1,0 +1,522 @@
+/*
+ * hermes_db_read.c - read sessions and messages from Hermes's state.db.
+ *
+ * One read transaction per session.  Column lists come from PRAGMA
+ * table_info (hermes_db_open.c), so a missing column is simply absent;
+ * session ids are always bound, never interpolated into SQL.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hermes_db.h"
+
+/* ---- SQL text ---- */
+
+static void col_or_null(struct txc_buf *b, const struct columns *c, const char *alias, const char *name)
+{
+	if (txc_hermes_db_has_col(c, name))
+		txc_buf_addf(b, "%s.\"%s\"", alias, name);
+	else
+		txc_buf_addstr(b, "NULL");
+}
+
+/* COALESCE(sp.prompt, s.system_prompt): the prompt dedupe table wins */
+static void resolved_prompt(struct hermes_db *s, struct txc_buf *b)
+{
+	if (s->has_prompts && txc_hermes_db_has_col(&s->sess, "system_prompt_hash")) {
+		txc_buf_addstr(b, "COALESCE((SELECT sp.prompt FROM system_prompts sp WHERE sp.hash = s.system_prompt_hash), ");
+		col_or_null(b, &s->sess, "s", "system_prompt");
+		txc_buf_addch(b, ')');
+	} else {
+		col_or_null(b, &s->sess, "s", "system_prompt");
+	}
+}
+
+static void last_active_expr(struct hermes_db *s, struct txc_buf *b)
+{
+	txc_buf_addstr(b, "COALESCE((SELECT MAX(v) FROM (SELECT ");
+	col_or_null(b, &s->sess, "s", "last_activity_at");
+	txc_buf_addstr(b, " AS v UNION ALL SELECT ");
+	if (s->has_messages && txc_hermes_db_has_col(&s->msg, "timestamp") && txc_hermes_db_has_col(&s->msg, "session_id"))
+		txc_buf_addstr(b, "(SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id)");
+	else
+		txc_buf_addstr(b, "NULL");
+	txc_buf_addstr(b, ")), ");
+	col_or_null(b, &s->sess, "s", "started_at");
+	txc_buf_addch(b, ')');
+}
+
+static int prepare(struct hermes_db *s, const char *sql, sqlite3_stmt **st, struct txc_diag *d)
+{
+	int rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+	if (rc != SQLITE_OK)
+		return txc_hermes_db_error(s, rc, d, "query");
+	return TXC_OK;
+}
+
+static int session_stmt(struct hermes_db *s, bool bulk, bool by_rowid, sqlite3_stmt **out, struct txc_diag *d)
+{
+	sqlite3_stmt **slot = &s->q_session[bulk][by_rowid];
+	if (*slot == NULL) {
+		struct txc_buf b = TXC_BUF_INIT;
+		txc_buf_addstr(&b, "SELECT s.*, ");
+		resolved_prompt(s, &b);
+		if (bulk) {
+			txc_buf_addstr(&b, ", ");
+			last_active_expr(s, &b);
+		}
+		if (by_rowid)
+			txc_buf_addf(&b, " FROM sessions s WHERE s.%s = ?1", s->rowid);
+		else
+			txc_buf_addstr(&b, " FROM sessions s WHERE s.id = ?1");
+		int rc = prepare(s, b.buf, slot, d);
+		txc_buf_release(&b);
+		if (rc)
+			return rc;
+	}
+	*out = *slot;
+	return TXC_OK;
+}
+
+static int messages_stmt(struct hermes_db *s, bool compacted, sqlite3_stmt **out, struct txc_diag *d)
+{
+	sqlite3_stmt **slot = compacted ? &s->q_messages_compacted : &s->q_messages;
+	if (*slot == NULL) {
+		struct txc_buf b = TXC_BUF_INIT;
+		txc_buf_addstr(&b, "SELECT * FROM messages WHERE session_id = ?1");
+		if (txc_hermes_db_has_col(&s->msg, "active")) {
+			if (compacted && txc_hermes_db_has_col(&s->msg, "compacted"))
+				txc_buf_addstr(&b, " AND (active = 1 OR compacted = 1)");
+			else
+				txc_buf_addstr(&b, " AND active = 1");
+		}
+		txc_buf_addstr(&b, txc_hermes_db_has_col(&s->msg, "id") ? " ORDER BY id" : " ORDER BY rowid");
+		int rc = prepare(s, b.buf, slot, d);
+		txc_buf_release(&b);
+		if (rc)
+			return rc;
+	}
+	*out = *slot;
+	return TXC_OK;
+}
+
+/* ---- values ---- */
+
+static const struct txc_json int_zero = {.kind = TXC_JSON_INT, .s = {"0", 1}};
+static const struct txc_json int_one = {.kind = TXC_JSON_INT, .s = {"1", 1}};
+
+/* Most columns of a row are NULL, 0 or 1: those share static nodes. */
+static const struct txc_json *column_value(struct txc_arena *a, sqlite3_stmt *st, int i)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER: {
+		sqlite3_int64 x = sqlite3_column_int64(st, i);
+		if (x == 0 || x == 1)
+			return x ? &int_one : &int_zero;
+		return txc_json_int(a, x);
+	}
+	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_column_double(st, i));
+	case SQLITE_TEXT: {
+		const void *p = sqlite3_column_text(st, i);
+		return txc_json_string(a, p, (size_t)sqlite3_column_bytes(st, i));
+	}
+	case SQLITE_BLOB: {
+		const void *p = sqlite3_column_blob(st, i);
+		struct txc_json *v = txc_json_new(a, TXC_JSON_BLOB);
+		v->s = txc_arena_str(a, p, (size_t)sqlite3_column_bytes(st, i));
+		return v;
+	}
+	default: return &txc_json_null_value;
+	}
+}
+
+/* Column names as object keys, made once per statement and shared by its rows. */
+static struct txc_str *column_keys(struct txc_arena *a, sqlite3_stmt *st, int ncols)
+{
+	struct txc_str *keys = txc_arena_array(a, (size_t)(ncols ? ncols : 1), sizeof(*keys));
+	for (int i = 0; i < ncols; i++) {
+		const char *name = sqlite3_column_name(st, i);
+		keys[i] = txc_arena_str(a, name, strlen(name));
+	}
+	return keys;
+}
+
+/* content: "\0json:" + JSON is decoded; a parse failure keeps the text as is */
+static const struct txc_json *decode_content(struct txc_arena *a, const struct txc_json *v)
+{
+	const struct txc_json *out;
+	if (v->kind == TXC_JSON_STRING && v->s.len >= 6 && memcmp(v->s.ptr, "\0json:", 6) == 0 &&
+	    txc_json_parse(a, v->s.ptr + 6, v->s.len - 6, &out) == 0)
+		return out;
+	return v;
+}
+
+static const struct txc_json *decode_tool_calls(struct txc_arena *a, const struct txc_json *v)
+{
+	const struct txc_json *out;
+	if (!txc_json_truthy(v))
+		return v;
+	if ((v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB) && txc_json_parse(a, v->s.ptr, v->s.len, &out) == 0)
+		return out;
+	/* Hermes reads a value that is not JSON as []; the empty array keeps the text in s
+	 * (never emitted) so that the model can still show it */
+	struct txc_json *empty = txc_json_array(a, 0);
+	if (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB)
+		empty->s = v->s;
+	return empty;
+}
+
+static const struct txc_json *decode_metadata(struct txc_arena *a, const struct txc_json *v)
+{
+	const struct txc_json *out;
+	if (v->kind != TXC_JSON_STRING || txc_json_parse(a, v->s.ptr, v->s.len, &out) != 0)
+		return &txc_json_null_value;
+	if (out->kind == TXC_JSON_STRING && txc_json_parse(a, out->s.ptr, out->s.len, &out) != 0)
+		return &txc_json_null_value;
+	return out->kind == TXC_JSON_OBJECT ? out : &txc_json_null_value;
+}
+
+/* keys: from column_keys(), shared (row objects are never modified in place) */
+static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, int ncols, struct txc_str *keys,
+					 bool message)
+{
+	struct txc_json *o = txc_json_new(a, TXC_JSON_OBJECT);
+	const struct txc_json **items = txc_arena_array(a, (size_t)(ncols ? ncols : 1), sizeof(*items));
+	for (int i = 0; i < ncols; i++) {
+		const struct txc_json *v = column_value(a, st, i);
+		if (message && v->kind != TXC_JSON_NULL) {
+			const struct txc_str k = keys[i];
+			if (txc_str_eq(k, "content"))
+				v = decode_content(a, v);
+			else if (txc_str_eq(k, "tool_calls"))
+				v = decode_tool_calls(a, v);
+			else if (txc_str_eq(k, "display_metadata"))
+				v = decode_metadata(a, v);
+		}
+		items[i] = v;
+	}
+	o->items = items;
+	o->keys = keys;
+	o->n = (size_t)ncols;
+	return o;
+}
+
+/* ", <rowid>, <archived>" after a SELECT list over sessions s: a row's place and its archived value */
+static void identity_cols(struct hermes_db *s, struct txc_buf *b)
+{
+	if (s->rowid != NULL)
+		txc_buf_addf(b, ", s.%s", s->rowid);
+	else
+		txc_buf_addstr(b, ", NULL");
+	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "archived") ? ", s.archived" : ", NULL");
+}
+
+/* the identity of a row whose id is v and whose identity_cols() start at column i */
+static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struct txc_json *v, int i)
+{
+	return txc_source_sid(a, v, sqlite3_column_type(st, i) == SQLITE_INTEGER, sqlite3_column_int64(st, i));
+}
+
+/* ---- listings ---- */
+
+static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
+{
+	if (flags & TXC_LIST_IDS_ONLY) {
+		txc_buf_addstr(b, "SELECT s.id AS id");
+	} else if (flags & TXC_LIST_BRIEF) {
+		/* the columns the summary uses: a few instead of sixty */
+		static const char *const cols[] = {"id", "source", "model", "started_at", "message_count", "cwd",
+						   "title", "archived"};
+		txc_buf_addstr(b, "SELECT ");
+		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+			if (i)
+				txc_buf_addstr(b, ", ");
+			col_or_null(b, &s->sess, "s", cols[i]);
+			txc_buf_addf(b, " AS %s", cols[i]);
+		}
+	} else {
+		txc_buf_addstr(b, "SELECT s.*");
+	}
+	if ((flags & TXC_LIST_LAST_ACTIVE) && !(flags & TXC_LIST_IDS_ONLY)) {
+		txc_buf_addstr(b, ", ");
+		last_active_expr(s, b);
+		txc_buf_addstr(b, " AS last_active");
+	}
+	identity_cols(s, b); /* not part of the row */
+	txc_buf_addstr(b, " FROM sessions s");
+	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC, id DESC"
+								     : " ORDER BY id DESC");
+}
+
+/* Every session, archived ones too, newest first (TXC_SRC_ORDERED). */
+static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
+		       struct txc_diag *d)
+{
+	struct hermes_db *s = impl;
+	struct txc_buf b = TXC_BUF_INIT;
+	sqlite3_stmt *st;
+	sessions_sql(s, flags, &b);
+	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
+	txc_buf_release(&b);
+	if (rc != SQLITE_OK)
+		return txc_hermes_db_error(s, rc, d, "list the sessions of");
+	size_t cap = 64, count = 0;
+	struct txc_session_info *v = txc_xmalloc(cap * sizeof(*v)); /* heap while growing, then one arena copy */
+	int ncols = sqlite3_column_count(st) - 2;
+	struct txc_str *keys = column_keys(a, st, ncols);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (count == cap)
+			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
+		const struct txc_json *row = row_object(a, st, ncols, keys, false);
+		txc_source_info(row, &v[count]);
+		v[count].sid = row_sid(a, st, txc_json_get(row, "id"), ncols);
+		v[count].archived = txc_hermes_archived(column_value(a, st, ncols + 1));
+		count++;
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE) {
+		*out = txc_arena_array(a, count ? count : 1, sizeof(*v));
+		if (count)
+			memcpy(*out, v, count * sizeof(*v));
+		*n = count;
+	}
+	free(v);
+	return rc == SQLITE_DONE ? TXC_OK : txc_hermes_db_error(s, rc, d, "list the sessions of");
+}
+
+/* Hermes's bulk-export order: last_active DESC, started_at DESC, id DESC, in SQL as Hermes has it. */
+static int db_export_order(void *impl, struct txc_arena *a, struct txc_sid **ids, size_t *n, struct txc_diag *d)
+{
+	struct hermes_db *s = impl;
+	struct txc_buf b = TXC_BUF_INIT;
+	sqlite3_stmt *st;
+	txc_buf_addstr(&b, "SELECT s.id");
+	identity_cols(s, &b);
+	txc_buf_addstr(&b, ", ");
+	last_active_expr(s, &b);
+	txc_buf_addstr(&b, " AS last_active FROM sessions s ORDER BY last_active DESC, ");
+	col_or_null(&b, &s->sess, "s", "started_at");
+	txc_buf_addstr(&b, " DESC, s.id DESC");
+	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
+	txc_buf_release(&b);
+	if (rc != SQLITE_OK)
+		return txc_hermes_db_error(s, rc, d, "list the sessions of");
+	size_t cap = 64, count = 0;
+	struct txc_sid *v = txc_xmalloc(cap * sizeof(*v));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (count == cap)
+			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
+		v[count++] = row_sid(a, st, column_value(a, st, 0), 1);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE) {
+		*ids = txc_arena_array(a, count ? count : 1, sizeof(*v));
+		if (count)
+			memcpy(*ids, v, count * sizeof(*v));
+		*n = count;
+	}
+	free(v);
+	return rc == SQLITE_DONE ? TXC_OK : txc_hermes_db_error(s, rc, d, "list the sessions of");
+}
+
+/* ---- one session ---- */
+
+/* An id not placed by a listing (a WITHOUT ROWID table): bound as the type it was. */
+static void bind_id(sqlite3_stmt *st, const struct txc_sid *id)
+{
+	char *text = txc_xstrndup(id->text.ptr, id->text.len);
+	if (id->kind == TXC_ID_INT)
+		sqlite3_bind_int64(st, 1, strtoll(text, NULL, 10));
+	else if (id->kind == TXC_ID_REAL)
+		sqlite3_bind_double(st, 1, strtod(text, NULL));
+	else
+		sqlite3_bind_text(st, 1, id->text.ptr, (int)id->text.len, SQLITE_TRANSIENT);
+	free(text);
+}
+
+/* The session row (and last_active) into t->native; *idv: its id value, for its messages. */
+static int read_head(struct hermes_db *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
+		     sqlite3_value **idv, struct txc_diag *d, int *sqlrc)
+{
+	struct txc_arena *a = t->arena;
+	sqlite3_stmt *st;
+	bool bulk = flags & TXC_LOAD_LAST_ACTIVE, by_rowid = id->placed && s->rowid != NULL;
+	int rc = session_stmt(s, bulk, by_rowid, &st, d);
+	if (rc)
+		return rc;
+	if (by_rowid)
+		sqlite3_bind_int64(st, 1, id->pos);
+	else
+		bind_id(st, id);
+	*sqlrc = sqlite3_step(st);
+	if (*sqlrc != SQLITE_ROW) {
+		sqlite3_reset(st);
+		if (*sqlrc == SQLITE_DONE) {
+			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s' (see 'txc list hermes')",
+				     (int)id->text.len, id->text.ptr, s->path);
+			return TXC_E_NOTFOUND;
+		}
+		return txc_hermes_db_error(s, *sqlrc, d, "read a session from");
+	}
+	/* its messages are the rows whose session_id is this row's id, whatever its type */
+	int id_col = 0;
+	while ((size_t)id_col < s->sess.n && strcmp(s->sess.name[id_col], "id") != 0)
+		id_col++;
+	*idv = sqlite3_value_dup(sqlite3_column_value(st, id_col));
+	int ncols = (int)s->sess.n;
+	struct txc_json *sess = (struct txc_json *)row_object(a, st, ncols, column_keys(a, st, ncols), false);
+	const struct txc_json *prompt = column_value(a, st, ncols);
+	for (size_t i = 0; i < sess->n; i++)
+		if (txc_str_eq(sess->keys[i], "system_prompt"))
+			sess->items[i] = prompt;
+	struct txc_hermes_native *nv = txc_hermes_native(t);
+	if (bulk)
+		nv->last_active = column_value(a, st, ncols + 1);
+	sqlite3_reset(st);
+	nv->session = sess;
+	nv->rows = txc_json_array(a, 0);
+	return TXC_OK;
+}
+
+/* Where the message rows go: a sink, the model builder, or t->native->rows (a heap vector, then one copy). */
+struct row_dest {
+	const struct txc_row_sink *sink;
+	struct txc_model_builder *mb;
+	struct txc_arena *scratch; /* sink or builder: each row is built here and dropped */
+	const struct txc_json **v;
+	size_t n, cap;
+};
+
+static int put_row(struct row_dest *r, struct txc_arena *a, sqlite3_stmt *st, int mcols, struct txc_str *keys)
+{
+	int rc = TXC_OK;
+	if (r->mb != NULL) {
+		txc_model_add_row(r->mb, row_object(r->scratch, st, mcols, keys, true), r->scratch);
+	} else if (r->sink != NULL) {
+		rc = r->sink->row(r->sink->ctx, row_object(r->scratch, st, mcols, keys, true));
+	} else {
+		if (r->n == r->cap)
+			r->v = txc_xrealloc(r->v, (r->cap = r->cap ? r->cap * 2 : 64) * sizeof(*r->v));
+		r->v[r->n++] = row_object(a, st, mcols, keys, true);
+	}
+	if (r->scratch != NULL)
+		txc_arena_reset(r->scratch);
+	return rc;
+}
+
+/* The session's message rows (idv: its id value, consumed). */
+static int read_rows(struct hermes_db *s, sqlite3_value *idv, unsigned flags, struct txc_transcript *t,
+		     const struct txc_row_sink *sink, struct txc_diag *d, int *sqlrc)
+{
+	sqlite3_stmt *st;
+	int rc = messages_stmt(s, flags & TXC_LOAD_COMPACTED, &st, d);
+	if (rc) {
+		sqlite3_value_free(idv);
+		return rc;
+	}
+	sqlite3_bind_value(st, 1, idv);
+	sqlite3_value_free(idv);
+	int mcols = sqlite3_column_count(st);
+	struct txc_str *keys = column_keys(t->arena, st, mcols);
+	bool model_only = (flags & TXC_LOAD_MODEL_ONLY) && sink == NULL;
+	struct row_dest r = {.sink = sink};
+	r.scratch = sink != NULL || model_only ? txc_arena_new(0) : NULL;
+	r.mb = model_only ? txc_model_begin(t) : NULL;
+	while (rc == TXC_OK && (*sqlrc = sqlite3_step(st)) == SQLITE_ROW)
+		rc = put_row(&r, t->arena, st, mcols, keys);
+	sqlite3_reset(st);
+	txc_arena_free(r.scratch);
+	if (r.mb != NULL)
+		txc_model_end(r.mb);
+	if (r.n) {
+		struct txc_json *rows = (struct txc_json *)t->native->rows;
+		rows->items = txc_arena_array(t->arena, r.n, sizeof(*r.v));
+		memcpy(rows->items, r.v, r.n * sizeof(*r.v));
+		rows->n = r.n;
+	}
+	free(r.v);
+	if (rc != TXC_OK)
+		return rc;
+	if (*sqlrc != SQLITE_DONE)
+		return txc_hermes_db_error(s, *sqlrc, d, "read the messages of a session from");
+	return TXC_OK;
+}
+
+/* With a sink, rows go to it one at a time (built in a scratch arena) instead of into t->native->rows. */
+static int load_once(struct hermes_db *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
+		     const struct txc_row_sink *sink, struct txc_diag *d, int *sqlrc)
+{
+	sqlite3_value *idv = NULL;
+	int rc = read_head(s, id, flags, t, &idv, d, sqlrc);
+	if (rc)
+		return rc;
+	t->meta.id_kind = id->kind; /* for a sink's head; the façade names the transcript again */
+	t->meta.id = txc_arena_str(t->arena, id->text.ptr ? id->text.ptr : "", id->text.len);
+	if (sink != NULL && (rc = sink->head(sink->ctx, t)) != TXC_OK) {
+		sqlite3_value_free(idv);
+		return rc;
+	}
+	if (!s->has_messages || !txc_hermes_db_has_col(&s->msg, "session_id")) {
+		sqlite3_value_free(idv);
+		return TXC_OK;
+	}
+	return read_rows(s, idv, flags, t, sink, d, sqlrc);
+}
+
+/* One read transaction: the session and its messages come from one snapshot. */
+static int read_session(struct hermes_db *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
+			const struct txc_row_sink *sink, struct txc_diag *d, int *sqlrc)
+{
+	*sqlrc = SQLITE_OK;
+	int rc = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return txc_hermes_db_error(s, rc, d, "read");
+	rc = load_once(s, id, flags, t, sink, d, sqlrc);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+/* SQLITE_IOERR is retried: nothing was handed on yet. */
+static int db_load(void *impl, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
+		   struct txc_diag *d)
+{
+	struct hermes_db *s = impl;
+	for (int attempt = 0;; attempt++) {
+		struct txc_transcript *t = txc_transcript_new();
+		int sqlrc;
+		int rc = read_session(s, id, flags, t, NULL, d, &sqlrc);
+		if (rc == TXC_OK) {
+			*out = t;
+			return TXC_OK;
+		}
+		txc_transcript_free(t);
+		if (!txc_hermes_db_is_ioerr(sqlrc) || attempt == 3)
+			return rc;
+		txc_sleep_ms(50);
+	}
+}
+
+static int db_stream(void *impl, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
+		     struct txc_diag *d)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	int sqlrc;
+	/* no retry here: rows already handed on cannot be taken back */
+	int rc = read_session(impl, id, flags, t, sink, d, &sqlrc);
+	txc_transcript_free(t);
+	return rc;
+}
+
+const struct txc_source_ops txc_hermes_db_ops = {
+	.name = "hermes-sqlite",
+	.caps = TXC_SRC_EXPORT_ORDER | TXC_SRC_STREAM | TXC_SRC_FTS | TXC_SRC_NATIVE_ROWS | TXC_SRC_ORDERED |
+		TXC_SRC_BY_ID,
+	.close = txc_hermes_db_close,
+	.note = txc_hermes_db_note,
+	.sessions = db_sessions,
+	.export_order = db_export_order,
+	.load = db_load,
+	.stream = db_stream,
+};

@@ -1,0 +1,69 @@
+/*
+ * hermes_session.c - Hermes's session objects, as all three Hermes backends
+ * (SQLite store, export file, dashboard) see them: a session row's summary
+ * (struct txc_session_info) and an export object split into t->native.
+ */
+#include <math.h>
+
+#include "source.h"
+
+/* a text value */
+static struct txc_str text_of(const struct txc_json *v)
+{
+	return v != NULL && v->kind == TXC_JSON_STRING ? v->s : TXC_STR_NULL;
+}
+
+/* a text value, or an integer's digits (what a listing shows) */
+static struct txc_str shown_of(const struct txc_json *v)
+{
+	return v != NULL && (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_INT) ? v->s : TXC_STR_NULL;
+}
+
+static double time_of(const struct txc_json *v)
+{
+	double x;
+	return txc_json_number(v, &x) ? x : NAN;
+}
+
+void txc_source_info(const struct txc_json *row, struct txc_session_info *info)
+{
+	info->title = text_of(txc_json_get(row, "title"));
+	info->cwd = text_of(txc_json_get(row, "cwd"));
+	info->source = shown_of(txc_json_get(row, "source"));
+	info->model = shown_of(txc_json_get(row, "model"));
+	info->n_messages = shown_of(txc_json_get(row, "message_count"));
+	info->started = time_of(txc_json_get(row, "started_at"));
+	info->last_active = time_of(txc_json_get(row, "last_active"));
+	info->archived = txc_hermes_archived(txc_json_get(row, "archived"));
+	info->native = row;
+}
+
+int txc_source_infos(struct txc_arena *a, const struct txc_json *rows, struct txc_session_info **out, size_t *n)
+{
+	struct txc_session_info *v = txc_arena_array(a, rows->n ? rows->n : 1, sizeof(*v));
+	for (size_t i = 0; i < rows->n; i++) {
+		txc_source_info(rows->items[i], &v[i]);
+		v[i].sid = txc_source_sid(a, txc_json_get(rows->items[i], "id"), true, (int64_t)i + 1); /* 1: the first */
+	}
+	*out = v;
+	*n = rows->n;
+	return TXC_OK;
+}
+
+void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
+{
+	struct txc_hermes_native *nv = txc_hermes_native(t);
+	struct txc_json *sess = txc_json_object(t->arena, obj->n);
+	nv->rows = NULL;
+	for (size_t i = 0; i < obj->n; i++) {
+		if (txc_str_eq(obj->keys[i], "messages") && obj->items[i]->kind == TXC_JSON_ARRAY)
+			nv->rows = obj->items[i];
+		else if (txc_str_eq(obj->keys[i], "last_active"))
+			nv->last_active = obj->items[i];
+		else
+			txc_json_put(sess, obj->keys[i], obj->items[i]);
+	}
+	if (nv->rows == NULL)
+		nv->rows = txc_json_array(t->arena, 0);
+	nv->session = sess;
+}

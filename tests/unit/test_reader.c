@@ -1,0 +1,283 @@
+/*
+ * test_reader.c - each reader backend behind the store façade: the SQLite
+ * store (an image built here, txc_store_open_image), the export file (a
+ * temporary file); listing order, repeated ids, archived sessions, exact /
+ * prefix / ambiguous names, export order, loads, streams, capabilities.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "txc/model_hermes.h"
+#include "txc/reader.h"
+
+/* sessions: a repeated id, an integer id, an archived one; started_at decides the order */
+static const char schema[] =
+	"CREATE TABLE sessions (id, source TEXT, model TEXT, started_at REAL, message_count INTEGER, cwd TEXT,"
+	" title TEXT, archived);"
+	"CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content TEXT, timestamp REAL,"
+	" active INTEGER DEFAULT 1);"
+	"INSERT INTO sessions VALUES ('abc1', 'cli', 'm1', 300, 2, '/repo', 'First', 0);"
+	"INSERT INTO sessions VALUES ('abc2', 'tui', 'm2', 200, 1, '/repo/x', 'Second', 0);"
+	"INSERT INTO sessions VALUES ('xyz', 'cli', 'm1', 100, 0, NULL, 'Archived', 1);"
+	"INSERT INTO sessions VALUES (7, 'cli', 'm3', 150, 0, NULL, 'Integer id', NULL);"
+	"INSERT INTO sessions VALUES ('abc1', 'cli', 'm1', 50, 0, NULL, 'Repeat', 0);"
+	"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('abc1', 'user', 'hi', 301);"
+	"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('abc1', 'assistant', 'hello', 302);"
+	"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('abc2', 'user', 'late', 900);"
+	"INSERT INTO messages (session_id, role, content, timestamp, active) VALUES ('abc2', 'user', 'old', 201, 0);";
+
+static struct txc_store *open_db(const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_int64 len = 0;
+	unsigned char *img = sqlite3_serialize(db, "main", &len, 0);
+	sqlite3_close(db);
+	assert_non_null(img);
+	struct txc_store *s;
+	struct txc_diag d = {0};
+	assert_int_equal(txc_store_open_image(&s, img, (size_t)len, "test.db", &d), TXC_OK);
+	sqlite3_free(img);
+	return s;
+}
+
+/* the same sessions as an export file (no started_at order, last_active given) */
+static const char jsonl[] =
+	"{\"id\": \"abc2\", \"source\": \"tui\", \"started_at\": 200, \"message_count\": 1, \"title\": \"Second\", "
+	"\"archived\": 0, \"last_active\": 900, \"messages\": [{\"role\": \"user\", \"content\": \"late\"}]}\n"
+	"{\"id\": \"abc1\", \"source\": \"cli\", \"started_at\": 300, \"message_count\": 2, \"title\": \"First\", "
+	"\"archived\": 0, \"last_active\": 302, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}, "
+	"{\"role\": \"assistant\", \"content\": \"hello\"}]}\n"
+	"{\"id\": \"xyz\", \"source\": \"cli\", \"started_at\": 100, \"title\": \"Archived\", \"archived\": true, "
+	"\"messages\": []}\n"
+	"{\"id\": 7, \"source\": \"cli\", \"started_at\": 150, \"title\": \"Integer id\", \"messages\": []}\n"
+	"{\"id\": \"abc1\", \"source\": \"cli\", \"started_at\": 50, \"title\": \"Repeat\", \"messages\": []}\n";
+
+static char tmp_path[64];
+
+static struct txc_store *open_file(const char *text)
+{
+	strcpy(tmp_path, "/tmp/txc-test-reader-XXXXXX");
+	int fd = mkstemp(tmp_path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	struct txc_store *s;
+	struct txc_diag d = {0};
+	assert_int_equal(txc_store_open_file(&s, tmp_path, false, &d), TXC_OK);
+	return s;
+}
+
+static void close_file(struct txc_store *s)
+{
+	txc_store_close(s);
+	unlink(tmp_path);
+}
+
+static bool str_is(struct txc_str s, const char *want)
+{
+	return s.ptr != NULL && s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
+
+/* listing order: newest start first, whatever order the source has; repeats numbered; archived hidden */
+static void check_listing(struct txc_store *s)
+{
+	static const char *const want[] = {"abc1", "abc2", "7", "abc1~2"};
+	struct txc_arena *a = txc_arena_new(0);
+	struct txc_diag d = {0};
+	const struct txc_session_info *v;
+	size_t n;
+	assert_int_equal(txc_store_sessions(s, TXC_LIST_BRIEF, a, &v, &n, &d), TXC_OK);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++)
+		assert_true(str_is(v[i].sid.text, want[i]));
+	assert_int_equal(v[2].sid.kind, TXC_ID_INT);
+	assert_int_equal(v[3].sid.kind, TXC_ID_DUP);
+	assert_true(str_is(v[0].title, "First"));
+	assert_true(str_is(v[1].source, "tui"));
+	assert_true(str_is(v[0].n_messages, "2"));
+	assert_true(v[1].started == 200);
+	assert_false(v[0].archived);
+	assert_non_null(v[0].native);
+	assert_int_equal(txc_store_sessions(s, TXC_LIST_ARCHIVED, a, &v, &n, &d), TXC_OK);
+	assert_int_equal(n, 5);
+	assert_true(str_is(v[3].sid.text, "xyz")); /* in its place by start */
+	assert_true(v[3].archived);
+	txc_arena_free(a);
+}
+
+static void expect_resolve(struct txc_store *s, const char *arg, int rc, const char *want)
+{
+	struct txc_sid id = {0};
+	struct txc_diag d = {0};
+	assert_int_equal(txc_store_resolve(s, arg, &id, &d), rc);
+	if (rc == TXC_OK) {
+		assert_true(str_is(id.text, want));
+		txc_sid_release(&id);
+	} else {
+		assert_int_equal(d.code, rc);
+		if (want != NULL)
+			assert_string_equal(d.hint, want);
+	}
+}
+
+/* an exact id wins over the prefixes it is part of; a prefix must be unique; candidates in listing order */
+static void check_resolve(struct txc_store *s)
+{
+	expect_resolve(s, "abc1", TXC_OK, "abc1");
+	expect_resolve(s, "abc1~", TXC_OK, "abc1~2");
+	expect_resolve(s, "xy", TXC_OK, "xyz"); /* archived sessions can be named */
+	expect_resolve(s, "7", TXC_OK, "7");
+	expect_resolve(s, "ab", TXC_E_AMBIGUOUS, "  abc1\n  abc2\n  abc1~2\n");
+	expect_resolve(s, "nope", TXC_E_NOTFOUND, NULL);
+}
+
+/* Hermes's bulk-export order: last activity first */
+static void check_export_order(struct txc_store *s)
+{
+	struct txc_sid *ids;
+	size_t n;
+	struct txc_diag d = {0};
+	assert_int_equal(txc_store_export_order(s, &ids, &n, &d), TXC_OK);
+	assert_int_equal(n, 5);
+	assert_true(str_is(ids[0].text, "abc2")); /* last active at 900 */
+	assert_true(str_is(ids[1].text, "abc1"));
+	txc_store_free_ids(ids, n);
+}
+
+struct counter {
+	size_t heads, rows;
+	bool had_session;
+};
+
+static int count_head(void *ctx, const struct txc_transcript *t)
+{
+	struct counter *c = ctx;
+	c->heads++;
+	c->had_session = t->native != NULL && t->native->session != NULL && str_is(t->meta.id, "abc1");
+	return 0;
+}
+
+static int count_row(void *ctx, const struct txc_json *row)
+{
+	(void)row;
+	((struct counter *)ctx)->rows++;
+	return 0;
+}
+
+/* a load names the transcript by its sid and carries Hermes's rows; a stream hands them on one by one */
+static void check_load(struct txc_store *s)
+{
+	struct txc_sid id = {0};
+	struct txc_diag d = {0};
+	struct txc_transcript *t;
+	assert_int_equal(txc_store_resolve(s, "abc1", &id, &d), TXC_OK);
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_OK);
+	assert_true(str_is(t->meta.id, "abc1"));
+	assert_true(str_is(t->meta.title, "First"));
+	assert_int_equal(t->n_messages, 2);
+	assert_non_null(t->native);
+	assert_int_equal(t->native->rows->n, 2);
+	assert_null(t->native->last_active); /* only with TXC_LOAD_LAST_ACTIVE */
+	txc_transcript_free(t);
+	assert_int_equal(txc_store_load(s, &id, TXC_LOAD_LAST_ACTIVE, &t, &d), TXC_OK);
+	assert_non_null(t->native->last_active);
+	txc_transcript_free(t);
+	struct counter c = {0};
+	struct txc_row_sink sink = {count_head, count_row, &c};
+	assert_int_equal(txc_store_stream(s, &id, 0, &sink, &d), TXC_OK);
+	assert_int_equal(c.heads, 1);
+	assert_true(c.had_session);
+	assert_int_equal(c.rows, 2);
+	txc_sid_release(&id);
+}
+
+static void test_sqlite_backend(void **state)
+{
+	(void)state;
+	struct txc_store *s = open_db(schema);
+	check_listing(s);
+	check_resolve(s);
+	check_export_order(s);
+	check_load(s);
+	txc_store_close(s);
+}
+
+static void test_file_backend(void **state)
+{
+	(void)state;
+	struct txc_store *s = open_file(jsonl);
+	check_listing(s);
+	check_resolve(s);
+	check_export_order(s);
+	check_load(s);
+	close_file(s);
+}
+
+/* what each backend says it can do: the façade sorts and replays for the file */
+static void test_capabilities(void **state)
+{
+	(void)state;
+	struct txc_store *db = open_db(schema), *f = open_file(jsonl);
+	unsigned want = TXC_SRC_EXPORT_ORDER | TXC_SRC_STREAM | TXC_SRC_FTS | TXC_SRC_NATIVE_ROWS | TXC_SRC_ORDERED |
+			TXC_SRC_BY_ID;
+	assert_int_equal(txc_store_caps(db), want);
+	assert_int_equal(txc_store_caps(f), TXC_SRC_NATIVE_ROWS);
+	assert_string_equal(txc_store_kind(db), "hermes-sqlite");
+	assert_string_equal(txc_store_kind(f), "hermes-file");
+	assert_string_equal(txc_store_path(db), "test.db");
+	txc_store_close(db);
+	close_file(f);
+}
+
+/* one definition of "archived" for every backend: true, or a number other than 0 */
+static void test_archived(void **state)
+{
+	(void)state;
+	static const char *const values[] = {"1", "1.0", "2", "0", "NULL", "'yes'"};
+	static const char *const json_values[] = {"1", "1.0", "2", "0", "null", "\"yes\""};
+	static const bool want[] = {true, true, true, false, false, false};
+	struct txc_buf sql = TXC_BUF_INIT, js = TXC_BUF_INIT;
+	txc_buf_addstr(&sql, "CREATE TABLE sessions (id TEXT, started_at REAL, archived);");
+	for (size_t i = 0; i < 6; i++) {
+		txc_buf_addf(&sql, "INSERT INTO sessions VALUES ('s%zu', %zu, %s);", i, 10 - i, values[i]);
+		txc_buf_addf(&js, "{\"id\": \"s%zu\", \"started_at\": %zu, \"archived\": %s}\n", i, 10 - i, json_values[i]);
+	}
+	struct txc_store *st[2] = {open_db(sql.buf), open_file(js.buf)};
+	for (int k = 0; k < 2; k++) {
+		struct txc_arena *a = txc_arena_new(0);
+		struct txc_diag d = {0};
+		const struct txc_session_info *v;
+		size_t n;
+		assert_int_equal(txc_store_sessions(st[k], TXC_LIST_ARCHIVED, a, &v, &n, &d), TXC_OK);
+		assert_int_equal(n, 6);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(v[i].archived, want[i]);
+		txc_arena_free(a);
+	}
+	txc_store_close(st[0]);
+	close_file(st[1]);
+	txc_buf_release(&sql);
+	txc_buf_release(&js);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sqlite_backend),
+		cmocka_unit_test(test_file_backend),
+		cmocka_unit_test(test_capabilities),
+		cmocka_unit_test(test_archived),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
