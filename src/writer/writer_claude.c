@@ -233,7 +233,8 @@ static int64_t usage_weight(const struct usage_split *u)
 static void usage_plan(struct usage_split *u, const struct txc_transcript *t)
 {
 	const struct txc_meta *m = &t->meta;
-	int64_t last = 0, tokens = 0;
+	int64_t last = 0;
+	double tokens = 0; /* four totals near INT64_MAX would overflow an integer sum */
 	memset(u, 0, sizeof(*u));
 	for (size_t i = 0; i < t->n_messages; i++) {
 		if (t->messages[i].compacted)
@@ -245,11 +246,11 @@ static void usage_plan(struct usage_split *u, const struct txc_transcript *t)
 	u->ctx_bytes = 0;
 	const int64_t total[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
 	for (int k = 0; k < 4; k++)
-		tokens += total[k] > 0 ? total[k] : 0;
+		tokens += total[k] > 0 ? (double)total[k] : 0;
 	u->per_weight = u->total_weight ? 1.0 / (double)u->total_weight : 0;
 	/* more tokens than weight: the last record keeps its weight, the others share the rest */
-	if (tokens > u->total_weight && u->total_weight > last)
-		u->per_weight = (double)(tokens - last) / ((double)(u->total_weight - last) * (double)tokens);
+	if (tokens > (double)u->total_weight && u->total_weight > last)
+		u->per_weight = (tokens - (double)last) / ((double)(u->total_weight - last) * tokens);
 }
 
 /* this record's share of each total: floor(total * done/all) minus what earlier records got */
@@ -259,7 +260,10 @@ static void usage_take(struct usage_split *u, const struct txc_meta *m, int64_t 
 	u->done_weight += usage_weight(u);
 	double part = (double)u->done_weight * u->per_weight;
 	for (int k = 0; k < 4; k++) {
-		int64_t upto = u->done_weight >= u->total_weight ? total[k] : (int64_t)((double)total[k] * part);
+		double want = (double)total[k] * part; /* near 2^63 rounding may reach it: not an int64 */
+		int64_t upto = total[k];
+		if (u->done_weight < u->total_weight && want < 9.2e18 && want > -9.2e18)
+			upto = (int64_t)want;
 		if (upto < u->given[k]) /* rounding never goes back */
 			upto = u->given[k];
 		if (upto > total[k])
