@@ -158,6 +158,8 @@ int cli_mkdirs(const char *dir, struct txc_diag *d);
  */
 void cli_guard_source(const char *path, bool store);
 int cli_guard_check(const char *target, struct txc_diag *d);
+/* The same for standard output (a shell's `>> state.db`); `--input -` from a file is a source too. */
+int cli_guard_stdout(struct txc_diag *d);
 
 /*
  * Images of a Markdown file written beside it (--images files): the writer's

@@ -197,5 +197,17 @@ sed -i "s|\"path\":\"tools-renamed-twice.md\",\(.*\)\"sha256\":\"[0-9a-f]*\"|\"p
 expect_rc 0 "bulk with a hostile manifest path" "$txc" export --to markdown --out b --db b.db
 [ -e victim.db ] && ok || bad "a manifest path outside DIR was removed"
 
+
+# ---- 1. standard input redirected from a file, standard output opened on the store ----
+"$txc" export --json --db st/state.db > in2.jsonl; insum=$(sum in2.jsonl)
+"$txc" convert tools --to hermes --input - -o in2.jsonl --force < in2.jsonl > out.txt 2> err.txt; rc=$?
+[ $rc = 4 ] && [ "$(sum in2.jsonl)" = "$insum" ] && ok || bad "--input - < FILE, -o FILE --force: exit $rc, $(cat err.txt)"
+"$txc" convert tools --to hermes --input - < in2.jsonl 2> err.txt | grep -q '"id": "tools"' && ok || bad "--input - < FILE: $(cat err.txt)"
+cp st/state.db app.db; asum=$(sum app.db)
+"$txc" convert tools --to hermes --db app.db >> app.db 2> err.txt; rc=$?
+[ $rc = 4 ] && [ "$(sum app.db)" = "$asum" ] && grep -q 'refusing to write to standard output' err.txt && ok || bad "convert >> the store: exit $rc, $(cat err.txt)"
+"$txc" list --db app.db 1<> app.db 2> err.txt; rc=$?
+[ $rc = 4 ] && [ "$(sum app.db)" = "$asum" ] && ok || bad "list 1<> the store: exit $rc, $(cat err.txt)"
+
 echo "files: $passes passed, $fails failed"
 [ "$fails" = 0 ]
