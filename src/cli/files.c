@@ -215,6 +215,11 @@ int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct t
 	memset(w, 0, sizeof(*w));
 	if (cli_guard_check(path, d) != 0)
 		return TXC_E_REFUSED;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a rename would replace /dev/null itself */
+		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a regular file; txc writes only files (-o - is standard output)",
+			     path);
+		return TXC_E_FAIL;
+	}
 	if (!force && lstat(path, &st) == 0) {
 		txc_diag_set(d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", path);
 		return TXC_E_FAIL;
@@ -271,6 +276,9 @@ int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 		return TXC_E_REFUSED;
 	}
 	if (!err) {
+		struct stat old;
+		if (w->force && lstat(w->path, &old) == 0 && S_ISREG(old.st_mode))
+			chmod(w->tmp, old.st_mode & file_mode()); /* a file made private stays private */
 		if (w->force) {
 			if (rename(w->tmp, w->path) != 0)
 				err = errno;

@@ -209,5 +209,20 @@ cp st/state.db app.db; asum=$(sum app.db)
 "$txc" list --db app.db 1<> app.db 2> err.txt; rc=$?
 [ $rc = 4 ] && [ "$(sum app.db)" = "$asum" ] && ok || bad "list 1<> the store: exit $rc, $(cat err.txt)"
 
+# ---- an existing FIFO (or device) is never replaced by a regular file, not even with --force ----
+mkfifo fifo
+"$txc" convert tools --to hermes --db st/state.db -o fifo --force > out.txt 2> err.txt; rc=$?
+[ $rc = 1 ] && [ -p fifo ] && grep -q "'fifo' is not a regular file" err.txt && ok || bad "-o FIFO --force: exit $rc, $(cat err.txt)"
+grep -q -- '--force' err.txt && bad "-o FIFO suggests --force" || ok
+
+# ---- 10. a file the user made private stays private when txc rewrites it ----
+"$txc" convert s1 --to markdown --db inst.db -o priv.md && chmod 600 priv.md
+"$txc" convert s1 --to hermes --db inst.db -o priv.md --force
+[ "$(stat -c %a priv.md)" = 600 ] && ok || bad "-o --force widened a 0600 file to $(stat -c %a priv.md)"
+"$mkdb" p.db "$src/fixtures/features.sql" && "$txc" export --to markdown --out p --db p.db && chmod 600 p/chat-*.md
+printf "UPDATE messages SET content = 'changed' WHERE session_id = 'chat';\n" > pchg.sql; "$mkdb" p.db pchg.sql
+expect_rc 0 "bulk update of a private file" "$txc" export --to markdown --out p --db p.db --progress
+grep -q ' 1 updated' err.txt && [ "$(stat -c %a p/chat-*.md)" = 600 ] && ok || bad "bulk update made $(stat -c %a p/chat-*.md): $(tail -1 err.txt)"
+
 echo "files: $passes passed, $fails failed"
 [ "$fails" = 0 ]
