@@ -224,5 +224,25 @@ printf "UPDATE messages SET content = 'changed' WHERE session_id = 'chat';\n" > 
 expect_rc 0 "bulk update of a private file" "$txc" export --to markdown --out p --db p.db --progress
 grep -q ' 1 updated' err.txt && [ "$(stat -c %a p/chat-*.md)" = 600 ] && ok || bad "bulk update made $(stat -c %a p/chat-*.md): $(tail -1 err.txt)"
 
+# ---- 3. a rename in Claude Code (its custom-title or summary line after txc's) is a continuation ----
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, cwd TEXT, title TEXT);
+INSERT INTO sessions VALUES('r1', 'cli', 1.0, '$work/repo', 'named'), ('r2', 'cli', 1.0, '$work/repo', NULL);
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'r1', 'user', 'hi', 1.5), (2, 'r1', 'assistant', 'hello', 1.6),
+ (3, 'r2', 'user', 'hi', 1.5), (4, 'r2', 'assistant', 'hello', 1.6);" > rn.sql
+"$mkdb" rn.db rn.sql || exit 1
+expect_rc 0 "install r1" "$txc" convert r1 --to claude --install --db rn.db
+rf1=$(sed -n 's/^installed //p' out.txt)
+printf '{"type":"custom-title","customTitle":"my name","sessionId":"%s"}\n' "$(basename "$rf1" .jsonl)" >> "$rf1"
+expect_rc 0 "install r2" "$txc" convert r2 --to claude --install --db rn.db
+rf2=$(sed -n 's/^installed //p' out.txt)
+printf '{"type":"summary","summary":"my summary","leafUuid":"1b4e28ba-2fa1-41d2-883f-0016d3cca427"}\n' >> "$rf2"
+rs1=$(sum "$rf1") rs2=$(sum "$rf2")
+printf "INSERT INTO messages VALUES(5, 'r1', 'user', 'more', 1.7), (6, 'r2', 'user', 'more', 1.7);\n" > rn2.sql; "$mkdb" rn.db rn2.sql
+expect_rc 4 "re-install after a rename in Claude Code" "$txc" convert r1 --to claude --install --db rn.db
+[ "$(sum "$rf1")" = "$rs1" ] && ok || bad "a custom-title line Claude Code added was overwritten"
+expect_rc 4 "re-install after a summary from Claude Code" "$txc" convert r2 --to claude --install --db rn.db
+[ "$(sum "$rf2")" = "$rs2" ] && ok || bad "a summary line Claude Code added was overwritten"
+
 echo "files: $passes passed, $fails failed"
 [ "$fails" = 0 ]
