@@ -244,5 +244,13 @@ expect_rc 4 "re-install after a rename in Claude Code" "$txc" convert r1 --to cl
 expect_rc 4 "re-install after a summary from Claude Code" "$txc" convert r2 --to claude --install --db rn.db
 [ "$(sum "$rf2")" = "$rs2" ] && ok || bad "a summary line Claude Code added was overwritten"
 
+# ---- 6. hostile manifest: a path through a symbolic link inside DIR is never removed ----
+"$mkdb" sl.db "$src/fixtures/features.sql" && mkdir -p victimhome && cp sl.db victimhome/state.db
+"$txc" export --to markdown --out sl --db sl.db && ln -s ../victimhome sl/evil
+printf '{"session_id":"tools","path":"evil/state.db","format":"markdown","sha256":"%s"}\n' "$(sum victimhome/state.db)" >> sl/manifest.jsonl
+expect_rc 0 "bulk with a manifest path through a symlink" "$txc" export --to markdown --out sl --db sl.db
+[ -e victimhome/state.db ] && ok || bad "a manifest path through a symlink in DIR removed a file outside DIR"
+grep -q evil sl/manifest.jsonl && bad "the symlinked entry stayed in the manifest" || ok
+
 echo "files: $passes passed, $fails failed"
 [ "$fails" = 0 ]
