@@ -61,7 +61,8 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 			txc_out_maybe_flush(&out);
 		}
 	}
-	if (cli_out_finish(&out) != 0 && rc == 0) {
+	/* a write error stops the stream with out.err set and d left empty: say it here */
+	if ((rc == 0 && cli_out_finish(&out) != 0) || (rc != 0 && out.err && d->msg[0] == '\0')) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write to stdout: %s", strerror(out.err));
 		rc = TXC_E_FAIL;
 	}

@@ -170,11 +170,12 @@ int main(int argc, char **argv)
 	} else {
 		return cli_usage(0, "unknown command '%s'", cmd);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (errno == EPIPE)
-			return rc;
-		cli_say("error: ", "cannot write to stdout: %s", strerror(errno));
-		return 1;
+	int flushed = fflush(stdout), err = errno;
+	if (flushed != 0 || ferror(stdout)) {
+		if (err == EPIPE || (flushed == 0 && rc != 0))
+			return rc; /* a closed pipe, or a write error the command reported already */
+		cli_say("error: ", "cannot write to stdout: %s", strerror(flushed != 0 ? err : EIO));
+		return rc ? rc : 1;
 	}
 	return rc;
 }

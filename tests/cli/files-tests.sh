@@ -252,5 +252,23 @@ expect_rc 0 "bulk with a manifest path through a symlink" "$txc" export --to mar
 [ -e victimhome/state.db ] && ok || bad "a manifest path through a symlink in DIR removed a file outside DIR"
 grep -q evil sl/manifest.jsonl && bad "the symlinked entry stayed in the manifest" || ok
 
+# ---- 16. a write error on standard output: one line that says why, also mid-stream ----
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES('b', 'cli', 1.0, 'big');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'b', 'user', replace(printf('%%.60000c', 'x'), 'x', char(1)), 1.5);" > fz.sql
+"$mkdb" fz.db fz.sql || exit 1
+for cmd in "convert b --to hermes" "convert b --to claude" "export --json"; do
+	(trap '' XFSZ; ulimit -f 100 && exec "$txc" $cmd --db fz.db > fz.out 2> err.txt); rc=$?
+	[ $rc = 1 ] && [ "$(wc -l < err.txt)" = 1 ] && grep -q '^txc: error: cannot write to stdout: File too large$' err.txt && ok ||
+		bad "$cmd to a full stdout: exit $rc, $(cat err.txt)"
+done
+if [ -w /dev/full ]; then
+	"$txc" export --json --db fz.db > /dev/full 2> err.txt; rc=$?
+	[ $rc = 1 ] && [ "$(wc -l < err.txt)" = 1 ] && grep -q 'cannot write to stdout: No space left' err.txt && ok || bad "export --json > /dev/full: exit $rc, $(cat err.txt)"
+else
+	echo "files-tests: SKIPPED export --json > /dev/full (no /dev/full)"
+fi
+
 echo "files: $passes passed, $fails failed"
 [ "$fails" = 0 ]
