@@ -589,16 +589,30 @@ static void assistant_record(struct ctx *c, const struct txc_message *m, size_t 
 	txc_buf_addstr(b, "}\n");
 }
 
-static const char *const api_image_types[] = {"image/png", "image/jpeg", "image/gif", "image/webp", NULL};
+/* The media types the API takes, and the spellings clients also record (image/PNG, image/jpg). */
+static const char *const api_image_types[][2] = {{"image/png", "image/png"}, {"image/jpeg", "image/jpeg"},
+						 {"image/jpg", "image/jpeg"}, {"image/gif", "image/gif"},
+						 {"image/webp", "image/webp"}};
+
+static const char *api_media_type(struct txc_str mt)
+{
+	for (size_t k = 0; k < sizeof(api_image_types) / sizeof(api_image_types[0]); k++) {
+		const char *a = api_image_types[k][0];
+		bool same = mt.len == strlen(a);
+		for (size_t i = 0; same && i < mt.len; i++)
+			same = (mt.ptr[i] >= 'A' && mt.ptr[i] <= 'Z' ? mt.ptr[i] - 'A' + 'a' : mt.ptr[i]) == a[i];
+		if (same)
+			return api_image_types[k][1];
+	}
+	return NULL;
+}
 
 /* The API answers 400 to any other media type or to bad base64, and the image is lost with the
  * turn: those are kept as a text note saying what was there. */
 static void emit_user_image(struct txc_buf *b, const struct txc_block *blk)
 {
-	const char *why = "its media type is not one the API accepts (png, jpeg, gif, webp)";
-	for (size_t k = 0; api_image_types[k]; k++)
-		if (txc_str_eq(blk->media_type, api_image_types[k]))
-			why = NULL;
+	const char *type = api_media_type(blk->media_type);
+	const char *why = type ? NULL : "its media type is not one the API accepts (png, jpeg, gif, webp)";
 	if (why == NULL) {
 		struct txc_buf bytes = TXC_BUF_INIT;
 		if (blk->data.len == 0 || !txc_base64_decode(&bytes, blk->data.ptr, blk->data.len))
@@ -615,8 +629,7 @@ static void emit_user_image(struct txc_buf *b, const struct txc_block *blk)
 		txc_buf_release(&t);
 		return;
 	}
-	txc_buf_addstr(b, "{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":");
-	txc_json_emit_str(b, blk->media_type.ptr, blk->media_type.len);
+	txc_buf_addf(b, "{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"%s\"", type);
 	txc_buf_addstr(b, ",\"data\":");
 	txc_json_emit_str(b, blk->data.ptr, blk->data.len);
 	txc_buf_addstr(b, "}}");
