@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "txc/diag.h"
 #include "txc/reader.h"
@@ -143,6 +144,7 @@ struct cli_atomic {
 	FILE *f;
 	char *tmp, *path;
 	bool force;
+	const struct stat *unchanged; /* if set: replace path only if it is still this file, unchanged */
 };
 int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d);
 int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d);

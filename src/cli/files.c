@@ -277,8 +277,18 @@ int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 	}
 	if (!err) {
 		struct stat old;
-		if (w->force && lstat(w->path, &old) == 0 && S_ISREG(old.st_mode))
+		bool have = lstat(w->path, &old) == 0;
+		if (w->force && have && S_ISREG(old.st_mode))
 			chmod(w->tmp, old.st_mode & file_mode()); /* a file made private stays private */
+		if (w->unchanged != NULL &&
+		    (!have || old.st_ino != w->unchanged->st_ino || old.st_size != w->unchanged->st_size ||
+		     old.st_mtim.tv_sec != w->unchanged->st_mtim.tv_sec ||
+		     old.st_mtim.tv_nsec != w->unchanged->st_mtim.tv_nsec)) {
+			/* someone (Claude Code) wrote to it since it was checked: theirs */
+			txc_diag_set(d, TXC_E_FAIL, "'%s' changed while txc was writing it; nothing was written", w->path);
+			cli_atomic_abort(w);
+			return TXC_E_FAIL;
+		}
 		if (w->force) {
 			if (rename(w->tmp, w->path) != 0)
 				err = errno;

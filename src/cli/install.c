@@ -155,7 +155,7 @@ static int install_at(const struct cli_args *a, const struct txc_transcript *t, 
 		cli_atomic_abort(&f); /* nothing Claude Code could resume */
 		return EMPTY;
 	}
-	struct stat before, now;
+	struct stat before;
 	if (rc == 0 && lstat(path, &before) != 0) {
 		f.force = false; /* linked: a file that appeared meanwhile is not replaced */
 		*res = CLI_INST_NEW;
@@ -179,12 +179,9 @@ static int install_at(const struct cli_args *a, const struct txc_transcript *t, 
 		txc_diag_set(d, TXC_E_FAIL, "'%s' exists and is not a session txc installed; pass --force to overwrite it",
 			     path);
 		rc = TXC_E_FAIL;
-	} else if (lstat(path, &now) != 0 || now.st_ino != before.st_ino || now.st_size != before.st_size ||
-		   now.st_mtim.tv_sec != before.st_mtim.tv_sec || now.st_mtim.tv_nsec != before.st_mtim.tv_nsec) {
-		txc_diag_set(d, TXC_E_FAIL, "'%s' changed while txc was installing; nothing was written", path);
-		rc = TXC_E_FAIL;
 	} else {
 		*res = CLI_INST_UPDATED; /* txc's own older output (or --force over a stranger) */
+		f.unchanged = &before; /* checked again just before the rename, after the fsync */
 		return cli_atomic_commit(&f, d);
 	}
 	cli_atomic_abort(&f);

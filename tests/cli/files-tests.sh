@@ -270,5 +270,23 @@ else
 	echo "files-tests: SKIPPED export --json > /dev/full (no /dev/full)"
 fi
 
+# ---- 3. Claude Code appends while txc re-installs: its line is never lost ----
+# strace holds txc in its fsync (after the checks) while the line is appended
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	export CLAUDE_CONFIG_DIR="$work/crace"
+	"$mkdb" race.db rn.sql || exit 1
+	expect_rc 0 "install r1 (race)" "$txc" convert r1 --to claude --install --db race.db
+	rcf=$(sed -n 's/^installed //p' out.txt)
+	printf "INSERT INTO messages VALUES(5, 'r1', 'user', 'more', 1.7);\n" > race2.sql; "$mkdb" race.db race2.sql
+	strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_exit=2000000 "$txc" convert r1 --to claude --install --db race.db > out.txt 2> err.txt &
+	sleep 1
+	printf '{"type":"user","sessionId":"x","uuid":"3b4e28ba-2fa1-41d2-883f-0016d3cca427","message":"APPENDED"}\n' >> "$rcf"
+	wait $!; rc=$?
+	grep -q APPENDED "$rcf" && ok || bad "a line Claude Code appended during the re-install was lost (exit $rc: $(cat out.txt err.txt))"
+	[ $rc = 1 ] && grep -q 'changed while txc was writing it' err.txt && ok || bad "race: exit $rc, $(cat err.txt)"
+else
+	echo "files-tests: SKIPPED the re-install race (strace cannot trace here)"
+fi
+
 echo "files: $passes passed, $fails failed"
 [ "$fails" = 0 ]
