@@ -624,6 +624,8 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	}
 	if (oc != SAME) {
 		tmp.force = oc != NEW; /* a new file is linked: one that appeared meanwhile is not replaced */
+		if (oc == UPDATED)
+			tmp.unchanged = &sb; /* nor one edited since it was hashed */
 		if (cli_atomic_commit(&tmp, d) != 0) {
 			oc = d->code == TXC_E_REFUSED ? REFUSED : FAILED;
 			free_assets(av, an);

@@ -284,6 +284,15 @@ if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2>
 	wait $!; rc=$?
 	grep -q APPENDED "$rcf" && ok || bad "a line Claude Code appended during the re-install was lost (exit $rc: $(cat out.txt err.txt))"
 	[ $rc = 1 ] && grep -q 'changed while txc was writing it' err.txt && ok || bad "race: exit $rc, $(cat err.txt)"
+	# the same for a bulk update: an edit made while txc writes the new version is kept
+	"$txc" export --to markdown --out race --db race.db --title named > /dev/null 2>&1
+	printf "INSERT INTO messages VALUES(6, 'r1', 'assistant', 'newer', 1.8);\n" > race3.sql; "$mkdb" race.db race3.sql
+	strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_exit=2000000 "$txc" export --to markdown --out race --db race.db --title named > out.txt 2> err.txt &
+	sleep 1
+	echo "my edit" >> race/r1-named.md
+	wait $!; rc=$?
+	grep -q 'my edit' race/r1-named.md && ok || bad "an edit made during the bulk update was lost (exit $rc: $(cat err.txt))"
+	[ $rc = 1 ] && grep -q 'changed while txc was writing it' err.txt && ok || bad "bulk race: exit $rc, $(cat err.txt)"
 else
 	echo "files-tests: SKIPPED the re-install race (strace cannot trace here)"
 fi
