@@ -271,15 +271,29 @@ else
 fi
 
 # ---- 3. Claude Code appends while txc re-installs: its line is never lost ----
-# strace holds txc in its fsync (after the checks) while the line is appended
+# strace holds txc in its fsync (after its checks) while the line is appended; race_wait waits
+# for txc's temporary file in $1 to hold all $2 bytes, then 1 s for the checks (valgrind is slow)
+race_wait() {
+	n=0
+	while [ $n -lt 150 ]; do
+		for t in "$1"/.txc-tmp-*; do
+			[ -f "$t" ] && [ "$(wc -c < "$t")" = "$2" ] && { sleep 1; return 0; }
+		done
+		sleep 0.1; n=$((n + 1))
+	done
+	return 1
+}
+delay="-e trace=fsync -e inject=fsync:delay_exit=6000000"
 if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
 	export CLAUDE_CONFIG_DIR="$work/crace"
 	"$mkdb" race.db rn.sql || exit 1
 	expect_rc 0 "install r1 (race)" "$txc" convert r1 --to claude --install --db race.db
 	rcf=$(sed -n 's/^installed //p' out.txt)
 	printf "INSERT INTO messages VALUES(5, 'r1', 'user', 'more', 1.7);\n" > race2.sql; "$mkdb" race.db race2.sql
-	strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_exit=2000000 "$txc" convert r1 --to claude --install --db race.db > out.txt 2> err.txt &
-	sleep 1
+	CLAUDE_CONFIG_DIR="$work/crace2" "$txc" convert r1 --to claude --install --db race.db > /dev/null 2>&1
+	want=$(cat "$work"/crace2/projects/*/*.jsonl | wc -c)
+	strace -f -o /dev/null $delay "$txc" convert r1 --to claude --install --db race.db > out.txt 2> err.txt &
+	race_wait "$(dirname "$rcf")" "$want" || bad "race: txc's temporary file never appeared"
 	printf '{"type":"user","sessionId":"x","uuid":"3b4e28ba-2fa1-41d2-883f-0016d3cca427","message":"APPENDED"}\n' >> "$rcf"
 	wait $!; rc=$?
 	grep -q APPENDED "$rcf" && ok || bad "a line Claude Code appended during the re-install was lost (exit $rc: $(cat out.txt err.txt))"
@@ -287,12 +301,14 @@ if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2>
 	# the same for a bulk update: an edit made while txc writes the new version is kept
 	"$txc" export --to markdown --out race --db race.db --title named > /dev/null 2>&1
 	printf "INSERT INTO messages VALUES(6, 'r1', 'assistant', 'newer', 1.8);\n" > race3.sql; "$mkdb" race.db race3.sql
-	strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_exit=2000000 "$txc" export --to markdown --out race --db race.db --title named > out.txt 2> err.txt &
-	sleep 1
+	"$txc" export --to markdown --out race2 --db race.db --title named > /dev/null 2>&1; want=$(wc -c < race2/r1-named.md)
+	strace -f -o /dev/null $delay "$txc" export --to markdown --out race --db race.db --title named > out.txt 2> err.txt &
+	race_wait race "$want" || bad "bulk race: txc's temporary file never appeared"
 	echo "my edit" >> race/r1-named.md
 	wait $!; rc=$?
 	grep -q 'my edit' race/r1-named.md && ok || bad "an edit made during the bulk update was lost (exit $rc: $(cat err.txt))"
 	[ $rc = 1 ] && grep -q 'changed while txc was writing it' err.txt && ok || bad "bulk race: exit $rc, $(cat err.txt)"
+	export CLAUDE_CONFIG_DIR="$work/claude"
 else
 	echo "files-tests: SKIPPED the re-install race (strace cannot trace here)"
 fi
