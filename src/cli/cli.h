@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "txc/diag.h"
 #include "txc/reader.h"
@@ -147,6 +148,7 @@ struct cli_atomic {
 	FILE *f;
 	char *tmp, *path;
 	bool force;
+	const struct stat *unchanged; /* if set: replace path only if it is still this file, unchanged */
 };
 int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d);
 int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d);
@@ -162,6 +164,8 @@ int cli_mkdirs(const char *dir, struct txc_diag *d);
  */
 void cli_guard_source(const char *path, bool store);
 int cli_guard_check(const char *target, struct txc_diag *d);
+/* The same for standard output (a shell's `>> state.db`); `--input -` from a file is a source too. */
+int cli_guard_stdout(struct txc_diag *d);
 
 /*
  * Images of a Markdown file written beside it (--images files): the writer's

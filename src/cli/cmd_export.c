@@ -450,6 +450,19 @@ static bool safe_rel(const char *rel)
 	return true;
 }
 
+/* Whether the folder of DIR/rel is DIR or under it: a manifest path through a symbolic link
+ * (DIR/link/state.db, link -> ~/.hermes) leads elsewhere. */
+static bool under_dir(const char *dir, const char *full)
+{
+	char *parent = txc_xstrndup(full, (size_t)(strrchr(full, '/') - full));
+	char *rd = realpath(dir, NULL), *rp = realpath(parent, NULL);
+	size_t n = rd ? strlen(rd) : 0;
+	bool ok = rd != NULL && rp != NULL && strncmp(rp, rd, n) == 0 &&
+		  (rp[n] == '\0' || rp[n] == '/' || (n == 1 && rd[0] == '/'));
+	free(parent), free(rd), free(rp);
+	return ok;
+}
+
 /* Remove DIR/rel if it is still exactly what txc wrote (sha); anything else is left alone. */
 static void remove_ours(const struct bulk *bk, const char *rel, const char *sha)
 {
@@ -458,7 +471,7 @@ static void remove_ours(const struct bulk *bk, const char *rel, const char *sha)
 	struct stat sb;
 	char now[65];
 	struct txc_diag d = {0};
-	if (!safe_rel(rel) || lstat(full.buf, &sb) != 0) {
+	if (!safe_rel(rel) || !under_dir(bk->a->out_dir, full.buf) || lstat(full.buf, &sb) != 0) {
 		/* gone already, or not a path of ours: only the entry goes */
 	} else if (!S_ISREG(sb.st_mode) || !file_sha(full.buf, now) || strcmp(now, sha) != 0) {
 		cli_say("warning: ", "kept '%s': it changed since txc wrote it (it is no longer in the manifest)", full.buf);
@@ -641,6 +654,8 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	}
 	if (oc != SAME) {
 		tmp.force = oc != NEW; /* a new file is linked: one that appeared meanwhile is not replaced */
+		if (oc == UPDATED)
+			tmp.unchanged = &sb; /* nor one edited since it was hashed */
 		if (cli_atomic_commit(&tmp, d) != 0) {
 			oc = d->code == TXC_E_REFUSED ? REFUSED : FAILED;
 			free_assets(av, an);

@@ -71,6 +71,9 @@ struct guard_src {
 	char *name; /* realpath of its folder + its base name: the name a new file would take */
 	char *real; /* realpath of the file itself, or NULL */
 	bool store; /* a SQLite store: its -wal, -shm and -journal are sources too */
+	bool fd_only; /* standard input redirected from a file: known by device+inode only */
+	dev_t dev;
+	ino_t ino;
 };
 static struct guard_src *guard_v;
 static size_t guard_n;
@@ -96,14 +99,20 @@ static char *resolve_name(const char *path)
 
 void cli_guard_source(const char *path, bool store)
 {
-	if (path == NULL || strcmp(path, "-") == 0)
-		return;
+	struct stat sb;
+	bool in = path != NULL && strcmp(path, "-") == 0;
+	if (path == NULL || (in && (fstat(STDIN_FILENO, &sb) != 0 || !S_ISREG(sb.st_mode))))
+		return; /* stdin from a pipe or a terminal: nothing a file could replace */
 	guard_v = txc_xrealloc(guard_v, (guard_n + 1) * sizeof(*guard_v));
 	struct guard_src *g = &guard_v[guard_n++];
-	g->path = txc_xstrdup(path);
-	g->name = resolve_name(path);
-	g->real = realpath(path, NULL);
+	memset(g, 0, sizeof(*g));
+	g->path = txc_xstrdup(in ? "standard input" : path);
+	g->name = in ? NULL : resolve_name(path);
+	g->real = in ? NULL : realpath(path, NULL);
 	g->store = store;
+	g->fd_only = in;
+	g->dev = in ? sb.st_dev : 0;
+	g->ino = in ? sb.st_ino : 0;
 }
 
 static bool same_name(const char *name, const char *src, const char *suffix)
@@ -112,27 +121,53 @@ static bool same_name(const char *name, const char *src, const char *suffix)
 	return strncmp(name, src, n) == 0 && strcmp(name + n, suffix) == 0;
 }
 
+/* Whether a file (tst, NULL if absent) or the name a new file would take (name) is a source;
+ * src is set to the source's name. */
+static bool is_source(const struct stat *tst, const char *name, struct txc_buf *src)
+{
+	struct stat sst;
+	for (size_t i = 0; i < guard_n; i++) {
+		const struct guard_src *g = &guard_v[i];
+		for (size_t k = 0; k < (g->store ? 4u : 1u); k++) {
+			txc_buf_reset(src);
+			txc_buf_addf(src, "%s%s", g->path, store_suffix[k]);
+			if (g->fd_only) {
+				if (tst != NULL && tst->st_dev == g->dev && tst->st_ino == g->ino)
+					return true;
+				continue;
+			}
+			/* the same file under another name (symlink, hardlink, ..), or the name a -wal would take */
+			if ((tst != NULL && stat(src->buf, &sst) == 0 && sst.st_dev == tst->st_dev && sst.st_ino == tst->st_ino) ||
+			    (name != NULL && g->name != NULL && same_name(name, g->name, store_suffix[k])) ||
+			    (name != NULL && g->real != NULL && same_name(name, g->real, store_suffix[k])))
+				return true;
+		}
+	}
+	return false;
+}
+
 int cli_guard_check(const char *target, struct txc_diag *d)
 {
-	struct stat tst, sst;
+	struct stat tst;
 	bool exists = stat(target, &tst) == 0;
 	char *name = guard_n ? resolve_name(target) : NULL;
 	struct txc_buf src = TXC_BUF_INIT;
-	bool hit = false;
-	for (size_t i = 0; i < guard_n && !hit; i++) {
-		const struct guard_src *g = &guard_v[i];
-		for (size_t k = 0; k < (g->store ? 4u : 1u) && !hit; k++) {
-			txc_buf_reset(&src);
-			txc_buf_addf(&src, "%s%s", g->path, store_suffix[k]);
-			/* the same file under another name (symlink, hardlink, ..), or the name a -wal would take */
-			hit = (exists && stat(src.buf, &sst) == 0 && sst.st_dev == tst.st_dev && sst.st_ino == tst.st_ino) ||
-			      (name != NULL && g->name != NULL && same_name(name, g->name, store_suffix[k])) ||
-			      (name != NULL && g->real != NULL && same_name(name, g->real, store_suffix[k]));
-		}
-	}
+	bool hit = is_source(exists ? &tst : NULL, name, &src);
 	free(name);
 	if (hit)
 		txc_diag_set(d, TXC_E_REFUSED, "refusing to write '%s': it is '%s', which txc is reading", target, src.buf);
+	txc_buf_release(&src);
+	return hit ? TXC_E_REFUSED : TXC_OK;
+}
+
+int cli_guard_stdout(struct txc_diag *d)
+{
+	struct stat st;
+	struct txc_buf src = TXC_BUF_INIT;
+	bool hit = fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_source(&st, NULL, &src);
+	if (hit) /* `>> state.db`: the shell opened it, txc would write it */
+		txc_diag_set(d, TXC_E_REFUSED, "refusing to write to standard output: it is '%s', which txc is reading",
+			     src.buf);
 	txc_buf_release(&src);
 	return hit ? TXC_E_REFUSED : TXC_OK;
 }
@@ -180,6 +215,11 @@ int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct t
 	memset(w, 0, sizeof(*w));
 	if (cli_guard_check(path, d) != 0)
 		return TXC_E_REFUSED;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a rename would replace /dev/null itself */
+		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a regular file; txc writes only files (-o - is standard output)",
+			     path);
+		return TXC_E_FAIL;
+	}
 	if (!force && lstat(path, &st) == 0) {
 		txc_diag_set(d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", path);
 		return TXC_E_FAIL;
@@ -236,6 +276,19 @@ int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 		return TXC_E_REFUSED;
 	}
 	if (!err) {
+		struct stat old;
+		bool have = lstat(w->path, &old) == 0;
+		if (w->force && have && S_ISREG(old.st_mode))
+			chmod(w->tmp, old.st_mode & file_mode()); /* a file made private stays private */
+		if (w->unchanged != NULL &&
+		    (!have || old.st_ino != w->unchanged->st_ino || old.st_size != w->unchanged->st_size ||
+		     old.st_mtim.tv_sec != w->unchanged->st_mtim.tv_sec ||
+		     old.st_mtim.tv_nsec != w->unchanged->st_mtim.tv_nsec)) {
+			/* someone (Claude Code) wrote to it since it was checked: theirs */
+			txc_diag_set(d, TXC_E_FAIL, "'%s' changed while txc was writing it; nothing was written", w->path);
+			cli_atomic_abort(w);
+			return TXC_E_FAIL;
+		}
 		if (w->force) {
 			if (rename(w->tmp, w->path) != 0)
 				err = errno;

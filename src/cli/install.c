@@ -21,31 +21,40 @@
 
 enum kind { K_OURS, K_CONTINUED, K_FOREIGN };
 
+enum line { L_OTHER, L_RECORD, L_SUMMARY, L_TITLE };
+
 /* One line as txc's claude writer makes it for session uuid: a user/assistant record with a
  * version-5 uuid, or the closing summary / custom-title lines. */
-static bool txc_line(const char *line, size_t len, const char *uuid)
+static enum line txc_line(const char *line, size_t len, const char *uuid)
 {
 	if (len == 0 || line[len - 1] != '\n')
-		return false; /* txc ends every line; a cut line was appended by someone else */
+		return L_OTHER; /* txc ends every line; a cut line was appended by someone else */
 	struct txc_arena *ar = txc_arena_new(0);
 	const struct txc_json *o;
-	bool ok = false;
+	enum line k = L_OTHER;
 	if (txc_json_parse(ar, line, len - 1, &o) == 0 && o->kind == TXC_JSON_OBJECT) {
 		const char *type = txc_json_cstr(txc_json_get(o, "type"));
 		const char *sid = txc_json_cstr(txc_json_get(o, "sessionId"));
 		const char *u = txc_json_cstr(txc_json_get(o, "uuid"));
 		if (type != NULL && strcmp(type, "summary") == 0)
-			ok = true;
-		else if (type != NULL && sid != NULL && strcmp(sid, uuid) == 0)
-			ok = strcmp(type, "custom-title") == 0 ||
-			     ((strcmp(type, "user") == 0 || strcmp(type, "assistant") == 0) && u != NULL &&
-			      strlen(u) == 36 && u[14] == '5');
+			k = L_SUMMARY;
+		else if (type != NULL && sid != NULL && strcmp(sid, uuid) == 0 && strcmp(type, "custom-title") == 0)
+			k = L_TITLE;
+		else if (type != NULL && sid != NULL && strcmp(sid, uuid) == 0 &&
+			 (strcmp(type, "user") == 0 || strcmp(type, "assistant") == 0) && u != NULL && strlen(u) == 36 &&
+			 u[14] == '5')
+			k = L_RECORD;
 	}
 	txc_arena_free(ar);
-	return ok;
+	return k;
 }
 
-/* txc's own (only txc's lines), continued (txc's lines, then others) or foreign */
+/*
+ * txc's own (only txc's lines, in txc's order: records, then at most one summary and one
+ * custom-title, the last lines), continued (txc's lines, then others) or foreign.  Claude Code
+ * writes summary and custom-title lines too (a /rename): after txc's closing pair they are
+ * Claude Code's.
+ */
 static enum kind classify(const char *path, const char *uuid)
 {
 	FILE *f = fopen(path, "rb");
@@ -55,14 +64,20 @@ static enum kind classify(const char *path, const char *uuid)
 	size_t cap = 0, n_ours = 0;
 	ssize_t len;
 	enum kind k = K_OURS;
+	enum line last = L_RECORD;
 	while ((len = getline(&line, &cap, f)) > 0) {
-		if (txc_line(line, (size_t)len, uuid)) {
+		enum line l = txc_line(line, (size_t)len, uuid);
+		if ((l == L_RECORD && last == L_RECORD) || (l == L_SUMMARY && last == L_RECORD) ||
+		    (l == L_TITLE && last == L_SUMMARY)) {
 			n_ours++;
+			last = l;
 			continue;
 		}
 		k = n_ours ? K_CONTINUED : K_FOREIGN;
 		break;
 	}
+	if (k == K_OURS && last == L_SUMMARY)
+		k = K_CONTINUED; /* txc writes the pair: a file cut after the summary is not as txc left it */
 	if (ferror(f))
 		k = K_FOREIGN;
 	free(line);
@@ -140,7 +155,7 @@ static int install_at(const struct cli_args *a, const struct txc_transcript *t, 
 		cli_atomic_abort(&f); /* nothing Claude Code could resume */
 		return EMPTY;
 	}
-	struct stat before, now;
+	struct stat before;
 	if (rc == 0 && lstat(path, &before) != 0) {
 		f.force = false; /* linked: a file that appeared meanwhile is not replaced */
 		*res = CLI_INST_NEW;
@@ -164,12 +179,9 @@ static int install_at(const struct cli_args *a, const struct txc_transcript *t, 
 		txc_diag_set(d, TXC_E_FAIL, "'%s' exists and is not a session txc installed; pass --force to overwrite it",
 			     path);
 		rc = TXC_E_FAIL;
-	} else if (lstat(path, &now) != 0 || now.st_ino != before.st_ino || now.st_size != before.st_size ||
-		   now.st_mtim.tv_sec != before.st_mtim.tv_sec || now.st_mtim.tv_nsec != before.st_mtim.tv_nsec) {
-		txc_diag_set(d, TXC_E_FAIL, "'%s' changed while txc was installing; nothing was written", path);
-		rc = TXC_E_FAIL;
 	} else {
 		*res = CLI_INST_UPDATED; /* txc's own older output (or --force over a stranger) */
+		f.unchanged = &before; /* checked again just before the rename, after the fsync */
 		return cli_atomic_commit(&f, d);
 	}
 	cli_atomic_abort(&f);

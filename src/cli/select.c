@@ -80,6 +80,8 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 		}
 		add_store(out, NULL, txc_xstrdup(a->store.input));
 		cli_guard_source(a->store.input, false);
+		if (cli_guard_stdout(d) != 0)
+			return TXC_E_REFUSED;
 		int rc = txc_store_open_file(&out->v[0].s, a->store.input, a->store.skip_bad, d);
 		if (rc == 0 && d->hint[0]) {
 			fputs(d->hint, stderr); /* lines skipped with --skip-bad */
@@ -126,6 +128,8 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 	}
 	for (size_t i = 0; i < out->n; i++) {
 		cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */
+		if (cli_guard_stdout(d) != 0)
+			return TXC_E_REFUSED;
 		int rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
 		if (rc && a->all_profiles) {
 			/* one broken profile does not hide the others: say so, leave it out, fail at the end */

@@ -237,7 +237,8 @@ static int64_t usage_weight(const struct usage_split *u)
 static void usage_plan(struct usage_split *u, const struct txc_transcript *t)
 {
 	const struct txc_meta *m = &t->meta;
-	int64_t last = 0, tokens = 0;
+	int64_t last = 0;
+	double tokens = 0; /* four totals near INT64_MAX would overflow an integer sum */
 	memset(u, 0, sizeof(*u));
 	for (size_t i = 0; i < t->n_messages; i++) {
 		if (t->messages[i].compacted)
@@ -249,11 +250,11 @@ static void usage_plan(struct usage_split *u, const struct txc_transcript *t)
 	u->ctx_bytes = 0;
 	const int64_t total[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
 	for (int k = 0; k < 4; k++)
-		tokens += total[k] > 0 ? total[k] : 0;
+		tokens += total[k] > 0 ? (double)total[k] : 0;
 	u->per_weight = u->total_weight ? 1.0 / (double)u->total_weight : 0;
 	/* more tokens than weight: the last record keeps its weight, the others share the rest */
-	if (tokens > u->total_weight && u->total_weight > last)
-		u->per_weight = (double)(tokens - last) / ((double)(u->total_weight - last) * (double)tokens);
+	if (tokens > (double)u->total_weight && u->total_weight > last)
+		u->per_weight = (tokens - (double)last) / ((double)(u->total_weight - last) * tokens);
 }
 
 /* this record's share of each total: floor(total * done/all) minus what earlier records got */
@@ -263,7 +264,10 @@ static void usage_take(struct usage_split *u, const struct txc_meta *m, int64_t 
 	u->done_weight += usage_weight(u);
 	double part = (double)u->done_weight * u->per_weight;
 	for (int k = 0; k < 4; k++) {
-		int64_t upto = u->done_weight >= u->total_weight ? total[k] : (int64_t)((double)total[k] * part);
+		double want = (double)total[k] * part; /* near 2^63 rounding may reach it: not an int64 */
+		int64_t upto = total[k];
+		if (u->done_weight < u->total_weight && want < 9.2e18 && want > -9.2e18)
+			upto = (int64_t)want;
 		if (upto < u->given[k]) /* rounding never goes back */
 			upto = u->given[k];
 		if (upto > total[k])
@@ -589,16 +593,30 @@ static void assistant_record(struct ctx *c, const struct txc_message *m, size_t 
 	txc_buf_addstr(b, "}\n");
 }
 
-static const char *const api_image_types[] = {"image/png", "image/jpeg", "image/gif", "image/webp", NULL};
+/* The media types the API takes, and the spellings clients also record (image/PNG, image/jpg). */
+static const char *const api_image_types[][2] = {{"image/png", "image/png"}, {"image/jpeg", "image/jpeg"},
+						 {"image/jpg", "image/jpeg"}, {"image/gif", "image/gif"},
+						 {"image/webp", "image/webp"}};
+
+static const char *api_media_type(struct txc_str mt)
+{
+	for (size_t k = 0; k < sizeof(api_image_types) / sizeof(api_image_types[0]); k++) {
+		const char *a = api_image_types[k][0];
+		bool same = mt.len == strlen(a);
+		for (size_t i = 0; same && i < mt.len; i++)
+			same = (mt.ptr[i] >= 'A' && mt.ptr[i] <= 'Z' ? mt.ptr[i] - 'A' + 'a' : mt.ptr[i]) == a[i];
+		if (same)
+			return api_image_types[k][1];
+	}
+	return NULL;
+}
 
 /* The API answers 400 to any other media type or to bad base64, and the image is lost with the
  * turn: those are kept as a text note saying what was there. */
 static void emit_user_image(struct txc_buf *b, const struct txc_block *blk)
 {
-	const char *why = "its media type is not one the API accepts (png, jpeg, gif, webp)";
-	for (size_t k = 0; api_image_types[k]; k++)
-		if (txc_str_eq(blk->media_type, api_image_types[k]))
-			why = NULL;
+	const char *type = api_media_type(blk->media_type);
+	const char *why = type ? NULL : "its media type is not one the API accepts (png, jpeg, gif, webp)";
 	if (why == NULL) {
 		struct txc_buf bytes = TXC_BUF_INIT;
 		if (blk->data.len == 0 || !txc_base64_decode(&bytes, blk->data.ptr, blk->data.len))
@@ -615,8 +633,7 @@ static void emit_user_image(struct txc_buf *b, const struct txc_block *blk)
 		txc_buf_release(&t);
 		return;
 	}
-	txc_buf_addstr(b, "{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":");
-	txc_json_emit_str(b, blk->media_type.ptr, blk->media_type.len);
+	txc_buf_addf(b, "{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"%s\"", type);
 	txc_buf_addstr(b, ",\"data\":");
 	txc_json_emit_str(b, blk->data.ptr, blk->data.len);
 	txc_buf_addstr(b, "}}");

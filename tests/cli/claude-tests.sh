@@ -79,6 +79,30 @@ for k, v in want.items():
 last = sum(us[-1].values())
 assert 20000 <= last < 21000, "the last record claims %d tokens of context" % last
 PY
+# media types as clients spell them: image blocks under the API's names, not notes
+"$txc" convert imgcase --to claude --db t.db > imgcase.jsonl 2> err.txt && ok || bad "convert imgcase: $(cat err.txt)"
+python3 - imgcase.jsonl > py.txt 2>&1 <<'PY' && ok || bad "imgcase: $(cat py.txt)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+blocks = [b for r in recs if r.get("type") == "user" for b in r["message"]["content"]]
+types = [b["source"]["media_type"] for b in blocks if b["type"] == "image"]
+assert types == ["image/png", "image/jpeg", "image/gif"], "image blocks: %r, all: %r" % (types, blocks)
+PY
+# totals whose sum passes 2^63: still exact sums, and the last record claims no huge context
+"$txc" convert overflow --to claude --db t.db > overflow.jsonl 2> err.txt && ok || bad "convert overflow: $(cat err.txt)"
+python3 - overflow.jsonl > py.txt 2>&1 <<'PY' && ok || bad "overflow usage: $(cat py.txt)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+us = [r["message"]["usage"] for r in recs if r.get("type") == "assistant"]
+want = {"input_tokens": 9223372036854775807, "output_tokens": 9223372036854775807,
+        "cache_read_input_tokens": 9007199254740993, "cache_creation_input_tokens": 0}
+for k, v in want.items():
+    got = sum(u[k] for u in us)
+    assert got == v, "sum of %s: %d, want %d" % (k, got, v)
+assert all(min(u.values()) >= 0 for u in us), "a negative share: %r" % us
+last = sum(us[-1].values())
+assert last < 21000, "the last record claims %d tokens of context" % last
+PY
 # a session without token counts writes no usage at all
 "$txc" convert images --to claude --db t.db > images.jsonl 2> err.txt && ok || bad "convert images: $(cat err.txt)"
 grep -q '"usage"' images.jsonl && bad "usage written for a session without token counts" || ok

@@ -197,5 +197,121 @@ sed -i "s|\"path\":\"tools-renamed-twice.md\",\(.*\)\"sha256\":\"[0-9a-f]*\"|\"p
 expect_rc 0 "bulk with a hostile manifest path" "$txc" export --to markdown --out b --db b.db
 [ -e victim.db ] && ok || bad "a manifest path outside DIR was removed"
 
+
+# ---- 1. standard input redirected from a file, standard output opened on the store ----
+"$txc" export --json --db st/state.db > in2.jsonl; insum=$(sum in2.jsonl)
+"$txc" convert tools --to hermes --input - -o in2.jsonl --force < in2.jsonl > out.txt 2> err.txt; rc=$?
+[ $rc = 4 ] && [ "$(sum in2.jsonl)" = "$insum" ] && ok || bad "--input - < FILE, -o FILE --force: exit $rc, $(cat err.txt)"
+"$txc" convert tools --to hermes --input - < in2.jsonl 2> err.txt | grep -q '"id": "tools"' && ok || bad "--input - < FILE: $(cat err.txt)"
+cp st/state.db app.db; asum=$(sum app.db)
+"$txc" convert tools --to hermes --db app.db >> app.db 2> err.txt; rc=$?
+[ $rc = 4 ] && [ "$(sum app.db)" = "$asum" ] && grep -q 'refusing to write to standard output' err.txt && ok || bad "convert >> the store: exit $rc, $(cat err.txt)"
+"$txc" list --db app.db 1<> app.db 2> err.txt; rc=$?
+[ $rc = 4 ] && [ "$(sum app.db)" = "$asum" ] && ok || bad "list 1<> the store: exit $rc, $(cat err.txt)"
+
+# ---- an existing FIFO (or device) is never replaced by a regular file, not even with --force ----
+mkfifo fifo
+"$txc" convert tools --to hermes --db st/state.db -o fifo --force > out.txt 2> err.txt; rc=$?
+[ $rc = 1 ] && [ -p fifo ] && grep -q "'fifo' is not a regular file" err.txt && ok || bad "-o FIFO --force: exit $rc, $(cat err.txt)"
+grep -q -- '--force' err.txt && bad "-o FIFO suggests --force" || ok
+
+# ---- 10. a file the user made private stays private when txc rewrites it ----
+"$txc" convert s1 --to markdown --db inst.db -o priv.md && chmod 600 priv.md
+"$txc" convert s1 --to hermes --db inst.db -o priv.md --force
+[ "$(stat -c %a priv.md)" = 600 ] && ok || bad "-o --force widened a 0600 file to $(stat -c %a priv.md)"
+"$mkdb" p.db "$src/fixtures/features.sql" && "$txc" export --to markdown --out p --db p.db && chmod 600 p/chat-*.md
+printf "UPDATE messages SET content = 'changed' WHERE session_id = 'chat';\n" > pchg.sql; "$mkdb" p.db pchg.sql
+expect_rc 0 "bulk update of a private file" "$txc" export --to markdown --out p --db p.db --progress
+grep -q ' 1 updated' err.txt && [ "$(stat -c %a p/chat-*.md)" = 600 ] && ok || bad "bulk update made $(stat -c %a p/chat-*.md): $(tail -1 err.txt)"
+
+# ---- 3. a rename in Claude Code (its custom-title or summary line after txc's) is a continuation ----
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, cwd TEXT, title TEXT);
+INSERT INTO sessions VALUES('r1', 'cli', 1.0, '$work/repo', 'named'), ('r2', 'cli', 1.0, '$work/repo', NULL);
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'r1', 'user', 'hi', 1.5), (2, 'r1', 'assistant', 'hello', 1.6),
+ (3, 'r2', 'user', 'hi', 1.5), (4, 'r2', 'assistant', 'hello', 1.6);" > rn.sql
+"$mkdb" rn.db rn.sql || exit 1
+expect_rc 0 "install r1" "$txc" convert r1 --to claude --install --db rn.db
+rf1=$(sed -n 's/^installed //p' out.txt)
+printf '{"type":"custom-title","customTitle":"my name","sessionId":"%s"}\n' "$(basename "$rf1" .jsonl)" >> "$rf1"
+expect_rc 0 "install r2" "$txc" convert r2 --to claude --install --db rn.db
+rf2=$(sed -n 's/^installed //p' out.txt)
+printf '{"type":"summary","summary":"my summary","leafUuid":"1b4e28ba-2fa1-41d2-883f-0016d3cca427"}\n' >> "$rf2"
+rs1=$(sum "$rf1") rs2=$(sum "$rf2")
+printf "INSERT INTO messages VALUES(5, 'r1', 'user', 'more', 1.7), (6, 'r2', 'user', 'more', 1.7);\n" > rn2.sql; "$mkdb" rn.db rn2.sql
+expect_rc 4 "re-install after a rename in Claude Code" "$txc" convert r1 --to claude --install --db rn.db
+[ "$(sum "$rf1")" = "$rs1" ] && ok || bad "a custom-title line Claude Code added was overwritten"
+expect_rc 4 "re-install after a summary from Claude Code" "$txc" convert r2 --to claude --install --db rn.db
+[ "$(sum "$rf2")" = "$rs2" ] && ok || bad "a summary line Claude Code added was overwritten"
+
+# ---- 6. hostile manifest: a path through a symbolic link inside DIR is never removed ----
+"$mkdb" sl.db "$src/fixtures/features.sql" && mkdir -p victimhome && cp sl.db victimhome/state.db
+"$txc" export --to markdown --out sl --db sl.db && ln -s ../victimhome sl/evil
+printf '{"session_id":"tools","path":"evil/state.db","format":"markdown","sha256":"%s"}\n' "$(sum victimhome/state.db)" >> sl/manifest.jsonl
+expect_rc 0 "bulk with a manifest path through a symlink" "$txc" export --to markdown --out sl --db sl.db
+[ -e victimhome/state.db ] && ok || bad "a manifest path through a symlink in DIR removed a file outside DIR"
+grep -q evil sl/manifest.jsonl && bad "the symlinked entry stayed in the manifest" || ok
+
+# ---- 16. a write error on standard output: one line that says why, also mid-stream ----
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES('b', 'cli', 1.0, 'big');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'b', 'user', replace(printf('%%.60000c', 'x'), 'x', char(1)), 1.5);" > fz.sql
+"$mkdb" fz.db fz.sql || exit 1
+for cmd in "convert b --to hermes" "convert b --to claude" "export --json"; do
+	(trap '' XFSZ; ulimit -f 100 && exec "$txc" $cmd --db fz.db > fz.out 2> err.txt); rc=$?
+	[ $rc = 1 ] && [ "$(wc -l < err.txt)" = 1 ] && grep -q '^txc: error: cannot write to stdout: File too large$' err.txt && ok ||
+		bad "$cmd to a full stdout: exit $rc, $(cat err.txt)"
+done
+if [ -w /dev/full ]; then
+	"$txc" export --json --db fz.db > /dev/full 2> err.txt; rc=$?
+	[ $rc = 1 ] && [ "$(wc -l < err.txt)" = 1 ] && grep -q 'cannot write to stdout: No space left' err.txt && ok || bad "export --json > /dev/full: exit $rc, $(cat err.txt)"
+else
+	echo "files-tests: SKIPPED export --json > /dev/full (no /dev/full)"
+fi
+
+# ---- 3. Claude Code appends while txc re-installs: its line is never lost ----
+# strace holds txc in its fsync (after its checks) while the line is appended; race_wait waits
+# for txc's temporary file in $1 to hold all $2 bytes, then 1 s for the checks (valgrind is slow)
+race_wait() {
+	n=0
+	while [ $n -lt 150 ]; do
+		for t in "$1"/.txc-tmp-*; do
+			[ -f "$t" ] && [ "$(wc -c < "$t")" = "$2" ] && { sleep 1; return 0; }
+		done
+		sleep 0.1; n=$((n + 1))
+	done
+	return 1
+}
+delay="-e trace=fsync -e inject=fsync:delay_exit=6000000"
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	export CLAUDE_CONFIG_DIR="$work/crace"
+	"$mkdb" race.db rn.sql || exit 1
+	expect_rc 0 "install r1 (race)" "$txc" convert r1 --to claude --install --db race.db
+	rcf=$(sed -n 's/^installed //p' out.txt)
+	printf "INSERT INTO messages VALUES(5, 'r1', 'user', 'more', 1.7);\n" > race2.sql; "$mkdb" race.db race2.sql
+	CLAUDE_CONFIG_DIR="$work/crace2" "$txc" convert r1 --to claude --install --db race.db > /dev/null 2>&1
+	want=$(cat "$work"/crace2/projects/*/*.jsonl | wc -c)
+	strace -f -o /dev/null $delay "$txc" convert r1 --to claude --install --db race.db > out.txt 2> err.txt &
+	race_wait "$(dirname "$rcf")" "$want" || bad "race: txc's temporary file never appeared"
+	printf '{"type":"user","sessionId":"x","uuid":"3b4e28ba-2fa1-41d2-883f-0016d3cca427","message":"APPENDED"}\n' >> "$rcf"
+	wait $!; rc=$?
+	grep -q APPENDED "$rcf" && ok || bad "a line Claude Code appended during the re-install was lost (exit $rc: $(cat out.txt err.txt))"
+	[ $rc = 1 ] && grep -q 'changed while txc was writing it' err.txt && ok || bad "race: exit $rc, $(cat err.txt)"
+	# the same for a bulk update: an edit made while txc writes the new version is kept
+	"$txc" export --to markdown --out race --db race.db --title named > /dev/null 2>&1
+	printf "INSERT INTO messages VALUES(6, 'r1', 'assistant', 'newer', 1.8);\n" > race3.sql; "$mkdb" race.db race3.sql
+	"$txc" export --to markdown --out race2 --db race.db --title named > /dev/null 2>&1; want=$(wc -c < race2/r1-named.md)
+	strace -f -o /dev/null $delay "$txc" export --to markdown --out race --db race.db --title named > out.txt 2> err.txt &
+	race_wait race "$want" || bad "bulk race: txc's temporary file never appeared"
+	echo "my edit" >> race/r1-named.md
+	wait $!; rc=$?
+	grep -q 'my edit' race/r1-named.md && ok || bad "an edit made during the bulk update was lost (exit $rc: $(cat err.txt))"
+	[ $rc = 1 ] && grep -q 'changed while txc was writing it' err.txt && ok || bad "bulk race: exit $rc, $(cat err.txt)"
+	export CLAUDE_CONFIG_DIR="$work/claude"
+else
+	echo "files-tests: SKIPPED the re-install race (strace cannot trace here)"
+fi
+
 echo "files: $passes passed, $fails failed"
 [ "$fails" = 0 ]
