@@ -110,8 +110,8 @@ static int jf_load(void *impl, const char *id, struct txc_transcript *t, struct 
 	return TXC_E_NOTFOUND;
 }
 
-/* stdin cannot seek: keep a private copy, unlinked at once so it never outlives txc */
-static FILE *spool_stdin(struct txc_diag *d)
+/* stdin or a pipe cannot seek: keep a private copy, unlinked at once so it never outlives txc */
+static FILE *spool(FILE *in, struct txc_diag *d)
 {
 	const char *dir = getenv("TMPDIR");
 	struct txc_buf path = TXC_BUF_INIT;
@@ -127,7 +127,7 @@ static FILE *spool_stdin(struct txc_diag *d)
 	FILE *f = fdopen(fd, "w+b");
 	char chunk[65536];
 	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
 		if (fwrite(chunk, 1, n, f) != n) {
 			txc_diag_set(d, TXC_E_FAIL, "cannot keep standard input in a temporary file: %s", strerror(errno));
 			fclose(f);
@@ -228,7 +228,7 @@ int txc_store_open_file(struct txc_store **out, const char *path, bool skip_bad,
 	struct json_file *jf = txc_xcalloc(1, sizeof(*jf));
 	jf->name = txc_xstrdup(strcmp(path, "-") == 0 ? "standard input" : path);
 	jf->a = txc_arena_new(0);
-	jf->f = strcmp(path, "-") == 0 ? spool_stdin(d) : fopen(path, "rb");
+	jf->f = strcmp(path, "-") == 0 ? spool(stdin, d) : fopen(path, "rb");
 	if (jf->f == NULL) {
 		if (strcmp(path, "-") != 0)
 			txc_diag_set(d, errno == ENOENT ? TXC_E_NOTFOUND : TXC_E_FAIL, "cannot open '%s': %s", path,
@@ -236,12 +236,22 @@ int txc_store_open_file(struct txc_store **out, const char *path, bool skip_bad,
 		jf_close(jf);
 		return d->code;
 	}
-	struct stat st;
+	struct stat st = {0};
+	st.st_mode = S_IFREG;
 	if (fstat(fileno(jf->f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		txc_diag_set(d, TXC_E_USAGE, "'%s' is a directory; --input takes an export file (JSONL or one JSON session) or -",
 			     path);
 		jf_close(jf);
 		return TXC_E_USAGE;
+	}
+	if (!S_ISREG(st.st_mode) && strcmp(path, "-") != 0) { /* a pipe (<(…), /dev/stdin): read it once */
+		FILE *copy = spool(jf->f, d);
+		fclose(jf->f);
+		jf->f = copy;
+		if (copy == NULL) {
+			jf_close(jf);
+			return d->code;
+		}
 	}
 	d->hint[0] = '\0';
 	skip_bom(jf);

@@ -113,6 +113,7 @@ expect_rc 0 "BOM, one object" "$txc" convert "$id1" --to claude --input bom.json
 expect_rc 1 "broken first line" "$txc" list --input badfirst.in
 expect_rc 0 "skip-bad, broken first line" "$txc" list --input badfirst.in --skip-bad --archived
 grep -q 'skipped 1 malformed line' err.txt && [ "$(grep -c '^[0-9a-f]' out.txt)" = 3 ] && ok || bad "first line skipped: $(cat err.txt)"
+cat bom.jsonl | "$txc" export --json --input /dev/stdin > b.out 2> err.txt; cmp -s b.out demo.jsonl && ok || bad "a pipe as --input: $(cat err.txt)"
 mkdir -p adir
 expect_rc 2 "a directory as --input" "$txc" list --input adir; one_line_err "directory"
 grep -q "'adir' is a directory" err.txt && [ "$(wc -l < err.txt)" = 1 ] && ok || bad "directory message: $(cat err.txt)"
