@@ -26,4 +26,7 @@ struct txc_http_req {
 /* 0 with *status (any HTTP status: the caller judges it), or TXC_E_FAIL with d set. */
 int txc_http_get(const struct txc_http_req *req, long *status, struct txc_diag *d);
 
+/* scheme://host:port/path of url, without user info, query or fragment (malloc'd): what messages may show */
+char *txc_http_url_shown(const char *url);
+
 #endif

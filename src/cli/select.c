@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "txc/http.h"
 
 /* ---- stores ---- */
 
@@ -95,8 +96,13 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 		    getenv("HERMES_DASHBOARD_SESSION_TOKEN")[0] != '\0')
 			token = getenv("HERMES_DASHBOARD_SESSION_TOKEN");
 		struct txc_remote_opts ro = {token, a->store.profile, a->store.timeout ? a->store.timeout : 300};
-		add_store(out, a->store.profile ? a->store.profile : NULL, txc_xstrdup(a->store.remote));
-		return txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
+		add_store(out, a->store.profile ? a->store.profile : NULL, txc_http_url_shown(a->store.remote)); /* no credentials */
+		int rc = txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
+		if (rc == 0 && d->hint[0]) {
+			fputs(d->hint, stderr); /* a dashboard that pages wrong, unusable ids */
+			d->hint[0] = '\0';
+		}
+		return rc;
 	}
 	if (a->all_profiles) {
 		if (a->store.db != NULL || a->store.profile != NULL) {

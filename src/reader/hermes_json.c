@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "source.h"
@@ -30,6 +31,7 @@ struct json_file {
 	struct entry *v;
 	size_t n;
 	bool whole; /* one pretty object: the file is the session */
+	long start; /* 3 after a UTF-8 byte order mark, which is skipped */
 };
 
 static const struct txc_json *without_messages(struct txc_arena *a, const struct txc_json *o)
@@ -105,8 +107,8 @@ static int jf_load(void *impl, size_t i, struct txc_transcript *t, struct txc_di
 	return TXC_E_NOTFOUND;
 }
 
-/* stdin cannot seek: keep a private copy, unlinked at once so it never outlives txc */
-static FILE *spool_stdin(struct txc_diag *d)
+/* stdin or a pipe cannot seek: keep a private copy, unlinked at once so it never outlives txc */
+static FILE *spool(FILE *in, struct txc_diag *d)
 {
 	const char *dir = getenv("TMPDIR");
 	struct txc_buf path = TXC_BUF_INIT;
@@ -122,7 +124,7 @@ static FILE *spool_stdin(struct txc_diag *d)
 	FILE *f = fdopen(fd, "w+b");
 	char chunk[65536];
 	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
 		if (fwrite(chunk, 1, n, f) != n) {
 			txc_diag_set(d, TXC_E_FAIL, "cannot keep standard input in a temporary file: %s", strerror(errno));
 			fclose(f);
@@ -132,12 +134,26 @@ static FILE *spool_stdin(struct txc_diag *d)
 	return f;
 }
 
-static int index_file(struct json_file *jf, bool skip_bad, struct txc_diag *d)
+/* a leading UTF-8 byte order mark (some Windows editors write one) is not part of the JSON */
+static void skip_bom(struct json_file *jf)
+{
+	unsigned char b[3];
+	jf->start = fread(b, 1, 3, jf->f) == 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	fseek(jf->f, jf->start, SEEK_SET);
+}
+
+/*
+ * lines_only: line 1 is a line like any other.  Otherwise a first line that
+ * is not a session but starts with '{' returns TXC_E_USAGE: the file may be
+ * one pretty-printed session, which the caller tries next.
+ */
+static int index_file(struct json_file *jf, bool skip_bad, bool lines_only, struct txc_diag *d)
 {
 	char *line = NULL;
 	size_t cap = 0, lineno = 0, bad = 0;
 	ssize_t len;
-	long offset = 0;
+	long offset = jf->start;
+	fseek(jf->f, jf->start, SEEK_SET);
 	struct txc_arena *scratch = txc_arena_new(0);
 	int rc = TXC_OK;
 	while ((len = getline(&line, &cap, jf->f)) > 0) {
@@ -155,7 +171,7 @@ static int index_file(struct json_file *jf, bool skip_bad, struct txc_diag *d)
 		const struct txc_json *o;
 		if (txc_json_parse(scratch, line, n, &o) == 0 && is_session(o)) {
 			add_entry(jf, o, here, n);
-		} else if (lineno == 1 && line[lead] == '{') {
+		} else if (lineno == 1 && line[lead] == '{' && !lines_only) {
 			/* not a line of JSONL: maybe one pretty-printed session */
 			rc = TXC_E_USAGE; /* the caller tries the whole file */
 			break;
@@ -169,6 +185,10 @@ static int index_file(struct json_file *jf, bool skip_bad, struct txc_diag *d)
 		}
 		txc_arena_reset(scratch);
 	}
+	if (rc == TXC_OK && ferror(jf->f)) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot read '%s': %s", jf->name, strerror(errno));
+		rc = TXC_E_FAIL;
+	}
 	free(line);
 	txc_arena_free(scratch);
 	if (rc == TXC_OK && bad)
@@ -181,14 +201,14 @@ static int index_whole(struct json_file *jf, struct txc_diag *d)
 	struct txc_buf all = TXC_BUF_INIT;
 	char chunk[65536];
 	size_t n;
-	rewind(jf->f);
+	fseek(jf->f, jf->start, SEEK_SET);
 	while ((n = fread(chunk, 1, sizeof(chunk), jf->f)) > 0)
 		txc_buf_add(&all, chunk, n);
 	struct txc_arena *scratch = txc_arena_new(0);
 	const struct txc_json *o;
 	int rc = TXC_OK;
 	if (txc_json_parse(scratch, all.buf, all.len, &o) == 0 && is_session(o)) {
-		add_entry(jf, o, 0, all.len);
+		add_entry(jf, o, jf->start, all.len);
 		jf->whole = true;
 	} else {
 		txc_diag_set(d, TXC_E_FAIL, "%s: not a Hermes session export (JSONL, or one JSON session object)", jf->name);
@@ -205,7 +225,7 @@ int txc_store_open_file(struct txc_store **out, const char *path, bool skip_bad,
 	struct json_file *jf = txc_xcalloc(1, sizeof(*jf));
 	jf->name = txc_xstrdup(strcmp(path, "-") == 0 ? "standard input" : path);
 	jf->a = txc_arena_new(0);
-	jf->f = strcmp(path, "-") == 0 ? spool_stdin(d) : fopen(path, "rb");
+	jf->f = strcmp(path, "-") == 0 ? spool(stdin, d) : fopen(path, "rb");
 	if (jf->f == NULL) {
 		if (strcmp(path, "-") != 0)
 			txc_diag_set(d, errno == ENOENT ? TXC_E_NOTFOUND : TXC_E_FAIL, "cannot open '%s': %s", path,
@@ -213,11 +233,34 @@ int txc_store_open_file(struct txc_store **out, const char *path, bool skip_bad,
 		jf_close(jf);
 		return d->code;
 	}
+	struct stat st = {0};
+	st.st_mode = S_IFREG;
+	if (fstat(fileno(jf->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		txc_diag_set(d, TXC_E_USAGE, "'%s' is a directory; --input takes an export file (JSONL or one JSON session) or -",
+			     path);
+		jf_close(jf);
+		return TXC_E_USAGE;
+	}
+	if (!S_ISREG(st.st_mode) && strcmp(path, "-") != 0) { /* a pipe (<(…), /dev/stdin): read it once */
+		FILE *copy = spool(jf->f, d);
+		fclose(jf->f);
+		jf->f = copy;
+		if (copy == NULL) {
+			jf_close(jf);
+			return d->code;
+		}
+	}
 	d->hint[0] = '\0';
-	int rc = index_file(jf, skip_bad, d);
+	skip_bom(jf);
+	int rc = index_file(jf, skip_bad, false, d);
 	if (rc == TXC_E_USAGE) {
 		jf->n = 0;
 		rc = index_whole(jf, d);
+		if (rc != TXC_OK && skip_bad) { /* not one session either: line 1 is just a bad line */
+			d->code = TXC_OK;
+			d->msg[0] = '\0';
+			rc = index_file(jf, skip_bad, true, d);
+		}
 	}
 	if (rc) {
 		jf_close(jf);
@@ -245,16 +288,31 @@ const struct txc_source_ops txc_hermes_file_ops = {
 
 /* ---- the incremental export parser ---- */
 
+/*
+ * It reads the same JSON as txc_json_parse, only without holding the
+ * messages: the top-level object is copied into `head` with every
+ * "messages" array written as "[]", and each element of such an array is
+ * parsed on its own as soon as it is complete.  Keys are compared after
+ * decoding (an escaped "messag\u0065s" is "messages"), and when "messages"
+ * appears twice the last one wins, as in Python's json (and txc_json_parse).
+ * The separators inside a streamed array are checked here; everything else
+ * is checked when the head is parsed, so a document is accepted exactly
+ * when txc_json_parse accepts it (tests/fuzz/fuzz_diff.c holds it to that).
+ */
+enum want { W_FIRST, W_ITEM, W_SEP }; /* after '[', after ',', after an element */
+
 struct txc_export_parser {
 	struct txc_transcript *t;
 	struct txc_buf head; /* the object without its messages' contents */
-	struct txc_buf item; /* the message being read */
-	struct txc_buf key;  /* the last string at depth 1 */
+	struct txc_buf item; /* the element being read */
+	struct txc_buf key;  /* the raw text of the last string at depth 1 */
 	const struct txc_json **rows; /* heap while they come, then one arena copy */
 	size_t n_rows, cap;
 	int depth;
-	bool in_str, esc, in_messages, key_done, bad;
-	int item_depth; /* >0 while inside a message */
+	bool in_str, esc, key_done, key_long, bad;
+	bool in_messages, scalar; /* scalar: reading an element that is not an object or array */
+	enum want want;
+	int item_depth; /* >0 while inside an element that is an object or array */
 };
 
 struct txc_export_parser *txc_export_parser_new(struct txc_transcript *t)
@@ -270,12 +328,15 @@ struct txc_export_parser *txc_export_parser_new(struct txc_transcript *t)
 static int push_row(struct txc_export_parser *p)
 {
 	const struct txc_json *v;
-	if (txc_json_parse(p->t->arena, p->item.buf, p->item.len, &v) != 0)
+	int rc = txc_json_parse(p->t->arena, p->item.buf, p->item.len, &v);
+	txc_buf_reset(&p->item);
+	p->scalar = false;
+	p->want = W_SEP;
+	if (rc != 0)
 		return -1;
 	if (p->n_rows == p->cap)
 		p->rows = txc_xrealloc(p->rows, (p->cap = p->cap ? p->cap * 2 : 64) * sizeof(*p->rows));
 	p->rows[p->n_rows++] = v;
-	txc_buf_reset(&p->item);
 	return 0;
 }
 
@@ -293,58 +354,130 @@ static bool string_step(struct txc_export_parser *p, char c)
 	return true;
 }
 
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* the last key at depth 1, decoded, is "messages" */
+static bool key_is_messages(struct txc_export_parser *p)
+{
+	if (p->key_long)
+		return false;
+	if (memchr(p->key.buf, '\\', p->key.len) == NULL)
+		return p->key.len == 8 && memcmp(p->key.buf, "messages", 8) == 0;
+	struct txc_buf lit = TXC_BUF_INIT;
+	txc_buf_addch(&lit, '"');
+	txc_buf_add(&lit, p->key.buf, p->key.len);
+	txc_buf_addch(&lit, '"');
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_json *v;
+	bool yes = txc_json_parse(a, lit.buf, lit.len, &v) == 0 && txc_str_eq(v->s, "messages");
+	txc_arena_free(a);
+	txc_buf_release(&lit);
+	return yes;
+}
+
+/* one byte inside a streamed "messages" array; -1 on bad JSON */
+static int messages_step(struct txc_export_parser *p, char c)
+{
+	if (p->item_depth > 0) { /* inside an object or array element */
+		txc_buf_addch(&p->item, c);
+		if (string_step(p, c))
+			return 0;
+		if (c == '"')
+			p->in_str = true;
+		else if ((c == '{' || c == '[') && p->depth + ++p->item_depth > TXC_JSON_MAX_DEPTH)
+			return -1; /* as deep as txc_json_parse refuses the whole document */
+		else if ((c == '}' || c == ']') && --p->item_depth == 0)
+			return push_row(p);
+		return 0;
+	}
+	if (p->scalar) { /* a number, literal or string element */
+		if (p->in_str) {
+			txc_buf_addch(&p->item, c);
+			string_step(p, c);
+			return p->in_str ? 0 : push_row(p);
+		}
+		if (!is_space(c) && c != ',' && c != ']') {
+			txc_buf_addch(&p->item, c);
+			return 0;
+		}
+		if (push_row(p) != 0)
+			return -1;
+	}
+	if (is_space(c))
+		return 0;
+	if (c == ',') {
+		if (p->want != W_SEP)
+			return -1;
+		p->want = W_ITEM;
+		return 0;
+	}
+	if (c == ']') { /* the end of the array */
+		if (p->want == W_ITEM)
+			return -1;
+		p->in_messages = false;
+		p->depth--;
+		txc_buf_addstr(&p->head, "[]");
+		return 0;
+	}
+	if (p->want == W_SEP)
+		return -1;
+	txc_buf_addch(&p->item, c);
+	if (c == '{' || c == '[')
+		p->item_depth = 1;
+	else
+		p->scalar = true;
+	p->in_str = c == '"';
+	return 0;
+}
+
+/* one byte of the object around the messages */
+static void head_step(struct txc_export_parser *p, char c)
+{
+	txc_buf_addch(&p->head, c);
+	if (string_step(p, c)) {
+		if (p->in_str && p->depth == 1) { /* the raw key text, escapes kept */
+			if (p->key.len < 256)
+				txc_buf_addch(&p->key, c);
+			else
+				p->key_long = true;
+		}
+		return;
+	}
+	if (c == '"') {
+		p->in_str = true;
+		if (p->depth == 1) {
+			txc_buf_reset(&p->key);
+			p->key_long = false;
+		}
+	} else if (c == '{' || c == '[') {
+		if (c == '[' && p->depth == 1 && p->key_done && key_is_messages(p)) {
+			p->head.len--; /* the '[' is written back as "[]" when the array ends */
+			p->in_messages = true;
+			p->want = W_FIRST;
+			p->n_rows = 0; /* a later "messages" replaces an earlier one */
+		}
+		p->depth++;
+	} else if (c == '}' || c == ']') {
+		p->depth--;
+	}
+	if (p->depth == 1 && c == ':')
+		p->key_done = true;
+	else if (p->depth == 1 && c == ',')
+		p->key_done = false;
+}
+
 int txc_export_parser_feed(struct txc_export_parser *p, const char *data, size_t len)
 {
 	for (size_t i = 0; i < len && !p->bad; i++) {
-		char c = data[i];
-		if (p->in_messages && (p->item_depth > 0 || c == '{' || c == '[')) {
-			/* inside the messages array: collect one element at a time */
-			if (p->item_depth > 0 || (c == '{' || c == '['))
-				txc_buf_addch(&p->item, c);
-			if (string_step(p, c))
-				continue;
-			if (c == '"')
-				p->in_str = true;
-			else if (c == '{' || c == '[')
-				p->item_depth++;
-			else if ((c == '}' || c == ']') && --p->item_depth == 0 && push_row(p) != 0)
-				p->bad = true;
-			continue;
-		}
 		if (p->in_messages) {
-			if (c == ']') { /* the end of the messages */
-				p->in_messages = false;
-				p->depth--;
-				txc_buf_addstr(&p->head, "[]");
-			} else if (!(c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t')) {
-				p->bad = true; /* a scalar message */
-			}
-			continue;
+			if (messages_step(p, data[i]) != 0)
+				p->bad = true;
+		} else {
+			head_step(p, data[i]);
 		}
-		txc_buf_addch(&p->head, c);
-		bool was_escaped = p->esc;
-		if (string_step(p, c)) {
-			if (p->in_str && p->depth == 1 && p->key.len < 64 && (was_escaped || c != '\\'))
-				txc_buf_addch(&p->key, c);
-			continue;
-		}
-		if (c == '"') {
-			p->in_str = true;
-			if (p->depth == 1)
-				txc_buf_reset(&p->key);
-		} else if (c == '{' || c == '[') {
-			if (c == '[' && p->depth == 1 && p->key_done && strcmp(p->key.buf, "messages") == 0) {
-				p->head.len--; /* the '[' is written back as "[]" when the array ends */
-				p->in_messages = true;
-			}
-			p->depth++;
-		} else if (c == '}' || c == ']') {
-			p->depth--;
-		}
-		if (p->depth == 1 && c == ':')
-			p->key_done = true;
-		else if (p->depth == 1 && c == ',')
-			p->key_done = false;
 	}
 	return p->bad ? -1 : 0;
 }
@@ -356,10 +489,13 @@ int txc_export_parser_finish(struct txc_export_parser *p)
 	    o->kind != TXC_JSON_OBJECT)
 		return -1;
 	txc_source_split(p->t, o);
-	struct txc_json *rows = txc_json_array(p->t->arena, p->n_rows);
-	for (size_t i = 0; i < p->n_rows; i++)
-		txc_json_push(rows, p->rows[i]);
-	txc_hermes_native(p->t)->rows = rows;
+	const struct txc_json *m = txc_json_get(o, "messages"); /* the last one: the parser keeps one key */
+	if (m != NULL && m->kind == TXC_JSON_ARRAY) {
+		struct txc_json *rows = txc_json_array(p->t->arena, p->n_rows);
+		for (size_t i = 0; i < p->n_rows; i++)
+			txc_json_push(rows, p->rows[i]);
+		txc_hermes_native(p->t)->rows = rows;
+	}
 	return 0;
 }
 

@@ -3,7 +3,14 @@
  * API: GET /api/sessions (paged) to list, GET /api/sessions/{id}/export
  * (streamed) for a session's rows, ?profile= for a profile.  Authenticated
  * with X-Hermes-Session-Token; without a token given, the one the dashboard
- * embeds in its page is used.  The token is never printed.
+ * embeds in its page is used.  The token is never printed, nor the URL's
+ * user info; a URL with a query or fragment is refused (they could hold
+ * credentials and would break the request paths).
+ *
+ * A dashboard is not trusted to behave: each session id is one
+ * percent-encoded path segment and "." or ".." is never asked for; an export
+ * must be of the session asked for; paging ends when a page brings nothing
+ * new, the offset reaches the total, or after a bounded number of pages.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +19,11 @@
 #include "source.h"
 #include "txc/http.h"
 
+/* at most this many list pages (1,000,000 sessions), and twice what the first page's total needs */
+#define MAX_PAGES 10000
+
 struct remote {
-	char *base, *profile, *header;
+	char *base, *shown, *profile, *header; /* shown: base without user info, for messages */
 	long timeout;
 	struct txc_arena *a; /* the session list, fetched once */
 	const struct txc_json *sessions;
@@ -34,11 +44,11 @@ static int status_error(const struct remote *r, long status, const char *what, s
 {
 	if (status == 401 || status == 403)
 		txc_diag_set(d, TXC_E_FAIL, "the dashboard at %s refused the session token (HTTP %ld); pass --token or set "
-					    "HERMES_DASHBOARD_SESSION_TOKEN", r->base, status);
+					    "HERMES_DASHBOARD_SESSION_TOKEN", r->shown, status);
 	else if (status == 404)
-		txc_diag_set(d, TXC_E_NOTFOUND, "%s: not found on the dashboard at %s (HTTP 404)", what, r->base);
+		txc_diag_set(d, TXC_E_NOTFOUND, "%s: not found on the dashboard at %s (HTTP 404)", what, r->shown);
 	else
-		txc_diag_set(d, TXC_E_FAIL, "%s: the dashboard at %s answered HTTP %ld", what, r->base, status);
+		txc_diag_set(d, TXC_E_FAIL, "%s: the dashboard at %s answered HTTP %ld", what, r->shown, status);
 	return d->code;
 }
 
@@ -48,14 +58,94 @@ static int get_all(struct remote *r, const char *url, struct txc_buf *body, long
 	return txc_http_get(&req, status, d);
 }
 
+/* "." and ".." would be other paths once in a URL; a NUL cannot be passed on */
+static bool requestable(const struct txc_json *id)
+{
+	if (id == NULL || (id->kind != TXC_JSON_STRING && id->kind != TXC_JSON_INT))
+		return true; /* not a session id at all: the store skips it */
+	return !(txc_str_eq(id->s, ".") || txc_str_eq(id->s, "..") || memchr(id->s.ptr, '\0', id->s.len) != NULL);
+}
+
+/* the ids seen so far, to drop repeats across pages: an open-addressing set */
+struct id_set {
+	struct txc_str *v;
+	size_t cap, n;
+};
+
+static uint64_t id_hash(struct txc_str s)
+{
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < s.len; i++)
+		h = (h ^ (unsigned char)s.ptr[i]) * 1099511628211u;
+	return h;
+}
+
+/* true when s was not in the set (and is now) */
+static bool id_set_add(struct id_set *set, struct txc_str s)
+{
+	if (2 * (set->n + 1) > set->cap) {
+		struct id_set bigger = {txc_xcalloc(set->cap ? set->cap * 2 : 256, sizeof(struct txc_str)), 0, 0};
+		bigger.cap = set->cap ? set->cap * 2 : 256;
+		for (size_t i = 0; i < set->cap; i++)
+			if (set->v[i].ptr != NULL)
+				id_set_add(&bigger, set->v[i]);
+		free(set->v);
+		*set = bigger;
+	}
+	size_t i = id_hash(s) & (set->cap - 1);
+	for (; set->v[i].ptr != NULL; i = (i + 1) & (set->cap - 1))
+		if (set->v[i].len == s.len && memcmp(set->v[i].ptr, s.ptr, s.len) == 0)
+			return false;
+	set->v[i] = s;
+	set->n++;
+	return true;
+}
+
+static void push_session(struct txc_json *all, size_t *cap, struct txc_arena *a, const struct txc_json *row)
+{
+	if (all->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 128;
+		const struct txc_json **items = txc_arena_array(a, ncap, sizeof(*items));
+		if (all->n)
+			memcpy(items, all->items, all->n * sizeof(*items));
+		all->items = items;
+		*cap = ncap;
+	}
+	all->items[all->n++] = row;
+}
+
+/* keep a page's new sessions; the number of rows not seen before (unrequestable ids are not kept) */
+static size_t take_page(struct remote *r, struct txc_json *all, size_t *cap, struct id_set *seen,
+			const struct txc_json *rows, size_t *odd)
+{
+	size_t added = 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		const struct txc_json *id = txc_json_get(rows->items[i], "id");
+		if (!requestable(id)) {
+			(*odd)++;
+			added++; /* news, if unusable */
+			continue;
+		}
+		bool is_id = id != NULL && (id->kind == TXC_JSON_STRING || id->kind == TXC_JSON_INT);
+		if (is_id && !id_set_add(seen, id->s))
+			continue;
+		push_session(all, cap, r->a, rows->items[i]);
+		added++;
+	}
+	return added;
+}
+
 static int fetch_sessions(struct remote *r, struct txc_diag *d)
 {
 	if (r->sessions != NULL)
 		return TXC_OK;
 	struct txc_json *all = txc_json_array(r->a, 0);
-	const struct txc_json **v = NULL; /* heap while the pages come, then one arena copy */
-	size_t cap = 0, offset = 0;
-	for (int page = 0; page < 100000; page++) {
+	struct id_set seen = {0};
+	size_t cap = 0, offset = 0, odd = 0;
+	int64_t total = 0;
+	bool ended = false;
+	int64_t pages = MAX_PAGES;
+	for (int64_t page = 0; page < pages && !ended; page++) {
 		struct txc_buf url = TXC_BUF_INIT, body = TXC_BUF_INIT;
 		txc_buf_addf(&url, "%s/api/sessions?limit=100&offset=%zu&order=created&archived=include", r->base, offset);
 		if (r->profile != NULL) {
@@ -71,28 +161,37 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 		if (rc == TXC_OK && (txc_json_parse(r->a, body.buf, body.len, &o) != 0 ||
 				     (rows = txc_json_get(o, "sessions")) == NULL || rows->kind != TXC_JSON_ARRAY)) {
 			txc_diag_set(d, TXC_E_FAIL, "the dashboard at %s sent a session list that is not the expected JSON",
-				     r->base);
+				     r->shown);
 			rc = TXC_E_FAIL;
 		}
 		txc_buf_release(&body);
 		if (rc) {
-			free(v);
+			free(seen.v);
 			return rc;
 		}
-		for (size_t i = 0; i < rows->n; i++) {
-			if (all->n == cap)
-				v = txc_xrealloc(v, (cap = cap ? cap * 2 : 128) * sizeof(*v));
-			v[all->n++] = rows->items[i];
-		}
+		size_t added = take_page(r, all, &cap, &seen, rows, &odd);
 		offset += rows->n;
-		int64_t total = 0;
-		if (rows->n == 0 || !txc_json_is_int(txc_json_get(o, "total"), &total) || (int64_t)offset >= total)
-			break;
+		total = 0;
+		ended = !txc_json_is_int(txc_json_get(o, "total"), &total) || total < 0 || (uint64_t)offset >= (uint64_t)total;
+		if (page == 0 && !ended && rows->n > 0 && total / (int64_t)rows->n < MAX_PAGES / 2)
+			pages = 2 * (total / (int64_t)rows->n + 1) + 10; /* room for sessions made while listing */
+		if (!ended && (rows->n == 0 || added == 0)) { /* the dashboard pages wrong: it would never end */
+			snprintf(d->hint, sizeof(d->hint),
+				 "txc: warning: the dashboard at %s stopped paging at %zu of the %lld sessions it counts; "
+				 "listing those\n", r->shown, offset, (long long)total);
+			ended = true;
+		}
 	}
-	all->items = txc_arena_array(r->a, all->n ? all->n : 1, sizeof(*v));
-	if (all->n)
-		memcpy(all->items, v, all->n * sizeof(*v));
-	free(v);
+	if (!ended)
+		snprintf(d->hint, sizeof(d->hint), "txc: warning: the dashboard at %s sent %lld pages and counts more; "
+						  "listing the first %zu sessions\n", r->shown, (long long)pages, all->n);
+	if (odd) {
+		size_t len = strlen(d->hint);
+		snprintf(d->hint + len, sizeof(d->hint) - len,
+			 "txc: warning: the dashboard at %s lists %zu sessions whose id cannot be asked for "
+			 "(\".\", \"..\" or a NUL byte); skipped\n", r->shown, odd);
+	}
+	free(seen.v);
 	r->sessions = all;
 	return TXC_OK;
 }
@@ -132,7 +231,7 @@ static int rm_load(void *impl, size_t index, struct txc_transcript *t, struct tx
 	if (v == NULL || (v->kind != TXC_JSON_STRING && v->kind != TXC_JSON_INT) || v->s.len == 0 ||
 	    memchr(v->s.ptr, '\0', v->s.len) != NULL) {
 		txc_diag_set(d, TXC_E_FAIL, "a session of the dashboard at %s has an id that cannot be put in a URL "
-					    "(not a non-empty string or integer)", r->base);
+					    "(not a non-empty string or integer)", r->shown);
 		return TXC_E_FAIL;
 	}
 	char *id = txc_xstrndup(v->s.ptr, v->s.len);
@@ -141,8 +240,20 @@ static int rm_load(void *impl, size_t index, struct txc_transcript *t, struct tx
 	return rc;
 }
 
+/* the export is of the session asked for (a dashboard could answer for another) */
+static bool is_session_id(struct txc_transcript *t, const char *id)
+{
+	const struct txc_json *v = txc_json_get(txc_hermes_native(t)->session, "id");
+	return v != NULL && (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_INT) && v->s.len == strlen(id) &&
+	       memcmp(v->s.ptr, id, v->s.len) == 0;
+}
+
 static int rm_load_id(struct remote *r, const char *id, struct txc_transcript *t, struct txc_diag *d)
 {
+	if (strcmp(id, ".") == 0 || strcmp(id, "..") == 0) {
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' can be asked of the dashboard at %s", id, r->shown);
+		return TXC_E_NOTFOUND;
+	}
 	struct txc_buf url = TXC_BUF_INIT;
 	txc_buf_addf(&url, "%s/api/sessions/", r->base);
 	url_escape(&url, id);
@@ -157,13 +268,17 @@ static int rm_load_id(struct remote *r, const char *id, struct txc_transcript *t
 	int rc = txc_http_get(&req, &status, d);
 	txc_buf_release(&url);
 	if (rc == TXC_OK && status == 404) {
-		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' on the dashboard at %s", id, r->base);
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' on the dashboard at %s", id, r->shown);
 		rc = TXC_E_NOTFOUND;
 	} else if (rc == TXC_OK && status != 200) {
 		rc = status_error(r, status, "a session export", d);
 	} else if (rc == TXC_OK && txc_export_parser_finish(e.p) != 0) {
 		txc_diag_set(d, TXC_E_FAIL, "the export of session '%s' from %s ended early or is not JSON; retry", id,
-			     r->base);
+			     r->shown);
+		rc = TXC_E_FAIL;
+	} else if (rc == TXC_OK && !is_session_id(t, id)) {
+		txc_diag_set(d, TXC_E_FAIL, "the dashboard at %s answered with another session than '%s'; not used", r->shown,
+			     id);
 		rc = TXC_E_FAIL;
 	}
 	txc_export_parser_free(e.p);
@@ -178,6 +293,7 @@ static void rm_close(void *impl)
 		memset(r->header, 0, strlen(r->header)); /* the token */
 	free(r->header);
 	free(r->base);
+	free(r->shown);
 	free(r->profile);
 	free(r);
 }
@@ -215,11 +331,19 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 		txc_diag_set(d, TXC_E_USAGE, "--remote takes an http:// or https:// URL, such as http://127.0.0.1:9119");
 		return TXC_E_USAGE;
 	}
+	if (strpbrk(url, "?#") != NULL) {
+		char *shown = txc_http_url_shown(url);
+		txc_diag_set(d, TXC_E_USAGE, "--remote takes the dashboard's address without '?' or '#' (%s); give the "
+					     "token with --token or HERMES_DASHBOARD_SESSION_TOKEN", shown);
+		free(shown);
+		return TXC_E_USAGE;
+	}
 	struct remote *r = txc_xcalloc(1, sizeof(*r));
 	r->base = txc_xstrdup(url);
 	size_t n = strlen(r->base);
 	while (n > 0 && r->base[n - 1] == '/')
 		r->base[--n] = '\0';
+	r->shown = txc_http_url_shown(r->base);
 	r->profile = o->profile ? txc_xstrdup(o->profile) : NULL;
 	r->timeout = o->timeout > 0 ? o->timeout : 300;
 	r->a = txc_arena_new(0);
@@ -231,12 +355,13 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 		r->header = txc_buf_detach(&h, NULL);
 	}
 	free(scraped);
+	d->hint[0] = '\0';
 	int rc = fetch_sessions(r, d); /* fails early and clearly: connection, token, shape */
 	if (rc) {
 		rm_close(r);
 		return rc;
 	}
-	*out = txc_store_new(&txc_hermes_dashboard_ops, r, r->base);
+	*out = txc_store_new(&txc_hermes_dashboard_ops, r, r->shown);
 	return TXC_OK;
 }
 

@@ -56,8 +56,8 @@ void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
 	struct txc_json *sess = txc_json_object(t->arena, obj->n);
 	nv->rows = NULL;
 	for (size_t i = 0; i < obj->n; i++) {
-		if (txc_str_eq(obj->keys[i], "messages") && obj->items[i]->kind == TXC_JSON_ARRAY)
-			nv->rows = obj->items[i];
+		if (txc_str_eq(obj->keys[i], "messages")) /* not a column, whatever it holds */
+			nv->rows = obj->items[i]->kind == TXC_JSON_ARRAY ? obj->items[i] : NULL;
 		else if (txc_str_eq(obj->keys[i], "last_active"))
 			nv->last_active = obj->items[i];
 		else

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "txc/http.h"
@@ -49,18 +50,6 @@ static size_t on_header(char *p, size_t size, size_t n, void *ctx)
 	if (len > 9 && memcmp(p, "HTTP/", 5) == 0 && sscanf(p, "HTTP/%*s %ld", &code) == 1)
 		c->status = code;
 	return len;
-}
-
-/* the URL without user info or query, for messages */
-static void safe_url(char *out, size_t cap, const char *url)
-{
-	const char *q = strpbrk(url, "?#");
-	size_t n = q ? (size_t)(q - url) : strlen(url);
-	const char *at = memchr(url, '@', n), *scheme = strstr(url, "://");
-	if (at != NULL && scheme != NULL && scheme < at)
-		snprintf(out, cap, "%.*s%.*s", (int)(scheme + 3 - url), url, (int)(url + n - at - 1), at + 1);
-	else
-		snprintf(out, cap, "%.*s", (int)n, url);
 }
 
 static struct {
@@ -110,11 +99,11 @@ int txc_http_get(const struct txc_http_req *req, long *status, struct txc_diag *
 {
 	if (!load_curl(d))
 		return TXC_E_FAIL;
-	char shown[512];
-	safe_url(shown, sizeof(shown), req->url);
+	char *shown = txc_http_url_shown(req->url);
 	CURL *h = cu.easy_init();
 	if (h == NULL) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot start an HTTP client");
+		free(shown);
 		return TXC_E_FAIL;
 	}
 	struct curl_slist *hdrs = NULL;
@@ -173,5 +162,6 @@ int txc_http_get(const struct txc_http_req *req, long *status, struct txc_diag *
 	}
 	cu.slist_free_all(hdrs);
 	cu.easy_cleanup(h);
+	free(shown);
 	return rc;
 }

@@ -102,5 +102,94 @@ expect_rc 1 "refused connection" "$txc" list --remote "http://127.0.0.1:$port" -
 grep -q 'cannot connect' err.txt && ok || bad "refused message: $(cat err.txt)"
 expect_rc 2 "not a URL" "$txc" list --remote "ftp://x"
 
+
+# --input: a leading UTF-8 byte order mark is skipped; a broken first line is a line like any other
+printf '\357\273\277' | cat - demo.jsonl > bom.jsonl
+expect_rc 0 "BOM" "$txc" export --json --input bom.jsonl; cmp -s out.txt demo.jsonl && ok || bad "BOM: $(head -c 200 err.txt)"
+printf '\357\273\277' | cat - one.json > bom.json
+expect_rc 0 "BOM, one object" "$txc" convert "$id1" --to claude --input bom.json
+"$txc" convert "$id1" --to claude --db demo.db | cmp -s - out.txt && ok || bad "BOM, one object converts differently"
+{ echo '{"id": "broken", "messages": ['; cat demo.jsonl; } > badfirst.in
+expect_rc 1 "broken first line" "$txc" list --input badfirst.in
+expect_rc 0 "skip-bad, broken first line" "$txc" list --input badfirst.in --skip-bad --archived
+grep -q 'skipped 1 malformed line' err.txt && [ "$(grep -c '^[0-9a-f]' out.txt)" = 3 ] && ok || bad "first line skipped: $(cat err.txt)"
+cat bom.jsonl | "$txc" export --json --input /dev/stdin > b.out 2> err.txt; cmp -s b.out demo.jsonl && ok || bad "a pipe as --input: $(cat err.txt)"
+mkdir -p adir
+expect_rc 2 "a directory as --input" "$txc" list --input adir; one_line_err "directory"
+grep -q "'adir' is a directory" err.txt && [ "$(wc -l < err.txt)" = 1 ] && ok || bad "directory message: $(cat err.txt)"
+
+# the same export bytes read by --input and by --remote (the streaming parser) give the same session:
+# a duplicated "messages" key (the last wins, as in Python) and an escaped key
+m() { printf '{"id":%s,"session_id":"%s","role":"user","content":"%s","timestamp":1750000001.5}' "$1" "$2" "$3"; }
+{
+	printf '{"id": "dup", "source": "cli", "started_at": 1750000000.0, "title": "dup", "messages": [%s], "x": [], "messages": [%s, %s]}\n' \
+		"$(m 1 dup 'first array')" "$(m 2 dup 'second array')" "$(m 3 dup 'second array, 2')"
+	printf '{"id": "esc", "source": "cli", "started_at": 1750000000.0, "title": "esc", "messag\\u0065s": [%s]}\n' "$(m 4 esc 'escaped key')"
+	printf '{"id": "nul", "source": "cli", "started_at": 1750000000.0, "messages": [%s], "last_active": 1750000009.0, "messages": null}\n' "$(m 5 nul 'replaced by null')"
+} > raw.jsonl
+start --token t --raw --data raw.jsonl
+for id in dup esc nul; do
+	for to in claude markdown hermes; do
+		"$txc" convert $id --to $to --input raw.jsonl > a.out 2>&1
+		"$txc" convert $id --to $to --remote "$url" --token t > b.out 2>&1
+		cmp -s a.out b.out && { [ $to = claude ] || [ -s a.out ]; } && ok || bad "raw bytes, $id --to $to: --input and --remote differ: $(head -c 300 b.out)"
+	done
+done
+"$txc" convert dup --to hermes --remote "$url" --token t > b.out 2>&1
+grep -q 'second array, 2' b.out && ! grep -q 'first array' b.out && ok || bad "duplicate messages: not the last"
+"$txc" convert esc --to hermes --remote "$url" --token t > b.out 2>&1; grep -q 'escaped key' b.out && ok || bad "escaped key dropped"
+"$txc" convert nul --to hermes --remote "$url" --token t > b.out 2>&1
+[ "$(grep -o '"messages"' b.out | wc -l)" = 1 ] && grep -q '"messages": \[\]' b.out && ok || bad "messages null: $(cat b.out)"
+stop
+
+# credentials in the URL are never printed; a query or fragment is refused (usage, exit 2)
+start --token s3cret
+expect_rc 2 "query in --remote" "$txc" list --remote "http://u:pw-SECRET1@127.0.0.1:$port/?token=q-SECRET2" --token s3cret
+grep -q SECRET err.txt out.txt && bad "credentials printed: $(cat err.txt)" || ok
+grep -q "(http://127.0.0.1:$port/)" err.txt && ok || bad "query message: $(cat err.txt)"
+expect_rc 2 "fragment in --remote" "$txc" list --remote "http://127.0.0.1:$port/#f-SECRET3" --token s3cret
+grep -q SECRET err.txt out.txt && bad "fragment printed: $(cat err.txt)" || ok
+expect_rc 0 "user info in --remote" "$txc" list --remote "http://u:pw-SECRET1@127.0.0.1:$port/" --token s3cret --archived
+[ "$(grep -c '^[0-9a-f]' out.txt)" -ge 3 ] && ok || bad "user info: no sessions: $(cat err.txt)"
+expect_rc 1 "wrong token, user info" "$txc" list --remote "http://u:pw-SECRET1@127.0.0.1:$port" --token wrong
+grep -q SECRET err.txt && bad "user info printed: $(cat err.txt)" || ok
+grep -q "at http://127.0.0.1:$port " err.txt && ok || bad "wrong token message: $(cat err.txt)"
+expect_rc 3 "unknown session, user info" "$txc" convert nosuch --to claude --remote "http://u:pw-SECRET1@127.0.0.1:$port" --token s3cret
+grep -q SECRET err.txt && bad "user info printed: $(cat err.txt)" || ok
+grep -q "127.0.0.1:$port" err.txt && ok || bad "not found message: $(cat err.txt)"
+stop
+expect_rc 1 "refused connection, user info" "$txc" list --remote "http://u:pw-SECRET1@127.0.0.1:$port/p@th" --token t
+grep -q SECRET err.txt && bad "user info printed: $(cat err.txt)" || ok
+grep -q "at http://127.0.0.1:$port/p@th" err.txt && ok || bad "refused message: $(cat err.txt)"
+
+# a misbehaving dashboard: odd session ids, an export of another session, paging that never ends
+start --token t --odd-ids
+expect_rc 0 "odd ids" "$txc" list --remote "$url" --token t --archived --json
+grep -q 'whose id cannot be asked for' err.txt && ok || bad "odd ids: no warning: $(cat err.txt)"
+cp out.txt list.txt
+grep -q -e '"id":"\."' -e '"id":"\.\."' list.txt && bad "'.' or '..' listed" || ok
+for id in 'a/b' 'q?x' 'h#y' 'p%z' 'sp ace'; do
+	grep -q "\"id\":\"$id\"" list.txt && ok || bad "odd id $id not listed"
+	expect_rc 0 "odd id $id" "$txc" convert "$id" --to hermes --remote "$url" --token t
+	grep -q "\"title\": \"odd $id\"" out.txt && ok || bad "odd id $id: another session: $(head -c 200 out.txt)"
+done
+expect_rc 3 "id '..'" "$txc" convert .. --to hermes --remote "$url" --token t
+grep -q -e '/api/export' -e '/\.\./' -e '/\./' server.err && bad "'.' or '..' was asked for" || ok
+stop
+start --token t --wrong-export
+expect_rc 1 "an export of another session" "$txc" convert "$id1" --to claude --remote "$url" --token t
+grep -q 'another session' err.txt && [ ! -s out.txt ] && ok || bad "wrong export: $(cat err.txt)"
+stop
+start --token t --stuck --page-size 2
+expect_rc 0 "a list that ignores offset" timeout 60 "$txc" list --remote "$url" --token t --archived
+grep -q 'stopped paging at 4 of the' err.txt && [ "$(grep -c '^[0-9a-f]' out.txt)" = 2 ] && ok || bad "stuck: $(cat err.txt)"
+[ "$(grep -c 'GET /api/sessions?' server.err)" = 2 ] && ok || bad "stuck: $(grep -c 'GET /api/sessions?' server.err) pages"
+stop
+start --token t --growing --page-size 2
+expect_rc 0 "a total that stays ahead" timeout 60 "$txc" list --remote "$url" --token t --archived
+grep -q 'counts more' err.txt && ok || bad "growing: $(cat err.txt)"
+[ "$(grep -c 'GET /api/sessions?' server.err)" = 24 ] && ok || bad "growing: $(grep -c 'GET /api/sessions?' server.err) pages"
+stop
+
 echo "remote: $passes passed, $fails failed"
 [ "$fails" = 0 ]

@@ -9,6 +9,13 @@ shapes (hermes-store.md section 8), served from a `txc export --json` file.
 Faults on demand: --fail-first N (the first N API requests get 500), --cut ID (the
 export of ID stops half-way and the connection is closed), --slow SECONDS (exports
 wait that long first).  Prints the port it listens on (127.0.0.1, random) first.
+
+Misbehaving on demand: --odd-ids (also lists copies of the first session whose ids are
+".", "..", "a/b", "q?x", "h#y", "p%z" and "sp ace"), --wrong-export (every export is of
+another session), --stuck (the list ignores offset and counts 1000 more than it has),
+--growing (every page is of new sessions and the total stays ahead).  Every API request
+is logged to stderr ("GET <path>").  --raw: an export is the data file's line itself,
+byte for byte (duplicate keys, escapes and all), as the same bytes --input reads.
 """
 import argparse
 import json
@@ -24,14 +31,23 @@ ap.add_argument("--page-size", type=int, default=100)
 ap.add_argument("--fail-first", type=int, default=0)
 ap.add_argument("--cut", default="")
 ap.add_argument("--slow", type=float, default=0)
+ap.add_argument("--odd-ids", action="store_true")
+ap.add_argument("--wrong-export", action="store_true")
+ap.add_argument("--stuck", action="store_true")
+ap.add_argument("--growing", action="store_true")
+ap.add_argument("--raw", action="store_true")
 args = ap.parse_args()
 
-sessions = []
+sessions, lines = [], {}
 with open(args.data, encoding="utf-8") as f:
     for line in f:
         if line.strip():
             sessions.append(json.loads(line))
+            lines[str(sessions[-1].get("id"))] = line.rstrip("\n").encode("utf-8")
 failures = [args.fail_first]
+if args.odd_ids:
+    for odd in [".", "..", "a/b", "q?x", "h#y", "p%z", "sp ace"]:
+        sessions.append(dict(sessions[0], id=odd, title="odd " + odd))
 
 
 def row(s):
@@ -57,6 +73,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self):
+        print("GET " + self.path, file=sys.stderr, flush=True)
         url = urllib.parse.urlsplit(self.path)
         q = urllib.parse.parse_qs(url.query)
         if url.path == "/":
@@ -74,6 +91,11 @@ class Handler(BaseHTTPRequestHandler):
             if q.get("archived", ["exclude"])[0] == "exclude":
                 rows = [r for r in rows if not r["archived"]]
             body = {"sessions": rows[offset:offset + limit], "total": len(rows), "limit": limit, "offset": offset}
+            if args.stuck:
+                body = {"sessions": rows[:limit], "total": len(rows) + 1000, "limit": limit, "offset": offset}
+            if args.growing:
+                new = [dict(rows[0], id="g%d" % (offset + i)) for i in range(limit)]
+                body = {"sessions": new, "total": offset + limit + 10, "limit": limit, "offset": offset}
             return self.send(200, json.dumps(body, ensure_ascii=False))
         parts = url.path.split("/")
         if len(parts) == 5 and parts[1:3] == ["api", "sessions"] and parts[4] == "export":
@@ -84,7 +106,12 @@ class Handler(BaseHTTPRequestHandler):
             if args.slow:
                 time.sleep(args.slow)
             s = {k: v for k, v in match[0].items() if k != "last_active"}
+            if args.wrong_export:
+                other = sessions[(sessions.index(match[0]) + 1) % len(sessions)]
+                s = {k: v for k, v in other.items() if k != "last_active"}
             data = json.dumps(s, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            if args.raw:
+                data = lines[sid]
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Transfer-Encoding", "chunked")
