@@ -164,6 +164,17 @@ int cli_guard_stdout(struct txc_diag *d)
 {
 	struct stat st;
 	struct txc_buf src = TXC_BUF_INIT;
+	if (fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_source(&st, NULL, &src)) {
+		/* `2>> state.db`: no message can be given there; stop writing to it at all */
+		int null = open("/dev/null", O_WRONLY);
+		if (null < 0 || dup2(null, STDERR_FILENO) < 0)
+			close(STDERR_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+		txc_buf_release(&src);
+		txc_diag_set(d, TXC_E_REFUSED, "refusing to write to standard error: it is a file txc is reading");
+		return TXC_E_REFUSED;
+	}
 	bool hit = fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_source(&st, NULL, &src);
 	if (hit) /* `>> state.db`: the shell opened it, txc would write it */
 		txc_diag_set(d, TXC_E_REFUSED, "refusing to write to standard output: it is '%s', which txc is reading",

@@ -208,6 +208,11 @@ cp st/state.db app.db; asum=$(sum app.db)
 [ $rc = 4 ] && [ "$(sum app.db)" = "$asum" ] && grep -q 'refusing to write to standard output' err.txt && ok || bad "convert >> the store: exit $rc, $(cat err.txt)"
 "$txc" list --db app.db 1<> app.db 2> err.txt; rc=$?
 [ $rc = 4 ] && [ "$(sum app.db)" = "$asum" ] && ok || bad "list 1<> the store: exit $rc, $(cat err.txt)"
+# standard error appended to the store: nothing can be said there, nothing is written to it
+"$txc" list --db app.db 2>> app.db > /dev/null; rc=$?
+[ $rc = 4 ] && [ "$(sum app.db)" = "$asum" ] && ok || bad "list 2>> the store: exit $rc, the store changed or kept"
+"$txc" convert no-such-session --to claude --db app.db 2>> app.db > /dev/null; rc=$?
+[ $rc = 4 ] && [ "$(sum app.db)" = "$asum" ] && ok || bad "convert 2>> the store (an error to say): exit $rc"
 
 # ---- an existing FIFO (or device) is never replaced by a regular file, not even with --force ----
 mkfifo fifo
