@@ -78,8 +78,9 @@ enum { CLI_INST_NEW, CLI_INST_UPDATED, CLI_INST_SAME, CLI_INST_EMPTY, CLI_INST_R
 int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet,
 		       int *res);
 
-/* ---- diagnostics and colour (main.c) ---- */
+/* ---- diagnostics and colour (diag.c) ---- */
 
+void cli_diag_init(void); /* before the first message: is stderr a terminal */
 void cli_say(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_fail(const struct txc_diag *d);
 int cli_usage(unsigned cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
