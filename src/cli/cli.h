@@ -89,7 +89,7 @@ bool cli_color_stdout(void);
 /* An SGR colour around text when colour is on for stdout ("1" bold, "33" yellow, ...). */
 void cli_paint(struct txc_buf *b, const char *sgr, const char *text, size_t len);
 
-/* ---- the stores and the sessions a command names (select.c) ---- */
+/* ---- the stores a command reads (locate.c) ---- */
 
 struct cli_store_ref {
 	char *profile; /* "default" for the root store, NULL with --db */
@@ -103,6 +103,12 @@ struct cli_stores {
 /* One store (--db, --home/--profile), or every profile with --all-profiles. */
 int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
 void cli_stores_close(struct cli_stores *st);
+
+/* The path of state.db the options name (malloc'd), or NULL with d set. */
+char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);
+bool cli_profile_name_ok(const char *name);
+
+/* ---- the sessions a command names (select.c) ---- */
 
 struct cli_session {
 	const struct txc_json *row; /* every session column, then last_active */
@@ -121,9 +127,7 @@ int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transc
 /* SESSION as an exact id or unique prefix across the open stores. */
 int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d);
 
-/* The path of state.db the options name (malloc'd), or NULL with d set. */
-char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);
-bool cli_profile_name_ok(const char *name);
+/* ---- files txc writes (files.c) ---- */
 
 /*
  * Write len bytes to path atomically: a temporary file in the same folder,

@@ -1,5 +1,4 @@
-/* files.c - store location and atomic, non-clobbering file output. */
-#include <dirent.h>
+/* files.c - atomic, non-clobbering file output; the sources txc never writes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -11,58 +10,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-bool cli_profile_name_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > 64)
-		return false;
-	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
-			return false;
-	return true;
-}
-
-char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d)
-{
-	struct txc_buf b = TXC_BUF_INIT;
-	if (o->db != NULL) {
-		if (o->profile != NULL) {
-			txc_diag_set(d, TXC_E_USAGE, "--db and --profile cannot be combined (a profile is a folder of a Hermes home)");
-			return NULL;
-		}
-		return txc_xstrdup(o->db);
-	}
-	const char *home = o->home;
-	if (home == NULL) {
-		const char *env = getenv("HERMES_HOME");
-		if (env != NULL && env[0] != '\0') {
-			home = env;
-		} else {
-			const char *h = getenv("HOME");
-			if (h == NULL || h[0] == '\0') {
-				txc_diag_set(d, TXC_E_USAGE, "cannot find the Hermes home: HOME is not set; use --home or --db");
-				return NULL;
-			}
-			txc_buf_addf(&b, "%s/.hermes", h);
-		}
-	}
-	if (home != NULL)
-		txc_buf_addstr(&b, home);
-	if (o->profile != NULL) {
-		if (!cli_profile_name_ok(o->profile)) {
-			txc_buf_release(&b);
-			txc_diag_set(d, TXC_E_USAGE, "invalid profile name (want [a-z0-9][a-z0-9_-]{0,63})");
-			return NULL;
-		}
-		if (strcmp(o->profile, "default") != 0)
-			txc_buf_addf(&b, "/profiles/%s", o->profile);
-	}
-	txc_buf_addstr(&b, "/state.db");
-	return txc_buf_detach(&b, NULL);
-}
 
 /* ---- the sources txc reads: never written, whatever the flags ---- */
 
