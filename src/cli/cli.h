@@ -10,15 +10,26 @@
 #include "txc/util.h"
 #include "txc/writer.h"
 
+#include "commands.h"
+
 #define TXC_VERSION "0.2.0"
 
 /* ---- commands and options (options.c) ---- */
 
-enum { CMD_LIST = 1, CMD_CONVERT = 2, CMD_EXPORT = 4, CMD_ARTIFACTS = 8 };
+/* flags of a command */
+enum {
+	CLI_CMD_STORE = 1,   /* takes the store options (--db, --home, ...) */
+	CLI_CMD_HIDDEN = 2,  /* not listed or completed: help, version (txc --help, txc --version) */
+	CLI_CMD_REFUSED = 4, /* named only to be refused: listed in txc --help, not completed */
+};
 
+/* One row of the command table: main() runs what it names. */
 struct cli_cmd_info {
-	unsigned cmd;
+	unsigned cmd; /* its CMD_* bit in the option masks; 0: it takes no options */
 	const char *name, *usage, *summary, *about;
+	int (*run)(int argc, char **argv);
+	unsigned flags;     /* CLI_CMD_* */
+	const char *values; /* completion words of its argument (completions: the shells), or NULL */
 };
 
 struct cli_opt {
@@ -63,12 +74,17 @@ struct cli_args {
 const struct cli_opt *cli_options(size_t *n);
 const struct cli_cmd_info *cli_commands(size_t *n);
 const struct cli_cmd_info *cli_command(unsigned cmd);
+/* The command argv[1] names ("--help", "-h" and "--version" name help and version), or NULL. */
+const struct cli_cmd_info *cli_command_named(const char *arg);
+/* Whether option o applies to command c (its bit, or a store option of a command that reads a store). */
+bool cli_opt_applies(const struct cli_opt *o, const struct cli_cmd_info *c);
+/* The option's left column in help: "-o, --output FILE". */
+void cli_opt_help(FILE *f, const struct cli_opt *o);
 /* 0 parsed; -1 done (--version printed); else an exit code after a usage error */
 int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a);
 void cli_help(unsigned cmd, FILE *f);
 /* cli_parse, then --help handled: 0 go on; -1 done (exit 0); else the exit code */
 int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a);
-int cli_completions(const char *shell);
 
 /*
  * Install a converted session for `claude --resume` (install.c); unless quiet, prints what

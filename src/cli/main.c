@@ -13,6 +13,50 @@
 #include "cli.h"
 #include "commands.h"
 
+static void main_commands(FILE *f, const struct cli_cmd_info *cs, size_t n)
+{
+	struct txc_buf refused = TXC_BUF_INIT;
+	const char *why = NULL;
+	fputs("commands:\n", f);
+	for (size_t i = 0; i < n; i++) {
+		if (cs[i].flags & CLI_CMD_REFUSED) {
+			txc_buf_addf(&refused, "%s%s", refused.len ? ", " : "", cs[i].name);
+			if (why == NULL)
+				why = cs[i].summary;
+		} else if (cs[i].cmd == 0 && cs[i].usage != NULL && !(cs[i].flags & CLI_CMD_HIDDEN)) {
+			char left[64];
+			snprintf(left, sizeof(left), "%s %s", cs[i].name, cs[i].usage);
+			fprintf(f, "  %-22s %s\n", left, cs[i].summary);
+		} else if (!(cs[i].flags & CLI_CMD_HIDDEN)) {
+			fprintf(f, "  %-22s %s\n", cs[i].name, cs[i].summary);
+		}
+	}
+	if (refused.len)
+		fprintf(f, "  %-22s %s\n", refused.buf, why);
+	txc_buf_release(&refused);
+}
+
+/* The store options, and the commands that take them. */
+static void main_store_options(FILE *f, const struct cli_cmd_info *cs, size_t n)
+{
+	size_t n_opts;
+	const struct cli_opt *o = cli_options(&n_opts);
+	struct txc_buf who = TXC_BUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		if (cs[i].flags & CLI_CMD_STORE)
+			txc_buf_addf(&who, "%s%s", who.len ? ", " : "", cs[i].name);
+	fprintf(f, "\nstore options (%s):\n", who.buf);
+	for (size_t i = 0; i < n_opts; i++)
+		if (o[i].cmds & CMD_STORE)
+			cli_opt_help(f, &o[i]);
+	fputc('\n', f);
+	for (size_t i = 0; i < n_opts; i++)
+		if (o[i].cmds & CMD_MAIN)
+			cli_opt_help(f, &o[i]);
+	txc_buf_release(&who);
+}
+
+/* txc --help: the command table and the option table, without the hidden rows. */
 static void main_help(FILE *f)
 {
 	size_t n;
@@ -20,34 +64,40 @@ static void main_help(FILE *f)
 	fputs("usage: txc <command> [options]\n"
 	      "\n"
 	      "Convert Hermes Agent sessions (state.db, read-only) to other formats.\n"
-	      "\n"
-	      "commands:\n",
+	      "\n",
 	      f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "  %-20s %s\n", cs[i].name, cs[i].summary);
-	fputs("  completions SHELL    print a bash, zsh or fish completion script\n"
-	      "  save, delete         refused: Hermes's store is private and read-only to txc\n"
-	      "\n"
-	      "store options (every command):\n"
-	      "  --db PATH            read this state.db\n"
-	      "  --home DIR           Hermes home (default $HERMES_HOME, else ~/.hermes)\n"
-	      "  --profile NAME       the store of profile NAME (<home>/profiles/NAME/state.db)\n"
-	      "  --all-profiles       the root store and every profile's store\n"
-	      "\n"
-	      "  -h, --help           show help (also 'txc COMMAND --help')\n"
-	      "  --version            print the version\n"
-	      "\n"
+	main_commands(f, cs, n);
+	main_store_options(f, cs, n);
+	fputs("\n"
+	      "'txc COMMAND --help' shows the options of COMMAND.\n"
 	      "exit status: 0 success, 1 failure, 2 usage error, 3 not found, 4 refused.\n"
 	      "See txc(1) for the full manual.\n",
 	      f);
 }
 
-static int cmd_refused(const char *cmd)
+int cmd_help(int argc, char **argv)
 {
+	(void)argc;
+	(void)argv;
+	main_help(stdout);
+	return 0;
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("txc %s\n", TXC_VERSION);
+	return 0;
+}
+
+int cmd_refused(int argc, char **argv)
+{
+	(void)argc;
 	cli_say("error: ",
 		"'%s' is refused: Hermes has no import API and state.db is its private schema, so txc never writes to "
 		"it; use 'txc export' or 'txc convert' to copy sessions out",
-		cmd);
+		argv[0]);
 	return 4;
 }
 
@@ -58,29 +108,10 @@ int main(int argc, char **argv)
 		main_help(stderr);
 		return 2;
 	}
-	const char *cmd = argv[1];
-	int rc;
-	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-		main_help(stdout);
-		rc = 0;
-	} else if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-		printf("txc %s\n", TXC_VERSION);
-		rc = 0;
-	} else if (strcmp(cmd, "list") == 0) {
-		rc = cmd_list(argc - 1, argv + 1);
-	} else if (strcmp(cmd, "convert") == 0) {
-		rc = cmd_convert(argc - 1, argv + 1);
-	} else if (strcmp(cmd, "export") == 0) {
-		rc = cmd_export(argc - 1, argv + 1);
-	} else if (strcmp(cmd, "artifacts") == 0) {
-		rc = cmd_artifacts(argc - 1, argv + 1);
-	} else if (strcmp(cmd, "completions") == 0) {
-		rc = cli_completions(argc > 2 ? argv[2] : NULL);
-	} else if (strcmp(cmd, "save") == 0 || strcmp(cmd, "delete") == 0 || strcmp(cmd, "import") == 0) {
-		rc = cmd_refused(cmd);
-	} else {
-		return cli_usage(0, "unknown command '%s'", cmd);
-	}
+	const struct cli_cmd_info *c = cli_command_named(argv[1]);
+	if (c == NULL)
+		return cli_usage(0, "unknown command '%s'", argv[1]);
+	int rc = c->run(argc - 1, argv + 1);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE)
 			return rc;
