@@ -67,6 +67,7 @@ struct cli_args {
 	const char *to, *output, *out_dir;
 	struct cli_select sel;
 	struct txc_write_opts w;
+	char cwd_now[4096]; /* w.cwd points here (cli_write_opts_finish) */
 	char **pos;
 	int n_pos;
 };
@@ -85,6 +86,12 @@ int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a);
 void cli_help(unsigned cmd, FILE *f);
 /* cli_parse, then --help handled: 0 go on; -1 done (exit 0); else the exit code */
 int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a);
+/*
+ * The write options as every writer gets them, for convert and export alike: --images
+ * by where the output goes (files beside a FILE, inline on stdout), and the current
+ * directory as the cwd of a session that has none.
+ */
+void cli_write_opts_finish(struct cli_args *a, bool to_file);
 
 /*
  * Install a converted session for `claude --resume` (install.c); unless quiet, prints what

@@ -81,14 +81,10 @@ int cmd_convert(int argc, char **argv)
 		txc_transcript_free(t);
 		return rc;
 	}
-	if (a.w.images == TXC_IMAGES_AUTO)
-		a.w.images = a.output != NULL ? TXC_IMAGES_FILES : TXC_IMAGES_INLINE;
+	cli_write_opts_finish(&a, a.output != NULL);
 	struct cli_assets assets;
 	cli_assets_init(&assets, a.output ? a.output : "-");
 	a.w.assets = &assets.sink;
-	char cwd_now[4096];
-	if (getcwd(cwd_now, sizeof(cwd_now)) != NULL)
-		a.w.cwd = txc_str_c(cwd_now); /* recorded when the session has no cwd of its own */
 	/* output streams to stdout or to a temporary file renamed into place at the end */
 	struct cli_atomic file = {0};
 	if (a.output != NULL)

@@ -544,8 +544,6 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	struct cli_assets assets;
 	cli_assets_init(&assets, path.buf);
 	w.assets = &assets.sink;
-	if (w.images == TXC_IMAGES_AUTO)
-		w.images = TXC_IMAGES_FILES;
 	struct hashing_file hf = {0};
 	txc_sha256_init(&hf.sha);
 	struct cli_atomic tmp = {0};
@@ -839,6 +837,7 @@ int cmd_export(int argc, char **argv)
 	if (a.json && (a.dry_run || a.force))
 		return cli_usage(CMD_EXPORT, "--dry-run and --force apply to --out DIR");
 
+	cli_write_opts_finish(&a, true);
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);

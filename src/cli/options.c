@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -353,6 +354,14 @@ int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a)
 	if (rc == 0 && a->as_new && !a->install)
 		return cli_usage(cmd, "--as-new works with --install only");
 	return rc;
+}
+
+void cli_write_opts_finish(struct cli_args *a, bool to_file)
+{
+	if (a->w.images == TXC_IMAGES_AUTO)
+		a->w.images = to_file ? TXC_IMAGES_FILES : TXC_IMAGES_INLINE;
+	if (getcwd(a->cwd_now, sizeof(a->cwd_now)) != NULL)
+		a->w.cwd = txc_str_c(a->cwd_now); /* recorded when the session has no cwd of its own */
 }
 
 /* ---- shell completions, from the same tables ---- */

@@ -167,5 +167,12 @@ if command -v script > /dev/null; then
 	[ ! -s err.txt ] && [ ! -s out.txt ] && ok || bad "bulk export talks on a pipe without --progress"
 fi
 
+# convert and export resolve the write options alike: a session without a cwd records the current
+# directory in both (docs/FORMATS.md), and export writes the bytes convert writes
+mkdir -p here && (cd here && "$txc" convert img --to claude --db ../feat.db -o ../img-conv.jsonl &&
+	"$txc" export --to claude --out ../img-exp --title 'Ünïcode' --db ../feat.db) && ok || bad "convert/export img from here/"
+grep -q "\"cwd\":\"$work/here\"" img-conv.jsonl && ok || bad "convert does not record the current directory"
+cmp -s img-conv.jsonl img-exp/img-*.jsonl && ok || bad "export --to claude differs from convert: $(grep -o '"cwd":"[^"]*"' img-exp/img-*.jsonl | head -1)"
+
 echo "cli: $passes passed, $fails failed"
 [ "$fails" = 0 ]
