@@ -104,8 +104,16 @@ int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t,
 /* ---- diagnostics and colour (diag.c) ---- */
 
 void cli_diag_init(void); /* before the first message: is stderr a terminal */
-void cli_say(const char *level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "txc: error: ..." and "txc: warning: ..." on stderr, escaped on a terminal. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* d as an error: its message, the advice its code calls for (which flag), its candidates. */
+void cli_report(const struct txc_diag *d);
+/* For cmd_* only: cli_report, then the exit status of d->code. */
 int cli_fail(const struct txc_diag *d);
+/* The library's warnings (txc_diag.warn), worded. */
+void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n);
+/* For cmd_* only: a usage error naming the command's --help; returns exit status 2. */
 int cli_usage(unsigned cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cli_color_set(int when); /* 0 auto, 1 always, 2 never */
 bool cli_color_stdout(void);

@@ -148,7 +148,7 @@ int cmd_artifacts(int argc, char **argv)
 	fwrite(b.buf, 1, b.len, stdout);
 	txc_buf_release(&b);
 	if (!a.json && n == 0)
-		cli_say("warning: ", "no artifacts found in this session");
+		cli_warn("no artifacts found in this session");
 	txc_arena_free(ar);
 	txc_transcript_free(t);
 	return 0;

@@ -77,7 +77,7 @@ static int export_all_json(struct txc_store *s, struct txc_diag *d)
 	if (rc)
 		return rc;
 	if (txc_store_skipped_ids(s))
-		cli_say("warning: ", "skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
+		cli_warn("skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
 			txc_store_skipped_ids(s));
 	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1};
 	struct cli_session *v = txc_xcalloc(n ? n : 1, sizeof(*v));
@@ -209,7 +209,7 @@ static void manifest_read(struct manifest *m, const char *file)
 			continue;
 		if (txc_json_parse(a, line, (size_t)len, &o) != 0 || (path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
 		    (sha = txc_json_cstr(txc_json_get(o, "sha256"))) == NULL || strlen(sha) != 64) {
-			cli_say("warning: ", "%s:%zu: not a manifest entry; it will be dropped", file, lineno);
+			cli_warn("%s:%zu: not a manifest entry; it will be dropped", file, lineno);
 			continue;
 		}
 		struct entry *e = manifest_put(m, path);
@@ -429,7 +429,7 @@ static void remove_ours(const struct bulk *bk, const char *rel, const char *sha)
 	if (!safe_rel(rel) || lstat(full.buf, &sb) != 0) {
 		/* gone already, or not a path of ours: only the entry goes */
 	} else if (!S_ISREG(sb.st_mode) || !file_sha(full.buf, now) || strcmp(now, sha) != 0) {
-		cli_say("warning: ", "kept '%s': it changed since txc wrote it (it is no longer in the manifest)", full.buf);
+		cli_warn("kept '%s': it changed since txc wrote it (it is no longer in the manifest)", full.buf);
 	} else if (bk->a->dry_run) {
 		struct txc_buf line = TXC_BUF_INIT;
 		cli_safe_text(&line, full.buf, full.len, true);
@@ -784,8 +784,10 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		if (oc == FAILED || oc == REFUSED) {
 			if (show && tty)
 				fputc('\n', stderr);
-			if (d1.msg[0])
-				cli_say(oc == REFUSED && d1.code != TXC_E_REFUSED ? "warning: " : "error: ", "%s", d1.msg);
+			if (d1.msg[0] && oc == REFUSED && d1.code != TXC_E_REFUSED)
+				cli_warn("%s", d1.msg); /* a file of someone else's: left alone, the run goes on */
+			else if (d1.msg[0])
+				cli_report(&d1);
 			hard |= d1.code == TXC_E_REFUSED || res == CLI_INST_REFUSED;
 			rc = TXC_E_FAIL;
 		}
@@ -795,7 +797,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	if (manifest != NULL && !a->dry_run && (bk.count[NEW] + bk.count[UPDATED] + bk.count[SAME] > 0 || bk.m.n > 0)) {
 		struct txc_diag d2 = {0};
 		if (manifest_write(&bk.m, manifest, &d2) != 0) {
-			cli_say("error: ", "%s", d2.msg);
+			cli_report(&d2);
 			rc = TXC_E_FAIL;
 			hard |= d2.code == TXC_E_REFUSED;
 		}

@@ -180,7 +180,7 @@ int cmd_list(int argc, char **argv)
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);
 	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1 && !a.store.input && !a.store.remote) {
-		cli_say("warning: ", "no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
+		cli_warn("no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
 		if (a.json)
 			fputs("[]\n", stdout);
 		cli_stores_close(&st);

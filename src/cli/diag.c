@@ -51,31 +51,57 @@ void cli_paint(struct txc_buf *b, const char *sgr, const char *text, size_t len)
 		txc_buf_addstr(b, "\x1b[m");
 }
 
-void cli_say(const char *level, const char *fmt, ...)
+enum level { L_ERROR, L_WARNING };
+
+static void say(enum level lv, const char *fmt, va_list ap)
 {
+	static const char *const word[] = {[L_ERROR] = "error: ", [L_WARNING] = "warning: "};
+	static const char *const sgr[] = {[L_ERROR] = "1;31", [L_WARNING] = "1;33"};
 	char raw[2048];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(raw, sizeof(raw), fmt, ap);
-	va_end(ap);
 	struct txc_buf b = TXC_BUF_INIT;
 	/* messages quote ids and paths from the store: never send raw escapes to a terminal */
 	if (stderr_tty)
 		cli_safe_text(&b, raw, strlen(raw), true);
 	else
 		txc_buf_addstr(&b, raw);
-	bool paint = level[0] && color_for(STDERR_FILENO);
-	const char *sgr = strncmp(level, "error", 5) == 0 ? "1;31" : "1;33";
-	if (paint)
-		fprintf(stderr, "txc: \x1b[%sm%s\x1b[m%s\n", sgr, level, b.buf);
+	if (color_for(STDERR_FILENO))
+		fprintf(stderr, "txc: \x1b[%sm%s\x1b[m%s\n", sgr[lv], word[lv], b.buf);
 	else
-		fprintf(stderr, "txc: %s%s\n", level, b.buf);
+		fprintf(stderr, "txc: %s%s\n", word[lv], b.buf);
 	txc_buf_release(&b);
 }
 
-int cli_fail(const struct txc_diag *d)
+void cli_error(const char *fmt, ...)
 {
-	cli_say("error: ", "%s", d->msg);
+	va_list ap;
+	va_start(ap, fmt);
+	say(L_ERROR, fmt, ap);
+	va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(L_WARNING, fmt, ap);
+	va_end(ap);
+}
+
+/* The flag or step that would help, by code: the library reports facts, the CLI advises. */
+static const char *advice(enum txc_err code)
+{
+	switch (code) {
+	case TXC_E_TIMEOUT: return " (raise --timeout)";
+	case TXC_E_AUTH: return "; pass --token or set HERMES_DASHBOARD_SESSION_TOKEN";
+	case TXC_E_BAD_LINE: return "; fix it or pass --skip-bad to skip such lines";
+	default: return "";
+	}
+}
+
+void cli_report(const struct txc_diag *d)
+{
+	cli_error("%s%s", d->msg, advice(d->code));
 	if (d->hint[0]) {
 		struct txc_buf b = TXC_BUF_INIT;
 		if (stderr_tty)
@@ -85,7 +111,19 @@ int cli_fail(const struct txc_diag *d)
 		fputs(b.buf, stderr);
 		txc_buf_release(&b);
 	}
+}
+
+int cli_fail(const struct txc_diag *d)
+{
+	cli_report(d);
 	return txc_diag_exit_code(d->code);
+}
+
+void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
+{
+	switch (w) {
+	case TXC_W_SKIPPED_LINES: cli_warn("skipped %zu malformed lines of %s", n, where); break;
+	}
 }
 
 int cli_usage(unsigned cmd, const char *fmt, ...)
@@ -97,8 +135,8 @@ int cli_usage(unsigned cmd, const char *fmt, ...)
 	va_end(ap);
 	const struct cli_cmd_info *c = cli_command(cmd);
 	if (c != NULL)
-		cli_say("error: ", "%s (see 'txc %s --help')", msg, c->name);
+		cli_error("%s (see 'txc %s --help')", msg, c->name);
 	else
-		cli_say("error: ", "%s (see 'txc --help')", msg);
+		cli_error("%s (see 'txc --help')", msg);
 	return 2;
 }

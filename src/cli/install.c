@@ -212,9 +212,9 @@ static struct txc_str install_cwd(const struct txc_transcript *t, bool quiet, ch
 	if (quiet)
 		; /* bulk installs sum this up instead */
 	else if (cwd.ptr == NULL)
-		cli_say("warning: ", "the session has no recorded working directory; installing for %s", cwd_now);
+		cli_warn("the session has no recorded working directory; installing for %s", cwd_now);
 	else
-		cli_say("warning: ", "the session's directory '%.*s' does not exist here; installing for %s",
+		cli_warn("the session's directory '%.*s' does not exist here; installing for %s",
 			(int)(cwd.len > 200 ? 200 : cwd.len), cwd.ptr, cwd_now);
 	return txc_str_c(cwd_now);
 }
@@ -227,7 +227,7 @@ static int empty_session(const struct txc_transcript *t, bool quiet, int *res)
 	*res = CLI_INST_EMPTY;
 	cli_safe_text(&id, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len, true);
 	if (quiet)
-		cli_say("warning: ", "session '%s' has no messages; not installed", id.buf);
+		cli_warn("session '%s' has no messages; not installed", id.buf);
 	else
 		txc_diag_set(&d, TXC_E_FAIL, "session '%s' has no messages: nothing Claude Code could resume; nothing installed",
 			     id.buf);

@@ -109,6 +109,18 @@ static void add_profiles(struct cli_stores *st, const char *root)
 	txc_buf_release(&dir);
 }
 
+/* "--flag: <the reader's message>" */
+static void flag_says(struct txc_diag *d, const char *flag)
+{
+	size_t fl = strlen(flag) + 2, ml = strlen(d->msg);
+	if (fl + ml >= sizeof(d->msg))
+		ml = sizeof(d->msg) - fl - 1;
+	memmove(d->msg + fl, d->msg, ml);
+	d->msg[fl + ml] = '\0';
+	memcpy(d->msg, flag, fl - 2);
+	memcpy(d->msg + fl - 2, ": ", 2);
+}
+
 int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
 	memset(out, 0, sizeof(*out));
@@ -124,12 +136,8 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 		}
 		add_store(out, NULL, txc_xstrdup(a->store.input));
 		cli_guard_source(a->store.input, false);
-		int rc = txc_store_open_file(&out->v[0].s, a->store.input, a->store.skip_bad, d);
-		if (rc == 0 && d->hint[0]) {
-			fputs(d->hint, stderr); /* lines skipped with --skip-bad */
-			d->hint[0] = '\0';
-		}
-		return rc;
+		d->warn = cli_warning; /* lines skipped with --skip-bad */
+		return txc_store_open_file(&out->v[0].s, a->store.input, a->store.skip_bad, d);
 	}
 	if (a->store.remote != NULL) {
 		const char *token = a->store.token;
@@ -138,7 +146,10 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 			token = getenv("HERMES_DASHBOARD_SESSION_TOKEN");
 		struct txc_remote_opts ro = {token, a->store.profile, a->store.timeout ? a->store.timeout : 300};
 		add_store(out, a->store.profile ? a->store.profile : NULL, txc_xstrdup(a->store.remote));
-		return txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
+		int rc = txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
+		if (rc == TXC_E_USAGE)
+			flag_says(d, "--remote"); /* the reader says what is wrong with the URL; we say where it came from */
+		return rc;
 	}
 	if (a->all_profiles) {
 		if (a->store.db != NULL || a->store.profile != NULL) {
@@ -174,7 +185,7 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 		if (rc)
 			return rc;
 		if (txc_store_note(out->v[i].s) != NULL)
-			cli_say("warning: ", "%s", txc_store_note(out->v[i].s));
+			cli_warn("%s", txc_store_note(out->v[i].s));
 	}
 	return TXC_OK;
 }

@@ -94,8 +94,7 @@ int cmd_version(int argc, char **argv)
 int cmd_refused(int argc, char **argv)
 {
 	(void)argc;
-	cli_say("error: ",
-		"'%s' is refused: Hermes has no import API and state.db is its private schema, so txc never writes to "
+	cli_error("'%s' is refused: Hermes has no import API and state.db is its private schema, so txc never writes to "
 		"it; use 'txc export' or 'txc convert' to copy sessions out",
 		argv[0]);
 	return 4;
@@ -115,7 +114,7 @@ int main(int argc, char **argv)
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE)
 			return rc;
-		cli_say("error: ", "cannot write to stdout: %s", strerror(errno));
+		cli_error("cannot write to stdout: %s", strerror(errno));
 		return 1;
 	}
 	return rc;

@@ -289,7 +289,7 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 		}
 	}
 	if (no_id)
-		cli_say("warning: ", "skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
+		cli_warn("skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
 			no_id);
 	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
 	order_key = sel->order_set ? sel->order : (cmd == CMD_EXPORT);
@@ -365,8 +365,11 @@ int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transc
 	int rc = cli_stores_open(a, &st, d);
 	if (rc == 0)
 		rc = cli_resolve(&st, a->pos[0], &which, &id, d);
-	if (rc == 0)
+	if (rc == 0) {
 		rc = txc_store_load(st.v[which].s, id, flags, t, d);
+		if (rc == TXC_E_NOTFOUND) /* gone since it was resolved */
+			snprintf(d->msg + strlen(d->msg), sizeof(d->msg) - strlen(d->msg), " (see 'txc list')");
+	}
 	cli_stores_close(&st);
 	free(id);
 	return rc;

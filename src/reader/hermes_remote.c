@@ -39,8 +39,7 @@ static int collect(void *ctx, const char *p, size_t n)
 static int status_error(const struct remote *r, long status, const char *what, struct txc_diag *d)
 {
 	if (status == 401 || status == 403)
-		txc_diag_set(d, TXC_E_FAIL, "the dashboard at %s refused the session token (HTTP %ld); pass --token or set "
-					    "HERMES_DASHBOARD_SESSION_TOKEN", r->base, status);
+		txc_diag_set(d, TXC_E_AUTH, "the dashboard at %s refused the session token (HTTP %ld)", r->base, status);
 	else if (status == 404)
 		txc_diag_set(d, TXC_E_NOTFOUND, "%s: not found on the dashboard at %s (HTTP 404)", what, r->base);
 	else
@@ -198,7 +197,7 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 {
 	*out = NULL;
 	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0) {
-		txc_diag_set(d, TXC_E_USAGE, "--remote takes an http:// or https:// URL, such as http://127.0.0.1:9119");
+		txc_diag_set(d, TXC_E_USAGE, "'%s' is not an http:// or https:// URL, such as http://127.0.0.1:9119", url);
 		return TXC_E_USAGE;
 	}
 	struct remote *r = txc_xcalloc(1, sizeof(*r));

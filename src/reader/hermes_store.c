@@ -577,7 +577,7 @@ static int match_end(struct prefix_match *m, const char *where, char **id)
 	struct txc_diag *d = m->d;
 	if (m->matches == 0) {
 		d->hint[0] = '\0';
-		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", m->arg, where);
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s'", m->arg, where);
 		return TXC_E_NOTFOUND;
 	}
 	if (m->matches > 1) {
@@ -936,7 +936,7 @@ static int load_once(struct txc_store *s, const char *id, unsigned flags, struct
 	if (*sqlrc != SQLITE_ROW) {
 		sqlite3_reset(st);
 		if (*sqlrc == SQLITE_DONE) {
-			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list hermes')", id, s->path);
+			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s'", id, s->path);
 			return TXC_E_NOTFOUND;
 		}
 		return db_error(s, *sqlrc, d, "read a session from");
