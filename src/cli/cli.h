@@ -57,13 +57,13 @@ struct cli_store_opts {
 	const char *input;  /* --input FILE|- */
 	bool skip_bad;
 	const char *remote; /* --remote URL */
-	char *token;        /* --token (copied; the argument is wiped) */
+	const char *token;  /* --token (copied; the argument is wiped) */
 	long timeout;
 };
 
 struct cli_args {
 	struct cli_store_opts store;
-	bool all_profiles, json, force, install, as_new, help, dry_run, progress, check;
+	bool all_profiles, json, force, install, as_new, help, version, dry_run, progress, check;
 	const char *to, *output, *out_dir;
 	struct cli_select sel;
 	struct txc_write_opts w;
@@ -81,11 +81,11 @@ const struct cli_cmd_info *cli_command_named(const char *arg);
 bool cli_opt_applies(const struct cli_opt *o, const struct cli_cmd_info *c);
 /* The option's left column in help: "-o, --output FILE". */
 void cli_opt_help(FILE *f, const struct cli_opt *o);
-/* 0 parsed; -1 done (--version printed); else an exit code after a usage error */
-int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a);
+/* TXC_OK, or TXC_E_USAGE after saying why; --version stops it (a->version). */
+enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a);
 void cli_help(unsigned cmd, FILE *f);
-/* cli_parse, then --help handled: 0 go on; -1 done (exit 0); else the exit code */
-int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a);
+/* cli_parse, then --version and --help handled: true, go on; false, stop with exit *status. */
+bool cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a, int *status);
 /*
  * The write options as every writer gets them, for convert and export alike: --images
  * by where the output goes (files beside a FILE, inline on stdout), and the current
@@ -95,11 +95,12 @@ void cli_write_opts_finish(struct cli_args *a, bool to_file);
 
 /*
  * Install a converted session for `claude --resume` (install.c); unless quiet, prints what
- * happened and the resume command.  Returns an exit status; *res says what happened.
+ * happened and the resume command.  *res says what happened; TXC_OK (also for a session
+ * without messages when quiet: a warning) or an error with d set.
  */
 enum { CLI_INST_NEW, CLI_INST_UPDATED, CLI_INST_SAME, CLI_INST_EMPTY, CLI_INST_REFUSED, CLI_INST_FAILED };
-int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet,
-		       int *res);
+enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
+				bool quiet, int *res, struct txc_diag *d);
 
 /* ---- diagnostics and colour (diag.c) ---- */
 
@@ -132,7 +133,7 @@ struct cli_stores {
 	size_t n;
 };
 /* One store (--db, --home/--profile), or every profile with --all-profiles. */
-int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
+enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
 void cli_stores_close(struct cli_stores *st);
 
 /* The path of state.db the options name (malloc'd), or NULL with d set. */
@@ -151,12 +152,12 @@ struct cli_session {
 /* Parse WHEN (see --help); until: a bare date means the end of that day. */
 int cli_parse_when(const char *s, bool utc, bool until, double now, double *out);
 /* The selected sessions, filtered and ordered, at most --limit (*n_more: how many more matched). */
-int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
-			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
+enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
+				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
 /* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */
-int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d);
+enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d);
 /* SESSION as an exact id or unique prefix across the open stores. */
-int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d);
+enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d);
 
 /* ---- files txc writes (files.c) ---- */
 
@@ -164,7 +165,7 @@ int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id
  * Write len bytes to path atomically: a temporary file in the same folder,
  * then rename (with force) or link (without: an existing file is refused).
  */
-int cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d);
+enum txc_err cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d);
 
 /* The same in steps, for output written as it is made: write to w->f, then commit or abort. */
 struct cli_atomic {
@@ -172,11 +173,11 @@ struct cli_atomic {
 	char *tmp, *path;
 	bool force;
 };
-int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d);
-int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d);
+enum txc_err cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d);
+enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d);
 void cli_atomic_abort(struct cli_atomic *w);
 /* Create dir and its parents (never one that takes a source's name). */
-int cli_mkdirs(const char *dir, struct txc_diag *d);
+enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d);
 
 /*
  * The files txc reads (a store, with its -wal, -shm and -journal, or an --input
@@ -185,7 +186,7 @@ int cli_mkdirs(const char *dir, struct txc_diag *d);
  * returns TXC_E_REFUSED with d set when writing target would touch a source.
  */
 void cli_guard_source(const char *path, bool store);
-int cli_guard_check(const char *target, struct txc_diag *d);
+enum txc_err cli_guard_check(const char *target, struct txc_diag *d);
 
 /*
  * Images of a Markdown file written beside it (--images files): the writer's
@@ -203,7 +204,7 @@ struct cli_assets {
 	size_t n;
 };
 void cli_assets_init(struct cli_assets *as, const char *output);
-int cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d);
+enum txc_err cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d);
 void cli_assets_release(struct cli_assets *as);
 
 /* Quote untrusted text for a terminal: control characters and escapes shown as \xHH. */

@@ -127,9 +127,9 @@ static void table_out(struct txc_buf *b, const struct txc_transcript *t, const s
 int cmd_artifacts(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_begin(CMD_ARTIFACTS, argc, argv, &a);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	int rc;
+	if (!cli_begin(CMD_ARTIFACTS, argc, argv, &a, &rc))
+		return rc;
 	if (a.n_pos != 1)
 		return cli_usage(CMD_ARTIFACTS, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
 	struct txc_diag d = {0};

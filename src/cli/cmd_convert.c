@@ -49,9 +49,9 @@ static int tty_write(void *ctx, const char *p, size_t n)
 int cmd_convert(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_begin(CMD_CONVERT, argc, argv, &a);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	int rc;
+	if (!cli_begin(CMD_CONVERT, argc, argv, &a, &rc))
+		return rc;
 	if (a.n_pos != 1)
 		return cli_usage(CMD_CONVERT, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
 	if (a.to == NULL)
@@ -77,9 +77,9 @@ int cmd_convert(int argc, char **argv)
 		return cli_fail(&d);
 	if (a.install) {
 		int res;
-		rc = cli_install_claude(&a, t, &a.w, false, &res);
+		rc = cli_install_claude(&a, t, &a.w, false, &res, &d);
 		txc_transcript_free(t);
-		return rc;
+		return rc ? cli_fail(&d) : 0;
 	}
 	cli_write_opts_finish(&a, a.output != NULL);
 	struct cli_assets assets;
@@ -92,8 +92,10 @@ int cmd_convert(int argc, char **argv)
 	struct txc_out out;
 	struct tty_sink tty = {0};
 	txc_out_init_file(&out, file.f ? file.f : stdout);
-	if (file.f == NULL && isatty(STDOUT_FILENO))
-		out.sink = tty_write, out.ctx = &tty;
+	if (file.f == NULL && isatty(STDOUT_FILENO)) {
+		out.sink = tty_write;
+		out.ctx = &tty;
+	}
 	if (rc == 0)
 		rc = ops->write(&out, t, &a.w, &d);
 	if (out.sink == tty_write && rc == 0 && txc_out_flush(&out) == 0)

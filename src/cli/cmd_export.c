@@ -161,7 +161,10 @@ static struct entry *manifest_find(struct manifest *m, const char *path)
 
 static void entry_clear(struct entry *e)
 {
-	free(e->line), free(e->session), free(e->profile), free(e->format);
+	free(e->line);
+	free(e->session);
+	free(e->profile);
+	free(e->format);
 	for (size_t i = 0; i < e->n_assets; i++)
 		free(e->assets[i].path);
 	free(e->assets);
@@ -412,9 +415,12 @@ static bool safe_rel(const char *rel)
 {
 	if (rel[0] == '\0' || rel[0] == '/')
 		return false;
-	for (const char *p = rel; p != NULL; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+	for (const char *p = rel; p != NULL; p = strchr(p, '/')) {
+		if (*p == '/')
+			p++;
 		if (strncmp(p, "..", 2) == 0 && (p[2] == '/' || p[2] == '\0'))
 			return false;
+	}
 	return true;
 }
 
@@ -522,7 +528,8 @@ static enum outcome sync_assets(const struct bulk *bk, const struct entry *old, 
 	*n_out = as->n;
 	if (oc != SAME) {
 		free_assets(v, as->n);
-		*out = NULL, *n_out = 0;
+		*out = NULL;
+		*n_out = 0;
 	}
 	return oc;
 }
@@ -558,10 +565,14 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	hf.f = tmp.f;
 	struct txc_out out;
 	txc_buf_init(&out.buf);
-	out.sink = hashing_sink, out.ctx = &hf, out.err = 0;
+	out.sink = hashing_sink;
+	out.ctx = &hf;
+	out.err = 0;
 	int rc = bk->ops->write(&out, t, &w, d);
-	if (rc == 0 && txc_out_flush(&out) != 0)
-		rc = TXC_E_FAIL, txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path.buf, strerror(out.err));
+	if (rc == 0 && txc_out_flush(&out) != 0) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path.buf, strerror(out.err));
+		rc = TXC_E_FAIL;
+	}
 	txc_out_release(&out);
 	if (rc != 0)
 		goto done;
@@ -760,7 +771,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			if (a->dry_run)
 				printf("install %s\n", id);
 			else
-				cli_install_claude(a, t, &w, true, &res);
+				cli_install_claude(a, t, &w, true, &res, &d1); /* res says it all; d1 why */
 			oc = install_outcome(res);
 			txc_transcript_free(t);
 		} else {
@@ -773,7 +784,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 				drop_stale(&bk, rel.buf, v[i].id, ref->profile);
 			if (oc != FAILED && oc != REFUSED && a->install && !a->dry_run) {
 				struct txc_write_opts w = a->w;
-				cli_install_claude(a, t, &w, true, &res);
+				cli_install_claude(a, t, &w, true, &res, &d1);
 				if (res == CLI_INST_REFUSED || res == CLI_INST_FAILED)
 					oc = install_outcome(res);
 			}
@@ -820,9 +831,9 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 int cmd_export(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_begin(CMD_EXPORT, argc, argv, &a);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	int rc;
+	if (!cli_begin(CMD_EXPORT, argc, argv, &a, &rc))
+		return rc;
 	if (a.n_pos)
 		return cli_usage(CMD_EXPORT, "unexpected argument '%s' (export selects with --since, --title, ...)",
 				 a.pos[0]);

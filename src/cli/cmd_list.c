@@ -114,7 +114,11 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 	size_t used = 0;
 	for (int k = first; k < C_TITLE; k++)
 		used += w[k] + 2;
-	size_t title_w = tw > 0 && (size_t)tw > used + 10 ? (size_t)tw - used : tw > 0 ? 10 : 0;
+	size_t title_w = 0; /* not a terminal: titles are not cut */
+	if (tw > 0 && (size_t)tw > used + 10)
+		title_w = (size_t)tw - used;
+	else if (tw > 0)
+		title_w = 10;
 	struct txc_buf out = TXC_BUF_INIT;
 	for (int k = first; k < N_COLS; k++)
 		cell(&out, heads[k], strlen(heads[k]), k == C_TITLE ? title_w : w[k], k == C_TITLE, "1");
@@ -171,9 +175,9 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 int cmd_list(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_begin(CMD_LIST, argc, argv, &a);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	int rc;
+	if (!cli_begin(CMD_LIST, argc, argv, &a, &rc))
+		return rc;
 	if (a.n_pos > 1 || (a.n_pos == 1 && strcmp(a.pos[0], "hermes") != 0))
 		return cli_usage(CMD_LIST, "unknown source '%s' (txc reads: hermes)", a.pos[a.n_pos - 1]);
 	struct txc_diag d = {0};

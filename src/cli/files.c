@@ -59,7 +59,7 @@ static bool same_name(const char *name, const char *src, const char *suffix)
 	return strncmp(name, src, n) == 0 && strcmp(name + n, suffix) == 0;
 }
 
-int cli_guard_check(const char *target, struct txc_diag *d)
+enum txc_err cli_guard_check(const char *target, struct txc_diag *d)
 {
 	struct stat tst, sst;
 	bool exists = stat(target, &tst) == 0;
@@ -96,7 +96,7 @@ static mode_t file_mode(void)
 	return mode;
 }
 
-int cli_mkdirs(const char *dir, struct txc_diag *d)
+enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d)
 {
 	char *p = txc_xstrdup(dir);
 	int rc = TXC_OK;
@@ -121,7 +121,7 @@ int cli_mkdirs(const char *dir, struct txc_diag *d)
 	return rc;
 }
 
-int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d)
+enum txc_err cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d)
 {
 	struct stat st;
 	memset(w, 0, sizeof(*w));
@@ -168,7 +168,7 @@ void cli_atomic_abort(struct cli_atomic *w)
 	memset(w, 0, sizeof(*w));
 }
 
-int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
+enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 {
 	int err = 0;
 	if (fflush(w->f) != 0 || ferror(w->f))
@@ -198,7 +198,7 @@ int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 	return err ? TXC_E_FAIL : TXC_OK;
 }
 
-int cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d)
+enum txc_err cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d)
 {
 	struct cli_atomic w;
 	int rc = cli_atomic_open(&w, path, force, d);
@@ -284,7 +284,7 @@ static bool same_bytes(const char *path, const char *p, size_t len)
 	return same && off == len;
 }
 
-int cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d)
+enum txc_err cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d)
 {
 	if (as->n == 0)
 		return TXC_OK;

@@ -121,7 +121,7 @@ static void flag_says(struct txc_diag *d, const char *flag)
 	memcpy(d->msg + fl - 2, ": ", 2);
 }
 
-int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
 	memset(out, 0, sizeof(*out));
 	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);
@@ -177,7 +177,8 @@ int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc
 		char *path = cli_store_path(&a->store, d);
 		if (path == NULL)
 			return d->code;
-		add_store(out, a->store.db ? NULL : a->store.profile ? a->store.profile : "default", path);
+		const char *profile = a->store.profile ? a->store.profile : "default";
+		add_store(out, a->store.db ? NULL : profile, path);
 	}
 	for (size_t i = 0; i < out->n; i++) {
 		cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */

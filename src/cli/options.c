@@ -204,40 +204,51 @@ void cli_help(unsigned cmd, FILE *f)
 	fputs("\nexit status: 0 success, 1 failure, 2 usage error, 3 not found, 4 refused.\n", f);
 }
 
-static int choice(unsigned cmd, const char *opt, const char *v, const char *const *names, int n, int *out)
+static enum txc_err choice(unsigned cmd, const char *opt, const char *v, const char *const *names, int n, int *out)
 {
 	for (int i = 0; i < n; i++)
 		if (strcmp(v, names[i]) == 0) {
 			*out = i;
-			return 0;
+			return TXC_OK;
 		}
 	char list[128] = "";
 	for (int i = 0; i < n; i++) {
-		strcat(list, i == 0 ? "" : i == n - 1 ? " or " : ", ");
+		if (i == n - 1)
+			strcat(list, " or ");
+		else if (i > 0)
+			strcat(list, ", ");
 		strcat(list, names[i]);
 	}
-	return cli_usage(cmd, "--%s takes %s, not '%s'", opt, list, v);
+	cli_usage(cmd, "--%s takes %s, not '%s'", opt, list, v);
+	return TXC_E_USAGE;
 }
 
-static int number(unsigned cmd, const char *opt, const char *v, long *out)
+static enum txc_err number(unsigned cmd, const char *opt, const char *v, long *out)
 {
 	char *end;
 	errno = 0;
 	long n = strtol(v, &end, 10);
-	if (errno || *end || end == v || n < 1)
-		return cli_usage(cmd, "--%s takes a positive number, not '%s'", opt, v);
+	if (errno || *end || end == v || n < 1) {
+		cli_usage(cmd, "--%s takes a positive number, not '%s'", opt, v);
+		return TXC_E_USAGE;
+	}
 	*out = n;
-	return 0;
+	return TXC_OK;
 }
 
-static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
+/* --token's value, whatever its length; it lives as long as the process (argv's copy is wiped) */
+static char *token_copy;
+
+static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 {
 	static const char *const reasoning[] = {"keep", "text", "drop"};
 	static const char *const detail[] = {"normal", "full", "brief", "prompts"};
 	static const char *const images[] = {"inline", "files", "omit"};
+	static const enum txc_images images_v[] = {TXC_IMAGES_INLINE, TXC_IMAGES_FILES, TXC_IMAGES_OMIT};
 	static const char *const order[] = {"started", "recent"};
 	static const char *const color[] = {"auto", "always", "never"};
-	int k, rc = 0;
+	int k;
+	enum txc_err rc = TXC_OK;
 	switch (id) {
 	case O_DB: a->store.db = v; break;
 	case O_HOME: a->store.home = v; break;
@@ -248,12 +259,10 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 	case O_REMOTE: a->store.remote = v; break;
 	case O_TOKEN:
 		/* keep a copy and wipe the argument, so that the token is not in the process title */
-		{
-			static char copy[4096];
-			snprintf(copy, sizeof(copy), "%s", v);
-			a->store.token = copy;
-			memset((char *)v, 'x', strlen(v));
-		}
+		free(token_copy);
+		token_copy = txc_xstrdup(v);
+		a->store.token = token_copy;
+		memset((char *)v, 'x', strlen(v));
 		break;
 	case O_TIMEOUT: rc = number(cmd, "timeout", v, &a->store.timeout); break;
 	case O_JSON: a->json = true; break;
@@ -266,8 +275,11 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 	case O_TITLE: a->sel.title = v; break;
 	case O_LIMIT: rc = number(cmd, "limit", v, &a->sel.limit); break;
 	case O_ORDER:
-		if ((rc = choice(cmd, "order", v, order, 2, &k)) == 0)
-			a->sel.order = k, a->sel.order_set = true;
+		rc = choice(cmd, "order", v, order, 2, &k);
+		if (rc == TXC_OK) {
+			a->sel.order = k;
+			a->sel.order_set = true;
+		}
 		break;
 	case O_UTC: a->w.utc = a->sel.utc = true; break;
 	case O_TO: a->to = v; break;
@@ -290,7 +302,7 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 	case O_MAXLINES: rc = number(cmd, "max-output-lines", v, &a->w.max_output_lines); break;
 	case O_IMAGES:
 		if ((rc = choice(cmd, "images", v, images, 3, &k)) == 0)
-			a->w.images = k == 0 ? TXC_IMAGES_INLINE : k == 1 ? TXC_IMAGES_FILES : TXC_IMAGES_OMIT;
+			a->w.images = images_v[k];
 		break;
 	case O_COMPACTED: a->w.include_compacted = true; break;
 	case O_COLOR:
@@ -298,12 +310,12 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 			cli_color_set(k);
 		break;
 	case 'h': a->help = true; break;
-	case O_VERSION: printf("txc %s\n", TXC_VERSION); return -1;
+	case O_VERSION: a->version = true; break;
 	}
 	return rc;
 }
 
-int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
+enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 {
 	struct option lo[N_OPTS + 1];
 	char shorts[16] = "";
@@ -324,36 +336,52 @@ int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 	opterr = 0;
 	optind = 1;
 	int c, idx;
-	while ((c = getopt_long(argc, argv, spec, lo, &idx)) != -1) {
-		if (c == ':')
-			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
-		if (c == '?')
-			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+	while (!a->version && (c = getopt_long(argc, argv, spec, lo, &idx)) != -1) { /* --version ends it */
+		if (c == ':') {
+			cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+			return TXC_E_USAGE;
+		}
+		if (c == '?') {
+			cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+			return TXC_E_USAGE;
+		}
 		const struct cli_opt *o = NULL;
 		for (size_t i = 0; i < N_OPTS; i++)
 			if (opts[i].id == c)
 				o = &opts[i];
-		if (!cli_opt_applies(o, cli_command(cmd)))
-			return cli_usage(cmd, "--%s does not apply to 'txc %s'", o->name, cli_command(cmd)->name);
-		int rc = apply(cmd, c, optarg, a);
-		if (rc)
+		if (!cli_opt_applies(o, cli_command(cmd))) {
+			cli_usage(cmd, "--%s does not apply to 'txc %s'", o->name, cli_command(cmd)->name);
+			return TXC_E_USAGE;
+		}
+		enum txc_err rc = apply(cmd, c, optarg, a);
+		if (rc != TXC_OK)
 			return rc;
 	}
 	a->pos = argv + optind;
 	a->n_pos = argc - optind;
-	return 0;
+	return TXC_OK;
 }
 
-int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a)
+bool cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a, int *status)
 {
-	int rc = cli_parse(cmd, argc, argv, a);
-	if (rc == 0 && a->help) {
-		cli_help(cmd, stdout);
-		return -1;
+	*status = 0;
+	if (cli_parse(cmd, argc, argv, a) != TXC_OK) {
+		*status = txc_diag_exit_code(TXC_E_USAGE);
+		return false;
 	}
-	if (rc == 0 && a->as_new && !a->install)
-		return cli_usage(cmd, "--as-new works with --install only");
-	return rc;
+	if (a->version) {
+		printf("txc %s\n", TXC_VERSION);
+		return false;
+	}
+	if (a->help) {
+		cli_help(cmd, stdout);
+		return false;
+	}
+	if (a->as_new && !a->install) {
+		*status = cli_usage(cmd, "--as-new works with --install only");
+		return false;
+	}
+	return true;
 }
 
 void cli_write_opts_finish(struct cli_args *a, bool to_file)

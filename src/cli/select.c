@@ -32,8 +32,12 @@ static double civil_to_secs(int y, int mo, int d, int h, int mi, double s, bool 
 	if (utc)
 		return (double)(days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60) + s;
 	struct tm tm = {0};
-	tm.tm_year = y - 1900, tm.tm_mon = mo - 1, tm.tm_mday = d;
-	tm.tm_hour = h, tm.tm_min = mi, tm.tm_sec = 0, tm.tm_isdst = -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_isdst = -1;
 	return (double)mktime(&tm) + s;
 }
 
@@ -45,7 +49,9 @@ static void today(double now, bool utc, int *y, int *mo, int *d)
 		gmtime_r(&t, &tm);
 	else
 		localtime_r(&t, &tm);
-	*y = tm.tm_year + 1900, *mo = tm.tm_mon + 1, *d = tm.tm_mday;
+	*y = tm.tm_year + 1900;
+	*mo = tm.tm_mon + 1;
+	*d = tm.tm_mday;
 }
 
 int cli_parse_when(const char *s, bool utc, bool until, double now, double *out)
@@ -229,8 +235,8 @@ static int cmp_session(const void *pa, const void *pb)
 	return a->store < b->store ? -1 : a->store > b->store;
 }
 
-int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
-			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
+				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
 {
 	const struct cli_select *sel = &a->sel;
 	struct filter f = {0};
@@ -312,7 +318,7 @@ int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_store
 	return TXC_OK;
 }
 
-int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d)
+enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d)
 {
 	size_t found = 0;
 	char hint[sizeof(d->hint)] = "";
@@ -357,7 +363,7 @@ int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id
 	return TXC_E_AMBIGUOUS;
 }
 
-int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d)
+enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d)
 {
 	struct cli_stores st;
 	char *id = NULL;

@@ -83,6 +83,11 @@ grep -q '(HTTP 401); pass --token or set HERMES_DASHBOARD_SESSION_TOKEN$' err.tx
 grep -q 'wrong-and-secret' err.txt out.txt && bad "the token appears in the output" || ok
 "$txc" list --remote "$url" --token s3cret --archived > /dev/null 2> err.txt; grep -q 's3cret' err.txt && bad "token in stderr" || ok
 stop
+# a token of any length is kept whole (it was cut at 4,095 bytes)
+long=$(head -c 5000 /dev/zero | tr '\0' k)
+start --token "$long"
+expect_rc 0 "a 5,000-byte --token" "$txc" list --remote "$url" --token "$long"
+stop
 
 start --token t --fail-first 2
 expect_rc 0 "500 then success" "$txc" convert 7f3e --to hermes --remote "$url" --token t
