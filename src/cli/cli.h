@@ -147,7 +147,8 @@ struct cli_session {
 	size_t store;               /* index in cli_stores */
 	struct txc_str id, title;
 	double started, last_active;
-	size_t rank; /* internal: position in Hermes's export order */
+	size_t rank;   /* internal: position in Hermes's export order */
+	double key[2]; /* internal: the sort keys, largest first (NaN last) */
 };
 /* Parse WHEN (see --help); until: a bare date means the end of that day. */
 int cli_parse_when(const char *s, bool utc, bool until, double now, double *out);

@@ -183,8 +183,6 @@ static bool keep(const struct cli_select *sel, const struct filter *f, const str
 	return true;
 }
 
-static int order_key; /* 0 started, 1 last activity, 2 rank */
-
 static int cmp_str_id(const void *a, const void *b)
 {
 	const struct cli_session *x = a, *y = b;
@@ -214,18 +212,34 @@ static int export_rank(struct txc_store *s, struct cli_session *v, size_t n, str
 	return TXC_OK;
 }
 
+enum order { BY_STARTED, BY_LAST_ACTIVE, BY_RANK };
+
+/* The keys cmp_session orders by, largest first: what --order names, then the start time. */
+static void set_keys(struct cli_session *v, size_t n, enum order by)
+{
+	for (size_t i = 0; i < n; i++) {
+		v[i].key[1] = NAN;
+		if (by == BY_RANK) {
+			v[i].key[0] = -(double)v[i].rank; /* Hermes's own order: rank 0 first */
+		} else if (by == BY_LAST_ACTIVE) {
+			v[i].key[0] = v[i].last_active;
+			v[i].key[1] = v[i].started;
+		} else {
+			v[i].key[0] = v[i].started;
+		}
+	}
+}
+
 static int cmp_session(const void *pa, const void *pb)
 {
 	const struct cli_session *a = pa, *b = pb;
-	if (order_key == 2)
-		return (a->rank > b->rank) - (a->rank < b->rank);
-	double x = order_key ? a->last_active : a->started, y = order_key ? b->last_active : b->started;
+	double x = a->key[0], y = b->key[0];
 	if (isnan(x) != isnan(y))
 		return isnan(x) ? 1 : -1;
 	if (x != y && !isnan(x))
 		return x > y ? -1 : 1;
-	if (order_key && a->started != b->started && !isnan(a->started) && !isnan(b->started))
-		return a->started > b->started ? -1 : 1;
+	if (a->key[1] != b->key[1] && !isnan(a->key[1]) && !isnan(b->key[1]))
+		return a->key[1] > b->key[1] ? -1 : 1;
 	size_t n = a->id.len < b->id.len ? a->id.len : b->id.len;
 	int c = memcmp(b->id.ptr, a->id.ptr, n); /* id DESC, like Hermes */
 	if (c != 0)
@@ -298,15 +312,18 @@ enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct 
 		cli_warn("skipped %zu sessions whose id is not text (NULL or binary); they cannot be read by id",
 			no_id);
 	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
-	order_key = sel->order_set ? sel->order : (cmd == CMD_EXPORT);
-	if (order_key == 1 && st->n == 1 && count > 1) {
+	enum order by = BY_STARTED;
+	if (sel->order_set ? sel->order == 1 : cmd == CMD_EXPORT)
+		by = BY_LAST_ACTIVE;
+	if (by == BY_LAST_ACTIVE && st->n == 1 && count > 1) {
 		int rc = export_rank(st->v[0].s, v, count, d); /* exactly Hermes's ORDER BY */
 		if (rc) {
 			free(v);
 			return rc;
 		}
-		order_key = 2;
+		by = BY_RANK;
 	}
+	set_keys(v, count, by);
 	qsort(v, count, sizeof(*v), cmp_session);
 	*n_more = 0;
 	if (sel->limit > 0 && count > (size_t)sel->limit) {
