@@ -29,14 +29,14 @@ report "output or exit below the CLI: " "$(grep -nE '\bexit\(|\b(printf|vprintf|
 	-r $below | grep -v '^src/util/alloc.c:')"
 
 # Upward includes.  util: util.h json.h diag.h; model: model.h artifacts.h;
-# reader: reader.h http.h source.h; writer: writer.h; cli: cli.h commands.h
+# reader: reader.h http.h source.h; writer: writer.h; cli: src/cli/*.h
 no_include() { # layer "files..." "header|header..."
 	for f in $2; do
 		grep -nE "^#include [<\"]([a-z._]*/)*($3)[>\"]" "$f" /dev/null | sed "s|^|$1 includes a header of a layer above it: |"
 	done
 }
 checks=$((checks + 1))
-cli_h='cli\.h|commands\.h'
+cli_h='cli/[a-z_]+\.h|cli\.h|commands\.h|locate\.h|files\.h'
 report "" "$(
 	no_include util "$(find src/util -name '*.[ch]') include/txc/util.h include/txc/json.h include/txc/diag.h" \
 		"model\.h|artifacts\.h|reader\.h|http\.h|source\.h|writer\.h|$cli_h"

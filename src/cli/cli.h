@@ -1,4 +1,8 @@
-/* cli.h - private to src/cli: options, store location, safe file output. */
+/*
+ * cli.h - private to src/cli: the command and option tables and the parsed
+ * arguments (options.c), the selection (select.c), the Claude Code install
+ * (install.c); it includes the headers of diag.c, locate.c and files.c.
+ */
 #ifndef TXC_CLI_H
 #define TXC_CLI_H
 
@@ -11,6 +15,9 @@
 #include "txc/writer.h"
 
 #include "commands.h"
+#include "diag.h"
+#include "files.h"
+#include "locate.h"
 
 #define TXC_VERSION "0.2.0"
 
@@ -93,6 +100,8 @@ bool cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a, int *sta
  */
 void cli_write_opts_finish(struct cli_args *a, bool to_file);
 
+/* ---- install for Claude Code (install.c) ---- */
+
 /*
  * Install a converted session for `claude --resume` (install.c); unless quiet, prints what
  * happened and the resume command.  *res says what happened; TXC_OK (also for a session
@@ -101,44 +110,6 @@ void cli_write_opts_finish(struct cli_args *a, bool to_file);
 enum { CLI_INST_NEW, CLI_INST_UPDATED, CLI_INST_SAME, CLI_INST_EMPTY, CLI_INST_REFUSED, CLI_INST_FAILED };
 enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
 				bool quiet, int *res, struct txc_diag *d);
-
-/* ---- diagnostics and colour (diag.c) ---- */
-
-void cli_diag_init(void); /* before the first message: is stderr a terminal */
-/* "txc: error: ..." and "txc: warning: ..." on stderr, escaped on a terminal. */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* d as an error: its message, the advice its code calls for (which flag), its candidates. */
-void cli_report(const struct txc_diag *d);
-/* For cmd_* only: cli_report, then the exit status of d->code. */
-int cli_fail(const struct txc_diag *d);
-/* The library's warnings (txc_diag.warn), worded. */
-void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n);
-/* For cmd_* only: a usage error naming the command's --help; returns exit status 2. */
-int cli_usage(unsigned cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void cli_color_set(int when); /* 0 auto, 1 always, 2 never */
-bool cli_color_stdout(void);
-/* An SGR colour around text when colour is on for stdout ("1" bold, "33" yellow, ...). */
-void cli_paint(struct txc_buf *b, const char *sgr, const char *text, size_t len);
-
-/* ---- the stores a command reads (locate.c) ---- */
-
-struct cli_store_ref {
-	char *profile; /* "default" for the root store, NULL with --db */
-	char *path;
-	struct txc_store *s;
-};
-struct cli_stores {
-	struct cli_store_ref *v;
-	size_t n;
-};
-/* One store (--db, --home/--profile), or every profile with --all-profiles. */
-enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
-void cli_stores_close(struct cli_stores *st);
-
-/* The path of state.db the options name (malloc'd), or NULL with d set. */
-char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);
-bool cli_profile_name_ok(const char *name);
 
 /* ---- the sessions a command names (select.c) ---- */
 
@@ -159,56 +130,5 @@ enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct 
 enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d);
 /* SESSION as an exact id or unique prefix across the open stores. */
 enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, char **id, struct txc_diag *d);
-
-/* ---- files txc writes (files.c) ---- */
-
-/*
- * Write len bytes to path atomically: a temporary file in the same folder,
- * then rename (with force) or link (without: an existing file is refused).
- */
-enum txc_err cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d);
-
-/* The same in steps, for output written as it is made: write to w->f, then commit or abort. */
-struct cli_atomic {
-	FILE *f;
-	char *tmp, *path;
-	bool force;
-};
-enum txc_err cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d);
-enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d);
-void cli_atomic_abort(struct cli_atomic *w);
-/* Create dir and its parents (never one that takes a source's name). */
-enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d);
-
-/*
- * The files txc reads (a store, with its -wal, -shm and -journal, or an --input
- * file) are never written, replaced or removed through any name: every output
- * path is checked by device+inode and by resolved name.  cli_guard_check
- * returns TXC_E_REFUSED with d set when writing target would touch a source.
- */
-void cli_guard_source(const char *path, bool store);
-enum txc_err cli_guard_check(const char *target, struct txc_diag *d);
-
-/*
- * Images of a Markdown file written beside it (--images files): the writer's
- * sink collects them; cli_assets_write() stores them in FILE.assets/ after
- * the document is known to be complete.  Names come from the writer
- * ("image-N.ext"), never from transcript data.
- */
-struct cli_assets {
-	struct txc_asset_sink sink;
-	char *dir;
-	struct {
-		char *name, *bytes;
-		size_t len;
-	} *items;
-	size_t n;
-};
-void cli_assets_init(struct cli_assets *as, const char *output);
-enum txc_err cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d);
-void cli_assets_release(struct cli_assets *as);
-
-/* Quote untrusted text for a terminal: control characters and escapes shown as \xHH. */
-void cli_safe_text(struct txc_buf *b, const char *p, size_t len, bool one_line);
 
 #endif
