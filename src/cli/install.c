@@ -81,7 +81,10 @@ static int compare_files(const char *a, const char *b)
 			size_t na = fread(x, 1, sizeof(x), fa);
 			size_t nb = fread(y, 1, na ? na : 1, fb);
 			if (na == 0) {
-				r = ferror(fa) || ferror(fb) ? 2 : nb == 0 ? 0 : 1;
+				if (ferror(fa) || ferror(fb))
+					r = 2;
+				else
+					r = nb == 0 ? 0 : 1; /* b has more: a is a proper prefix */
 				break;
 			}
 			if (nb != na || memcmp(x, y, na) != 0)
