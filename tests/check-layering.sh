@@ -1,12 +1,86 @@
 #!/bin/sh
-# The layer rule: only the reader talks to SQLite, only the CLI prints diagnostics and exits.
-cd "$1" || exit 2
-bad=0
-for f in $(grep -l 'sqlite3.h' -r src | grep -v '^src/reader/'); do echo "sqlite3.h outside the reader: $f"; bad=1; done
-for f in $(grep -l -E '\bexit\(|\bprintf\(|fprintf\(stderr' -r src/util src/model src/reader src/writer | grep -v 'src/util/alloc.c'); do echo "prints or exits outside the CLI: $f"; bad=1; done
-for f in $(grep -l 'cJSON' -r src); do echo "cJSON in src (output must keep exact numbers): $f"; bad=1; done
-for f in $(grep -l 'reader.h' -r src/writer src/model src/util); do echo "a writer or the model depends on the reader: $f"; bad=1; done
-for f in $(grep -l 'sqlite3.h' -r src/reader | grep -v '^src/reader/hermes_db'); do echo "sqlite3.h outside the SQLite backend (hermes_db*): $f"; bad=1; done
-for f in $(grep -l 'model_hermes.h' src/model/model.c src/writer/*.c | grep -v 'writer_hermes.c'); do echo "the generic model or a writer other than hermes knows Hermes's rows: $f"; bad=1; done
-[ $bad = 0 ] && echo "layering: 1 passed, 0 failed"
+# The layer rule: util -> model -> reader / writer -> cli.  Only the reader talks to SQLite,
+# only the CLI prints and exits, no layer includes a header of a layer above it, and a writer
+# object exports its ops struct and nothing else.
+# usage: check-layering.sh SOURCE_DIR [BUILD_DIR]   (without BUILD_DIR the nm check is skipped)
+src=$1 build=${2:-}
+cd "$src" || exit 2
+bad=0 checks=0
+fail() { echo "layering: $*"; bad=1; }
+report() { # prefix lines: each non-empty line is a failure
+	[ -n "$2" ] || return 0
+	printf '%s\n' "$2" | sed "s|^|layering: $1|"
+	bad=1
+}
+below="src/util src/model src/reader src/writer"
+
+# SQLite, cJSON
+checks=$((checks + 1))
+for f in $(grep -l 'sqlite3.h' -r src | grep -v '^src/reader/'); do fail "sqlite3.h outside the reader: $f"; done
+for f in $(grep -l 'cJSON' -r src); do fail "cJSON in src (output must keep exact numbers): $f"; done
+
+# The SQLite backend's files alone include sqlite3.h; the generic model and writers other than
+# Hermes's never see Hermes's rows (model_hermes.h).
+checks=$((checks + 1))
+for f in $(grep -l 'sqlite3.h' -r src/reader | grep -v '^src/reader/hermes_db'); do fail "sqlite3.h outside the SQLite backend (hermes_db*): $f"; done
+for f in $(grep -l 'model_hermes.h' src/model/model.c src/writer/*.c | grep -v 'writer_hermes.c'); do fail "the generic model or a writer other than hermes knows Hermes's rows: $f"; done
+
+# Output and exits below the CLI: no exit(), nothing to stdout or stderr (printf, puts,
+# fprintf/fputs/fwrite/fputc to a standard stream: any mention of stdout or stderr), and no
+# "txc: " text: the CLI words every message.  Writing to a FILE the caller passed (a writer's
+# sink) or to a file a reader made (a snapshot, a spooled stdin) is not output.  The one
+# exception is alloc.c's out-of-memory report, which cannot go back up through the layers.
+checks=$((checks + 1))
+report "output or exit below the CLI: " "$(grep -nE '\bexit\(|\b(printf|vprintf|puts|putchar|perror)\(|\b(stdout|stderr)\b|"txc: ' \
+	-r $below | grep -v '^src/util/alloc.c:')"
+
+# Upward includes.  util: util.h json.h diag.h; model: model.h artifacts.h;
+# reader: reader.h http.h source.h; writer: writer.h; cli: src/cli/*.h
+no_include() { # layer "files..." "header|header..."
+	for f in $2; do
+		grep -nE "^#include [<\"]([a-z._]*/)*($3)[>\"]" "$f" /dev/null | sed "s|^|$1 includes a header of a layer above it: |"
+	done
+}
+checks=$((checks + 1))
+cli_h='cli/[a-z_]+\.h|cli\.h|commands\.h|locate\.h|files\.h'
+report "" "$(
+	no_include util "$(find src/util -name '*.[ch]') include/txc/util.h include/txc/json.h include/txc/diag.h" \
+		"model\.h|artifacts\.h|reader\.h|http\.h|source\.h|writer\.h|$cli_h"
+	no_include model "$(find src/model -name '*.[ch]') include/txc/model.h include/txc/artifacts.h" \
+		"reader\.h|http\.h|source\.h|writer\.h|$cli_h"
+	no_include reader "$(find src/reader -name '*.[ch]') include/txc/reader.h include/txc/http.h" "writer\.h|$cli_h"
+	no_include writer "$(find src/writer -name '*.[ch]') include/txc/writer.h" "reader\.h|http\.h|source\.h|$cli_h"
+)"
+
+# Writer objects export their ops struct only (txc_writer_<name>); writer.c is the registry.
+# KNOWN lists exports that are still there and must go (issue 19 part 3); each is reported on
+# every run, so that it is not forgotten, and the list must only shrink.
+KNOWN="writer_claude:txc_claude_project_folder writer_claude:txc_claude_session_uuid
+writer_hermes:txc_hermes_head writer_hermes:txc_hermes_row writer_hermes:txc_hermes_tail"
+if [ -z "$build" ]; then
+	echo "layering: skipped the writer exports check (no build directory given)"
+elif ! command -v nm > /dev/null; then
+	echo "layering: skipped the writer exports check (no nm)"
+else
+	objs=$(find "$build" -path '*src/writer/writer_*.o' 2> /dev/null)
+	if [ -z "$objs" ]; then
+		echo "layering: skipped the writer exports check (no writer objects under $build)"
+	else
+		checks=$((checks + 1))
+		for o in $objs; do
+			w=$(basename "$o" | sed 's/\.c\.o$//; s/\.o$//')
+			for sym in $(nm -g --defined-only "$o" | awk '{print $3}'); do
+				[ "$sym" = "txc_writer_${w#writer_}" ] && continue
+				case $sym in __*) continue ;; esac # the compiler's (sanitizers, coverage), not ours
+				if printf '%s\n' $KNOWN | grep -qx "$w:$sym"; then
+					echo "layering: KNOWN VIOLATION (to remove): $w.o exports $sym"
+				else
+					fail "$w.o exports $sym: a writer exports its ops struct only"
+				fi
+			done
+		done
+	fi
+fi
+
+[ $bad = 0 ] && echo "layering: $checks passed, 0 failed"
 exit $bad

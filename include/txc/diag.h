@@ -1,8 +1,13 @@
 /*
- * diag.h - error codes and the one-line message a failing call leaves behind.
+ * diag.h - error codes, the one-line message a failing call leaves behind,
+ * and the warnings a call reports while it goes on.
  *
- * Library layers return 0 or a negative txc_err and fill a txc_diag; only the
- * CLI prints it (as "txc: error: <msg>") and turns the code into an exit status.
+ * Library layers return 0 or a negative txc_err and fill a txc_diag with facts
+ * (what failed, where); they never name a command-line flag or format "txc:"
+ * text.  Only the CLI prints: it words the message as "txc: error: <msg>",
+ * adds advice by code (which flag would help), words the warnings, and turns
+ * the code into an exit status.  A txc_diag is the caller's; nothing in it is
+ * allocated.
  */
 #ifndef TXC_DIAG_H
 #define TXC_DIAG_H
@@ -11,22 +16,38 @@
 
 enum txc_err {
 	TXC_OK = 0,
-	TXC_E_FAIL = -1,     /* exit 1: I/O, database, output */
-	TXC_E_USAGE = -2,    /* exit 2 */
-	TXC_E_NOTFOUND = -3, /* exit 3: no such store or session */
-	TXC_E_REFUSED = -4,  /* exit 4: a write into Hermes's store */
-	TXC_E_BUSY = -5,     /* exit 1: locked by another process */
-	TXC_E_AMBIGUOUS = -6 /* exit 2: a prefix names several sessions */
+	TXC_E_FAIL = -1,      /* exit 1: I/O, database, output */
+	TXC_E_USAGE = -2,     /* exit 2 */
+	TXC_E_NOTFOUND = -3,  /* exit 3: no such store or session */
+	TXC_E_REFUSED = -4,   /* exit 4: a write into Hermes's store */
+	TXC_E_BUSY = -5,      /* exit 1: locked by another process */
+	TXC_E_AMBIGUOUS = -6, /* exit 2: a prefix names several sessions (hint: the candidates) */
+	TXC_E_TIMEOUT = -7,   /* exit 1: a server did not answer in the time allowed */
+	TXC_E_AUTH = -8,      /* exit 1: a server refused the credentials */
+	TXC_E_BAD_LINE = -9   /* exit 1: a line of an export file is not a session */
+};
+
+/* What a warning reports; the CLI words it. */
+enum txc_warn {
+	TXC_W_SKIPPED_LINES,  /* where: the file; n: malformed lines skipped */
+	TXC_W_PAGING_STOPPED, /* where: a dashboard; n: sessions listed when its pages stopped bringing any */
+	TXC_W_PAGE_LIMIT,     /* where: a dashboard; n: sessions listed when the page limit was reached */
+	TXC_W_ODD_IDS         /* where: a dashboard; n: sessions whose id cannot be put in a URL (skipped) */
 };
 
 struct txc_diag {
-	int code;
+	enum txc_err code;
 	char msg[1024];
-	char hint[1024]; /* optional extra lines (candidates of an ambiguous prefix) */
+	char hint[1024]; /* the candidates of an ambiguous prefix, one "  <id>\n" line each */
+	/* Called for each warning when set (the CLI prints it); a call goes on either way. */
+	void (*warn)(void *ctx, enum txc_warn w, const char *where, size_t n);
+	void *warn_ctx;
 };
 
-void txc_diag_set(struct txc_diag *d, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int txc_diag_exit_code(int code);
+void txc_diag_set(struct txc_diag *d, enum txc_err code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Report a warning through d->warn, if any. */
+void txc_diag_warn(const struct txc_diag *d, enum txc_warn w, const char *where, size_t n);
+int txc_diag_exit_code(enum txc_err code);
 /* Cut s to at most len bytes at a UTF-8 character boundary (s[len] is readable); the new length. */
 size_t txc_diag_cut(char *s, size_t len);
 

@@ -100,7 +100,11 @@ static void check_path(const struct txc_artifact *x, struct txc_str cwd, struct 
 	struct stat sb;
 	if (realpath(full.buf, c->resolved) != NULL && stat(c->resolved, &sb) == 0) {
 		c->exists = true;
-		c->type = S_ISREG(sb.st_mode) ? "file" : S_ISDIR(sb.st_mode) ? "directory" : "other";
+		c->type = "other";
+		if (S_ISREG(sb.st_mode))
+			c->type = "file";
+		else if (S_ISDIR(sb.st_mode))
+			c->type = "directory";
 		c->size = (long long)sb.st_size;
 	} else {
 		snprintf(c->resolved, sizeof(c->resolved), "%s", full.buf);
@@ -143,13 +147,22 @@ static void json_out(struct txc_buf *b, const struct txc_transcript *t, const st
 	txc_buf_addstr(b, n ? "\n]\n" : "]\n");
 }
 
+/* magenta images, blue links, cyan files */
+static const char *kind_sgr(enum txc_artifact_kind k)
+{
+	if (k == TXC_ARTIFACT_IMAGE)
+		return "35";
+	if (k == TXC_ARTIFACT_LINK)
+		return "34";
+	return "36";
+}
+
 static void table_out(struct txc_buf *b, const struct txc_transcript *t, const struct txc_artifact *x, size_t n,
 		      bool check, size_t *missing)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *kind = txc_artifact_kind_name(x[i].kind);
-		cli_paint(b, x[i].kind == TXC_ARTIFACT_IMAGE ? "35" : x[i].kind == TXC_ARTIFACT_LINK ? "34" : "36", kind,
-			  strlen(kind));
+		cli_paint(b, kind_sgr(x[i].kind), kind, strlen(kind));
 		txc_buf_addf(b, "%*s#%-5zu ", (int)(6 - strlen(kind)), "", x[i].message + 1);
 		if (x[i].tool.ptr) {
 			struct txc_buf tool = TXC_BUF_INIT;
@@ -182,9 +195,9 @@ static void table_out(struct txc_buf *b, const struct txc_transcript *t, const s
 int cmd_artifacts(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_begin(CMD_ARTIFACTS, argc, argv, &a);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	int rc;
+	if (!cli_begin(CMD_ARTIFACTS, argc, argv, &a, &rc))
+		return rc;
 	if (a.n_pos != 1)
 		return cli_usage(CMD_ARTIFACTS, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
 	struct txc_diag d = {0};
@@ -213,7 +226,7 @@ int cmd_artifacts(int argc, char **argv)
 	}
 	txc_buf_release(&b);
 	if (!a.json && n == 0)
-		cli_say("warning: ", "no artifacts found in this session");
+		cli_warn("no artifacts found in this session");
 	txc_arena_free(ar);
 	txc_transcript_free(t);
 	return 0;

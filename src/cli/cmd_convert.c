@@ -96,9 +96,9 @@ static int stream_hermes(struct txc_store *s, const struct txc_sid *id, unsigned
 int cmd_convert(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_begin(CMD_CONVERT, argc, argv, &a);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	int rc;
+	if (!cli_begin(CMD_CONVERT, argc, argv, &a, &rc))
+		return rc;
 	if (a.n_pos != 1)
 		return cli_usage(CMD_CONVERT, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
 	if (a.to == NULL)
@@ -139,18 +139,14 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (a.install) {
 		int res;
-		rc = cli_install_claude(&a, t, &a.w, false, &res);
+		rc = cli_install_claude(&a, t, &a.w, false, &res, &d);
 		txc_transcript_free(t);
-		return rc;
+		return rc ? cli_fail(&d) : 0;
 	}
-	if (a.w.images == TXC_IMAGES_AUTO)
-		a.w.images = a.output != NULL ? TXC_IMAGES_FILES : TXC_IMAGES_INLINE;
+	cli_write_opts_finish(&a, a.output != NULL);
 	struct cli_assets assets;
 	cli_assets_init(&assets, a.output ? a.output : "-");
 	a.w.assets = &assets.sink;
-	char cwd_now[4096];
-	if (getcwd(cwd_now, sizeof(cwd_now)) != NULL)
-		a.w.cwd = txc_str_c(cwd_now); /* recorded when the session has no cwd of its own */
 	/* output streams to stdout or to a temporary file renamed into place at the end */
 	struct cli_atomic file = {0};
 	if (a.output != NULL)

@@ -69,7 +69,7 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 		struct txc_diag d1 = {0};
 		rc = txc_store_stream(st->v[v[i].store].s, &v[i].id, TXC_LOAD_LAST_ACTIVE, &sink, &d1);
 		if (rc == TXC_E_NOTFOUND) { /* deleted while we ran: said, and the run fails */
-			cli_say("warning: ", "%s; not exported", d1.msg);
+			cli_warn("%s; not exported", d1.msg);
 			lost++;
 			rc = 0;
 		} else if (rc != 0) {
@@ -107,7 +107,7 @@ static int export_all_json(struct txc_store *s, struct txc_diag *d)
 		no_id += ids[i].kind == TXC_ID_NONE;
 	}
 	if (no_id) /* exported as they are ("id": null); elsewhere they are named no-id~N */
-		cli_say("warning: ", "%zu session%s no id (NULL or empty)", no_id, no_id == 1 ? " has" : "s have");
+		cli_warn("%zu session%s no id (NULL or empty)", no_id, no_id == 1 ? " has" : "s have");
 	rc = export_json(&one, v, n, false, d);
 	free(v);
 	txc_store_free_ids(ids, n);
@@ -191,7 +191,10 @@ static struct entry *manifest_find(struct manifest *m, const char *path)
 
 static void entry_clear(struct entry *e)
 {
-	free(e->line), free(e->session), free(e->profile), free(e->format);
+	free(e->line);
+	free(e->session);
+	free(e->profile);
+	free(e->format);
 	for (size_t i = 0; i < e->n_assets; i++)
 		free(e->assets[i].path);
 	free(e->assets);
@@ -239,7 +242,7 @@ static void manifest_read(struct manifest *m, const char *file)
 			continue;
 		if (txc_json_parse(a, line, (size_t)len, &o) != 0 || (path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
 		    (sha = txc_json_cstr(txc_json_get(o, "sha256"))) == NULL || strlen(sha) != 64) {
-			cli_say("warning: ", "%s:%zu: not a manifest entry; it will be dropped", file, lineno);
+			cli_warn("%s:%zu: not a manifest entry; it will be dropped", file, lineno);
 			continue;
 		}
 		struct entry *e = manifest_put(m, path);
@@ -444,9 +447,12 @@ static bool safe_rel(const char *rel)
 {
 	if (rel[0] == '\0' || rel[0] == '/')
 		return false;
-	for (const char *p = rel; p != NULL; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+	for (const char *p = rel; p != NULL; p = strchr(p, '/')) {
+		if (*p == '/')
+			p++;
 		if (strncmp(p, "..", 2) == 0 && (p[2] == '/' || p[2] == '\0'))
 			return false;
+	}
 	return true;
 }
 
@@ -474,7 +480,7 @@ static void remove_ours(const struct bulk *bk, const char *rel, const char *sha)
 	if (!safe_rel(rel) || !under_dir(bk->a->out_dir, full.buf) || lstat(full.buf, &sb) != 0) {
 		/* gone already, or not a path of ours: only the entry goes */
 	} else if (!S_ISREG(sb.st_mode) || !file_sha(full.buf, now) || strcmp(now, sha) != 0) {
-		cli_say("warning: ", "kept '%s': it changed since txc wrote it (it is no longer in the manifest)", full.buf);
+		cli_warn("kept '%s': it changed since txc wrote it (it is no longer in the manifest)", full.buf);
 	} else if (bk->a->dry_run) {
 		struct txc_buf line = TXC_BUF_INIT;
 		cli_safe_text(&line, full.buf, full.len, true);
@@ -567,7 +573,8 @@ static enum outcome sync_assets(const struct bulk *bk, const struct entry *old, 
 	*n_out = as->n;
 	if (oc != SAME) {
 		free_assets(v, as->n);
-		*out = NULL, *n_out = 0;
+		*out = NULL;
+		*n_out = 0;
 	}
 	return oc;
 }
@@ -589,8 +596,6 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	struct cli_assets assets;
 	cli_assets_init(&assets, path.buf);
 	w.assets = &assets.sink;
-	if (w.images == TXC_IMAGES_AUTO)
-		w.images = TXC_IMAGES_FILES;
 	struct hashing_file hf = {0};
 	txc_sha256_init(&hf.sha);
 	struct cli_atomic tmp = {0};
@@ -605,10 +610,14 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	hf.f = tmp.f;
 	struct txc_out out;
 	txc_buf_init(&out.buf);
-	out.sink = hashing_sink, out.ctx = &hf, out.err = 0;
+	out.sink = hashing_sink;
+	out.ctx = &hf;
+	out.err = 0;
 	int rc = bk->ops->write(&out, t, &w, d);
-	if (rc == 0 && txc_out_flush(&out) != 0)
-		rc = TXC_E_FAIL, txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path.buf, strerror(out.err));
+	if (rc == 0 && txc_out_flush(&out) != 0) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path.buf, strerror(out.err));
+		rc = TXC_E_FAIL;
+	}
 	txc_out_release(&out);
 	if (rc != 0)
 		goto done;
@@ -808,7 +817,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 				printf("install %s\n", line.buf);
 				txc_buf_release(&line);
 			} else {
-				cli_install_claude(a, t, &w, true, &res);
+				cli_install_claude(a, t, &w, true, &res, &d1); /* res says it all; d1 why */
 			}
 			oc = install_outcome(res);
 			txc_transcript_free(t);
@@ -822,7 +831,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 				drop_stale(&bk, rel.buf, v[i].id.text, ref->profile);
 			if (oc != FAILED && oc != REFUSED && a->install && !a->dry_run) {
 				struct txc_write_opts w = a->w;
-				cli_install_claude(a, t, &w, true, &res);
+				cli_install_claude(a, t, &w, true, &res, &d1);
 				if (res == CLI_INST_REFUSED || res == CLI_INST_FAILED)
 					oc = install_outcome(res);
 			}
@@ -833,9 +842,10 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		if (oc == FAILED || oc == REFUSED) {
 			if (show && tty)
 				fputc('\n', stderr);
-			if (d1.msg[0])
-				cli_say(oc == REFUSED && d1.code != TXC_E_REFUSED ? "warning: " :
-					lr == TXC_E_NOTFOUND ? "warning: " : "error: ", "%s", d1.msg);
+			if (d1.msg[0] && ((oc == REFUSED && d1.code != TXC_E_REFUSED) || lr == TXC_E_NOTFOUND))
+				cli_warn("%s", d1.msg); /* someone else's file (left alone), or a session deleted meanwhile */
+			else if (d1.msg[0])
+				cli_report(&d1);
 			hard |= d1.code == TXC_E_REFUSED || res == CLI_INST_REFUSED;
 			rc = TXC_E_FAIL;
 		}
@@ -845,7 +855,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	if (manifest != NULL && !a->dry_run && (bk.count[NEW] + bk.count[UPDATED] + bk.count[SAME] > 0 || bk.m.n > 0)) {
 		struct txc_diag d2 = {0};
 		if (manifest_write(&bk.m, manifest, &d2) != 0) {
-			cli_say("error: ", "%s", d2.msg);
+			cli_report(&d2);
 			rc = TXC_E_FAIL;
 			hard |= d2.code == TXC_E_REFUSED;
 		}
@@ -868,9 +878,9 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 int cmd_export(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_begin(CMD_EXPORT, argc, argv, &a);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	int rc;
+	if (!cli_begin(CMD_EXPORT, argc, argv, &a, &rc))
+		return rc;
 	if (a.n_pos)
 		return cli_usage(CMD_EXPORT, "unexpected argument '%s' (export selects with --since, --title, ...)",
 				 a.pos[0]);
@@ -887,6 +897,7 @@ int cmd_export(int argc, char **argv)
 	if (a.json && (a.dry_run || a.force))
 		return cli_usage(CMD_EXPORT, "--dry-run and --force apply to --out DIR");
 
+	cli_write_opts_finish(&a, true);
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);

@@ -115,7 +115,11 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 	size_t used = 0;
 	for (int k = first; k < C_TITLE; k++)
 		used += w[k] + 2;
-	size_t title_w = tw > 0 && (size_t)tw > used + 10 ? (size_t)tw - used : tw > 0 ? 10 : 0;
+	size_t title_w = 0; /* not a terminal: titles are not cut */
+	if (tw > 0 && (size_t)tw > used + 10)
+		title_w = (size_t)tw - used;
+	else if (tw > 0)
+		title_w = 10;
 	struct txc_buf out = TXC_BUF_INIT;
 	for (int k = first; k < N_COLS; k++)
 		cell(&out, heads[k], strlen(heads[k]), k == C_TITLE ? title_w : w[k], k == C_TITLE, "1");
@@ -178,9 +182,9 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 int cmd_list(int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_begin(CMD_LIST, argc, argv, &a);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	int rc;
+	if (!cli_begin(CMD_LIST, argc, argv, &a, &rc))
+		return rc;
 	if (a.n_pos > 1 || (a.n_pos == 1 && strcmp(a.pos[0], "hermes") != 0))
 		return cli_usage(CMD_LIST, "unknown source '%s' (txc reads: hermes)", a.pos[a.n_pos - 1]);
 	struct txc_diag d = {0};
@@ -189,7 +193,7 @@ int cmd_list(int argc, char **argv)
 	/* only the default location may be missing quietly; a store or profile the user named must exist */
 	bool named = a.store.db || a.store.home || a.store.profile || a.store.input || a.store.remote;
 	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1 && !named) {
-		cli_say("warning: ", "no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
+		cli_warn("no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
 		if (a.json)
 			fputs("[]\n", stdout);
 		cli_stores_close(&st);

@@ -1,5 +1,4 @@
-/* files.c - store location and atomic, non-clobbering file output. */
-#include <dirent.h>
+/* files.c - atomic, non-clobbering file output; the sources txc never writes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -11,58 +10,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-bool cli_profile_name_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > 64)
-		return false;
-	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
-			return false;
-	return true;
-}
-
-char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d)
-{
-	struct txc_buf b = TXC_BUF_INIT;
-	if (o->db != NULL) {
-		if (o->profile != NULL) {
-			txc_diag_set(d, TXC_E_USAGE, "--db and --profile cannot be combined (a profile is a folder of a Hermes home)");
-			return NULL;
-		}
-		return txc_xstrdup(o->db);
-	}
-	const char *home = o->home;
-	if (home == NULL) {
-		const char *env = getenv("HERMES_HOME");
-		if (env != NULL && env[0] != '\0') {
-			home = env;
-		} else {
-			const char *h = getenv("HOME");
-			if (h == NULL || h[0] == '\0') {
-				txc_diag_set(d, TXC_E_USAGE, "cannot find the Hermes home: HOME is not set; use --home or --db");
-				return NULL;
-			}
-			txc_buf_addf(&b, "%s/.hermes", h);
-		}
-	}
-	if (home != NULL)
-		txc_buf_addstr(&b, home);
-	if (o->profile != NULL) {
-		if (!cli_profile_name_ok(o->profile)) {
-			txc_buf_release(&b);
-			txc_diag_set(d, TXC_E_USAGE, "invalid profile name (want [a-z0-9][a-z0-9_-]{0,63})");
-			return NULL;
-		}
-		if (strcmp(o->profile, "default") != 0)
-			txc_buf_addf(&b, "/profiles/%s", o->profile);
-	}
-	txc_buf_addstr(&b, "/state.db");
-	return txc_buf_detach(&b, NULL);
-}
 
 /* ---- the sources txc reads: never written, whatever the flags ---- */
 
@@ -146,7 +93,7 @@ static bool is_source(const struct stat *tst, const char *name, struct txc_buf *
 	return false;
 }
 
-int cli_guard_check(const char *target, struct txc_diag *d)
+enum txc_err cli_guard_check(const char *target, struct txc_diag *d)
 {
 	struct stat tst;
 	bool exists = stat(target, &tst) == 0;
@@ -160,7 +107,7 @@ int cli_guard_check(const char *target, struct txc_diag *d)
 	return hit ? TXC_E_REFUSED : TXC_OK;
 }
 
-int cli_guard_stdout(struct txc_diag *d)
+enum txc_err cli_guard_stdout(struct txc_diag *d)
 {
 	struct stat st;
 	struct txc_buf src = TXC_BUF_INIT;
@@ -195,7 +142,7 @@ static mode_t file_mode(void)
 	return mode;
 }
 
-int cli_mkdirs(const char *dir, struct txc_diag *d)
+enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d)
 {
 	char *p = txc_xstrdup(dir);
 	int rc = TXC_OK;
@@ -220,7 +167,7 @@ int cli_mkdirs(const char *dir, struct txc_diag *d)
 	return rc;
 }
 
-int cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d)
+enum txc_err cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d)
 {
 	struct stat st;
 	memset(w, 0, sizeof(*w));
@@ -272,7 +219,7 @@ void cli_atomic_abort(struct cli_atomic *w)
 	memset(w, 0, sizeof(*w));
 }
 
-int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
+enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 {
 	int err = 0;
 	if (fflush(w->f) != 0 || ferror(w->f))
@@ -315,7 +262,7 @@ int cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 	return err ? TXC_E_FAIL : TXC_OK;
 }
 
-int cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d)
+enum txc_err cli_write_file(const char *path, const char *p, size_t len, bool force, struct txc_diag *d)
 {
 	struct cli_atomic w;
 	int rc = cli_atomic_open(&w, path, force, d);
@@ -401,7 +348,7 @@ static bool same_bytes(const char *path, const char *p, size_t len)
 	return same && off == len;
 }
 
-int cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d)
+enum txc_err cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d)
 {
 	if (as->n == 0)
 		return TXC_OK;

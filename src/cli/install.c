@@ -96,7 +96,10 @@ static int compare_files(const char *a, const char *b)
 			size_t na = fread(x, 1, sizeof(x), fa);
 			size_t nb = fread(y, 1, na ? na : 1, fb);
 			if (na == 0) {
-				r = ferror(fa) || ferror(fb) ? 2 : nb == 0 ? 0 : 1;
+				if (ferror(fa) || ferror(fb))
+					r = 2;
+				else
+					r = nb == 0 ? 0 : 1; /* b has more: a is a proper prefix */
 				break;
 			}
 			if (nb != na || memcmp(x, y, na) != 0)
@@ -110,7 +113,7 @@ static int compare_files(const char *a, const char *b)
 	return r;
 }
 
-static int config_dir(struct txc_buf *b, struct txc_diag *d)
+static enum txc_err config_dir(struct txc_buf *b, struct txc_diag *d)
 {
 	const char *cfg = getenv("CLAUDE_CONFIG_DIR");
 	const char *home = getenv("HOME");
@@ -122,7 +125,7 @@ static int config_dir(struct txc_buf *b, struct txc_diag *d)
 		txc_diag_set(d, TXC_E_USAGE, "cannot find Claude Code's folder: HOME is not set; set HOME or CLAUDE_CONFIG_DIR");
 		return TXC_E_USAGE;
 	}
-	return 0;
+	return TXC_OK;
 }
 
 static bool has_messages(const struct txc_transcript *t)
@@ -133,27 +136,34 @@ static bool has_messages(const struct txc_transcript *t)
 	return false;
 }
 
-enum { AGAIN = 1, EMPTY = 2 }; /* not txc_err codes: those are 0 or negative */
-
-/* Write t to path (or find it there already); *res what happened, AGAIN: try the next --as-new name. */
-static int install_at(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
-		      const char *path, const char *uuid, int *res, bool *continued, struct txc_diag *d)
+/*
+ * Write t to path (or find it there already); *res what happened (CLI_INST_EMPTY: the
+ * conversion came out empty), *again: --as-new found this name taken, try the next.
+ */
+static enum txc_err install_at(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
+			       const char *path, const char *uuid, int *res, bool *again, bool *continued,
+			       struct txc_diag *d)
 {
 	struct cli_atomic f;
-	int rc = cli_atomic_open(&f, path, true, d); /* the checks below decide what may be replaced */
+	enum txc_err rc = cli_atomic_open(&f, path, true, d); /* the checks below decide what may be replaced */
 	if (rc)
 		return rc;
 	struct txc_out out;
 	txc_out_init_file(&out, f.f);
 	rc = txc_writer_claude.write(&out, t, w, d);
-	if (rc == 0 && txc_out_flush(&out) != 0)
-		rc = TXC_E_FAIL, txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(out.err));
+	if (rc == 0 && txc_out_flush(&out) != 0) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(out.err));
+		rc = TXC_E_FAIL;
+	}
 	txc_out_release(&out);
-	if (rc == 0 && fflush(f.f) != 0)
-		rc = TXC_E_FAIL, txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(errno));
+	if (rc == 0 && fflush(f.f) != 0) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(errno));
+		rc = TXC_E_FAIL;
+	}
 	if (rc == 0 && ftell(f.f) == 0) {
 		cli_atomic_abort(&f); /* nothing Claude Code could resume */
-		return EMPTY;
+		*res = CLI_INST_EMPTY;
+		return TXC_OK;
 	}
 	struct stat before;
 	if (rc == 0 && lstat(path, &before) != 0) {
@@ -169,7 +179,7 @@ static int install_at(const struct cli_args *a, const struct txc_transcript *t, 
 		*res = CLI_INST_SAME; /* identical, or continued in Claude Code with nothing new from Hermes */
 		*continued = cmp == 1;
 	} else if (a->as_new) {
-		rc = AGAIN; /* --as-new never replaces anything */
+		*again = true; /* --as-new never replaces anything */
 	} else if (k == K_CONTINUED) {
 		txc_diag_set(d, TXC_E_REFUSED,
 			     "'%s' was continued in Claude Code; txc never replaces it (not even with --force): "
@@ -224,53 +234,59 @@ static struct txc_str install_cwd(const struct txc_transcript *t, bool quiet, ch
 	if (quiet)
 		; /* bulk installs sum this up instead */
 	else if (cwd.ptr == NULL)
-		cli_say("warning: ", "the session has no recorded working directory; installing for %s", cwd_now);
+		cli_warn("the session has no recorded working directory; installing for %s", cwd_now);
 	else
-		cli_say("warning: ", "the session's directory '%.*s' does not exist here; installing for %s",
+		cli_warn("the session's directory '%.*s' does not exist here; installing for %s",
 			(int)(cwd.len > 200 ? 200 : cwd.len), cwd.ptr, cwd_now);
 	return txc_str_c(cwd_now);
 }
 
 /* A 0-byte file would be listed by Claude Code and could not be resumed: convert fails, bulk warns. */
-static int empty_session(const struct txc_transcript *t, bool quiet, int *res)
+static enum txc_err empty_session(const struct txc_transcript *t, bool quiet, int *res, struct txc_diag *d)
 {
-	struct txc_diag d = {0};
 	struct txc_buf id = TXC_BUF_INIT;
+	enum txc_err rc = TXC_OK;
 	*res = CLI_INST_EMPTY;
 	cli_safe_text(&id, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len, true);
-	if (quiet)
-		cli_say("warning: ", "session '%s' has no messages; not installed", id.buf);
-	else
-		txc_diag_set(&d, TXC_E_FAIL, "session '%s' has no messages: nothing Claude Code could resume; nothing installed",
+	if (quiet) {
+		cli_warn("session '%s' has no messages; not installed", id.buf);
+	} else {
+		txc_diag_set(d, TXC_E_FAIL, "session '%s' has no messages: nothing Claude Code could resume; nothing installed",
 			     id.buf);
+		rc = TXC_E_FAIL;
+	}
 	txc_buf_release(&id);
-	return quiet ? 0 : cli_fail(&d);
+	return rc;
 }
 
-int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w, bool quiet,
-		       int *res)
+/* $CLAUDE_CONFIG_DIR/projects/<folder of cwd>, made */
+static enum txc_err project_dir(struct txc_buf *dir, struct txc_str cwd, struct txc_diag *d)
 {
-	struct txc_diag d = {0};
+	enum txc_err rc = config_dir(dir, d);
+	if (rc != TXC_OK)
+		return rc;
+	txc_buf_addstr(dir, "/projects/");
+	/* the folder name has only [A-Za-z0-9-] and the file name is a UUID: nothing can escape */
+	txc_claude_project_folder(dir, cwd.ptr, cwd.len);
+	return cli_mkdirs(dir->buf, d);
+}
+
+enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
+				bool quiet, int *res, struct txc_diag *d)
+{
 	*res = CLI_INST_FAILED;
 	if (!has_messages(t))
-		return empty_session(t, quiet, res);
+		return empty_session(t, quiet, res, d);
 	char cwd_now[4096];
 	struct txc_str cwd = install_cwd(t, quiet, cwd_now, sizeof(cwd_now));
 	/* the recorded cwd must match the folder: write the one we install for */
 	struct txc_transcript copy = *t;
 	copy.meta.cwd = cwd;
 	struct txc_buf dir = TXC_BUF_INIT, path = TXC_BUF_INIT, id = TXC_BUF_INIT;
-	int rc = config_dir(&dir, &d);
-	if (rc == 0) {
-		txc_buf_addstr(&dir, "/projects/");
-		/* the folder name has only [A-Za-z0-9-] and the file name is a UUID: nothing can escape */
-		txc_claude_project_folder(&dir, cwd.ptr, cwd.len);
-		rc = cli_mkdirs(dir.buf, &d);
-	}
+	enum txc_err rc = project_dir(&dir, cwd, d);
 	char uuid[37];
-	bool continued = false;
-	rc = rc ? rc : AGAIN;
-	for (unsigned n = a->as_new ? 2 : 1; rc == AGAIN && n < 1000; n++) {
+	bool continued = false, again = rc == TXC_OK;
+	for (unsigned n = a->as_new ? 2 : 1; again && n < 1000; n++) {
 		if (n > 1) { /* --as-new: a separate session, the same every time */
 			txc_buf_reset(&id);
 			txc_buf_add(&id, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
@@ -280,20 +296,21 @@ int cli_install_claude(const struct cli_args *a, const struct txc_transcript *t,
 		txc_claude_session_uuid(&copy, uuid);
 		txc_buf_reset(&path);
 		txc_buf_addf(&path, "%s/%s.jsonl", dir.buf, uuid);
-		rc = install_at(a, &copy, w, path.buf, uuid, res, &continued, &d);
+		again = false;
+		rc = install_at(a, &copy, w, path.buf, uuid, res, &again, &continued, d);
 	}
-	if (rc == EMPTY) {
-		txc_buf_release(&id), txc_buf_release(&path), txc_buf_release(&dir);
-		return empty_session(t, quiet, res);
+	if (again) {
+		txc_diag_set(d, TXC_E_FAIL, "no free session name for --as-new in '%s'", dir.buf);
+		rc = TXC_E_FAIL;
 	}
-	if (rc == AGAIN)
-		txc_diag_set(&d, TXC_E_FAIL, "no free session name for --as-new in '%s'", dir.buf), rc = TXC_E_FAIL;
-	if (rc != 0)
+	if (rc == TXC_OK && *res == CLI_INST_EMPTY)
+		rc = empty_session(t, quiet, res, d);
+	else if (rc != TXC_OK)
 		*res = rc == TXC_E_REFUSED ? CLI_INST_REFUSED : CLI_INST_FAILED;
 	else if (!quiet)
 		print_result(path.buf, *res, continued, cwd, uuid);
 	txc_buf_release(&id);
 	txc_buf_release(&path);
 	txc_buf_release(&dir);
-	return rc ? cli_fail(&d) : 0;
+	return rc;
 }

@@ -1,11 +1,10 @@
 /*
- * main.c - txc's command line: dispatch, diagnostics, colour.
+ * main.c - txc's command line: dispatch.
  *
  * Only this layer prints diagnostics ("txc: error: ...") and exits.
  * Exit status: 0 success, 1 failure, 2 usage, 3 not found, 4 refused.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,114 +13,50 @@
 #include "cli.h"
 #include "commands.h"
 
-static bool stderr_tty;
-static int color_when; /* 0 auto, 1 always, 2 never */
-static int stdout_errno; /* why a write to stdout failed, taken when it failed (errno moves on) */
-
-int cli_stdout_write(const char *p, size_t len)
+static void main_commands(FILE *f, const struct cli_cmd_info *cs, size_t n)
 {
-	if (len == 0 || fwrite(p, 1, len, stdout) == len)
-		return 0;
-	if (stdout_errno == 0)
-		stdout_errno = errno ? errno : EIO;
-	return -1;
-}
-
-void cli_stdout_failed(int err)
-{
-	if (stdout_errno == 0)
-		stdout_errno = err ? err : EIO;
-}
-
-void cli_color_set(int when)
-{
-	color_when = when;
-}
-
-static bool color_for(int fd)
-{
-	if (color_when == 1)
-		return true;
-	if (color_when == 2)
-		return false;
-	const char *nc = getenv("NO_COLOR");
-	if (nc != NULL && nc[0] != '\0')
-		return false;
-	const char *term = getenv("TERM");
-	return isatty(fd) && !(term != NULL && strcmp(term, "dumb") == 0);
-}
-
-bool cli_color_stdout(void)
-{
-	return color_for(STDOUT_FILENO);
-}
-
-void cli_paint(struct txc_buf *b, const char *sgr, const char *text, size_t len)
-{
-	bool on = cli_color_stdout();
-	if (on)
-		txc_buf_addf(b, "\x1b[%sm", sgr);
-	txc_buf_add(b, text, len);
-	if (on)
-		txc_buf_addstr(b, "\x1b[m");
-}
-
-void cli_say(const char *level, const char *fmt, ...)
-{
-	char raw[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(raw, sizeof(raw), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(raw))
-		txc_diag_cut(raw, sizeof(raw) - 1);
-	struct txc_buf b = TXC_BUF_INIT;
-	/* messages quote ids and paths from the store: never send raw escapes to a terminal */
-	if (stderr_tty)
-		cli_safe_text(&b, raw, strlen(raw), true);
-	else
-		txc_buf_addstr(&b, raw);
-	bool paint = level[0] && color_for(STDERR_FILENO);
-	const char *sgr = strncmp(level, "error", 5) == 0 ? "1;31" : "1;33";
-	if (paint)
-		fprintf(stderr, "txc: \x1b[%sm%s\x1b[m%s\n", sgr, level, b.buf);
-	else
-		fprintf(stderr, "txc: %s%s\n", level, b.buf);
-	txc_buf_release(&b);
-}
-
-int cli_fail(const struct txc_diag *d)
-{
-	cli_say("error: ", "%s", d->msg);
-	if (d->hint[0]) {
-		struct txc_buf b = TXC_BUF_INIT;
-		if (stderr_tty)
-			cli_safe_text(&b, d->hint, strlen(d->hint), false);
-		else
-			txc_buf_addstr(&b, d->hint);
-		fputs(b.buf, stderr);
-		txc_buf_release(&b);
+	struct txc_buf refused = TXC_BUF_INIT;
+	const char *why = NULL;
+	fputs("commands:\n", f);
+	for (size_t i = 0; i < n; i++) {
+		if (cs[i].flags & CLI_CMD_REFUSED) {
+			txc_buf_addf(&refused, "%s%s", refused.len ? ", " : "", cs[i].name);
+			if (why == NULL)
+				why = cs[i].summary;
+		} else if (cs[i].cmd == 0 && cs[i].usage != NULL && !(cs[i].flags & CLI_CMD_HIDDEN)) {
+			char left[64];
+			snprintf(left, sizeof(left), "%s %s", cs[i].name, cs[i].usage);
+			fprintf(f, "  %-22s %s\n", left, cs[i].summary);
+		} else if (!(cs[i].flags & CLI_CMD_HIDDEN)) {
+			fprintf(f, "  %-22s %s\n", cs[i].name, cs[i].summary);
+		}
 	}
-	return txc_diag_exit_code(d->code);
+	if (refused.len)
+		fprintf(f, "  %-22s %s\n", refused.buf, why);
+	txc_buf_release(&refused);
 }
 
-int cli_usage(unsigned cmd, const char *fmt, ...)
+/* The store options, and the commands that take them. */
+static void main_store_options(FILE *f, const struct cli_cmd_info *cs, size_t n)
 {
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(msg))
-		txc_diag_cut(msg, sizeof(msg) - 1);
-	const struct cli_cmd_info *c = cli_command(cmd);
-	if (c != NULL)
-		cli_say("error: ", "%s (see 'txc %s --help')", msg, c->name);
-	else
-		cli_say("error: ", "%s (see 'txc --help')", msg);
-	return 2;
+	size_t n_opts;
+	const struct cli_opt *o = cli_options(&n_opts);
+	struct txc_buf who = TXC_BUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		if (cs[i].flags & CLI_CMD_STORE)
+			txc_buf_addf(&who, "%s%s", who.len ? ", " : "", cs[i].name);
+	fprintf(f, "\nstore options (%s):\n", who.buf);
+	for (size_t i = 0; i < n_opts; i++)
+		if (o[i].cmds & CMD_STORE)
+			cli_opt_help(f, &o[i]);
+	fputc('\n', f);
+	for (size_t i = 0; i < n_opts; i++)
+		if (o[i].cmds & CMD_MAIN)
+			cli_opt_help(f, &o[i]);
+	txc_buf_release(&who);
 }
 
+/* txc --help: the command table and the option table, without the hidden rows. */
 static void main_help(FILE *f)
 {
 	size_t n;
@@ -129,85 +64,51 @@ static void main_help(FILE *f)
 	fputs("usage: txc <command> [options]\n"
 	      "\n"
 	      "Convert Hermes Agent sessions (state.db, read-only) to other formats.\n"
-	      "\n"
-	      "commands:\n",
+	      "\n",
 	      f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "  %-20s %s\n", cs[i].name, cs[i].summary);
-	fputs("  completions SHELL    print a bash, zsh or fish completion script\n"
-	      "  save, delete         refused: Hermes's store is private and read-only to txc\n"
-	      "\n"
-	      "store options (every command):\n"
-	      "  --db PATH            read this state.db\n"
-	      "  --home DIR           Hermes home (default $HERMES_HOME, else ~/.hermes)\n"
-	      "  --profile NAME       the store of profile NAME (<home>/profiles/NAME/state.db)\n"
-	      "  --all-profiles       the root store and every profile's store\n"
-	      "\n"
-	      "  -h, --help           show help (also 'txc COMMAND --help')\n"
-	      "  --version            print the version\n"
-	      "\n"
+	main_commands(f, cs, n);
+	main_store_options(f, cs, n);
+	fputs("\n"
+	      "'txc COMMAND --help' shows the options of COMMAND.\n"
 	      "exit status: 0 success, 1 failure, 2 usage error, 3 not found, 4 refused.\n"
 	      "See txc(1) for the full manual.\n",
 	      f);
 }
 
-static int cmd_refused(const char *cmd)
+int cmd_help(int argc, char **argv)
 {
-	cli_say("error: ",
-		"'%s' is refused: Hermes has no import API and state.db is its private schema, so txc never writes to "
-		"it; use 'txc export' or 'txc convert' to copy sessions out",
-		cmd);
-	return 4;
+	(void)argc;
+	(void)argv;
+	main_help(stdout);
+	return 0;
 }
 
-/*
- * The last word on stdout: a failed write is reported once, with the errno
- * of the write that failed (not whatever a later call left in errno), and
- * not again when the command already failed and said why.
- */
-static int finish_stdout(int rc)
+int cmd_version(int argc, char **argv)
 {
-	errno = 0;
-	int err = fflush(stdout) != 0 ? (errno ? errno : EIO) : 0;
-	if (err == 0 && !ferror(stdout))
-		return rc;
-	if (stdout_errno != 0)
-		err = stdout_errno;
-	if (err == EPIPE || rc != 0)
-		return rc;
-	cli_say("error: ", "cannot write to stdout: %s", err ? strerror(err) : "write error");
-	return 1;
+	(void)argc;
+	(void)argv;
+	printf("txc %s\n", TXC_VERSION);
+	return 0;
+}
+
+int cmd_refused(int argc, char **argv)
+{
+	(void)argc;
+	cli_error("'%s' is refused: Hermes has no import API and state.db is its private schema, so txc never writes to "
+		"it; use 'txc export' or 'txc convert' to copy sessions out",
+		argv[0]);
+	return 4;
 }
 
 int main(int argc, char **argv)
 {
-	stderr_tty = isatty(STDERR_FILENO);
+	cli_diag_init();
 	if (argc < 2) {
 		main_help(stderr);
 		return 2;
 	}
-	const char *cmd = argv[1];
-	int rc;
-	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-		main_help(stdout);
-		rc = 0;
-	} else if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-		printf("txc %s\n", TXC_VERSION);
-		rc = 0;
-	} else if (strcmp(cmd, "list") == 0) {
-		rc = cmd_list(argc - 1, argv + 1);
-	} else if (strcmp(cmd, "convert") == 0) {
-		rc = cmd_convert(argc - 1, argv + 1);
-	} else if (strcmp(cmd, "export") == 0) {
-		rc = cmd_export(argc - 1, argv + 1);
-	} else if (strcmp(cmd, "artifacts") == 0) {
-		rc = cmd_artifacts(argc - 1, argv + 1);
-	} else if (strcmp(cmd, "completions") == 0) {
-		rc = cli_completions(argc > 2 ? argv[2] : NULL);
-	} else if (strcmp(cmd, "save") == 0 || strcmp(cmd, "delete") == 0 || strcmp(cmd, "import") == 0) {
-		rc = cmd_refused(cmd);
-	} else {
-		return cli_usage(0, "unknown command '%s'", cmd);
-	}
-	return finish_stdout(rc);
+	const struct cli_cmd_info *c = cli_command_named(argv[1]);
+	if (c == NULL)
+		return cli_usage(0, "unknown command '%s'", argv[1]);
+	return cli_finish_stdout(c->run(argc - 1, argv + 1));
 }

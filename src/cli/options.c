@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -17,21 +18,22 @@ enum {
 	O_TOKEN, O_TIMEOUT, O_AS_NEW,
 };
 
-#define ALL (CMD_LIST | CMD_CONVERT | CMD_EXPORT | CMD_ARTIFACTS)
+#define ALL CMD_ANY
+#define STORE CMD_STORE
 #define SEL (CMD_LIST | CMD_EXPORT)
 
 /* values: completion words; "@file" / "@dir" complete paths; "@session" nothing special */
 static const struct cli_opt opts[] = {
-	{"db", 0, O_DB, "PATH", "@file", ALL, "read this state.db (never written)"},
-	{"home", 0, O_HOME, "DIR", "@dir", ALL, "Hermes home (default $HERMES_HOME, else ~/.hermes)"},
-	{"profile", 0, O_PROFILE, "NAME", NULL, ALL, "the store of profile NAME (<home>/profiles/NAME)"},
-	{"all-profiles", 0, O_ALL_PROFILES, NULL, NULL, ALL, "the root store and every profiles/*/state.db"},
-	{"input", 0, O_INPUT, "FILE", "@file", ALL, "read a Hermes export file (JSONL or one JSON session; - for stdin)"},
-	{"skip-bad", 0, O_SKIP_BAD, NULL, NULL, ALL, "with --input: skip malformed lines (each is reported)"},
-	{"remote", 0, O_REMOTE, "URL", NULL, ALL, "read a running Hermes dashboard (http://127.0.0.1:9119)"},
-	{"token", 0, O_TOKEN, "TOKEN", NULL, ALL,
+	{"db", 0, O_DB, "PATH", "@file", STORE, "read this state.db (never written)"},
+	{"home", 0, O_HOME, "DIR", "@dir", STORE, "Hermes home (default $HERMES_HOME, else ~/.hermes)"},
+	{"profile", 0, O_PROFILE, "NAME", NULL, STORE, "the store of profile NAME (<home>/profiles/NAME)"},
+	{"all-profiles", 0, O_ALL_PROFILES, NULL, NULL, STORE, "the root store and every profiles/*/state.db"},
+	{"input", 0, O_INPUT, "FILE", "@file", STORE, "read a Hermes export file (JSONL or one JSON session; - for stdin)"},
+	{"skip-bad", 0, O_SKIP_BAD, NULL, NULL, STORE, "with --input: skip malformed lines (each is reported)"},
+	{"remote", 0, O_REMOTE, "URL", NULL, STORE, "read a running Hermes dashboard (http://127.0.0.1:9119)"},
+	{"token", 0, O_TOKEN, "TOKEN", NULL, STORE,
 	 "dashboard session token (default $HERMES_DASHBOARD_SESSION_TOKEN, else read from the dashboard page)"},
-	{"timeout", 0, O_TIMEOUT, "SECONDS", NULL, ALL, "with --remote: give up on a request after SECONDS (default 300)"},
+	{"timeout", 0, O_TIMEOUT, "SECONDS", NULL, STORE, "with --remote: give up on a request after SECONDS (default 300)"},
 	{"since", 0, O_SINCE, "WHEN", "today yesterday 1h 1d 1w", SEL, "sessions started at or after WHEN"},
 	{"until", 0, O_UNTIL, "WHEN", "today yesterday", SEL, "sessions started before WHEN (a date: through that day)"},
 	{"source", 0, O_SOURCE, "NAME", "cli telegram discord slack whatsapp signal api_server cron", SEL,
@@ -67,8 +69,8 @@ static const struct cli_opt opts[] = {
 	{"utc", 0, O_UTC, NULL, NULL, ALL, "times in UTC (default: local time)"},
 	{"check", 0, O_CHECK, NULL, NULL, CMD_ARTIFACTS, "say whether each local path (relative: to the session's cwd) exists now (never reads it)"},
 	{"color", 0, O_COLOR, "WHEN", "auto always never", ALL, "colour: auto (terminals only; NO_COLOR respected), always, never"},
-	{"help", 'h', 'h', NULL, NULL, ALL, "show this help"},
-	{"version", 0, O_VERSION, NULL, NULL, ALL, "print the version"},
+	{"help", 'h', 'h', NULL, NULL, ALL | CMD_MAIN, "show this help"},
+	{"version", 0, O_VERSION, NULL, NULL, ALL | CMD_MAIN, "print the version"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -78,35 +80,109 @@ const struct cli_opt *cli_options(size_t *n)
 	return opts;
 }
 
+/*
+ * The command table: main() runs the row argv[1] names; txc --help and the
+ * completions list the rows that are not hidden.  A new command is a
+ * cmd_X.c, its bit and prototype in commands.h, one row here and the
+ * masks of its options above.
+ */
 static const struct cli_cmd_info cmds[] = {
 	{CMD_LIST, "list", "[hermes] [options]", "list sessions, newest first",
 	 "List sessions: id, start time, source, model, messages, title.  A missing\n"
-	 "store is not an error: nothing is listed and stderr says where txc looked.\n"},
+	 "store is not an error: nothing is listed and stderr says where txc looked.\n",
+	 cmd_list, CLI_CMD_STORE, NULL},
 	{CMD_CONVERT, "convert", "SESSION --to FORMAT [options]", "convert one session (claude, hermes, markdown)",
-	 "Convert one session.  SESSION is an exact id or a unique prefix.\n"},
+	 "Convert one session.  SESSION is an exact id or a unique prefix.\n", cmd_convert, CLI_CMD_STORE, NULL},
 	{CMD_EXPORT, "export", "--json | --to FORMAT --out DIR [options]", "export sessions (JSONL, or files)",
 	 "--json prints the selected sessions as JSONL, each line identical to what Hermes\n"
 	 "v0.20.0's `hermes sessions export -` prints (newest activity first).\n"
 	 "--to FORMAT --out DIR writes one file per session, named <id>-<slug>.<ext>, and\n"
-	 "DIR/manifest.jsonl; a second run rewrites only the sessions that changed.\n"},
+	 "DIR/manifest.jsonl; a second run rewrites only the sessions that changed.\n",
+	 cmd_export, CLI_CMD_STORE, NULL},
 	{CMD_ARTIFACTS, "artifacts", "SESSION [--json] [--check]", "files a session produced or referred to",
 	 "List the files, images and links a session produced or referred to, found in its\n"
 	 "assistant and tool messages (MEDIA: tags, screenshot paths, Markdown images and\n"
-	 "links, tool-result keys such as saved_to).  Paths are shown, never opened.\n"},
+	 "links, tool-result keys such as saved_to).  Paths are shown, never opened.\n",
+	 cmd_artifacts, CLI_CMD_STORE, NULL},
+	{0, "completions", "SHELL", "print a bash, zsh or fish completion script", NULL, cmd_completions, 0,
+	 "bash zsh fish"},
+	{0, "save", NULL, "refused: Hermes's store is private and read-only to txc", NULL, cmd_refused,
+	 CLI_CMD_REFUSED, NULL},
+	{0, "delete", NULL, NULL, NULL, cmd_refused, CLI_CMD_REFUSED, NULL},
+	{0, "import", NULL, NULL, NULL, cmd_refused, CLI_CMD_REFUSED, NULL},
+	{0, "help", NULL, NULL, NULL, cmd_help, CLI_CMD_HIDDEN, NULL},
+	{0, "version", NULL, NULL, NULL, cmd_version, CLI_CMD_HIDDEN, NULL},
 };
+#define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
 const struct cli_cmd_info *cli_commands(size_t *n)
 {
-	*n = sizeof(cmds) / sizeof(cmds[0]);
+	*n = N_CMDS;
 	return cmds;
 }
 
 const struct cli_cmd_info *cli_command(unsigned cmd)
 {
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (size_t i = 0; cmd != 0 && i < N_CMDS; i++)
 		if (cmds[i].cmd == cmd)
 			return &cmds[i];
 	return NULL;
+}
+
+/* "--help" or "-h" of an option of txc itself: the command of that name */
+static const char *main_option(const char *arg)
+{
+	for (size_t i = 0; i < N_OPTS; i++) {
+		if (!(opts[i].cmds & CMD_MAIN))
+			continue;
+		if (strncmp(arg, "--", 2) == 0 && strcmp(arg + 2, opts[i].name) == 0)
+			return opts[i].name;
+		if (opts[i].short_name && arg[0] == '-' && arg[1] == opts[i].short_name && arg[2] == '\0')
+			return opts[i].name;
+	}
+	return arg;
+}
+
+const struct cli_cmd_info *cli_command_named(const char *arg)
+{
+	const char *name = main_option(arg);
+	for (size_t i = 0; i < N_CMDS; i++)
+		if (strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	return NULL;
+}
+
+bool cli_opt_applies(const struct cli_opt *o, const struct cli_cmd_info *c)
+{
+	if (o->cmds & c->cmd)
+		return true;
+	return (o->cmds & CMD_STORE) && (c->flags & CLI_CMD_STORE);
+}
+
+void cli_opt_help(FILE *f, const struct cli_opt *o)
+{
+	char left[64];
+	const char *sp = o->arg ? " " : "", *arg = o->arg ? o->arg : "";
+	if (o->short_name)
+		snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name, o->name, sp, arg);
+	else
+		snprintf(left, sizeof(left), "--%s%s%s", o->name, sp, arg);
+	if (strlen(left) > 22)
+		fprintf(f, "  %s\n  %-22s ", left, "");
+	else
+		fprintf(f, "  %-22s ", left);
+	/* the text wrapped at word boundaries to 80 columns */
+	const char *h = o->help;
+	while (strlen(h) > 55) {
+		int cut = 55;
+		while (cut > 0 && h[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			break;
+		fprintf(f, "%.*s\n  %-22s ", cut, h, "");
+		h += cut + 1;
+	}
+	fprintf(f, "%s\n", h);
 }
 
 void cli_help(unsigned cmd, FILE *f)
@@ -122,70 +198,57 @@ void cli_help(unsigned cmd, FILE *f)
 		fputc('\n', f);
 	}
 	fputs("options:\n", f);
-	for (size_t i = 0; i < N_OPTS; i++) {
-		if (!(opts[i].cmds & cmd))
-			continue;
-		char left[64];
-		if (opts[i].short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", opts[i].short_name, opts[i].name,
-				 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
-		else
-			snprintf(left, sizeof(left), "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
-				 opts[i].arg ? opts[i].arg : "");
-		if (strlen(left) > 22)
-			fprintf(f, "  %s\n  %-22s ", left, "");
-		else
-			fprintf(f, "  %-22s ", left);
-		/* the text wrapped at word boundaries to 80 columns */
-		const char *h = opts[i].help;
-		while (strlen(h) > 55) {
-			int cut = 55;
-			while (cut > 0 && h[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				break;
-			fprintf(f, "%.*s\n  %-22s ", cut, h, "");
-			h += cut + 1;
-		}
-		fprintf(f, "%s\n", h);
-	}
+	for (size_t i = 0; i < N_OPTS; i++)
+		if (cli_opt_applies(&opts[i], c))
+			cli_opt_help(f, &opts[i]);
 	fputs("\nexit status: 0 success, 1 failure, 2 usage error, 3 not found, 4 refused.\n", f);
 }
 
-static int choice(unsigned cmd, const char *opt, const char *v, const char *const *names, int n, int *out)
+static enum txc_err choice(unsigned cmd, const char *opt, const char *v, const char *const *names, int n, int *out)
 {
 	for (int i = 0; i < n; i++)
 		if (strcmp(v, names[i]) == 0) {
 			*out = i;
-			return 0;
+			return TXC_OK;
 		}
 	char list[128] = "";
 	for (int i = 0; i < n; i++) {
-		strcat(list, i == 0 ? "" : i == n - 1 ? " or " : ", ");
+		if (i == n - 1)
+			strcat(list, " or ");
+		else if (i > 0)
+			strcat(list, ", ");
 		strcat(list, names[i]);
 	}
-	return cli_usage(cmd, "--%s takes %s, not '%s'", opt, list, v);
+	cli_usage(cmd, "--%s takes %s, not '%s'", opt, list, v);
+	return TXC_E_USAGE;
 }
 
-static int number(unsigned cmd, const char *opt, const char *v, long *out)
+static enum txc_err number(unsigned cmd, const char *opt, const char *v, long *out)
 {
 	char *end;
 	errno = 0;
 	long n = strtol(v, &end, 10);
-	if (errno || *end || end == v || n < 1)
-		return cli_usage(cmd, "--%s takes a positive number, not '%s'", opt, v);
+	if (errno || *end || end == v || n < 1) {
+		cli_usage(cmd, "--%s takes a positive number, not '%s'", opt, v);
+		return TXC_E_USAGE;
+	}
 	*out = n;
-	return 0;
+	return TXC_OK;
 }
 
-static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
+/* --token's value, whatever its length; it lives as long as the process (argv's copy is wiped) */
+static char *token_copy;
+
+static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 {
 	static const char *const reasoning[] = {"keep", "text", "drop"};
 	static const char *const detail[] = {"normal", "full", "brief", "prompts"};
 	static const char *const images[] = {"inline", "files", "omit"};
+	static const enum txc_images images_v[] = {TXC_IMAGES_INLINE, TXC_IMAGES_FILES, TXC_IMAGES_OMIT};
 	static const char *const order[] = {"started", "recent"};
 	static const char *const color[] = {"auto", "always", "never"};
-	int k, rc = 0;
+	int k;
+	enum txc_err rc = TXC_OK;
 	switch (id) {
 	case O_DB: a->store.db = v; break;
 	case O_HOME: a->store.home = v; break;
@@ -196,12 +259,10 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 	case O_REMOTE: a->store.remote = v; break;
 	case O_TOKEN:
 		/* keep a copy and wipe the argument, so that the token is not in the process title */
-		{
-			static char copy[4096];
-			snprintf(copy, sizeof(copy), "%s", v);
-			a->store.token = copy;
-			memset((char *)v, 'x', strlen(v));
-		}
+		free(token_copy);
+		token_copy = txc_xstrdup(v);
+		a->store.token = token_copy;
+		memset((char *)v, 'x', strlen(v));
 		break;
 	case O_TIMEOUT: rc = number(cmd, "timeout", v, &a->store.timeout); break;
 	case O_JSON: a->json = true; break;
@@ -214,8 +275,11 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 	case O_TITLE: a->sel.title = v; break;
 	case O_LIMIT: rc = number(cmd, "limit", v, &a->sel.limit); break;
 	case O_ORDER:
-		if ((rc = choice(cmd, "order", v, order, 2, &k)) == 0)
-			a->sel.order = k, a->sel.order_set = true;
+		rc = choice(cmd, "order", v, order, 2, &k);
+		if (rc == TXC_OK) {
+			a->sel.order = k;
+			a->sel.order_set = true;
+		}
 		break;
 	case O_UTC: a->w.utc = a->sel.utc = true; break;
 	case O_TO: a->to = v; break;
@@ -238,7 +302,7 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 	case O_MAXLINES: rc = number(cmd, "max-output-lines", v, &a->w.max_output_lines); break;
 	case O_IMAGES:
 		if ((rc = choice(cmd, "images", v, images, 3, &k)) == 0)
-			a->w.images = k == 0 ? TXC_IMAGES_INLINE : k == 1 ? TXC_IMAGES_FILES : TXC_IMAGES_OMIT;
+			a->w.images = images_v[k];
 		break;
 	case O_COMPACTED: a->w.include_compacted = true; break;
 	case O_COLOR:
@@ -246,12 +310,12 @@ static int apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 			cli_color_set(k);
 		break;
 	case 'h': a->help = true; break;
-	case O_VERSION: printf("txc %s\n", TXC_VERSION); return -1;
+	case O_VERSION: a->version = true; break;
 	}
 	return rc;
 }
 
-int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
+enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 {
 	struct option lo[N_OPTS + 1];
 	char shorts[16] = "";
@@ -272,60 +336,90 @@ int cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 	opterr = 0;
 	optind = 1;
 	int c, idx;
-	while ((c = getopt_long(argc, argv, spec, lo, &idx)) != -1) {
-		if (c == ':')
-			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
-		if (c == '?')
-			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+	while (!a->version && (c = getopt_long(argc, argv, spec, lo, &idx)) != -1) { /* --version ends it */
+		if (c == ':') {
+			cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+			return TXC_E_USAGE;
+		}
+		if (c == '?') {
+			cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+			return TXC_E_USAGE;
+		}
 		const struct cli_opt *o = NULL;
 		for (size_t i = 0; i < N_OPTS; i++)
 			if (opts[i].id == c)
 				o = &opts[i];
-		if (!(o->cmds & cmd))
-			return cli_usage(cmd, "--%s does not apply to 'txc %s'", o->name, cli_command(cmd)->name);
-		int rc = apply(cmd, c, optarg, a);
-		if (rc)
+		if (!cli_opt_applies(o, cli_command(cmd))) {
+			cli_usage(cmd, "--%s does not apply to 'txc %s'", o->name, cli_command(cmd)->name);
+			return TXC_E_USAGE;
+		}
+		enum txc_err rc = apply(cmd, c, optarg, a);
+		if (rc != TXC_OK)
 			return rc;
 	}
 	a->pos = argv + optind;
 	a->n_pos = argc - optind;
-	return 0;
+	return TXC_OK;
 }
 
-int cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a)
+bool cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a, int *status)
 {
-	int rc = cli_parse(cmd, argc, argv, a);
-	if (rc == 0 && a->help) {
-		cli_help(cmd, stdout);
-		return -1;
+	*status = 0;
+	if (cli_parse(cmd, argc, argv, a) != TXC_OK) {
+		*status = txc_diag_exit_code(TXC_E_USAGE);
+		return false;
 	}
-	if (rc == 0 && a->as_new && !a->install)
-		return cli_usage(cmd, "--as-new works with --install only");
-	return rc;
+	if (a->version) {
+		printf("txc %s\n", TXC_VERSION);
+		return false;
+	}
+	if (a->help) {
+		cli_help(cmd, stdout);
+		return false;
+	}
+	if (a->as_new && !a->install) {
+		*status = cli_usage(cmd, "--as-new works with --install only");
+		return false;
+	}
+	return true;
 }
 
-/* ---- shell completions, from the same table ---- */
-
-static void words_for(unsigned cmd, struct txc_buf *b)
+void cli_write_opts_finish(struct cli_args *a, bool to_file)
 {
+	if (a->w.images == TXC_IMAGES_AUTO)
+		a->w.images = to_file ? TXC_IMAGES_FILES : TXC_IMAGES_INLINE;
+	if (getcwd(a->cwd_now, sizeof(a->cwd_now)) != NULL)
+		a->w.cwd = txc_str_c(a->cwd_now); /* recorded when the session has no cwd of its own */
+}
+
+/* ---- shell completions, from the same tables ---- */
+
+/* A command that is offered: neither hidden nor refused. */
+static bool offered(const struct cli_cmd_info *c)
+{
+	return !(c->flags & (CLI_CMD_HIDDEN | CLI_CMD_REFUSED));
+}
+
+/* The words after "txc": the offered commands, then the options of txc itself. */
+static void first_words(struct txc_buf *b)
+{
+	for (size_t i = 0; i < N_CMDS; i++)
+		if (offered(&cmds[i]))
+			txc_buf_addf(b, "%s%s", b->len ? " " : "", cmds[i].name);
 	for (size_t i = 0; i < N_OPTS; i++)
-		if (opts[i].cmds & cmd)
+		if (opts[i].cmds & CMD_MAIN)
 			txc_buf_addf(b, "%s--%s", b->len ? " " : "", opts[i].name);
 }
 
-static void bash(FILE *f)
+static void words_for(const struct cli_cmd_info *c, struct txc_buf *b)
 {
-	size_t nc;
-	const struct cli_cmd_info *cs = cli_commands(&nc);
-	fputs("# bash completion for txc (generated by `txc completions bash`)\n"
-	      "_txc() {\n"
-	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}\n"
-	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W 'list convert export artifacts completions --help --version' -- \"$cur\"))\n"
-	      "\t\treturn\n"
-	      "\tfi\n"
-	      "\tcase $prev in\n",
-	      f);
+	for (size_t i = 0; i < N_OPTS; i++)
+		if (cli_opt_applies(&opts[i], c))
+			txc_buf_addf(b, "%s--%s", b->len ? " " : "", opts[i].name);
+}
+
+static void bash_prev(FILE *f)
+{
 	for (size_t i = 0; i < N_OPTS; i++) {
 		if (!opts[i].arg)
 			continue;
@@ -337,95 +431,145 @@ static void bash(FILE *f)
 		else
 			fprintf(f, "\t--%s) COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return ;;\n", opts[i].name, v);
 	}
+}
+
+static void bash(FILE *f)
+{
+	struct txc_buf w = TXC_BUF_INIT;
+	first_words(&w);
+	fprintf(f,
+		"# bash completion for txc (generated by `txc completions bash`)\n"
+		"_txc() {\n"
+		"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}\n"
+		"\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+		"\t\tCOMPREPLY=($(compgen -W '%s' -- \"$cur\"))\n"
+		"\t\treturn\n"
+		"\tfi\n"
+		"\tcase $prev in\n",
+		w.buf);
+	bash_prev(f);
 	fputs("\t-o) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n\tesac\n\tcase $cmd in\n", f);
-	for (size_t i = 0; i < nc; i++) {
-		struct txc_buf w = TXC_BUF_INIT;
-		words_for(cs[i].cmd, &w);
-		fprintf(f, "\t%s) COMPREPLY=($(compgen -W '%s' -- \"$cur\")) ;;\n", cs[i].name, w.buf);
-		txc_buf_release(&w);
+	for (size_t i = 0; i < N_CMDS; i++) {
+		if (!offered(&cmds[i]))
+			continue;
+		txc_buf_reset(&w);
+		if (cmds[i].cmd != 0)
+			words_for(&cmds[i], &w);
+		else if (cmds[i].values != NULL)
+			txc_buf_addstr(&w, cmds[i].values);
+		else
+			continue;
+		fprintf(f, "\t%s) COMPREPLY=($(compgen -W '%s' -- \"$cur\")) ;;\n", cmds[i].name, w.buf);
 	}
-	fputs("\tcompletions) COMPREPLY=($(compgen -W 'bash zsh fish' -- \"$cur\")) ;;\n\tesac\n}\n"
-	      "complete -F _txc txc\n",
-	      f);
+	fputs("\tesac\n}\ncomplete -F _txc txc\n", f);
+	txc_buf_release(&w);
+}
+
+/* help texts are ours: no quote or bracket to escape, but be safe */
+static void zsh_text(struct txc_buf *b, const char *p)
+{
+	for (; *p; p++)
+		if (*p != '\'' && *p != '[' && *p != ']' && *p != ':')
+			txc_buf_addch(b, *p);
+}
+
+static void zsh_option(FILE *f, const struct cli_opt *o)
+{
+	struct txc_buf h = TXC_BUF_INIT;
+	zsh_text(&h, o->help);
+	if (!o->arg)
+		fprintf(f, " \\\n\t\t\t'--%s[%s]'", o->name, h.buf);
+	else if (o->values == NULL || strcmp(o->values, "@file") == 0)
+		fprintf(f, " \\\n\t\t\t'--%s=[%s]:%s:_files'", o->name, h.buf, o->arg);
+	else if (strcmp(o->values, "@dir") == 0)
+		fprintf(f, " \\\n\t\t\t'--%s=[%s]:%s:_files -/'", o->name, h.buf, o->arg);
+	else
+		fprintf(f, " \\\n\t\t\t'--%s=[%s]:%s:(%s)'", o->name, h.buf, o->arg, o->values);
+	txc_buf_release(&h);
 }
 
 static void zsh(FILE *f)
 {
-	size_t nc;
-	const struct cli_cmd_info *cs = cli_commands(&nc);
 	fputs("#compdef txc\n# zsh completion for txc (generated by `txc completions zsh`)\n_txc() {\n"
 	      "\tlocal -a commands\n\tcommands=(\n",
 	      f);
-	for (size_t i = 0; i < nc; i++)
-		fprintf(f, "\t\t'%s:%s'\n", cs[i].name, cs[i].summary);
-	fputs("\t\t'completions:print a shell completion script'\n\t)\n"
-	      "\tif (( CURRENT == 2 )); then\n\t\t_describe command commands\n\t\treturn\n\tfi\n"
+	for (size_t i = 0; i < N_CMDS; i++) {
+		if (!offered(&cmds[i]))
+			continue;
+		struct txc_buf h = TXC_BUF_INIT;
+		zsh_text(&h, cmds[i].summary);
+		fprintf(f, "\t\t'%s:%s'\n", cmds[i].name, h.buf);
+		txc_buf_release(&h);
+	}
+	fputs("\t)\n\tif (( CURRENT == 2 )); then\n\t\t_describe command commands\n\t\treturn\n\tfi\n"
 	      "\tcase $words[2] in\n",
 	      f);
-	for (size_t i = 0; i < nc; i++) {
-		fprintf(f, "\t%s)\n\t\t_arguments -s", cs[i].name);
-		for (size_t k = 0; k < N_OPTS; k++) {
-			const struct cli_opt *o = &opts[k];
-			if (!(o->cmds & cs[i].cmd))
-				continue;
-			/* help texts are ours: no quote or bracket to escape, but be safe */
-			struct txc_buf h = TXC_BUF_INIT;
-			for (const char *p = o->help; *p; p++)
-				if (*p != '\'' && *p != '[' && *p != ']' && *p != ':')
-					txc_buf_addch(&h, *p);
-			if (!o->arg)
-				fprintf(f, " \\\n\t\t\t'--%s[%s]'", o->name, h.buf);
-			else if (o->values == NULL || strcmp(o->values, "@file") == 0)
-				fprintf(f, " \\\n\t\t\t'--%s=[%s]:%s:_files'", o->name, h.buf, o->arg);
-			else if (strcmp(o->values, "@dir") == 0)
-				fprintf(f, " \\\n\t\t\t'--%s=[%s]:%s:_files -/'", o->name, h.buf, o->arg);
-			else
-				fprintf(f, " \\\n\t\t\t'--%s=[%s]:%s:(%s)'", o->name, h.buf, o->arg, o->values);
-			txc_buf_release(&h);
+	for (size_t i = 0; i < N_CMDS; i++) {
+		if (!offered(&cmds[i]))
+			continue;
+		if (cmds[i].cmd == 0) {
+			if (cmds[i].values != NULL)
+				fprintf(f, "\t%s) _values %s %s ;;\n", cmds[i].name, cmds[i].usage, cmds[i].values);
+			continue;
 		}
+		fprintf(f, "\t%s)\n\t\t_arguments -s", cmds[i].name);
+		for (size_t k = 0; k < N_OPTS; k++)
+			if (cli_opt_applies(&opts[k], &cmds[i]))
+				zsh_option(f, &opts[k]);
 		fputs(" \\\n\t\t\t'*:session: '\n\t\t;;\n", f);
 	}
-	fputs("\tcompletions) _values shell bash zsh fish ;;\n\tesac\n}\n_txc \"$@\"\n", f);
+	fputs("\tesac\n}\n_txc \"$@\"\n", f);
+}
+
+/* fish's -d text: single quotes dropped */
+static void fish_text(FILE *f, const char *p)
+{
+	fputs(" -d '", f);
+	for (; *p; p++)
+		if (*p != '\'')
+			fputc(*p, f);
+	fputs("'\n", f);
+}
+
+static void fish_option(FILE *f, const struct cli_opt *o)
+{
+	struct txc_buf cond = TXC_BUF_INIT;
+	for (size_t i = 0; i < N_CMDS; i++)
+		if (offered(&cmds[i]) && cli_opt_applies(o, &cmds[i]))
+			txc_buf_addf(&cond, "%s%s", cond.len ? " " : "", cmds[i].name);
+	fprintf(f, "complete -c txc -n '__fish_seen_subcommand_from %s' -l %s", cond.buf, o->name);
+	if (o->short_name)
+		fprintf(f, " -s %c", o->short_name);
+	if (o->arg && (o->values == NULL || strcmp(o->values, "@file") == 0))
+		fputs(" -r -F", f);
+	else if (o->arg && strcmp(o->values, "@dir") == 0)
+		fputs(" -r -a '(__fish_complete_directories)'", f);
+	else if (o->arg)
+		fprintf(f, " -x -a '%s'", o->values);
+	fish_text(f, o->help);
+	txc_buf_release(&cond);
 }
 
 static void fish(FILE *f)
 {
-	size_t nc;
-	const struct cli_cmd_info *cs = cli_commands(&nc);
 	fputs("# fish completion for txc (generated by `txc completions fish`)\ncomplete -c txc -f\n", f);
-	for (size_t i = 0; i < nc; i++)
-		fprintf(f, "complete -c txc -n __fish_use_subcommand -a %s -d '%s'\n", cs[i].name, cs[i].summary);
-	fputs("complete -c txc -n __fish_use_subcommand -a completions -d 'print a shell completion script'\n", f);
-	for (size_t k = 0; k < N_OPTS; k++) {
-		const struct cli_opt *o = &opts[k];
-		struct txc_buf cond = TXC_BUF_INIT;
-		for (size_t i = 0; i < nc; i++)
-			if (o->cmds & cs[i].cmd)
-				txc_buf_addf(&cond, "%s%s", cond.len ? " " : "", cs[i].name);
-		fprintf(f, "complete -c txc -n '__fish_seen_subcommand_from %s' -l %s", cond.buf, o->name);
-		if (o->short_name)
-			fprintf(f, " -s %c", o->short_name);
-		if (o->arg) {
-			if (o->values == NULL || strcmp(o->values, "@file") == 0)
-				fputs(" -r -F", f);
-			else if (strcmp(o->values, "@dir") == 0)
-				fputs(" -r -a '(__fish_complete_directories)'", f);
-			else
-				fprintf(f, " -x -a '%s'", o->values);
-		}
-		struct txc_buf h = TXC_BUF_INIT;
-		for (const char *p = o->help; *p; p++)
-			if (*p != '\'')
-				txc_buf_addch(&h, *p);
-		fprintf(f, " -d '%s'\n", h.buf);
-		txc_buf_release(&h);
-		txc_buf_release(&cond);
+	for (size_t i = 0; i < N_CMDS; i++) {
+		if (!offered(&cmds[i]))
+			continue;
+		fprintf(f, "complete -c txc -n __fish_use_subcommand -a %s", cmds[i].name);
+		fish_text(f, cmds[i].summary);
 	}
-	fputs("complete -c txc -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'\n", f);
+	for (size_t k = 0; k < N_OPTS; k++)
+		fish_option(f, &opts[k]);
+	for (size_t i = 0; i < N_CMDS; i++)
+		if (offered(&cmds[i]) && cmds[i].values != NULL)
+			fprintf(f, "complete -c txc -n '__fish_seen_subcommand_from %s' -x -a '%s'\n", cmds[i].name,
+				cmds[i].values);
 }
 
-int cli_completions(const char *shell)
+int cmd_completions(int argc, char **argv)
 {
+	const char *shell = argc > 1 ? argv[1] : NULL;
 	if (shell != NULL && strcmp(shell, "bash") == 0)
 		bash(stdout);
 	else if (shell != NULL && strcmp(shell, "zsh") == 0)

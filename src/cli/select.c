@@ -20,157 +20,6 @@
 
 /* ---- stores ---- */
 
-static void add_store(struct cli_stores *st, const char *profile, char *path)
-{
-	st->v = txc_xrealloc(st->v, (st->n + 1) * sizeof(*st->v));
-	st->v[st->n].profile = profile ? txc_xstrdup(profile) : NULL;
-	st->v[st->n].path = path;
-	st->v[st->n].s = NULL;
-	st->n++;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* profiles/<name>/state.db for every valid profile name, sorted */
-static void add_profiles(struct cli_stores *st, const char *root)
-{
-	struct txc_buf dir = TXC_BUF_INIT;
-	txc_buf_addf(&dir, "%s/profiles", root);
-	DIR *d = opendir(dir.buf);
-	char **names = NULL;
-	size_t n = 0;
-	struct dirent *e;
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		if (!cli_profile_name_ok(e->d_name))
-			continue; /* ".", "..", ".deleted", anything Hermes would not name */
-		names = txc_xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = txc_xstrdup(e->d_name);
-	}
-	if (d != NULL)
-		closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		struct txc_buf p = TXC_BUF_INIT;
-		txc_buf_addf(&p, "%s/%s/state.db", dir.buf, names[i]);
-		struct stat sb;
-		if (stat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode))
-			add_store(st, names[i], txc_buf_detach(&p, NULL));
-		else
-			txc_buf_release(&p);
-		free(names[i]);
-	}
-	free(names);
-	txc_buf_release(&dir);
-}
-
-int cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
-{
-	memset(out, 0, sizeof(*out));
-	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);
-	if (sources > 1 || (sources && a->all_profiles) || ((a->store.input || a->store.db) && a->store.home)) {
-		txc_diag_set(d, TXC_E_USAGE, "give one source: --db, --home/--profile, --all-profiles, --input or --remote");
-		return TXC_E_USAGE;
-	}
-	if (a->store.input != NULL) {
-		if (a->store.profile != NULL) {
-			txc_diag_set(d, TXC_E_USAGE, "--profile does not apply to --input");
-			return TXC_E_USAGE;
-		}
-		add_store(out, NULL, txc_xstrdup(a->store.input));
-		cli_guard_source(a->store.input, false);
-		if (cli_guard_stdout(d) != 0)
-			return TXC_E_REFUSED;
-		int rc = txc_store_open_file(&out->v[0].s, a->store.input, a->store.skip_bad, d);
-		if (rc == 0 && d->hint[0]) {
-			fputs(d->hint, stderr); /* lines skipped with --skip-bad */
-			d->hint[0] = '\0';
-		}
-		return rc;
-	}
-	if (a->store.remote != NULL) {
-		const char *token = a->store.token;
-		if (token == NULL && getenv("HERMES_DASHBOARD_SESSION_TOKEN") != NULL &&
-		    getenv("HERMES_DASHBOARD_SESSION_TOKEN")[0] != '\0')
-			token = getenv("HERMES_DASHBOARD_SESSION_TOKEN");
-		struct txc_remote_opts ro = {token, a->store.profile, a->store.timeout ? a->store.timeout : 300};
-		add_store(out, a->store.profile ? a->store.profile : NULL, txc_http_url_shown(a->store.remote)); /* no credentials */
-		int rc = txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
-		if (rc == 0 && d->hint[0]) {
-			fputs(d->hint, stderr); /* a dashboard that pages wrong, unusable ids */
-			d->hint[0] = '\0';
-		}
-		return rc;
-	}
-	if (a->all_profiles) {
-		if (a->store.db != NULL || a->store.profile != NULL) {
-			txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");
-			return TXC_E_USAGE;
-		}
-		struct cli_store_opts root = a->store;
-		char *path = cli_store_path(&root, d);
-		if (path == NULL)
-			return d->code;
-		char *home = txc_xstrndup(path, strlen(path) - strlen("/state.db"));
-		struct stat sb;
-		if (stat(path, &sb) == 0)
-			add_store(out, "default", path);
-		else
-			free(path);
-		add_profiles(out, home);
-		if (out->n == 0) {
-			txc_diag_set(d, TXC_E_NOTFOUND, "no Hermes store in '%s' or its profiles", home);
-			free(home);
-			return TXC_E_NOTFOUND;
-		}
-		free(home);
-	} else {
-		char *path = cli_store_path(&a->store, d);
-		if (path == NULL)
-			return d->code;
-		add_store(out, a->store.db ? NULL : a->store.profile ? a->store.profile : "default", path);
-	}
-	for (size_t i = 0; i < out->n; i++) {
-		cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */
-		if (cli_guard_stdout(d) != 0)
-			return TXC_E_REFUSED;
-		int rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
-		if (rc && a->all_profiles) {
-			/* one broken profile does not hide the others: say so, leave it out, fail at the end */
-			cli_say("warning: ", "profile %s left out: %s", out->v[i].profile, d->msg);
-			d->msg[0] = '\0', d->code = 0;
-			free(out->v[i].profile);
-			free(out->v[i].path);
-			memmove(&out->v[i], &out->v[i + 1], (out->n - i - 1) * sizeof(*out->v));
-			out->n--, i--;
-			out->n_broken++;
-			continue;
-		}
-		if (rc)
-			return rc;
-		if (txc_store_note(out->v[i].s) != NULL)
-			cli_say("warning: ", "%s", txc_store_note(out->v[i].s));
-	}
-	if (out->n == 0 && out->n_broken) {
-		txc_diag_set(d, TXC_E_FAIL, "no profile's store could be read (see above)");
-		return TXC_E_FAIL;
-	}
-	return TXC_OK;
-}
-
-void cli_stores_close(struct cli_stores *st)
-{
-	for (size_t i = 0; i < st->n; i++) {
-		txc_store_close(st->v[i].s);
-		free(st->v[i].profile);
-		free(st->v[i].path);
-	}
-	free(st->v);
-	memset(st, 0, sizeof(*st));
-}
-
 /* ---- time ---- */
 
 static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
@@ -352,8 +201,6 @@ static bool keep(const struct cli_select *sel, const struct filter *f, const str
 	return true;
 }
 
-static int order_key; /* 0 started, 1 last activity, 2 rank */
-
 static int cmp_text(struct txc_str a, struct txc_str b)
 {
 	size_t n = a.len < b.len ? a.len : b.len;
@@ -390,19 +237,34 @@ static int export_rank(struct txc_store *s, struct cli_session *v, size_t n, str
 	return TXC_OK;
 }
 
+enum order { BY_STARTED, BY_LAST_ACTIVE, BY_RANK };
+
+/* The keys cmp_session orders by, largest first: what --order names, then the start time. */
+static void set_keys(struct cli_session *v, size_t n, enum order by)
+{
+	for (size_t i = 0; i < n; i++) {
+		v[i].key[1] = NAN;
+		if (by == BY_RANK) {
+			v[i].key[0] = -(double)v[i].rank; /* Hermes's own order: rank 0 first */
+		} else if (by == BY_LAST_ACTIVE) {
+			v[i].key[0] = v[i].info->last_active;
+			v[i].key[1] = v[i].info->started;
+		} else {
+			v[i].key[0] = v[i].info->started;
+		}
+	}
+}
+
 static int cmp_session(const void *pa, const void *pb)
 {
 	const struct cli_session *a = pa, *b = pb;
-	if (order_key == 2)
-		return (a->rank > b->rank) - (a->rank < b->rank);
-	const struct txc_session_info *p = a->info, *q = b->info;
-	double x = order_key ? p->last_active : p->started, y = order_key ? q->last_active : q->started;
+	double x = a->key[0], y = b->key[0];
 	if (isnan(x) != isnan(y))
 		return isnan(x) ? 1 : -1;
 	if (x != y && !isnan(x))
 		return x > y ? -1 : 1;
-	if (order_key && p->started != q->started && !isnan(p->started) && !isnan(q->started))
-		return p->started > q->started ? -1 : 1;
+	if (a->key[1] != b->key[1] && !isnan(a->key[1]) && !isnan(b->key[1]))
+		return a->key[1] > b->key[1] ? -1 : 1;
 	int c = cmp_text(b->id.text, a->id.text); /* id DESC, like Hermes */
 	if (c != 0)
 		return c;
@@ -412,7 +274,7 @@ static int cmp_session(const void *pa, const void *pb)
 static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
 		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
 
-int cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
+enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
 			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
 {
 	struct cli_select sel_abs = a->sel;
@@ -472,21 +334,24 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 		}
 	}
 	if (no_id)
-		cli_say("warning: ", "%zu session%s no id (NULL or empty); each is named by its place: no-id~N", no_id,
+		cli_warn("%zu session%s no id (NULL or empty); each is named by its place: no-id~N", no_id,
 			no_id == 1 ? " has" : "s have");
 	if (dup_id)
-		cli_say("warning: ", "%zu session%s an id an earlier session has; each is named ID~2, ID~3, ...", dup_id,
+		cli_warn("%zu session%s an id an earlier session has; each is named ID~2, ID~3, ...", dup_id,
 			dup_id == 1 ? " repeats" : "s repeat");
 	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
-	order_key = sel->order_set ? sel->order : (cmd == CMD_EXPORT);
-	if (order_key == 1 && st->n == 1 && count > 1) {
+	enum order by = BY_STARTED;
+	if (sel->order_set ? sel->order == 1 : cmd == CMD_EXPORT)
+		by = BY_LAST_ACTIVE;
+	if (by == BY_LAST_ACTIVE && st->n == 1 && count > 1) {
 		int rc = export_rank(st->v[0].s, v, count, d); /* exactly Hermes's ORDER BY */
 		if (rc) {
 			free(v);
 			return rc;
 		}
-		order_key = 2;
+		by = BY_RANK;
 	}
+	set_keys(v, count, by);
 	qsort(v, count, sizeof(*v), cmp_session);
 	*n_more = 0;
 	if (sel->limit > 0 && count > (size_t)sel->limit) {
@@ -502,7 +367,7 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
  * An exact id anywhere wins over prefixes everywhere; then a unique prefix.
  * Two exact ids (or two prefixes) in different profiles need --profile.
  */
-int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d)
+enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d)
 {
 	size_t found[2] = {0, 0}; /* [0] prefix matches, [1] exact */
 	size_t at[2] = {0, 0};
@@ -568,7 +433,7 @@ int cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct tx
 	return TXC_E_AMBIGUOUS;
 }
 
-int cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d)
+enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d)
 {
 	struct cli_stores st;
 	struct txc_sid id = {0};

@@ -354,7 +354,7 @@ static int read_head(struct hermes_db *s, const struct txc_sid *id, unsigned fla
 	if (*sqlrc != SQLITE_ROW) {
 		sqlite3_reset(st);
 		if (*sqlrc == SQLITE_DONE) {
-			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s' (see 'txc list hermes')",
+			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s'",
 				     (int)id->text.len, id->text.ptr, s->path);
 			return TXC_E_NOTFOUND;
 		}

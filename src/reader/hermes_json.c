@@ -178,9 +178,9 @@ static int index_file(struct json_file *jf, bool skip_bad, bool lines_only, stru
 		} else if (skip_bad) {
 			bad++;
 		} else {
-			txc_diag_set(d, TXC_E_FAIL, "%s:%zu: not a Hermes session (invalid JSON or no id); "
-						    "fix it or pass --skip-bad to skip such lines", jf->name, lineno);
-			rc = TXC_E_FAIL;
+			txc_diag_set(d, TXC_E_BAD_LINE, "%s:%zu: not a Hermes session (invalid JSON or no id)", jf->name,
+				     lineno);
+			rc = TXC_E_BAD_LINE;
 			break;
 		}
 		txc_arena_reset(scratch);
@@ -192,7 +192,7 @@ static int index_file(struct json_file *jf, bool skip_bad, bool lines_only, stru
 	free(line);
 	txc_arena_free(scratch);
 	if (rc == TXC_OK && bad)
-		snprintf(d->hint, sizeof(d->hint), "txc: warning: skipped %zu malformed lines of %s\n", bad, jf->name);
+		txc_diag_warn(d, TXC_W_SKIPPED_LINES, jf->name, bad);
 	return rc;
 }
 

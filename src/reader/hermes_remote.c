@@ -43,8 +43,7 @@ static int collect(void *ctx, const char *p, size_t n)
 static int status_error(const struct remote *r, long status, const char *what, struct txc_diag *d)
 {
 	if (status == 401 || status == 403)
-		txc_diag_set(d, TXC_E_FAIL, "the dashboard at %s refused the session token (HTTP %ld); pass --token or set "
-					    "HERMES_DASHBOARD_SESSION_TOKEN", r->shown, status);
+		txc_diag_set(d, TXC_E_AUTH, "the dashboard at %s refused the session token (HTTP %ld)", r->shown, status);
 	else if (status == 404)
 		txc_diag_set(d, TXC_E_NOTFOUND, "%s: not found on the dashboard at %s (HTTP 404)", what, r->shown);
 	else
@@ -176,21 +175,14 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 		if (page == 0 && !ended && rows->n > 0 && total / (int64_t)rows->n < MAX_PAGES / 2)
 			pages = 2 * (total / (int64_t)rows->n + 1) + 10; /* room for sessions made while listing */
 		if (!ended && (rows->n == 0 || added == 0)) { /* the dashboard pages wrong: it would never end */
-			snprintf(d->hint, sizeof(d->hint),
-				 "txc: warning: the dashboard at %s stopped paging at %zu of the %lld sessions it counts; "
-				 "listing those\n", r->shown, offset, (long long)total);
+			txc_diag_warn(d, TXC_W_PAGING_STOPPED, r->shown, offset);
 			ended = true;
 		}
 	}
 	if (!ended)
-		snprintf(d->hint, sizeof(d->hint), "txc: warning: the dashboard at %s sent %lld pages and counts more; "
-						  "listing the first %zu sessions\n", r->shown, (long long)pages, all->n);
-	if (odd) {
-		size_t len = strlen(d->hint);
-		snprintf(d->hint + len, sizeof(d->hint) - len,
-			 "txc: warning: the dashboard at %s lists %zu sessions whose id cannot be asked for "
-			 "(\".\", \"..\" or a NUL byte); skipped\n", r->shown, odd);
-	}
+		txc_diag_warn(d, TXC_W_PAGE_LIMIT, r->shown, all->n);
+	if (odd)
+		txc_diag_warn(d, TXC_W_ODD_IDS, r->shown, odd);
 	free(seen.v);
 	r->sessions = all;
 	return TXC_OK;
@@ -328,7 +320,7 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 {
 	*out = NULL;
 	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0) {
-		txc_diag_set(d, TXC_E_USAGE, "--remote takes an http:// or https:// URL, such as http://127.0.0.1:9119");
+		txc_diag_set(d, TXC_E_USAGE, "'%s' is not an http:// or https:// URL, such as http://127.0.0.1:9119", url);
 		return TXC_E_USAGE;
 	}
 	if (strpbrk(url, "?#") != NULL) {

@@ -91,7 +91,7 @@ static bool load_curl(struct txc_diag *d)
 		}
 	}
 	if (state < 0)
-		txc_diag_set(d, TXC_E_FAIL, "cannot load libcurl for --remote (apt-get install libcurl4)");
+		txc_diag_set(d, TXC_E_FAIL, "cannot load libcurl, which reading a Hermes dashboard needs (apt-get install libcurl4)");
 	return state > 0;
 }
 
@@ -149,7 +149,8 @@ int txc_http_get(const struct txc_http_req *req, long *status, struct txc_diag *
 			txc_diag_set(d, TXC_E_FAIL, "the answer from %s is larger than %zu bytes; giving up", shown,
 				     req->max_bytes);
 		} else if (cc == CURLE_OPERATION_TIMEDOUT) {
-			txc_diag_set(d, TXC_E_FAIL, "%s did not answer within %ld s (raise --timeout)", shown, req->timeout);
+			txc_diag_set(d, TXC_E_TIMEOUT, "%s did not answer within %ld s", shown, req->timeout);
+			rc = TXC_E_TIMEOUT;
 		} else if (cc == CURLE_COULDNT_CONNECT) {
 			txc_diag_set(d, TXC_E_FAIL, "cannot connect to the Hermes dashboard at %s: %s (is `hermes dashboard` running?)",
 				     shown, errbuf[0] ? errbuf : cu.easy_strerror(cc));

@@ -302,7 +302,7 @@ static int match_end(struct prefix_match *m, const char *where, struct txc_sid *
 	struct txc_diag *d = m->d;
 	if (m->matches == 0) {
 		d->hint[0] = '\0';
-		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", m->arg, where);
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s'", m->arg, where);
 		return TXC_E_NOTFOUND;
 	}
 	if (m->matches > 1) {

@@ -1,4 +1,4 @@
-/* diag.c - recording an error for the CLI to print. */
+/* diag.c - recording an error, or passing on a warning, for the CLI to word. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -21,7 +21,7 @@ size_t txc_diag_cut(char *s, size_t len)
 	return end;
 }
 
-void txc_diag_set(struct txc_diag *d, int code, const char *fmt, ...)
+void txc_diag_set(struct txc_diag *d, enum txc_err code, const char *fmt, ...)
 {
 	if (d == NULL)
 		return;
@@ -34,7 +34,13 @@ void txc_diag_set(struct txc_diag *d, int code, const char *fmt, ...)
 	d->code = code;
 }
 
-int txc_diag_exit_code(int code)
+void txc_diag_warn(const struct txc_diag *d, enum txc_warn w, const char *where, size_t n)
+{
+	if (d != NULL && d->warn != NULL)
+		d->warn(d->warn_ctx, w, where, n);
+}
+
+int txc_diag_exit_code(enum txc_err code)
 {
 	switch (code) {
 	case TXC_OK: return 0;
@@ -42,6 +48,11 @@ int txc_diag_exit_code(int code)
 	case TXC_E_AMBIGUOUS: return 2;
 	case TXC_E_NOTFOUND: return 3;
 	case TXC_E_REFUSED: return 4;
-	default: return 1;
+	case TXC_E_FAIL:
+	case TXC_E_BUSY:
+	case TXC_E_TIMEOUT:
+	case TXC_E_AUTH:
+	case TXC_E_BAD_LINE: return 1;
 	}
+	return 1;
 }

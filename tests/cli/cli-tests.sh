@@ -17,6 +17,15 @@ cd "$work" || exit 1
 expect_rc 0 "--help" "$txc" --help; grep -q 'exit status' out.txt && ok || bad "--help lacks exit codes"
 expect_rc 0 "--version" "$txc" --version; grep -q '^txc ' out.txt && ok || bad "--version"
 for c in list convert export; do expect_rc 0 "$c --help" "$txc" $c --help; done
+# txc --help comes from the command and option tables: every store option, every command
+expect_rc 0 "--help" "$txc" --help
+for o in db home profile all-profiles input skip-bad remote token timeout; do
+	grep -q -- "^  --$o\b" out.txt && ok || bad "txc --help does not list --$o"
+done
+for c in list convert export artifacts completions 'save, delete, import'; do grep -q "^  $c " out.txt && ok || bad "txc --help lacks $c"; done
+cp out.txt main-help.txt
+for h in help -h; do expect_rc 0 "txc $h" "$txc" $h; cmp -s out.txt main-help.txt && ok || bad "txc $h is not txc --help"; done
+expect_rc 0 "txc version" "$txc" version; grep -q '^txc ' out.txt && ok || bad "txc version"
 expect_rc 2 "no command" "$txc"
 expect_rc 2 "unknown command" "$txc" frobnicate; one_line_err "unknown command"
 expect_rc 2 "unknown option" "$txc" list --bogus
@@ -158,6 +167,13 @@ if command -v script > /dev/null; then
 	"$txc" export --to markdown --out pipe-bulk --db feat.db > out.txt 2> err.txt
 	[ ! -s err.txt ] && [ ! -s out.txt ] && ok || bad "bulk export talks on a pipe without --progress"
 fi
+
+# convert and export resolve the write options alike: a session without a cwd records the current
+# directory in both (docs/FORMATS.md), and export writes the bytes convert writes
+mkdir -p here && (cd here && "$txc" convert img --to claude --db ../feat.db -o ../img-conv.jsonl &&
+	"$txc" export --to claude --out ../img-exp --title 'Ünïcode' --db ../feat.db) && ok || bad "convert/export img from here/"
+grep -q "\"cwd\":\"$work/here\"" img-conv.jsonl && ok || bad "convert does not record the current directory"
+cmp -s img-conv.jsonl img-exp/img-*.jsonl && ok || bad "export --to claude differs from convert: $(grep -o '"cwd":"[^"]*"' img-exp/img-*.jsonl | head -1)"
 
 echo "cli: $passes passed, $fails failed"
 [ "$fails" = 0 ]

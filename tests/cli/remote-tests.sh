@@ -38,6 +38,15 @@ expect_rc 0 "pretty object" "$txc" convert "$id1" --to claude --input one.json
 expect_rc 1 "malformed line" "$txc" list --input bad.jsonl; grep -q 'bad.jsonl:2: ' err.txt && grep -q -- '--skip-bad' err.txt && ok || bad "line number: $(cat err.txt)"
 expect_rc 0 "skip-bad" "$txc" list --input bad.jsonl --skip-bad --archived; grep -q 'skipped 1 malformed line' err.txt && ok || bad "skip reported"
 [ "$(grep -c '^[0-9a-f]' out.txt)" = 3 ] && ok || bad "skip-bad lost good sessions"
+# the reader reports the skipped lines as a fact; the CLI words the warning, escaped on a terminal
+grep -q '^txc: warning: skipped 1 malformed lines of bad.jsonl$' err.txt && ok || bad "skip warning: $(cat err.txt)"
+if command -v script > /dev/null; then
+	esc=$(printf '\033')
+	cp bad.jsonl "bad${esc}[31m.jsonl"
+	script -q -c "$txc list --input 'bad${esc}[31m.jsonl' --skip-bad --color never" /dev/null > tty.txt 2>&1
+	grep -q "${esc}\[31m" tty.txt && bad "a file name's escape reached the terminal in a warning" || ok
+	grep -q 'skipped 1 malformed lines of bad\\x1b\[31m.jsonl' tty.txt && ok || bad "escaped warning: $(cat tty.txt)"
+fi
 expect_rc 3 "missing input" "$txc" list --input nope.jsonl
 expect_rc 2 "two sources" "$txc" list --input demo.jsonl --db demo.db
 
@@ -70,8 +79,14 @@ unset HERMES_DASHBOARD_SESSION_TOKEN
 expect_rc 0 "token from the page" "$txc" list --remote "$url"
 expect_rc 1 "wrong token" "$txc" list --remote "$url" --token wrong-and-secret
 grep -q 'refused the session token' err.txt && ok || bad "wrong token message: $(cat err.txt)"
+grep -q '(HTTP 401); pass --token or set HERMES_DASHBOARD_SESSION_TOKEN$' err.txt && ok || bad "the CLI's advice for a token: $(cat err.txt)"
 grep -q 'wrong-and-secret' err.txt out.txt && bad "the token appears in the output" || ok
 "$txc" list --remote "$url" --token s3cret --archived > /dev/null 2> err.txt; grep -q 's3cret' err.txt && bad "token in stderr" || ok
+stop
+# a token of any length is kept whole (it was cut at 4,095 bytes)
+long=$(head -c 5000 /dev/zero | tr '\0' k)
+start --token "$long"
+expect_rc 0 "a 5,000-byte --token" "$txc" list --remote "$url" --token "$long"
 stop
 
 start --token t --fail-first 2
@@ -85,6 +100,7 @@ stop
 start --token t0p-secret-value --slow 3
 expect_rc 1 "slow server" "$txc" convert 7f3e --to claude --remote "$url" --token t0p-secret-value --timeout 1
 grep -q 'did not answer within 1 s' err.txt && ok || bad "timeout message: $(cat err.txt)"
+grep -q 'within 1 s (raise --timeout)$' err.txt && ok || bad "the CLI's advice for a timeout: $(cat err.txt)"
 # the token is not in the process title while txc waits
 "$txc" convert 7f3e --to claude --remote "$url" --token t0p-secret-value --timeout 5 > /dev/null 2>&1 &
 client=$!
@@ -182,12 +198,12 @@ grep -q 'another session' err.txt && [ ! -s out.txt ] && ok || bad "wrong export
 stop
 start --token t --stuck --page-size 2
 expect_rc 0 "a list that ignores offset" timeout 60 "$txc" list --remote "$url" --token t --archived
-grep -q 'stopped paging at 4 of the' err.txt && [ "$(grep -c '^[0-9a-f]' out.txt)" = 2 ] && ok || bad "stuck: $(cat err.txt)"
+grep -q 'stopped paging after 4 sessions' err.txt && [ "$(grep -c '^[0-9a-f]' out.txt)" = 2 ] && ok || bad "stuck: $(cat err.txt)"
 [ "$(grep -c 'GET /api/sessions?' server.err)" = 2 ] && ok || bad "stuck: $(grep -c 'GET /api/sessions?' server.err) pages"
 stop
 start --token t --growing --page-size 2
 expect_rc 0 "a total that stays ahead" timeout 60 "$txc" list --remote "$url" --token t --archived
-grep -q 'counts more' err.txt && ok || bad "growing: $(cat err.txt)"
+grep -q 'kept counting more sessions' err.txt && ok || bad "growing: $(cat err.txt)"
 [ "$(grep -c 'GET /api/sessions?' server.err)" = 24 ] && ok || bad "growing: $(grep -c 'GET /api/sessions?' server.err) pages"
 stop
 

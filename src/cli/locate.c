@@ -1,0 +1,224 @@
+/*
+ * locate.c - where the stores are: state.db of a Hermes home or profile
+ * ($HERMES_HOME, ~/.hermes, profiles/NAME), every profile, an --input file
+ * or a --remote dashboard, opened read-only.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "txc/http.h"
+
+bool cli_profile_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 64)
+		return false;
+	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+			return false;
+	return true;
+}
+
+char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	if (o->db != NULL) {
+		if (o->profile != NULL) {
+			txc_diag_set(d, TXC_E_USAGE, "--db and --profile cannot be combined (a profile is a folder of a Hermes home)");
+			return NULL;
+		}
+		return txc_xstrdup(o->db);
+	}
+	const char *home = o->home;
+	if (home == NULL) {
+		const char *env = getenv("HERMES_HOME");
+		if (env != NULL && env[0] != '\0') {
+			home = env;
+		} else {
+			const char *h = getenv("HOME");
+			if (h == NULL || h[0] == '\0') {
+				txc_diag_set(d, TXC_E_USAGE, "cannot find the Hermes home: HOME is not set; use --home or --db");
+				return NULL;
+			}
+			txc_buf_addf(&b, "%s/.hermes", h);
+		}
+	}
+	if (home != NULL)
+		txc_buf_addstr(&b, home);
+	if (o->profile != NULL) {
+		if (!cli_profile_name_ok(o->profile)) {
+			txc_buf_release(&b);
+			txc_diag_set(d, TXC_E_USAGE, "invalid profile name (want [a-z0-9][a-z0-9_-]{0,63})");
+			return NULL;
+		}
+		if (strcmp(o->profile, "default") != 0)
+			txc_buf_addf(&b, "/profiles/%s", o->profile);
+	}
+	txc_buf_addstr(&b, "/state.db");
+	return txc_buf_detach(&b, NULL);
+}
+
+static void add_store(struct cli_stores *st, const char *profile, char *path)
+{
+	st->v = txc_xrealloc(st->v, (st->n + 1) * sizeof(*st->v));
+	st->v[st->n].profile = profile ? txc_xstrdup(profile) : NULL;
+	st->v[st->n].path = path;
+	st->v[st->n].s = NULL;
+	st->n++;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* profiles/<name>/state.db for every valid profile name, sorted */
+static void add_profiles(struct cli_stores *st, const char *root)
+{
+	struct txc_buf dir = TXC_BUF_INIT;
+	txc_buf_addf(&dir, "%s/profiles", root);
+	DIR *d = opendir(dir.buf);
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (!cli_profile_name_ok(e->d_name))
+			continue; /* ".", "..", ".deleted", anything Hermes would not name */
+		names = txc_xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = txc_xstrdup(e->d_name);
+	}
+	if (d != NULL)
+		closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s/state.db", dir.buf, names[i]);
+		struct stat sb;
+		if (stat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode))
+			add_store(st, names[i], txc_buf_detach(&p, NULL));
+		else
+			txc_buf_release(&p);
+		free(names[i]);
+	}
+	free(names);
+	txc_buf_release(&dir);
+}
+
+static void flag_says(struct txc_diag *d, const char *flag)
+{
+	size_t fl = strlen(flag) + 2, ml = strlen(d->msg);
+	if (fl + ml >= sizeof(d->msg))
+		ml = sizeof(d->msg) - fl - 1;
+	memmove(d->msg + fl, d->msg, ml);
+	d->msg[fl + ml] = '\0';
+	memcpy(d->msg, flag, fl - 2);
+	memcpy(d->msg + fl - 2, ": ", 2);
+}
+
+enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+{
+	memset(out, 0, sizeof(*out));
+	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);
+	if (sources > 1 || (sources && a->all_profiles) || ((a->store.input || a->store.db) && a->store.home)) {
+		txc_diag_set(d, TXC_E_USAGE, "give one source: --db, --home/--profile, --all-profiles, --input or --remote");
+		return TXC_E_USAGE;
+	}
+	if (a->store.input != NULL) {
+		if (a->store.profile != NULL) {
+			txc_diag_set(d, TXC_E_USAGE, "--profile does not apply to --input");
+			return TXC_E_USAGE;
+		}
+		add_store(out, NULL, txc_xstrdup(a->store.input));
+		cli_guard_source(a->store.input, false);
+		if (cli_guard_stdout(d) != 0)
+			return TXC_E_REFUSED;
+		d->warn = cli_warning; /* lines skipped with --skip-bad */
+		return txc_store_open_file(&out->v[0].s, a->store.input, a->store.skip_bad, d);
+	}
+	if (a->store.remote != NULL) {
+		const char *token = a->store.token;
+		if (token == NULL && getenv("HERMES_DASHBOARD_SESSION_TOKEN") != NULL &&
+		    getenv("HERMES_DASHBOARD_SESSION_TOKEN")[0] != '\0')
+			token = getenv("HERMES_DASHBOARD_SESSION_TOKEN");
+		struct txc_remote_opts ro = {token, a->store.profile, a->store.timeout ? a->store.timeout : 300};
+		add_store(out, a->store.profile ? a->store.profile : NULL, txc_http_url_shown(a->store.remote)); /* no credentials */
+		d->warn = cli_warning; /* a dashboard that pages wrong, unusable ids */
+		int rc = txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
+		if (rc == TXC_E_USAGE)
+			flag_says(d, "--remote"); /* the reader says what is wrong with the URL; we say where it came from */
+		return rc;
+	}
+	if (a->all_profiles) {
+		if (a->store.db != NULL || a->store.profile != NULL) {
+			txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");
+			return TXC_E_USAGE;
+		}
+		struct cli_store_opts root = a->store;
+		char *path = cli_store_path(&root, d);
+		if (path == NULL)
+			return d->code;
+		char *home = txc_xstrndup(path, strlen(path) - strlen("/state.db"));
+		struct stat sb;
+		if (stat(path, &sb) == 0)
+			add_store(out, "default", path);
+		else
+			free(path);
+		add_profiles(out, home);
+		if (out->n == 0) {
+			txc_diag_set(d, TXC_E_NOTFOUND, "no Hermes store in '%s' or its profiles", home);
+			free(home);
+			return TXC_E_NOTFOUND;
+		}
+		free(home);
+	} else {
+		char *path = cli_store_path(&a->store, d);
+		if (path == NULL)
+			return d->code;
+		add_store(out, a->store.db ? NULL : a->store.profile ? a->store.profile : "default", path);
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */
+		if (cli_guard_stdout(d) != 0)
+			return TXC_E_REFUSED;
+		int rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
+		if (rc && a->all_profiles) {
+			/* one broken profile does not hide the others: say so, leave it out, fail at the end */
+			cli_warn("profile %s left out: %s", out->v[i].profile, d->msg);
+			d->msg[0] = '\0';
+			d->code = TXC_OK;
+			free(out->v[i].profile);
+			free(out->v[i].path);
+			memmove(&out->v[i], &out->v[i + 1], (out->n - i - 1) * sizeof(*out->v));
+			out->n--;
+			i--;
+			out->n_broken++;
+			continue;
+		}
+		if (rc)
+			return rc;
+		if (txc_store_note(out->v[i].s) != NULL)
+			cli_warn("%s", txc_store_note(out->v[i].s));
+	}
+	if (out->n == 0 && out->n_broken) {
+		txc_diag_set(d, TXC_E_FAIL, "no profile's store could be read (see above)");
+		return TXC_E_FAIL;
+	}
+	return TXC_OK;
+}
+
+void cli_stores_close(struct cli_stores *st)
+{
+	for (size_t i = 0; i < st->n; i++) {
+		txc_store_close(st->v[i].s);
+		free(st->v[i].profile);
+		free(st->v[i].path);
+	}
+	free(st->v);
+	memset(st, 0, sizeof(*st));
+}

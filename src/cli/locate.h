@@ -1,0 +1,32 @@
+/* locate.h - private to src/cli: the stores a command reads (locate.c). */
+#ifndef TXC_CLI_LOCATE_H
+#define TXC_CLI_LOCATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "txc/diag.h"
+#include "txc/reader.h"
+
+struct cli_args;
+struct cli_store_opts;
+
+struct cli_store_ref {
+	char *profile; /* "default" for the root store, NULL with --db */
+	char *path;
+	struct txc_store *s;
+};
+struct cli_stores {
+	struct cli_store_ref *v;
+	size_t n;
+	size_t n_broken; /* --all-profiles: profiles that could not be opened (warned about, left out) */
+};
+/* One store (--db, --home/--profile), or every profile with --all-profiles. */
+enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
+void cli_stores_close(struct cli_stores *st);
+
+/* The path of state.db the options name (malloc'd), or NULL with d set. */
+char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);
+bool cli_profile_name_ok(const char *name);
+
+#endif
