@@ -121,6 +121,102 @@ static void flag_says(struct txc_diag *d, const char *flag)
 	memcpy(d->msg + fl - 2, ": ", 2);
 }
 
+/* --input FILE|-: an export file (a source: never an output) */
+static enum txc_err open_input(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+{
+	if (a->store.profile != NULL) {
+		txc_diag_set(d, TXC_E_USAGE, "--profile does not apply to --input");
+		return TXC_E_USAGE;
+	}
+	add_store(out, NULL, txc_xstrdup(a->store.input));
+	cli_guard_source(a->store.input, false);
+	if (cli_guard_stdout(d) != 0)
+		return TXC_E_REFUSED;
+	d->warn = cli_warning; /* lines skipped with --skip-bad */
+	return txc_store_open_file(&out->v[0].s, a->store.input, a->store.skip_bad, d);
+}
+
+/* --remote URL: a dashboard; the token from --token, the environment, or its page */
+static enum txc_err open_remote(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+{
+	const char *token = a->store.token;
+	const char *env = getenv("HERMES_DASHBOARD_SESSION_TOKEN");
+	if (token == NULL && env != NULL && env[0] != '\0')
+		token = env;
+	struct txc_remote_opts ro = {token, a->store.profile, a->store.timeout ? a->store.timeout : 300};
+	add_store(out, a->store.profile, txc_http_url_shown(a->store.remote)); /* no credentials */
+	d->warn = cli_warning; /* a dashboard that pages wrong, unusable ids */
+	enum txc_err rc = txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
+	if (rc == TXC_E_USAGE)
+		flag_says(d, "--remote"); /* the reader says what is wrong with the URL; we say where it came from */
+	return rc;
+}
+
+/* --all-profiles: the root store, if any, and every profiles/NAME/state.db */
+static enum txc_err add_all_profiles(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+{
+	if (a->store.db != NULL || a->store.profile != NULL) {
+		txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");
+		return TXC_E_USAGE;
+	}
+	char *path = cli_store_path(&a->store, d);
+	if (path == NULL)
+		return d->code;
+	char *home = txc_xstrndup(path, strlen(path) - strlen("/state.db"));
+	struct stat sb;
+	if (stat(path, &sb) == 0)
+		add_store(out, "default", path);
+	else
+		free(path);
+	add_profiles(out, home);
+	enum txc_err rc = TXC_OK;
+	if (out->n == 0) {
+		txc_diag_set(d, TXC_E_NOTFOUND, "no Hermes store in '%s' or its profiles", home);
+		rc = TXC_E_NOTFOUND;
+	}
+	free(home);
+	return rc;
+}
+
+/* Leave out store i, which could not be opened (under --all-profiles), after saying why. */
+static void drop_broken(struct cli_stores *out, size_t i, struct txc_diag *d)
+{
+	cli_warn("profile %s left out: %s", out->v[i].profile, d->msg);
+	d->msg[0] = '\0';
+	d->code = TXC_OK;
+	free(out->v[i].profile);
+	free(out->v[i].path);
+	memmove(&out->v[i], &out->v[i + 1], (out->n - i - 1) * sizeof(*out->v));
+	out->n--;
+	out->n_broken++;
+}
+
+/* Open the SQLite stores listed in out; one broken profile does not hide the others. */
+static enum txc_err open_stores(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+{
+	size_t i = 0;
+	while (i < out->n) {
+		cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */
+		if (cli_guard_stdout(d) != 0)
+			return TXC_E_REFUSED;
+		enum txc_err rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
+		if (rc != TXC_OK && a->all_profiles) {
+			drop_broken(out, i, d); /* said; the run fails at the end */
+			continue;
+		}
+		if (rc != TXC_OK)
+			return rc;
+		if (txc_store_note(out->v[i].s) != NULL)
+			cli_warn("%s", txc_store_note(out->v[i].s));
+		i++;
+	}
+	if (out->n == 0 && out->n_broken) {
+		txc_diag_set(d, TXC_E_FAIL, "no profile's store could be read (see above)");
+		return TXC_E_FAIL;
+	}
+	return TXC_OK;
+}
+
 enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
 	memset(out, 0, sizeof(*out));
@@ -129,87 +225,22 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 		txc_diag_set(d, TXC_E_USAGE, "give one source: --db, --home/--profile, --all-profiles, --input or --remote");
 		return TXC_E_USAGE;
 	}
-	if (a->store.input != NULL) {
-		if (a->store.profile != NULL) {
-			txc_diag_set(d, TXC_E_USAGE, "--profile does not apply to --input");
-			return TXC_E_USAGE;
-		}
-		add_store(out, NULL, txc_xstrdup(a->store.input));
-		cli_guard_source(a->store.input, false);
-		if (cli_guard_stdout(d) != 0)
-			return TXC_E_REFUSED;
-		d->warn = cli_warning; /* lines skipped with --skip-bad */
-		return txc_store_open_file(&out->v[0].s, a->store.input, a->store.skip_bad, d);
-	}
-	if (a->store.remote != NULL) {
-		const char *token = a->store.token;
-		if (token == NULL && getenv("HERMES_DASHBOARD_SESSION_TOKEN") != NULL &&
-		    getenv("HERMES_DASHBOARD_SESSION_TOKEN")[0] != '\0')
-			token = getenv("HERMES_DASHBOARD_SESSION_TOKEN");
-		struct txc_remote_opts ro = {token, a->store.profile, a->store.timeout ? a->store.timeout : 300};
-		add_store(out, a->store.profile ? a->store.profile : NULL, txc_http_url_shown(a->store.remote)); /* no credentials */
-		d->warn = cli_warning; /* a dashboard that pages wrong, unusable ids */
-		int rc = txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
-		if (rc == TXC_E_USAGE)
-			flag_says(d, "--remote"); /* the reader says what is wrong with the URL; we say where it came from */
-		return rc;
-	}
+	if (a->store.input != NULL)
+		return open_input(a, out, d);
+	if (a->store.remote != NULL)
+		return open_remote(a, out, d);
 	if (a->all_profiles) {
-		if (a->store.db != NULL || a->store.profile != NULL) {
-			txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");
-			return TXC_E_USAGE;
-		}
-		struct cli_store_opts root = a->store;
-		char *path = cli_store_path(&root, d);
-		if (path == NULL)
-			return d->code;
-		char *home = txc_xstrndup(path, strlen(path) - strlen("/state.db"));
-		struct stat sb;
-		if (stat(path, &sb) == 0)
-			add_store(out, "default", path);
-		else
-			free(path);
-		add_profiles(out, home);
-		if (out->n == 0) {
-			txc_diag_set(d, TXC_E_NOTFOUND, "no Hermes store in '%s' or its profiles", home);
-			free(home);
-			return TXC_E_NOTFOUND;
-		}
-		free(home);
+		enum txc_err rc = add_all_profiles(a, out, d);
+		if (rc != TXC_OK)
+			return rc;
 	} else {
 		char *path = cli_store_path(&a->store, d);
 		if (path == NULL)
 			return d->code;
-		add_store(out, a->store.db ? NULL : a->store.profile ? a->store.profile : "default", path);
+		const char *profile = a->store.profile != NULL ? a->store.profile : "default";
+		add_store(out, a->store.db != NULL ? NULL : profile, path);
 	}
-	for (size_t i = 0; i < out->n; i++) {
-		cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */
-		if (cli_guard_stdout(d) != 0)
-			return TXC_E_REFUSED;
-		int rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
-		if (rc && a->all_profiles) {
-			/* one broken profile does not hide the others: say so, leave it out, fail at the end */
-			cli_warn("profile %s left out: %s", out->v[i].profile, d->msg);
-			d->msg[0] = '\0';
-			d->code = TXC_OK;
-			free(out->v[i].profile);
-			free(out->v[i].path);
-			memmove(&out->v[i], &out->v[i + 1], (out->n - i - 1) * sizeof(*out->v));
-			out->n--;
-			i--;
-			out->n_broken++;
-			continue;
-		}
-		if (rc)
-			return rc;
-		if (txc_store_note(out->v[i].s) != NULL)
-			cli_warn("%s", txc_store_note(out->v[i].s));
-	}
-	if (out->n == 0 && out->n_broken) {
-		txc_diag_set(d, TXC_E_FAIL, "no profile's store could be read (see above)");
-		return TXC_E_FAIL;
-	}
-	return TXC_OK;
+	return open_stores(a, out, d);
 }
 
 void cli_stores_close(struct cli_stores *st)
