@@ -49,25 +49,75 @@ static int hex4(const unsigned char *p, uint32_t *out)
 	return 0;
 }
 
+/* skip plain ASCII 8 bytes at a time (no quote, backslash, control or high byte; see txc_json_emit_str) */
+static void skip_plain(struct parser *ps)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	while (ps->end - ps->p >= 8) {
+		uint64_t x;
+		memcpy(&x, ps->p, 8);
+		uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+		if (((x - ones * 0x20) | (q - ones) | (bs - ones) | x) & high)
+			return;
+		ps->p += 8;
+	}
+}
+
+/* \uXXXX (ps->p after the u), with its low surrogate if one follows; a lone surrogate is U+FFFD */
+static int parse_u_escape(struct parser *ps, struct txc_buf *b)
+{
+	uint32_t cp, lo;
+	if (ps->end - ps->p < 4 || hex4(ps->p, &cp))
+		return -1;
+	ps->p += 4;
+	bool high = cp >= 0xD800 && cp <= 0xDBFF;
+	if (high && ps->end - ps->p >= 6 && ps->p[0] == '\\' && ps->p[1] == 'u' && hex4(ps->p + 2, &lo) == 0 &&
+	    lo >= 0xDC00 && lo <= 0xDFFF) {
+		cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+		ps->p += 6;
+	} else if (cp >= 0xD800 && cp <= 0xDFFF) {
+		cp = 0xFFFD; /* lone surrogate: Python would crash on output */
+	}
+	txc_utf8_put(b, cp);
+	return 0;
+}
+
+/* One escape (ps->p at the backslash) appended to b. */
+static int parse_escape(struct parser *ps, struct txc_buf *b)
+{
+	static const char plain[] = "\"\\/bfnrt", meant[] = "\"\\/\b\f\n\r\t";
+	if (ps->end - ps->p < 2)
+		return -1;
+	unsigned e = ps->p[1];
+	ps->p += 2;
+	if (e == 'u')
+		return parse_u_escape(ps, b);
+	const char *at = e != 0 ? strchr(plain, (int)e) : NULL;
+	if (at == NULL)
+		return -1;
+	txc_buf_addch(b, meant[at - plain]);
+	return 0;
+}
+
+/* Invalid UTF-8 at ps->p: U+FFFD for the lead byte and its continuation bytes, as Python's replace. */
+static void replace_invalid(struct parser *ps, struct txc_buf *b)
+{
+	txc_buf_add(b, "\xEF\xBF\xBD", 3);
+	ps->p++;
+	while (ps->p < ps->end && (*ps->p & 0xC0) == 0x80)
+		ps->p++;
+}
+
 static int parse_string(struct parser *ps, struct txc_str *out)
 {
 	struct txc_buf *b = &ps->tmp;
 	txc_buf_reset(b);
 	ps->p++; /* opening quote */
-	const unsigned char *run = ps->p;
-	while (ps->p < ps->end) {
-		/* skip 8 plain ASCII bytes at a time (see txc_json_emit_str) */
-		while (ps->end - ps->p >= 8) {
-			uint64_t x;
-			memcpy(&x, ps->p, 8);
-			const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-			uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
-			if (((x - ones * 0x20) | (q - ones) | (bs - ones) | x) & high)
-				break;
-			ps->p += 8;
-		}
+	const unsigned char *run = ps->p; /* bytes taken as they are since the last escape */
+	for (;;) {
+		skip_plain(ps);
 		if (ps->p >= ps->end)
-			break;
+			return -1;
 		unsigned c = *ps->p;
 		if (c == '"') {
 			if (b->len == 0) {
@@ -81,60 +131,25 @@ static int parse_string(struct parser *ps, struct txc_str *out)
 		}
 		if (c < 0x20)
 			return -1;
+		uint32_t cp;
 		if (c == '\\') {
 			txc_buf_add(b, run, (size_t)(ps->p - run));
-			if (ps->end - ps->p < 2)
+			if (parse_escape(ps, b) != 0)
 				return -1;
-			unsigned e = ps->p[1];
-			ps->p += 2;
-			switch (e) {
-			case '"': txc_buf_addch(b, '"'); break;
-			case '\\': txc_buf_addch(b, '\\'); break;
-			case '/': txc_buf_addch(b, '/'); break;
-			case 'b': txc_buf_addch(b, '\b'); break;
-			case 'f': txc_buf_addch(b, '\f'); break;
-			case 'n': txc_buf_addch(b, '\n'); break;
-			case 'r': txc_buf_addch(b, '\r'); break;
-			case 't': txc_buf_addch(b, '\t'); break;
-			case 'u': {
-				uint32_t cp, lo;
-				if (ps->end - ps->p < 4 || hex4(ps->p, &cp))
-					return -1;
-				ps->p += 4;
-				if (cp >= 0xD800 && cp <= 0xDBFF && ps->end - ps->p >= 6 && ps->p[0] == '\\' &&
-				    ps->p[1] == 'u' && hex4(ps->p + 2, &lo) == 0 && lo >= 0xDC00 && lo <= 0xDFFF) {
-					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-					ps->p += 6;
-				} else if (cp >= 0xD800 && cp <= 0xDFFF) {
-					cp = 0xFFFD; /* lone surrogate: Python would crash on output */
-				}
-				txc_utf8_put(b, cp);
-				break;
-			}
-			default:
-				return -1;
-			}
 			run = ps->p;
-			continue;
-		}
-		if (c < 0x80) {
+		} else if (c < 0x80) {
 			ps->p++;
-			continue;
+		} else {
+			size_t n = txc_utf8_seq(ps->p, (size_t)(ps->end - ps->p), &cp);
+			if (n) {
+				ps->p += n;
+				continue;
+			}
+			txc_buf_add(b, run, (size_t)(ps->p - run));
+			replace_invalid(ps, b);
+			run = ps->p;
 		}
-		uint32_t cp;
-		size_t n = txc_utf8_seq(ps->p, (size_t)(ps->end - ps->p), &cp);
-		if (n) {
-			ps->p += n;
-			continue;
-		}
-		txc_buf_add(b, run, (size_t)(ps->p - run));
-		txc_buf_add(b, "\xEF\xBF\xBD", 3);
-		ps->p++;
-		while (ps->p < ps->end && (*ps->p & 0xC0) == 0x80)
-			ps->p++;
-		run = ps->p;
 	}
-	return -1;
 }
 
 static int parse_number(struct parser *ps, struct txc_json *v)
