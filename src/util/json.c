@@ -710,11 +710,68 @@ static void sort_idx(size_t *idx, size_t n, const struct txc_json *o)
 	free(tmp);
 }
 
+static void emit(struct txc_buf *b, const struct txc_json *v, unsigned fl, int level);
+
+/* the separators of a flag set: between items, between a key and its value */
+static const char *item_sep(unsigned fl)
+{
+	if (fl & TXC_JSON_INDENT)
+		return ",";
+	return (fl & TXC_JSON_PY) ? ", " : ",";
+}
+
+static const char *key_sep(unsigned fl)
+{
+	return (fl & (TXC_JSON_PY | TXC_JSON_INDENT)) ? ": " : ":";
+}
+
+static void emit_blob(struct txc_buf *b, const struct txc_json *v, unsigned fl)
+{
+	char *hex = txc_xmalloc(v->s.len * 2 + 1);
+	txc_hex(hex, (const unsigned char *)v->s.ptr, v->s.len);
+	txc_buf_addstr(b, "{\"$blob_hex\"");
+	txc_buf_addstr(b, key_sep(fl));
+	txc_json_emit_str(b, hex, v->s.len * 2);
+	txc_buf_addch(b, '}');
+	free(hex);
+}
+
+/* an array or object: items (with their keys) between open and close, one a line when indenting */
+static void emit_container(struct txc_buf *b, const struct txc_json *v, unsigned fl, int level)
+{
+	bool obj = v->kind == TXC_JSON_OBJECT, ind = fl & TXC_JSON_INDENT;
+	if (v->n == 0) {
+		txc_buf_add(b, obj ? "{}" : "[]", 2);
+		return;
+	}
+	size_t *idx = NULL;
+	if (obj && (fl & TXC_JSON_SORTED)) {
+		idx = txc_xmalloc(v->n * sizeof(*idx));
+		for (size_t i = 0; i < v->n; i++)
+			idx[i] = i;
+		sort_idx(idx, v->n, v);
+	}
+	txc_buf_addch(b, obj ? '{' : '[');
+	for (size_t k = 0; k < v->n; k++) {
+		size_t i = idx ? idx[k] : k;
+		if (k)
+			txc_buf_addstr(b, item_sep(fl));
+		if (ind)
+			newline(b, level + 1);
+		if (obj) {
+			txc_json_emit_str(b, v->keys[i].ptr, v->keys[i].len);
+			txc_buf_addstr(b, key_sep(fl));
+		}
+		emit(b, v->items[i], fl, level + 1);
+	}
+	free(idx);
+	if (ind)
+		newline(b, level);
+	txc_buf_addch(b, obj ? '}' : ']');
+}
+
 static void emit(struct txc_buf *b, const struct txc_json *v, unsigned fl, int level)
 {
-	bool py = fl & TXC_JSON_PY, ind = fl & TXC_JSON_INDENT;
-	const char *isep = ind ? "," : py ? ", " : ",";
-	const char *ksep = py || ind ? ": " : ":";
 	switch (v->kind) {
 	case TXC_JSON_NULL: txc_buf_add(b, "null", 4); return;
 	case TXC_JSON_FALSE: txc_buf_add(b, "false", 5); return;
@@ -722,68 +779,15 @@ static void emit(struct txc_buf *b, const struct txc_json *v, unsigned fl, int l
 	case TXC_JSON_INT: txc_buf_add(b, v->s.ptr, v->s.len); return;
 	case TXC_JSON_REAL:
 		/* outside Python mode a parsed number keeps its exact text */
-		if (!py && v->s.ptr != NULL && isfinite(v->d))
+		if (!(fl & TXC_JSON_PY) && v->s.ptr != NULL && isfinite(v->d))
 			txc_buf_add(b, v->s.ptr, v->s.len);
 		else
 			txc_json_emit_real(b, v->d);
 		return;
 	case TXC_JSON_STRING: txc_json_emit_str(b, v->s.ptr, v->s.len); return;
-	case TXC_JSON_BLOB: {
-		char *hex = txc_xmalloc(v->s.len * 2 + 1);
-		txc_hex(hex, (const unsigned char *)v->s.ptr, v->s.len);
-		txc_buf_addstr(b, "{\"$blob_hex\"");
-		txc_buf_addstr(b, ksep);
-		txc_json_emit_str(b, hex, v->s.len * 2);
-		txc_buf_addch(b, '}');
-		free(hex);
-		return;
-	}
+	case TXC_JSON_BLOB: emit_blob(b, v, fl); return;
 	case TXC_JSON_ARRAY:
-		if (v->n == 0) {
-			txc_buf_add(b, "[]", 2);
-			return;
-		}
-		txc_buf_addch(b, '[');
-		for (size_t i = 0; i < v->n; i++) {
-			if (i)
-				txc_buf_addstr(b, isep);
-			if (ind)
-				newline(b, level + 1);
-			emit(b, v->items[i], fl, level + 1);
-		}
-		if (ind)
-			newline(b, level);
-		txc_buf_addch(b, ']');
-		return;
-	case TXC_JSON_OBJECT: {
-		if (v->n == 0) {
-			txc_buf_add(b, "{}", 2);
-			return;
-		}
-		size_t *idx = NULL;
-		if (fl & TXC_JSON_SORTED) {
-			idx = txc_xmalloc(v->n * sizeof(*idx));
-			for (size_t i = 0; i < v->n; i++)
-				idx[i] = i;
-			sort_idx(idx, v->n, v);
-		}
-		txc_buf_addch(b, '{');
-		for (size_t k = 0; k < v->n; k++) {
-			size_t i = idx ? idx[k] : k;
-			if (k)
-				txc_buf_addstr(b, isep);
-			if (ind)
-				newline(b, level + 1);
-			txc_json_emit_str(b, v->keys[i].ptr, v->keys[i].len);
-			txc_buf_addstr(b, ksep);
-			emit(b, v->items[i], fl, level + 1);
-		}
-		free(idx);
-		if (ind)
-			newline(b, level);
-		txc_buf_addch(b, '}');
-		return;
-	}
+	case TXC_JSON_OBJECT: emit_container(b, v, fl, level); return;
 	}
 }
 
