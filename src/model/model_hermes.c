@@ -454,53 +454,84 @@ static void relocate(struct txc_arena *a, struct txc_block *v, size_t n)
 	}
 }
 
-void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row, struct txc_arena *row_arena)
+/* An assistant row's blocks: its reasoning (text and/or encrypted) first, then content, then calls. */
+static void assistant_blocks(struct txc_arena *a, struct blocks *bs, const struct txc_json *row)
 {
-	struct txc_transcript *t = mb->t;
-	/* per-row work happens in the row's own arena when it has one; what is kept is copied */
-	struct txc_arena *a = row_arena != NULL ? row_arena : t->arena;
-	struct blocks *bs = &mb->bs;
+	bool has_text, has_enc;
+	struct txc_str text = reasoning_text(a, row, &has_text);
+	struct txc_str enc = encrypted_of(a, row, &has_enc);
+	if (has_text || has_enc) {
+		struct txc_block *b = add_block(a, bs, TXC_BLOCK_THINKING);
+		b->text = has_text ? text : txc_str_c("");
+		b->encrypted = enc;
+	}
+	add_content(a, bs, txc_json_get(row, "content"));
+	add_tool_calls(a, bs, txc_json_get(row, "tool_calls"));
+}
+
+/* The row's blocks into mb->bs and its role; false for rows that make no turn. */
+static bool row_blocks(struct txc_model_builder *mb, struct txc_arena *a, const struct txc_json *row,
+		       enum txc_role *r)
+{
 	const char *role = txc_json_cstr(txc_json_get(row, "role"));
-	enum txc_role r;
-	bs->n = 0;
-	if (txc_hermes_row_active(row))
-		t->native->n_active_rows++;
 	if (role == NULL)
-		return;
+		return false;
 	if (strcmp(role, "user") == 0) {
-		r = TXC_ROLE_USER;
-		add_content(a, bs, txc_json_get(row, "content"));
+		*r = TXC_ROLE_USER;
+		add_content(a, &mb->bs, txc_json_get(row, "content"));
 	} else if (strcmp(role, "assistant") == 0) {
-		bool has_text, has_enc;
-		struct txc_str text = reasoning_text(a, row, &has_text);
-		struct txc_str enc = encrypted_of(a, row, &has_enc);
-		r = TXC_ROLE_ASSISTANT;
-		if (has_text || has_enc) {
-			struct txc_block *b = add_block(a, bs, TXC_BLOCK_THINKING);
-			b->text = has_text ? text : txc_str_c("");
-			b->encrypted = enc;
-		}
-		add_content(a, bs, txc_json_get(row, "content"));
-		add_tool_calls(a, bs, txc_json_get(row, "tool_calls"));
+		*r = TXC_ROLE_ASSISTANT;
+		assistant_blocks(a, &mb->bs, row);
 	} else if (strcmp(role, "tool") == 0) {
-		r = TXC_ROLE_USER;
-		tool_row(a, mb->tmp, bs, row);
+		*r = TXC_ROLE_USER;
+		tool_row(a, mb->tmp, &mb->bs, row);
 		txc_arena_reset(mb->tmp);
 	} else {
-		return; /* session_meta, system, unknown: kept in the native rows only */
+		return false; /* session_meta, system, unknown: kept in the native rows only */
 	}
-	if (bs->n == 0)
-		return;
+	return mb->bs.n > 0;
+}
+
+/* A new message at the end of the builder's list, zeroed. */
+static struct txc_message *next_message(struct txc_model_builder *mb)
+{
 	if (mb->ms.n == mb->ms.cap) {
 		mb->ms.cap = mb->ms.cap ? mb->ms.cap * 2 : 64;
 		mb->ms.v = txc_xrealloc(mb->ms.v, mb->ms.cap * sizeof(*mb->ms.v));
 	}
 	struct txc_message *m = &mb->ms.v[mb->ms.n++];
 	memset(m, 0, sizeof(*m));
+	return m;
+}
+
+/* An assistant message's model and stop reason. */
+static void assistant_meta(struct txc_transcript *t, struct txc_message *m, const struct txc_json *row, bool copy)
+{
+	m->model = t->meta.model;
+	struct txc_str fr = nonempty(txc_json_get(row, "finish_reason"));
+	if (fr.ptr == NULL)
+		return;
+	m->stop = txc_model_stop_from_text(fr.ptr, fr.len);
+	if (m->stop == TXC_STOP_OTHER)
+		m->stop_other = copy ? own(t->arena, fr) : fr;
+}
+
+void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row, struct txc_arena *row_arena)
+{
+	struct txc_transcript *t = mb->t;
+	/* per-row work happens in the row's own arena when it has one; what is kept is copied */
+	struct txc_arena *a = row_arena != NULL ? row_arena : t->arena;
+	enum txc_role r;
+	mb->bs.n = 0;
+	if (txc_hermes_row_active(row))
+		t->native->n_active_rows++;
+	if (!row_blocks(mb, a, row, &r))
+		return;
+	struct txc_message *m = next_message(mb);
 	m->role = r;
-	m->blocks = txc_arena_array(t->arena, bs->n, sizeof(*bs->v));
-	memcpy(m->blocks, bs->v, bs->n * sizeof(*bs->v));
-	m->n_blocks = bs->n;
+	m->blocks = txc_arena_array(t->arena, mb->bs.n, sizeof(*mb->bs.v));
+	memcpy(m->blocks, mb->bs.v, mb->bs.n * sizeof(*mb->bs.v));
+	m->n_blocks = mb->bs.n;
 	if (row_arena != NULL)
 		relocate(t->arena, m->blocks, m->n_blocks);
 	if (!number_of(txc_json_get(row, "timestamp"), &m->time))
@@ -508,15 +539,8 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->last_time = m->time;
 	m->row_id = int_of(txc_json_get(row, "id"));
 	m->compacted = !txc_hermes_row_active(row);
-	if (r == TXC_ROLE_ASSISTANT) {
-		m->model = t->meta.model;
-		struct txc_str fr = nonempty(txc_json_get(row, "finish_reason"));
-		if (fr.ptr != NULL) {
-			m->stop = txc_model_stop_from_text(fr.ptr, fr.len);
-			if (m->stop == TXC_STOP_OTHER)
-				m->stop_other = row_arena != NULL ? own(t->arena, fr) : fr;
-		}
-	}
+	if (r == TXC_ROLE_ASSISTANT)
+		assistant_meta(t, m, row, row_arena != NULL);
 }
 
 void txc_model_end(struct txc_model_builder *mb)
