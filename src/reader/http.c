@@ -95,70 +95,87 @@ static bool load_curl(struct txc_diag *d)
 	return state > 0;
 }
 
+static void set_options(CURL *h, const struct txc_http_req *req, struct curl_slist *hdrs, struct call *c,
+			char errbuf[CURL_ERROR_SIZE])
+{
+	cu.easy_reset(h);
+	cu.easy_setopt(h, CURLOPT_URL, req->url);
+	cu.easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+	cu.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	cu.easy_setopt(h, CURLOPT_WRITEDATA, c);
+	cu.easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	cu.easy_setopt(h, CURLOPT_HEADERDATA, c);
+	cu.easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
+	cu.easy_setopt(h, CURLOPT_TIMEOUT, req->timeout);
+	cu.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	cu.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	cu.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	cu.easy_setopt(h, CURLOPT_USERAGENT, "txc");
+	cu.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+}
+
+/* Worth another try: nothing was handed to the consumer yet, and the failure may pass. */
+static bool transient(const struct call *c, CURLcode cc, long code)
+{
+	if (c->delivered)
+		return false;
+	return (cc == CURLE_OK && code >= 500) || cc == CURLE_COULDNT_CONNECT || cc == CURLE_RECV_ERROR ||
+	       cc == CURLE_SEND_ERROR || cc == CURLE_GOT_NOTHING;
+}
+
+/* d for a transfer that failed (cc is not CURLE_OK and the consumer did not stop it). */
+static enum txc_err failure(const struct txc_http_req *req, const struct call *c, CURLcode cc, const char *errbuf,
+			    const char *shown, struct txc_diag *d)
+{
+	const char *why = errbuf[0] ? errbuf : cu.easy_strerror(cc);
+	if (c->too_big) {
+		txc_diag_set(d, TXC_E_FAIL, "the answer from %s is larger than %zu bytes; giving up", shown, req->max_bytes);
+	} else if (cc == CURLE_OPERATION_TIMEDOUT) {
+		txc_diag_set(d, TXC_E_TIMEOUT, "%s did not answer within %ld s", shown, req->timeout);
+		return TXC_E_TIMEOUT;
+	} else if (cc == CURLE_COULDNT_CONNECT) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot connect to the Hermes dashboard at %s: %s (is `hermes dashboard` running?)",
+			     shown, why);
+	} else if (cc == CURLE_PARTIAL_FILE || cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING) {
+		txc_diag_set(d, TXC_E_FAIL, "the connection to %s was cut after %zu bytes; retry", shown, c->got);
+	} else {
+		txc_diag_set(d, TXC_E_FAIL, "cannot read %s: %s", shown, why);
+	}
+	return TXC_E_FAIL;
+}
+
 int txc_http_get(const struct txc_http_req *req, long *status, struct txc_diag *d)
 {
 	if (!load_curl(d))
 		return TXC_E_FAIL;
-	char *shown = txc_http_url_shown(req->url);
 	CURL *h = cu.easy_init();
 	if (h == NULL) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot start an HTTP client");
-		free(shown);
 		return TXC_E_FAIL;
 	}
+	char *shown = txc_http_url_shown(req->url);
 	struct curl_slist *hdrs = NULL;
 	if (req->header != NULL)
 		hdrs = cu.slist_append(hdrs, req->header);
 	hdrs = cu.slist_append(hdrs, "Accept: application/json");
 	char errbuf[CURL_ERROR_SIZE];
-	int rc = TXC_E_FAIL;
+	enum txc_err rc = TXC_E_FAIL;
 	for (int attempt = 0; attempt < 4; attempt++) {
 		struct call c = {.req = req};
 		errbuf[0] = '\0';
-		cu.easy_reset(h);
-		cu.easy_setopt(h, CURLOPT_URL, req->url);
-		cu.easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-		cu.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-		cu.easy_setopt(h, CURLOPT_WRITEDATA, &c);
-		cu.easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-		cu.easy_setopt(h, CURLOPT_HEADERDATA, &c);
-		cu.easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
-		cu.easy_setopt(h, CURLOPT_TIMEOUT, req->timeout);
-		cu.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-		cu.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-		cu.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-		cu.easy_setopt(h, CURLOPT_USERAGENT, "txc");
-		cu.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+		set_options(h, req, hdrs, &c, errbuf);
 		CURLcode cc = cu.easy_perform(h);
 		long code = 0;
 		cu.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-		bool retry = !c.delivered && attempt < 3 &&
-			     ((cc == CURLE_OK && code >= 500) || cc == CURLE_COULDNT_CONNECT || cc == CURLE_RECV_ERROR ||
-			      cc == CURLE_SEND_ERROR || cc == CURLE_GOT_NOTHING);
-		if (retry) {
+		if (attempt < 3 && transient(&c, cc, code)) {
 			txc_sleep_ms(200L << attempt); /* 200, 400, 800 ms */
 			continue;
 		}
-		if (cc == CURLE_OK) {
-			*status = code;
+		*status = code;
+		if (cc == CURLE_OK)
 			rc = TXC_OK;
-		} else if (c.stopped) {
-			*status = code;
-			rc = TXC_E_FAIL; /* the consumer set d */
-		} else if (c.too_big) {
-			txc_diag_set(d, TXC_E_FAIL, "the answer from %s is larger than %zu bytes; giving up", shown,
-				     req->max_bytes);
-		} else if (cc == CURLE_OPERATION_TIMEDOUT) {
-			txc_diag_set(d, TXC_E_TIMEOUT, "%s did not answer within %ld s", shown, req->timeout);
-			rc = TXC_E_TIMEOUT;
-		} else if (cc == CURLE_COULDNT_CONNECT) {
-			txc_diag_set(d, TXC_E_FAIL, "cannot connect to the Hermes dashboard at %s: %s (is `hermes dashboard` running?)",
-				     shown, errbuf[0] ? errbuf : cu.easy_strerror(cc));
-		} else if (cc == CURLE_PARTIAL_FILE || cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING) {
-			txc_diag_set(d, TXC_E_FAIL, "the connection to %s was cut after %zu bytes; retry", shown, c.got);
-		} else {
-			txc_diag_set(d, TXC_E_FAIL, "cannot read %s: %s", shown, errbuf[0] ? errbuf : cu.easy_strerror(cc));
-		}
+		else if (!c.stopped) /* else the consumer stopped it and set d */
+			rc = failure(req, &c, cc, errbuf, shown, d);
 		break;
 	}
 	cu.slist_free_all(hdrs);
