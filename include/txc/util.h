@@ -121,4 +121,7 @@ static inline struct txc_str txc_str_c(const char *s)
 	return r;
 }
 
+/* ISO-8601 UTC with milliseconds and Z (time.c); false when out of range (years 1..9999). */
+bool txc_time_iso_ms(char out[64], double secs);
+
 #endif

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <uuid/uuid.h>
 
-#include "txc/writer.h"
+#include "txc/writer_claude.h"
 
 /* txc's namespaces (fixed forever: changing them changes every output). */
 static const char ns_session[] = "5f0c6b3e-27a4-4c8b-9a51-3d6e2f1b7c90";
@@ -730,5 +730,7 @@ const struct txc_writer_ops txc_writer_claude = {
 	.name = "claude",
 	.summary = "Claude Code session JSONL, ready for `claude --resume`",
 	.ext = "jsonl",
+	.caps = TXC_WCAP_INSTALL,
+	.opts = TXC_WOPT_REASONING | TXC_WOPT_CWD,
 	.write = write_claude,
 };

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "txc/model.h"
-#include "txc/writer.h"
+#include "txc/writer_claude.h"
 
 static struct txc_transcript *load(const char *session, const char *rows)
 {
