@@ -113,7 +113,9 @@ static bool fence_open(const char *p, const char *le, char *fch, size_t *flen, c
 	size_t n = run_at(q, le, *q);
 	if (n < 3 || (*q == '`' && memchr(q + n, '`', (size_t)(le - q - n)) != NULL))
 		return false;
-	*fch = *q, *flen = n, *body = q;
+	*fch = *q;
+	*flen = n;
+	*body = q;
 	return true;
 }
 
@@ -227,7 +229,8 @@ static bool link_dest(const char *s, size_t *p, size_t len, size_t *ds, size_t *
 		depth -= c == ')';
 		q++;
 	}
-	*dn = q - *ds, *p = q;
+	*dn = q - *ds;
+	*p = q;
 	return q < stop && depth == 0;
 }
 
@@ -309,8 +312,10 @@ static void keep_span(struct txc_buf *b, const char *p, size_t n, bool table)
 
 static void add_escaped_run(struct txc_buf *b, char ch, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		txc_buf_addch(b, '\\'), txc_buf_addch(b, ch);
+	for (size_t i = 0; i < n; i++) {
+		txc_buf_addch(b, '\\');
+		txc_buf_addch(b, ch);
+	}
 }
 
 /* where code spans cannot be: link destinations, titles, labels; and a paragraph end, kept */
@@ -331,93 +336,120 @@ static size_t max_z(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-/* one line of prose [i, le) of s */
-static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, size_t len, struct prose_state *ps, bool table)
-{
-	bool no_close[81] = {false}; /* runs longer than 80 never open a span (as in cmark) */
+/* what a line of prose remembers as it goes */
+struct line_state {
+	bool no_close[81]; /* run lengths with no closer further on; runs over 80 never open a span (cmark) */
 	/*
 	 * GFM's extended autolinks take a whole word from "www." or "scheme://" to the next
 	 * blank or '<', backticks included: a backtick there opens no span for a renderer,
 	 * so it must not open one here either.  linky: such a word is under way.
 	 */
-	bool linky = false;
-	size_t seen = i;
+	bool linky;
+	size_t seen; /* linky is known for the bytes before this */
+	bool table;  /* a possible GFM table row */
+};
+
+static void track_linky(struct line_state *ls, const char *s, size_t i, size_t len)
+{
+	for (; ls->seen < i; ls->seen++) {
+		size_t k = ls->seen;
+		if (s[k] == ' ' || s[k] == '\t')
+			ls->linky = false;
+		else if ((s[k] == '.' && k >= 3 && has_prefix_ci(s + k - 3, 3, "www")) ||
+			 (s[k] == ':' && k + 2 < len && s[k + 1] == '/' && s[k + 2] == '/'))
+			ls->linky = true;
+	}
+}
+
+/* a run of backticks or tildes at i: a code span kept, or escaped; the index past it */
+static size_t prose_run(struct txc_buf *b, const char *s, size_t i, size_t le, const struct prose_state *ps,
+			struct line_state *ls)
+{
+	char c = s[i];
+	size_t n = run_at(s + i, s + le, c), k = i + n, close = 0;
+	/* a length once without a closer has none further on: each fails once (linear) */
+	bool may = c == '`' && i >= ps->tail && !ls->linky && n < sizeof(ls->no_close) && !ls->no_close[n];
+	while (may && k < le && close == 0) {
+		size_t m = run_at(s + k, s + le, '`');
+		if (m == n)
+			close = k;
+		k += m ? m : 1;
+	}
+	if (may && close == 0)
+		ls->no_close[n] = true;
+	if (close) {
+		txc_buf_add(b, s + i, n);
+		keep_span(b, s + i + n, close - i - n, ls->table);
+		txc_buf_add(b, s + close, n);
+		return close + n;
+	}
+	if (c == '`' || n >= 3)
+		add_escaped_run(b, c, n);
+	else
+		txc_buf_add(b, s + i, n);
+	return i + n;
+}
+
+/*
+ * A ']' at i: "](" with an unsafe destination or "]:" with an unsafe definition
+ * loses its link (written, 2 returned); else the region where code spans cannot
+ * be is extended past a link's destination or a label, and 0 returned.
+ */
+static size_t prose_bracket(struct txc_buf *b, const char *s, size_t i, size_t len, struct prose_state *ps)
+{
+	size_t end, ds, dn;
+	char nx = s[i + 1];
+	if (nx == '(') {
+		/* a scheme decides: no link at all; else no code spans until the link ends */
+		size_t p = i + 2;
+		bool whole = link_dest(s, &p, len, &ds, &dn);
+		if (!dest_safe(s + ds, dn)) {
+			txc_buf_addstr(b, "]\\(");
+			return 2;
+		}
+		if (!(whole && link_rest(s, p, len, &end)))
+			end = para_end_at(ps, s, i, len);
+		ps->tail = max_z(ps->tail, end);
+	} else if (nx == '[') {
+		/* a reference label runs to the next unescaped bracket, at most 999 bytes */
+		size_t k = i + 2;
+		while (k < len && k - i < 1003 && s[k] != ']' && s[k] != '[')
+			k += s[k] == '\\' && k + 1 < len ? 2 : 1;
+		ps->tail = max_z(ps->tail, k); /* the closing ']' is checked itself */
+	} else if (nx == ':' && !refdef_safe(s, i + 2, len)) {
+		txc_buf_addstr(b, "]\\:");
+		return 2;
+	}
+	return 0;
+}
+
+/* one line of prose [i, le) of s */
+static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, size_t len, struct prose_state *ps, bool table)
+{
+	struct line_state ls = {.seen = i, .table = table};
 	while (i < le) {
-		for (; seen < i; seen++) {
-			char w = s[seen];
-			if (w == ' ' || w == '\t')
-				linky = false;
-			else if ((w == '.' && seen >= 3 && has_prefix_ci(s + seen - 3, 3, "www")) ||
-				 (w == ':' && seen + 2 < len && s[seen + 1] == '/' && s[seen + 2] == '/'))
-				linky = true;
-		}
+		track_linky(&ls, s, i, len);
 		char c = s[i];
+		size_t used = 0;
 		if (c == '\\' && i + 1 < le && md_punct(s[i + 1])) {
-			if (s[i + 1] == '<') /* "\<" reads '<': written as the entity, like every '<' */
-				txc_buf_addstr(b, "&lt;"), i += 2;
+			/* "\<" reads '<': written as the entity, like every '<' */
+			if (s[i + 1] == '<')
+				txc_buf_addstr(b, "&lt;");
 			else
-				txc_buf_add(b, s + i, 2), i += 2;
-			continue;
-		}
-		if (c == '<') {
+				txc_buf_add(b, s + i, 2);
+			i += 2;
+		} else if (c == '<') {
 			txc_buf_addstr(b, "&lt;");
 			i++;
-			continue;
+		} else if (c == '`' || c == '~') {
+			i = prose_run(b, s, i, le, ps, &ls);
+		} else if (c == ']' && i + 1 < len && (used = prose_bracket(b, s, i, len, ps)) != 0) {
+			/* checked in link regions too: if the outer link is no link, an inner one is */
+			i += used;
+		} else {
+			txc_buf_addch(b, c);
+			i++;
 		}
-		if (c == '`' || c == '~') {
-			size_t n = run_at(s + i, s + le, c), k = i + n, close = 0;
-			/* a length once without a closer has none further on: each fails once (linear) */
-			bool may = c == '`' && i >= ps->tail && !linky && n < sizeof(no_close) && !no_close[n];
-			while (may && k < le && close == 0) {
-				size_t m = run_at(s + k, s + le, '`');
-				if (m == n)
-					close = k;
-				k += m ? m : 1;
-			}
-			if (may && close == 0)
-				no_close[n] = true;
-			if (close) {
-				txc_buf_add(b, s + i, n);
-				keep_span(b, s + i + n, close - i - n, table);
-				txc_buf_add(b, s + close, n);
-				i = close + n;
-			} else if (c == '`' || n >= 3) {
-				add_escaped_run(b, c, n);
-				i += n;
-			} else {
-				txc_buf_add(b, s + i, n);
-				i += n;
-			}
-			continue;
-		}
-		/* checked in link regions too: if the outer link is no link, an inner one is */
-		if (c == ']' && i + 1 < len) {
-			size_t end, ds, dn;
-			char nx = s[i + 1];
-			if (nx == '(') {
-				/* a scheme decides: no link at all; else no code spans until the link ends */
-				size_t p = i + 2;
-				bool whole = link_dest(s, &p, len, &ds, &dn);
-				if (!dest_safe(s + ds, dn)) {
-					txc_buf_addstr(b, "]\\(");
-					i += 2;
-					continue;
-				}
-				ps->tail = max_z(ps->tail, whole && link_rest(s, p, len, &end) ? end : para_end_at(ps, s, i, len));
-			} else if (nx == '[') {
-				/* a reference label runs to the next unescaped bracket, at most 999 bytes */
-				size_t k = i + 2;
-				while (k < len && k - i < 1003 && s[k] != ']' && s[k] != '[')
-					k += s[k] == '\\' && k + 1 < len ? 2 : 1;
-				ps->tail = max_z(ps->tail, k); /* the closing ']' is checked itself */
-			} else if (nx == ':' && !refdef_safe(s, i + 2, len)) {
-				txc_buf_addstr(b, "]\\:");
-				i += 2;
-				continue;
-			}
-		}
-		txc_buf_addch(b, c);
-		i++;
 	}
 }
 
@@ -529,69 +561,86 @@ static size_t text_indented(struct text_state *st, const char **ls, const char *
 	return last + 1;
 }
 
+/* lines after a code block from inside a list item: drop exactly dedent columns, if white space allows */
+static const char *drop_dedent(struct text_state *st, const char *s, size_t *ind)
+{
+	if (st->dedent == 0 || *ind < st->dedent) {
+		st->dedent = 0;
+		return s;
+	}
+	const char *q = s;
+	size_t col = 0;
+	while (col < st->dedent)
+		col = *q++ == ' ' ? col + 1 : (col / 4 + 1) * 4;
+	if (col != st->dedent)
+		return s;
+	*ind -= st->dedent;
+	return q;
+}
+
+/* a list item starting at s (indent ind): its content column opens a list level */
+static void note_list_item(struct text_state *st, const char *s, const char *le, size_t ind)
+{
+	const char *q = s;
+	while (q < le && (*q == ' ' || *q == '\t'))
+		q++;
+	size_t m = list_marker(q, le);
+	if (m == 0)
+		return;
+	size_t c = ind + m + 1;
+	size_t sp = indent_of(q + m, le);
+	if (sp >= 1 && sp <= 4)
+		c = ind + m + sp;
+	list_base(st, ind);
+	if (st->n_lists < sizeof(st->lists) / sizeof(st->lists[0]))
+		st->lists[st->n_lists++] = c;
+}
+
+/* line k of n: a code block (the line after it returned) or a line of prose (k + 1) */
+static size_t text_line(struct text_state *st, const char **ls, const char **le, size_t n, size_t k)
+{
+	char fch;
+	size_t flen;
+	const char *body, *s = ls[k];
+	if (blank_line(s, le[k])) {
+		txc_buf_addch(&st->pro, '\n');
+		st->prev_blank = true;
+		return k + 1;
+	}
+	size_t ind = indent_of(s, le[k]);
+	s = drop_dedent(st, s, &ind);
+	size_t base = st->prev_blank ? list_base(st, ind) : 0;
+	if (st->prev_blank && ind >= base + 4) {
+		ls[k] = s;
+		return text_indented(st, ls, le, n, k, base);
+	}
+	if (fence_open(s, le[k], &fch, &flen, &body)) {
+		ls[k] = s;
+		return text_fence(st, ls, le, n, k);
+	}
+	note_list_item(st, s, le[k], ind);
+	txc_buf_add(&st->pro, s, (size_t)(le[k] - s));
+	txc_buf_addch(&st->pro, '\n');
+	st->prev_blank = false;
+	return k + 1;
+}
+
 void txc_md_text(struct txc_buf *b, const char *p, size_t len)
 {
 	struct txc_buf t = TXC_BUF_INIT;
 	txc_text_clean(&t, p, len);
-	size_t n = txc_text_count_lines(t.buf, t.len) + 1, k = 0;
+	size_t n = txc_text_count_lines(t.buf, t.len) + 1;
 	const char **ls = txc_xcalloc(n, sizeof(*ls)), **le = txc_xcalloc(n, sizeof(*le));
 	n = 0;
 	for (const char *s = t.buf, *end = t.buf + t.len; s < end; n++) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		ls[n] = s, le[n] = nl ? nl : end;
+		ls[n] = s;
+		le[n] = nl ? nl : end;
 		s = nl ? nl + 1 : end;
 	}
 	struct text_state st = {.out = b, .pro = TXC_BUF_INIT, .prev_blank = true};
-	while (k < n) {
-		char fch;
-		size_t flen;
-		const char *body, *s = ls[k];
-		if (blank_line(s, le[k])) {
-			txc_buf_addch(&st.pro, '\n');
-			st.prev_blank = true;
-			k++;
-			continue;
-		}
-		size_t ind = indent_of(s, le[k]);
-		if (st.dedent && ind >= st.dedent) { /* drop exactly dedent columns, if white space allows */
-			const char *q = s;
-			size_t col = 0;
-			while (col < st.dedent)
-				col = *q++ == ' ' ? col + 1 : (col / 4 + 1) * 4;
-			if (col == st.dedent)
-				s = q, ind -= st.dedent;
-		} else {
-			st.dedent = 0;
-		}
-		size_t base = st.prev_blank ? list_base(&st, ind) : 0;
-		if (st.prev_blank && ind >= base + 4) {
-			ls[k] = s;
-			k = text_indented(&st, ls, le, n, k, base);
-			continue;
-		}
-		if (fence_open(s, le[k], &fch, &flen, &body)) {
-			ls[k] = s;
-			k = text_fence(&st, ls, le, n, k);
-			continue;
-		}
-		const char *q = s;
-		while (q < le[k] && (*q == ' ' || *q == '\t'))
-			q++;
-		size_t m = list_marker(q, le[k]);
-		if (m != 0) {
-			size_t c = ind + m + 1;
-			size_t sp = indent_of(q + m, le[k]);
-			if (sp >= 1 && sp <= 4)
-				c = ind + m + sp;
-			list_base(&st, ind);
-			if (st.n_lists < sizeof(st.lists) / sizeof(st.lists[0]))
-				st.lists[st.n_lists++] = c;
-		}
-		txc_buf_add(&st.pro, s, (size_t)(le[k] - s));
-		txc_buf_addch(&st.pro, '\n');
-		st.prev_blank = false;
-		k++;
-	}
+	for (size_t k = 0; k < n;)
+		k = text_line(&st, ls, le, n, k);
 	flush_prose(&st);
 	txc_buf_release(&st.pro);
 	free(ls);

@@ -18,6 +18,27 @@ size_t txc_text_longest_run(const char *p, size_t len, char ch)
 	return best;
 }
 
+/* past an escape sequence whose ESC is at i - 1: CSI, OSC, or a two-byte ESC x */
+static size_t skip_escape(const char *p, size_t len, size_t i)
+{
+	/* only ASCII belongs to a sequence: a UTF-8 byte ends it unconsumed */
+	if (i < len && p[i] == '[') {
+		i++;
+		while (i < len && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x3F)
+			i++;
+		if (i < len && (unsigned char)p[i] >= 0x40 && (unsigned char)p[i] <= 0x7E)
+			i++;
+	} else if (i < len && p[i] == ']') {
+		while (i < len && p[i] != 0x07 && !(p[i] == 0x1B && i + 1 < len && p[i + 1] == '\\'))
+			i++;
+		if (i < len) /* past the BEL, or past ESC and backslash */
+			i += p[i] == 0x1B ? 2 : 1;
+	} else if (i < len && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x7E) {
+		i++;
+	}
+	return i;
+}
+
 /* strip ANSI escape sequences (CSI, OSC, two-byte ESC x) and stray C0 controls but \n \t */
 static void strip_ansi(struct txc_buf *out, const char *p, size_t len)
 {
@@ -25,21 +46,7 @@ static void strip_ansi(struct txc_buf *out, const char *p, size_t len)
 	while (i < len) {
 		unsigned char c = (unsigned char)p[i];
 		if (c == 0x1B) {
-			i++;
-			/* only ASCII belongs to a sequence: a UTF-8 byte ends it unconsumed */
-			if (i < len && p[i] == '[') {
-				i++;
-				while (i < len && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x3F)
-					i++;
-				if (i < len && (unsigned char)p[i] >= 0x40 && (unsigned char)p[i] <= 0x7E)
-					i++;
-			} else if (i < len && p[i] == ']') {
-				while (i < len && p[i] != 0x07 && !(p[i] == 0x1B && i + 1 < len && p[i + 1] == '\\'))
-					i++;
-				i += i < len && p[i] == 0x1B ? 2 : i < len ? 1 : 0;
-			} else if (i < len && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x7E) {
-				i++;
-			}
+			i = skip_escape(p, len, i + 1);
 			continue;
 		}
 		if (c == '\r' && i + 1 < len && p[i + 1] == '\n') {
@@ -130,7 +137,7 @@ void txc_md_inline(struct txc_buf *b, const char *p, size_t len)
 		else if (c == '\n' || c == '\t')
 			txc_buf_addch(b, ' ');
 		else if (strchr("\\`*_[]#|~", c) != NULL)
-			txc_buf_addch(b, '\\'), txc_buf_addch(b, c);
+			txc_buf_addf(b, "\\%c", c);
 		else
 			txc_buf_addch(b, c);
 	}
