@@ -116,7 +116,6 @@ void txc_render_image_ext(char out[16], struct txc_str media);
 /* valid UTF-8, no ANSI escapes or other controls but \n and \t, LF line ends */
 void txc_text_clean(struct txc_buf *out, const char *p, size_t len);
 size_t txc_text_count_lines(const char *p, size_t len);
-size_t txc_text_longest_run(const char *p, size_t len, char ch);
 /* percent-encode all but unreserved characters and '/', so no character ends a link */
 void txc_text_percent_encode(struct txc_buf *out, struct txc_str p);
 

@@ -7,7 +7,7 @@
 
 #include "render.h"
 
-size_t txc_text_longest_run(const char *p, size_t len, char ch)
+static size_t txc_text_longest_run(const char *p, size_t len, char ch)
 {
 	size_t best = 0, run = 0;
 	for (size_t i = 0; i < len; i++) {
