@@ -128,17 +128,17 @@ static struct txc_block result(const char *id, const char *text)
 	return (struct txc_block){.kind = TXC_BLOCK_TOOL_RESULT, .id = txc_str_c(id), .output_text = txc_str_c(text)};
 }
 
-static struct txc_buf log; /* what the last walk logged */
+static struct txc_buf walk_log; /* what the last walk logged */
 
 static const char *walk(const struct txc_transcript *t, enum txc_detail detail, bool compacted)
 {
 	struct txc_out out;
 	struct txc_write_opts o = {.detail = detail, .include_compacted = compacted};
-	txc_buf_release(&log);
+	txc_buf_release(&walk_log);
 	txc_out_init_buf(&out);
-	txc_render_walk(&out, t, &o, &log_ops, &log);
+	txc_render_walk(&out, t, &o, &log_ops, &walk_log);
 	txc_out_release(&out);
-	return log.buf;
+	return walk_log.buf;
 }
 
 static void test_walk(void **state)
@@ -182,7 +182,7 @@ int main(void)
 		cmocka_unit_test(test_walk),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	txc_buf_release(&log);
+	txc_buf_release(&walk_log);
 	txc_arena_free(arena);
 	return rc;
 }
