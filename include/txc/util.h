@@ -125,5 +125,7 @@ static inline struct txc_str txc_str_c(const char *s)
 
 /* Sleep ms milliseconds (a signal may cut it short). */
 void txc_sleep_ms(long ms);
+/* ISO-8601 UTC with milliseconds and Z (time.c); false when out of range (years 1..9999). */
+bool txc_time_iso_ms(char out[64], double secs);
 
 #endif

@@ -54,32 +54,39 @@ struct txc_write_opts {
 	const struct txc_asset_sink *assets; /* markdown, images == FILES */
 };
 
+/*
+ * What a writer can do, beyond write(); the CLI decides by these, never by name.
+ */
+enum txc_writer_cap {
+	TXC_WCAP_NATIVE_ROWS = 1u << 0, /* writes the source's own rows: load them (hermes) */
+	TXC_WCAP_STREAM = 1u << 1,      /* can write a session row by row (hermes; writer_hermes.h) */
+	TXC_WCAP_ASSETS = 1u << 2,      /* can put images in files beside its output (--images files) */
+	TXC_WCAP_INSTALL = 1u << 3,     /* can be installed for its program (--install; writer_claude.h) */
+};
+
+/* The write options a writer reads (its .opts): the CLI refuses the others. */
+enum txc_write_opt {
+	TXC_WOPT_REASONING = 1u << 0,
+	TXC_WOPT_DETAIL = 1u << 1,
+	TXC_WOPT_MAX_LINES = 1u << 2,
+	TXC_WOPT_COMPACTED = 1u << 3,
+	TXC_WOPT_UTC = 1u << 4,
+	TXC_WOPT_IMAGES = 1u << 5,
+	TXC_WOPT_CWD = 1u << 6,
+};
+
 struct txc_writer_ops {
 	const char *name;    /* --to value */
 	const char *summary; /* one line for --help */
 	const char *ext;     /* file extension for bulk export */
+	unsigned caps;       /* enum txc_writer_cap bits */
+	unsigned opts;       /* enum txc_write_opt bits: the options it reads */
 	int (*write)(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
 		     struct txc_diag *d);
 };
 
-extern const struct txc_writer_ops txc_writer_hermes, txc_writer_claude, txc_writer_markdown;
+/* The registry (writer.c): every writer, in --help order. */
 const struct txc_writer_ops *txc_writer_lookup(const char *name);
 const struct txc_writer_ops *const *txc_writer_all(size_t *n);
-
-/*
- * The Hermes export line in three steps, for streaming a session row by row
- * (txc_store_stream): head, each row (inactive rows are skipped; *n_written
- * starts at 0), tail.  Same bytes as txc_writer_hermes.write; t->native must be set.
- */
-void txc_hermes_head(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt);
-void txc_hermes_row(struct txc_out *out, const struct txc_json *row, size_t *n_written);
-void txc_hermes_tail(struct txc_out *out);
-
-/* Claude Code helpers shared with the CLI's --install. */
-void txc_claude_session_uuid(const struct txc_transcript *t, char out[37]);
-void txc_claude_project_folder(struct txc_buf *out, const char *cwd, size_t len);
-
-/* ISO-8601 UTC with milliseconds and Z; false when out of range (years 1..9999). */
-bool txc_time_iso_ms(char out[64], double secs);
 
 #endif

@@ -76,6 +76,7 @@ struct cli_args {
 	struct cli_select sel;
 	struct txc_write_opts w;
 	char cwd_now[4096]; /* w.cwd points here (cli_write_opts_finish) */
+	unsigned wgiven; /* the write options given (enum txc_write_opt bits) */
 	char **pos;
 	int n_pos;
 };
@@ -102,6 +103,25 @@ bool cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a, int *sta
 void cli_write_opts_finish(struct cli_args *a, bool to_file);
 
 /* ---- install for Claude Code (install.c) ---- */
+
+/* ---- the writers, as the registry describes them (formats.c) ---- */
+
+/* "claude, hermes or markdown": the writers with every cap in caps (0: all) */
+void cli_format_list(struct txc_buf *b, unsigned caps);
+/* the write option (enum txc_write_opt) that --name sets, or 0 */
+unsigned cli_write_option(const char *name);
+/* the --to completion words, space-separated */
+void cli_format_words(struct txc_buf *b);
+/* TXC_LOAD_* flags to load a session for this writer */
+unsigned cli_load_flags(const struct cli_args *a, const struct txc_writer_ops *ops);
+/*
+ * After parsing: refuse (exit 2) an option the writer does not take, --install
+ * without TXC_WCAP_INSTALL, --images files without TXC_WCAP_ASSETS.  ops NULL:
+ * export --json, which takes no write option.  0 when all is well.
+ */
+int cli_check_writer(unsigned cmd, const struct cli_args *a, const struct txc_writer_ops *ops);
+/* the writer for --to (exit 2 with the list of formats when there is none) */
+int cli_writer_for(unsigned cmd, const char *to, const struct txc_writer_ops **ops);
 
 /*
  * Install a converted session for `claude --resume` (install.c); unless quiet, prints what

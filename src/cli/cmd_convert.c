@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "txc/writer_hermes.h"
 #include "commands.h"
 
 /*
@@ -101,29 +102,31 @@ int cmd_convert(int argc, char **argv)
 		return rc;
 	if (a.n_pos != 1)
 		return cli_usage(CMD_CONVERT, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
-	if (a.to == NULL)
-		return cli_usage(CMD_CONVERT, "missing --to FORMAT (claude, hermes or markdown)");
-	const struct txc_writer_ops *ops = txc_writer_lookup(a.to);
-	if (ops == NULL)
-		return cli_usage(CMD_CONVERT, "unknown format '%s' (claude, hermes or markdown)", a.to);
-	if (a.install && ops != &txc_writer_claude)
-		return cli_usage(CMD_CONVERT, "--install works with --to claude only");
+	const struct txc_writer_ops *ops = NULL;
+	if (a.to == NULL) {
+		struct txc_buf l = TXC_BUF_INIT;
+		cli_format_list(&l, 0);
+		rc = cli_usage(CMD_CONVERT, "missing --to FORMAT (%s)", l.buf);
+		txc_buf_release(&l);
+		return rc;
+	}
+	if ((rc = cli_writer_for(CMD_CONVERT, a.to, &ops)) != 0)
+		return rc;
 	if (a.output != NULL && strcmp(a.output, "-") == 0)
 		a.output = NULL; /* -o - is standard output */
+	if ((rc = cli_check_writer(CMD_CONVERT, &a, ops)) != 0)
+		return rc;
 	if (a.install && a.output)
 		return cli_usage(CMD_CONVERT, "--install and -o cannot be combined");
-	if (a.w.images == TXC_IMAGES_FILES && (a.output == NULL || ops != &txc_writer_markdown))
-		return cli_usage(CMD_CONVERT, "--images files needs --to markdown and -o FILE");
 
 	struct txc_diag d = {0};
 	struct txc_transcript *t = NULL;
-	unsigned flags = (a.w.include_compacted ? TXC_LOAD_COMPACTED : 0) |
-			 (ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0);
+	unsigned flags = cli_load_flags(&a, ops);
 	/* Hermes's format is its rows as they are: streamed, so memory stays flat */
 	struct cli_stores st = {0};
 	struct txc_sid id = {0};
 	size_t which = 0;
-	bool stream = ops == &txc_writer_hermes;
+	bool stream = (ops->caps & TXC_WCAP_STREAM) != 0;
 	if (stream) {
 		rc = cli_stores_open(&a, &st, &d);
 		if (rc == 0)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "txc/writer_hermes.h"
 #include "commands.h"
 #include "txc/model_hermes.h"
 
@@ -802,8 +803,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		const struct cli_store_ref *ref = &st->v[v[i].store];
 		struct txc_transcript *t;
 		struct txc_diag d1 = {0};
-		unsigned lf = (a->w.include_compacted ? TXC_LOAD_COMPACTED : 0) |
-			      (bk.ops != &txc_writer_hermes ? TXC_LOAD_MODEL_ONLY : 0);
+		unsigned lf = cli_load_flags(a, bk.ops);
 		int lr = txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
 		enum outcome oc; /* a session deleted while we ran is said and fails the run, like any other */
 		int res = CLI_INST_NEW;
@@ -875,6 +875,15 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	return rc ? d->code : 0;
 }
 
+static int missing_out(void)
+{
+	struct txc_buf l = TXC_BUF_INIT;
+	cli_format_list(&l, TXC_WCAP_INSTALL);
+	int rc = cli_usage(CMD_EXPORT, "missing --out DIR (or --install with --to %s)", l.buf);
+	txc_buf_release(&l);
+	return rc;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct cli_args a;
@@ -888,12 +897,13 @@ int cmd_export(int argc, char **argv)
 		return cli_usage(CMD_EXPORT, "--json prints to stdout; it does not combine with --to, --out or --install");
 	if (!a.json && a.to == NULL)
 		return cli_usage(CMD_EXPORT, "missing --json or --to FORMAT --out DIR");
-	if (a.to != NULL && txc_writer_lookup(a.to) == NULL)
-		return cli_usage(CMD_EXPORT, "unknown format '%s' (claude, hermes or markdown)", a.to);
-	if (a.install && strcmp(a.to, "claude") != 0)
-		return cli_usage(CMD_EXPORT, "--install works with --to claude only");
+	const struct txc_writer_ops *ops = NULL;
+	if (a.to != NULL && (rc = cli_writer_for(CMD_EXPORT, a.to, &ops)) != 0)
+		return rc;
+	if ((rc = cli_check_writer(CMD_EXPORT, &a, ops)) != 0)
+		return rc;
 	if (a.to != NULL && a.out_dir == NULL && !a.install)
-		return cli_usage(CMD_EXPORT, "missing --out DIR (or --install with --to claude)");
+		return missing_out();
 	if (a.json && (a.dry_run || a.force))
 		return cli_usage(CMD_EXPORT, "--dry-run and --force apply to --out DIR");
 

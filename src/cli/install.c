@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "txc/writer_claude.h"
 
 enum kind { K_OURS, K_CONTINUED, K_FOREIGN };
 

@@ -22,7 +22,11 @@ enum {
 #define STORE CMD_STORE
 #define SEL (CMD_LIST | CMD_EXPORT)
 
-/* values: completion words; "@file" / "@dir" complete paths; "@session" nothing special */
+/*
+ * values: completion words; "@file" / "@dir" complete paths; "@format" the writers' names;
+ * "@session" nothing special.
+ * Which options are write options, refused when the writer does not read them: formats.c.
+ */
 static const struct cli_opt opts[] = {
 	{"db", 0, O_DB, "PATH", "@file", STORE, "read this state.db (never written)"},
 	{"home", 0, O_HOME, "DIR", "@dir", STORE, "Hermes home (default $HERMES_HOME, else ~/.hermes)"},
@@ -45,7 +49,7 @@ static const struct cli_opt opts[] = {
 	{"archived", 0, O_ARCHIVED, NULL, NULL, CMD_LIST, "include archived sessions (export always does)"},
 	{"order", 0, O_ORDER, "KEY", "started recent", SEL, "started (start time) or recent (last activity)"},
 	{"json", 0, O_JSON, NULL, NULL, CMD_LIST | CMD_EXPORT | CMD_ARTIFACTS, "JSON output"},
-	{"to", 0, O_TO, "FORMAT", "claude hermes markdown", CMD_CONVERT | CMD_EXPORT, "output format"},
+	{"to", 0, O_TO, "FORMAT", "@format", CMD_CONVERT | CMD_EXPORT, "output format"},
 	{"output", 'o', 'o', "FILE", "@file", CMD_CONVERT, "write FILE atomically instead of stdout (- is stdout)"},
 	{"out", 0, O_OUT, "DIR", "@dir", CMD_EXPORT, "write one file per session in DIR, with manifest.jsonl"},
 	{"force", 0, O_FORCE, NULL, NULL, CMD_CONVERT | CMD_EXPORT, "overwrite existing files (never a store or file txc reads, never a session continued in Claude Code)"},
@@ -91,7 +95,7 @@ static const struct cli_cmd_info cmds[] = {
 	 "List sessions: id, start time, source, model, messages, title.  A missing\n"
 	 "store is not an error: nothing is listed and stderr says where txc looked.\n",
 	 cmd_list, CLI_CMD_STORE, NULL},
-	{CMD_CONVERT, "convert", "SESSION --to FORMAT [options]", "convert one session (claude, hermes, markdown)",
+	{CMD_CONVERT, "convert", "SESSION --to FORMAT [options]", "convert one session to another format",
 	 "Convert one session.  SESSION is an exact id or a unique prefix.\n", cmd_convert, CLI_CMD_STORE, NULL},
 	{CMD_EXPORT, "export", "--json | --to FORMAT --out DIR [options]", "export sessions (JSONL, or files)",
 	 "--json prints the selected sessions as JSONL, each line identical to what Hermes\n"
@@ -353,6 +357,7 @@ enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 			cli_usage(cmd, "--%s does not apply to 'txc %s'", o->name, cli_command(cmd)->name);
 			return TXC_E_USAGE;
 		}
+		a->wgiven |= cli_write_option(o->name);
 		enum txc_err rc = apply(cmd, c, optarg, a);
 		if (rc != TXC_OK)
 			return rc;
@@ -411,6 +416,16 @@ static void first_words(struct txc_buf *b)
 			txc_buf_addf(b, "%s--%s", b->len ? " " : "", opts[i].name);
 }
 
+/* an option's completion words: its own, or the registry's format names for "@format" */
+static const char *words_of(const struct cli_opt *o, struct txc_buf *tmp)
+{
+	if (o->values == NULL || strcmp(o->values, "@format") != 0)
+		return o->values;
+	txc_buf_reset(tmp);
+	cli_format_words(tmp);
+	return tmp->buf;
+}
+
 static void words_for(const struct cli_cmd_info *c, struct txc_buf *b)
 {
 	for (size_t i = 0; i < N_OPTS; i++)
@@ -420,6 +435,7 @@ static void words_for(const struct cli_cmd_info *c, struct txc_buf *b)
 
 static void bash_prev(FILE *f)
 {
+	struct txc_buf tmp = TXC_BUF_INIT;
 	for (size_t i = 0; i < N_OPTS; i++) {
 		if (!opts[i].arg)
 			continue;
@@ -429,8 +445,10 @@ static void bash_prev(FILE *f)
 		else if (strcmp(v, "@dir") == 0)
 			fprintf(f, "\t--%s) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", opts[i].name);
 		else
-			fprintf(f, "\t--%s) COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return ;;\n", opts[i].name, v);
+			fprintf(f, "\t--%s) COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return ;;\n", opts[i].name,
+				words_of(&opts[i], &tmp));
 	}
+	txc_buf_release(&tmp);
 }
 
 static void bash(FILE *f)
@@ -475,7 +493,7 @@ static void zsh_text(struct txc_buf *b, const char *p)
 
 static void zsh_option(FILE *f, const struct cli_opt *o)
 {
-	struct txc_buf h = TXC_BUF_INIT;
+	struct txc_buf h = TXC_BUF_INIT, w = TXC_BUF_INIT;
 	zsh_text(&h, o->help);
 	if (!o->arg)
 		fprintf(f, " \\\n\t\t\t'--%s[%s]'", o->name, h.buf);
@@ -484,8 +502,9 @@ static void zsh_option(FILE *f, const struct cli_opt *o)
 	else if (strcmp(o->values, "@dir") == 0)
 		fprintf(f, " \\\n\t\t\t'--%s=[%s]:%s:_files -/'", o->name, h.buf, o->arg);
 	else
-		fprintf(f, " \\\n\t\t\t'--%s=[%s]:%s:(%s)'", o->name, h.buf, o->arg, o->values);
+		fprintf(f, " \\\n\t\t\t'--%s=[%s]:%s:(%s)'", o->name, h.buf, o->arg, words_of(o, &w));
 	txc_buf_release(&h);
+	txc_buf_release(&w);
 }
 
 static void zsh(FILE *f)
@@ -545,7 +564,7 @@ static void fish_option(FILE *f, const struct cli_opt *o)
 	else if (o->arg && strcmp(o->values, "@dir") == 0)
 		fputs(" -r -a '(__fish_complete_directories)'", f);
 	else if (o->arg)
-		fprintf(f, " -x -a '%s'", o->values);
+		fprintf(f, " -x -a '%s'", words_of(o, &cond));
 	fish_text(f, o->help);
 	txc_buf_release(&cond);
 }

@@ -1,16 +1,16 @@
 /* writer.c - the writer registry and buffered output. */
 #include <errno.h>
-#include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "txc/writer.h"
 
-static const struct txc_writer_ops *const all[] = {
-	&txc_writer_claude,
-	&txc_writer_hermes,
-	&txc_writer_markdown,
-};
+/* Every writer, in --help order: adding one is one word here (and its file in CMakeLists.txt). */
+#define TXC_WRITERS(X) X(claude) X(hermes) X(markdown)
+
+#define TXC_WRITER_DECL(n) extern const struct txc_writer_ops txc_writer_##n;
+#define TXC_WRITER_REF(n) &txc_writer_##n,
+TXC_WRITERS(TXC_WRITER_DECL)
+static const struct txc_writer_ops *const all[] = {TXC_WRITERS(TXC_WRITER_REF)};
 
 const struct txc_writer_ops *txc_writer_lookup(const char *name)
 {
@@ -69,22 +69,4 @@ void txc_out_maybe_flush(struct txc_out *o)
 void txc_out_release(struct txc_out *o)
 {
 	txc_buf_release(&o->buf);
-}
-
-bool txc_time_iso_ms(char out[64], double secs)
-{
-	if (!isfinite(secs) || secs < -62135596800.0 || secs >= 253402300800.0) {
-		strcpy(out, "1970-01-01T00:00:00.000Z");
-		return false;
-	}
-	double whole = floor(secs);
-	int ms = (int)floor((secs - whole) * 1000.0); /* cut, not rounded */
-	if (ms > 999)
-		ms = 999;
-	time_t tt = (time_t)whole;
-	struct tm tm;
-	gmtime_r(&tt, &tm);
-	snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-		 tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
-	return true;
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <uuid/uuid.h>
 
-#include "txc/writer.h"
+#include "txc/writer_claude.h"
 
 /* txc's namespaces (fixed forever: changing them changes every output). */
 static const char ns_session[] = "5f0c6b3e-27a4-4c8b-9a51-3d6e2f1b7c90";
@@ -300,6 +300,7 @@ struct ctx {
 	const struct txc_block **orphans;
 	double orphan_time;
 	size_t n_orphans, cap_orphans;
+	struct txc_arena *scratch; /* tool results kept as JSON text are parsed here, one at a time */
 };
 
 static void begin_record(struct ctx *c, const char *type, double time, char uuid[37])
@@ -350,10 +351,7 @@ static bool allowed_block_list(const struct txc_json *v)
 	return true;
 }
 
-/* tool results kept as JSON text are parsed here, one at a time (write_claude owns it) */
-static struct txc_arena *scratch;
-
-static void emit_result_content(struct txc_buf *b, const struct txc_block *blk)
+static void emit_result_content(struct txc_buf *b, const struct txc_block *blk, struct txc_arena *scratch)
 {
 	const struct txc_json *out = txc_block_output(blk, scratch);
 	if (out == NULL) {
@@ -399,7 +397,7 @@ static bool is_open_call(struct ctx *c, struct txc_str id, size_t *at)
 	return false;
 }
 
-static void emit_orphan_text(struct txc_buf *b, const struct txc_block *blk)
+static void emit_orphan_text(struct txc_buf *b, const struct txc_block *blk, struct txc_arena *scratch)
 {
 	struct txc_buf t = TXC_BUF_INIT;
 	txc_buf_addf(&t, "[tool result%s%.*s%s, id %.*s, without a matching call]\n", blk->name.len ? " from " : "",
@@ -450,7 +448,7 @@ static void close_open_calls(struct ctx *c, double time)
 		for (size_t i = 0; i < c->n_orphans; i++) {
 			if (i)
 				txc_buf_addch(b, ',');
-			emit_orphan_text(b, c->orphans[i]);
+			emit_orphan_text(b, c->orphans[i], c->scratch);
 		}
 		txc_buf_addstr(b, "]}}\n");
 		c->n_orphans = 0;
@@ -496,20 +494,19 @@ static void emit_usage(struct ctx *c)
 		     (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);
 }
 
-static void assistant_record(struct ctx *c, const struct txc_message *m, size_t mi)
+/* the record's head up to the opening of "content": ids derived from its uuid, the model */
+static void assistant_head(struct ctx *c, const struct txc_message *m)
 {
 	struct txc_buf *b = &c->out->buf;
-	char uuid[37];
+	char uuid[37], hex[33];
 	close_open_calls(c, m->time);
 	begin_record(c, "assistant", m->time, uuid);
 	memcpy(c->last_msg_uuid, uuid, 37);
-	char hex[33];
 	size_t h = 0;
 	for (size_t i = 0; i < 36; i++)
 		if (uuid[i] != '-')
 			hex[h++] = uuid[i];
 	hex[h] = '\0';
-	bool usage = c->t->meta.has_usage;
 	txc_buf_addf(b, ",\"requestId\":\"req_txc%s\",\"message\":{\"id\":\"msg_txc%s\",\"type\":\"message\","
 			"\"role\":\"assistant\",\"model\":",
 		     hex, hex);
@@ -519,56 +516,65 @@ static void assistant_record(struct ctx *c, const struct txc_message *m, size_t 
 	else
 		txc_buf_addstr(b, "\"unknown\"");
 	txc_buf_addstr(b, ",\"content\":[");
-	bool first = true;
-	for (size_t i = 0; i < m->n_blocks; i++) {
-		const struct txc_block *blk = &m->blocks[i];
-		size_t mark = b->len;
-		if (!first)
-			txc_buf_addch(b, ',');
-		switch (blk->kind) {
-		case TXC_BLOCK_TEXT: emit_text(b, blk->text.ptr, blk->text.len); break;
-		case TXC_BLOCK_THINKING:
-			if (c->opt->reasoning == TXC_REASONING_DROP || blk->text.len == 0) {
-				txc_buf_truncate(b, mark);
-				continue;
-			}
-			if (c->opt->reasoning == TXC_REASONING_TEXT) {
-				struct txc_buf t = TXC_BUF_INIT;
-				txc_buf_addstr(&t, "Reasoning:\n\n");
-				txc_buf_add(&t, blk->text.ptr, blk->text.len);
-				emit_text(b, t.buf, t.len);
-				txc_buf_release(&t);
-			} else {
-				txc_buf_addstr(b, "{\"type\":\"thinking\",\"thinking\":");
-				txc_json_emit_str(b, blk->text.ptr, blk->text.len);
-				if (blk->signature.len) {
-					txc_buf_addstr(b, ",\"signature\":");
-					txc_json_emit_str(b, blk->signature.ptr, blk->signature.len);
-				}
-				txc_buf_addch(b, '}');
-			}
-			break;
-		case TXC_BLOCK_TOOL_USE: {
-			const char *id = unique_call_id(&c->ids, blk->id, mi, i);
-			emit_tool_use(b, blk, id);
-			track_call(c, blk->id, id);
-			break;
-		}
-		case TXC_BLOCK_IMAGE: {
-			/* the API takes images only from the user: keep a note of it */
-			char note[160];
-			int n = snprintf(note, sizeof(note), "[image: %.*s, %zu bytes of base64 not carried over]",
-					 (int)(blk->media_type.len > 60 ? 60 : blk->media_type.len), blk->media_type.ptr,
-					 blk->data.len);
-			emit_text(b, note, (size_t)n);
-			break;
-		}
-		case TXC_BLOCK_TOOL_RESULT: emit_orphan_text(b, blk); break;
-		}
-		first = false;
+}
+
+/* reasoning as --reasoning says: a thinking block (signed if it was), a text, or nothing (false) */
+static bool emit_thinking(struct ctx *c, const struct txc_block *blk)
+{
+	struct txc_buf *b = &c->out->buf;
+	if (c->opt->reasoning == TXC_REASONING_DROP || blk->text.len == 0)
+		return false;
+	if (c->opt->reasoning == TXC_REASONING_TEXT) {
+		struct txc_buf t = TXC_BUF_INIT;
+		txc_buf_addstr(&t, "Reasoning:\n\n");
+		txc_buf_add(&t, blk->text.ptr, blk->text.len);
+		emit_text(b, t.buf, t.len);
+		txc_buf_release(&t);
+		return true;
 	}
-	if (first) /* every block dropped: keep the turn as an empty text */
-		emit_text(b, "", 0);
+	txc_buf_addstr(b, "{\"type\":\"thinking\",\"thinking\":");
+	txc_json_emit_str(b, blk->text.ptr, blk->text.len);
+	if (blk->signature.len) {
+		txc_buf_addstr(b, ",\"signature\":");
+		txc_json_emit_str(b, blk->signature.ptr, blk->signature.len);
+	}
+	txc_buf_addch(b, '}');
+	return true;
+}
+
+/* the API takes images only from the user: keep a note of it */
+static void emit_assistant_image(struct txc_buf *b, const struct txc_block *blk)
+{
+	char note[160];
+	int n = snprintf(note, sizeof(note), "[image: %.*s, %zu bytes of base64 not carried over]",
+			 (int)(blk->media_type.len > 60 ? 60 : blk->media_type.len), blk->media_type.ptr, blk->data.len);
+	emit_text(b, note, (size_t)n);
+}
+
+/* block i of assistant message mi as a content item; false when it writes none */
+static bool assistant_block(struct ctx *c, const struct txc_block *blk, size_t mi, size_t i)
+{
+	struct txc_buf *b = &c->out->buf;
+	switch (blk->kind) {
+	case TXC_BLOCK_TEXT: emit_text(b, blk->text.ptr, blk->text.len); break;
+	case TXC_BLOCK_THINKING: return emit_thinking(c, blk);
+	case TXC_BLOCK_TOOL_USE: {
+		const char *id = unique_call_id(&c->ids, blk->id, mi, i);
+		emit_tool_use(b, blk, id);
+		track_call(c, blk->id, id);
+		break;
+	}
+	case TXC_BLOCK_IMAGE: emit_assistant_image(b, blk); break;
+	case TXC_BLOCK_TOOL_RESULT: emit_orphan_text(b, blk, c->scratch); break;
+	}
+	return true;
+}
+
+/* after "content": the stop reason, usage, and the cost on the record that carries it */
+static void assistant_tail(struct ctx *c, const struct txc_message *m, size_t mi)
+{
+	struct txc_buf *b = &c->out->buf;
+	bool usage = c->t->meta.has_usage;
 	txc_buf_addstr(b, "],\"stop_reason\":");
 	const char *stop = txc_model_stop_name(m->stop);
 	if (stop != NULL)
@@ -591,6 +597,25 @@ static void assistant_record(struct ctx *c, const struct txc_message *m, size_t 
 			txc_buf_addch(b, '0');
 	}
 	txc_buf_addstr(b, "}\n");
+}
+
+static void assistant_record(struct ctx *c, const struct txc_message *m, size_t mi)
+{
+	struct txc_buf *b = &c->out->buf;
+	assistant_head(c, m);
+	bool first = true;
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		size_t mark = b->len;
+		if (!first)
+			txc_buf_addch(b, ',');
+		if (assistant_block(c, &m->blocks[i], mi, i))
+			first = false;
+		else
+			txc_buf_truncate(b, mark);
+	}
+	if (first) /* every block dropped: keep the turn as an empty text */
+		emit_text(b, "", 0);
+	assistant_tail(c, m, mi);
 }
 
 /* The media types the API takes, and the spellings clients also record (image/PNG, image/jpg). */
@@ -663,14 +688,14 @@ static void user_record(struct ctx *c, const struct txc_message *m)
 		case TXC_BLOCK_IMAGE: emit_user_image(b, blk); break;
 		case TXC_BLOCK_TOOL_RESULT:
 			if (!is_open_call(c, blk->id, &at)) {
-				emit_orphan_text(b, blk);
+				emit_orphan_text(b, blk, c->scratch);
 				break;
 			}
 			c->answered[at] = true;
 			txc_buf_addstr(b, "{\"type\":\"tool_result\",\"tool_use_id\":");
 			txc_json_emit_str(b, c->open_out[at], strlen(c->open_out[at]));
 			txc_buf_addstr(b, ",\"content\":");
-			emit_result_content(b, blk);
+			emit_result_content(b, blk, c->scratch);
 			if (blk->is_error)
 				txc_buf_addstr(b, ",\"is_error\":true");
 			txc_buf_addch(b, '}');
@@ -695,9 +720,12 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	(void)d;
 	struct ctx c = {.out = out, .t = t, .opt = opt, .last_assistant = (size_t)-1};
 	struct txc_buf *b = &out->buf;
-	scratch = txc_arena_new(0);
+	c.scratch = txc_arena_new(0);
 	txc_claude_session_uuid(t, c.session);
-	c.cwd = t->meta.cwd.ptr ? t->meta.cwd : opt->cwd.ptr ? opt->cwd : txc_str_c("/");
+	/* the session's cwd, else the one the caller gives, else "/" */
+	c.cwd = t->meta.cwd;
+	if (c.cwd.ptr == NULL)
+		c.cwd = opt->cwd.ptr ? opt->cwd : txc_str_c("/");
 	for (size_t i = 0; i < t->n_messages; i++)
 		if (t->messages[i].role == TXC_ROLE_ASSISTANT && !t->messages[i].compacted)
 			c.last_assistant = i;
@@ -738,8 +766,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	free(c.answered);
 	free(c.ids.v);
 	txc_arena_free(c.ids.arena);
-	txc_arena_free(scratch);
-	scratch = NULL;
+	txc_arena_free(c.scratch);
 	return TXC_OK;
 }
 
@@ -747,5 +774,7 @@ const struct txc_writer_ops txc_writer_claude = {
 	.name = "claude",
 	.summary = "Claude Code session JSONL, ready for `claude --resume`",
 	.ext = "jsonl",
+	.caps = TXC_WCAP_INSTALL,
+	.opts = TXC_WOPT_REASONING | TXC_WOPT_CWD,
 	.write = write_claude,
 };

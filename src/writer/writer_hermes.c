@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "txc/model_hermes.h"
-#include "txc/writer.h"
+#include "txc/writer_hermes.h"
 
 static void key(struct txc_buf *b, const char *k, size_t len, bool first)
 {
@@ -74,5 +74,7 @@ const struct txc_writer_ops txc_writer_hermes = {
 	.name = "hermes",
 	.summary = "Hermes export JSONL, byte-identical to `hermes sessions export`",
 	.ext = "jsonl",
+	.caps = TXC_WCAP_NATIVE_ROWS | TXC_WCAP_STREAM,
+	.opts = 0,
 	.write = write_hermes,
 };

@@ -63,10 +63,11 @@ static void run_all(const struct txc_transcript *t)
 		run_writer(ws[i], t, &o);
 	o.detail = TXC_DETAIL_FULL;
 	o.reasoning = TXC_REASONING_DROP;
-	run_writer(&txc_writer_markdown, t, &o);
-	run_writer(&txc_writer_claude, t, &o);
+	for (size_t i = 0; i < n; i++)
+		run_writer(ws[i], t, &o);
 	o.detail = TXC_DETAIL_PROMPTS;
-	run_writer(&txc_writer_markdown, t, &o);
+	for (size_t i = 0; i < n; i++)
+		run_writer(ws[i], t, &o);
 }
 
 void fuzz_check_store(struct txc_store *s)

@@ -8,7 +8,8 @@
 #include <cmocka.h>
 
 #include "txc/model_hermes.h"
-#include "txc/writer.h"
+#include "txc/writer_claude.h"
+#include "txc/writer_hermes.h"
 
 static struct txc_transcript *load(const char *session, const char *rows)
 {

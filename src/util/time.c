@@ -1,0 +1,25 @@
+/* time.c - times as txc writes them. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "txc/util.h"
+
+bool txc_time_iso_ms(char out[64], double secs)
+{
+	if (!isfinite(secs) || secs < -62135596800.0 || secs >= 253402300800.0) {
+		strcpy(out, "1970-01-01T00:00:00.000Z");
+		return false;
+	}
+	double whole = floor(secs);
+	int ms = (int)floor((secs - whole) * 1000.0); /* cut, not rounded */
+	if (ms > 999)
+		ms = 999;
+	time_t tt = (time_t)whole;
+	struct tm tm;
+	gmtime_r(&tt, &tm);
+	snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+	return true;
+}

@@ -1,0 +1,162 @@
+/*
+ * text.c - text helpers the document writers share: cleaning untrusted text
+ * (UTF-8, ANSI, controls), counting, percent-encoding, and the Markdown
+ * fences, code spans and inline escaping that Markdown-producing writers use.
+ */
+#include <string.h>
+
+#include "render.h"
+
+static size_t txc_text_longest_run(const char *p, size_t len, char ch)
+{
+	size_t best = 0, run = 0;
+	for (size_t i = 0; i < len; i++) {
+		run = p[i] == ch ? run + 1 : 0;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
+/* past an escape sequence whose ESC is at i - 1: CSI, OSC, or a two-byte ESC x */
+static size_t skip_escape(const char *p, size_t len, size_t i)
+{
+	/* only ASCII belongs to a sequence: a UTF-8 byte ends it unconsumed */
+	if (i < len && p[i] == '[') {
+		i++;
+		while (i < len && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x3F)
+			i++;
+		if (i < len && (unsigned char)p[i] >= 0x40 && (unsigned char)p[i] <= 0x7E)
+			i++;
+	} else if (i < len && p[i] == ']') {
+		while (i < len && p[i] != 0x07 && !(p[i] == 0x1B && i + 1 < len && p[i + 1] == '\\'))
+			i++;
+		if (i < len) /* past the BEL, or past ESC and backslash */
+			i += p[i] == 0x1B ? 2 : 1;
+	} else if (i < len && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x7E) {
+		i++;
+	}
+	return i;
+}
+
+/* strip ANSI escape sequences (CSI, OSC, two-byte ESC x) and stray C0 controls but \n \t */
+static void strip_ansi(struct txc_buf *out, const char *p, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		unsigned char c = (unsigned char)p[i];
+		if (c == 0x1B) {
+			i = skip_escape(p, len, i + 1);
+			continue;
+		}
+		if (c == '\r' && i + 1 < len && p[i + 1] == '\n') {
+			i++;
+			continue;
+		}
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
+			txc_buf_addstr(out, c == '\r' ? "\n" : "\xEF\xBF\xBD");
+			i++;
+			continue;
+		}
+		txc_buf_addch(out, (char)c);
+		i++;
+	}
+}
+
+/* valid UTF-8, no ANSI, LF line ends */
+void txc_text_clean(struct txc_buf *out, const char *p, size_t len)
+{
+	struct txc_buf t = TXC_BUF_INIT;
+	txc_utf8_repair(&t, p, len);
+	strip_ansi(out, t.buf, t.len);
+	txc_buf_release(&t);
+}
+
+size_t txc_text_count_lines(const char *p, size_t len)
+{
+	if (len == 0)
+		return 0;
+	size_t n = 1;
+	for (size_t i = 0; i + 1 < len; i++)
+		n += p[i] == '\n';
+	return n;
+}
+
+void txc_md_fence(struct txc_buf *b, const char *lang, const char *p, size_t len)
+{
+	size_t n = txc_text_longest_run(p, len, '`') + 1;
+	if (n < 3)
+		n = 3;
+	for (size_t i = 0; i < n; i++)
+		txc_buf_addch(b, '`');
+	txc_buf_addstr(b, lang);
+	txc_buf_addch(b, '\n');
+	txc_buf_add(b, p, len);
+	if (len && p[len - 1] != '\n')
+		txc_buf_addch(b, '\n');
+	for (size_t i = 0; i < n; i++)
+		txc_buf_addch(b, '`');
+	txc_buf_addch(b, '\n');
+}
+
+/* inline code for short untrusted values: one line, delimiter longer than any run inside */
+void txc_md_code_span(struct txc_buf *b, const char *p, size_t len)
+{
+	struct txc_buf t = TXC_BUF_INIT;
+	txc_text_clean(&t, p, len);
+	for (size_t i = 0; i < t.len; i++)
+		if (t.buf[i] == '\n' || t.buf[i] == '\t')
+			t.buf[i] = ' ';
+	size_t n = txc_text_longest_run(t.buf, t.len, '`') + 1;
+	for (size_t i = 0; i < n; i++)
+		txc_buf_addch(b, '`');
+	bool pad = t.len && (t.buf[0] == '`' || t.buf[t.len - 1] == '`' || t.buf[0] == ' ');
+	if (pad)
+		txc_buf_addch(b, ' ');
+	txc_buf_add(b, t.buf, t.len);
+	if (pad)
+		txc_buf_addch(b, ' ');
+	for (size_t i = 0; i < n; i++)
+		txc_buf_addch(b, '`');
+	txc_buf_release(&t);
+}
+
+/* plain inline text (titles, summaries): HTML and Markdown specials escaped, one line */
+void txc_md_inline(struct txc_buf *b, const char *p, size_t len)
+{
+	struct txc_buf t = TXC_BUF_INIT;
+	txc_text_clean(&t, p, len);
+	for (size_t i = 0; i < t.len; i++) {
+		char c = t.buf[i];
+		if (c == '<')
+			txc_buf_addstr(b, "&lt;");
+		else if (c == '>')
+			txc_buf_addstr(b, "&gt;");
+		else if (c == '&')
+			txc_buf_addstr(b, "&amp;");
+		else if (c == '\n' || c == '\t')
+			txc_buf_addch(b, ' ');
+		else if (strchr("\\`*_[]#|~", c) != NULL)
+			txc_buf_addf(b, "\\%c", c);
+		else
+			txc_buf_addch(b, c);
+	}
+	txc_buf_release(&t);
+}
+
+
+/* Percent-encode a relative link so that no character can end the link early. */
+void txc_text_percent_encode(struct txc_buf *b, struct txc_str p)
+{
+	static const char hx[] = "0123456789ABCDEF";
+	for (size_t i = 0; i < p.len; i++) {
+		unsigned char c = (unsigned char)p.ptr[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("/-._~", c)) {
+			txc_buf_addch(b, (char)c);
+		} else {
+			txc_buf_addch(b, '%');
+			txc_buf_addch(b, hx[c >> 4]);
+			txc_buf_addch(b, hx[c & 15]);
+		}
+	}
+}
