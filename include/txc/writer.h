@@ -75,6 +75,17 @@ enum txc_write_opt {
 	TXC_WOPT_CWD = 1u << 6,
 };
 
+/*
+ * Writers with TXC_WCAP_STREAM write a session row by row as the reader streams
+ * it (txc_store_stream): head, each native row (*n_written starts at 0), tail;
+ * the same bytes as write.  Borrowed arguments only.
+ */
+struct txc_writer_stream {
+	void (*head)(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt);
+	void (*row)(struct txc_out *out, const struct txc_json *row, size_t *n_written);
+	void (*tail)(struct txc_out *out);
+};
+
 struct txc_writer_ops {
 	const char *name;    /* --to value */
 	const char *summary; /* one line for --help */
@@ -83,6 +94,7 @@ struct txc_writer_ops {
 	unsigned opts;       /* enum txc_write_opt bits: the options it reads */
 	int (*write)(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
 		     struct txc_diag *d);
+	const struct txc_writer_stream *stream; /* TXC_WCAP_STREAM only */
 };
 
 /* The registry (writer.c): every writer, in --help order. */

@@ -71,14 +71,14 @@ struct hermes_stream {
 static int stream_head(void *ctx, const struct txc_transcript *t)
 {
 	struct hermes_stream *hs = ctx;
-	txc_hermes_head(hs->out, t, hs->w);
+	txc_writer_hermes.stream->head(hs->out, t, hs->w);
 	return 0;
 }
 
 static int stream_row(void *ctx, const struct txc_json *row)
 {
 	struct hermes_stream *hs = ctx;
-	txc_hermes_row(hs->out, row, &hs->n_rows);
+	txc_writer_hermes.stream->row(hs->out, row, &hs->n_rows);
 	return hs->out->err ? TXC_E_FAIL : 0;
 }
 
@@ -90,7 +90,7 @@ static int stream_hermes(struct txc_store *s, const struct txc_sid *id, unsigned
 	struct txc_row_sink sink = {stream_head, stream_row, &hs};
 	int rc = txc_store_stream(s, id, flags, &sink, d);
 	if (rc == 0)
-		txc_hermes_tail(out);
+		txc_writer_hermes.stream->tail(out);
 	return rc;
 }
 

@@ -32,7 +32,7 @@ struct json_stream {
 static int json_head(void *ctx, const struct txc_transcript *t)
 {
 	struct json_stream *js = ctx;
-	txc_hermes_head(js->out, t, js->w);
+	txc_writer_hermes.stream->head(js->out, t, js->w);
 	static const char tail[] = "\"messages\": [";
 	struct txc_buf *b = &js->out->buf;
 	size_t tl = sizeof(tail) - 1;
@@ -49,7 +49,7 @@ static int json_head(void *ctx, const struct txc_transcript *t)
 static int json_row(void *ctx, const struct txc_json *row)
 {
 	struct json_stream *js = ctx;
-	txc_hermes_row(js->out, row, &js->n_rows);
+	txc_writer_hermes.stream->row(js->out, row, &js->n_rows);
 	return js->out->err ? TXC_E_FAIL : 0;
 }
 
@@ -76,7 +76,7 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 		} else if (rc != 0) {
 			*d = d1;
 		} else {
-			txc_hermes_tail(&out);
+			txc_writer_hermes.stream->tail(&out);
 			txc_out_maybe_flush(&out);
 		}
 	}

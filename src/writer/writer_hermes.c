@@ -20,7 +20,7 @@ static void key(struct txc_buf *b, const char *k, size_t len, bool first)
 	txc_buf_add(b, ": ", 2);
 }
 
-void txc_hermes_head(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt)
+static void hermes_head(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt)
 {
 	struct txc_buf *b = &out->buf;
 	const struct txc_json *s = t->native->session;
@@ -38,7 +38,7 @@ void txc_hermes_head(struct txc_out *out, const struct txc_transcript *t, const 
 	txc_buf_addch(b, '[');
 }
 
-void txc_hermes_row(struct txc_out *out, const struct txc_json *row, size_t *n_written)
+static void hermes_row(struct txc_out *out, const struct txc_json *row, size_t *n_written)
 {
 	if (!txc_hermes_row_active(row))
 		return;
@@ -48,7 +48,7 @@ void txc_hermes_row(struct txc_out *out, const struct txc_json *row, size_t *n_w
 	txc_out_maybe_flush(out);
 }
 
-void txc_hermes_tail(struct txc_out *out)
+static void hermes_tail(struct txc_out *out)
 {
 	txc_buf_add(&out->buf, "]}\n", 3);
 }
@@ -63,14 +63,21 @@ static int write_hermes(struct txc_out *out, const struct txc_transcript *t, con
 		return TXC_E_USAGE;
 	}
 	const struct txc_json *rows = t->native->rows;
-	txc_hermes_head(out, t, opt);
+	hermes_head(out, t, opt);
 	for (size_t i = 0; rows != NULL && i < rows->n; i++)
-		txc_hermes_row(out, rows->items[i], &n);
-	txc_hermes_tail(out);
+		hermes_row(out, rows->items[i], &n);
+	hermes_tail(out);
 	return TXC_OK;
 }
 
+static const struct txc_writer_stream hermes_stream = {
+	.head = hermes_head,
+	.row = hermes_row,
+	.tail = hermes_tail,
+};
+
 const struct txc_writer_ops txc_writer_hermes = {
+	.stream = &hermes_stream,
 	.name = "hermes",
 	.summary = "Hermes export JSONL, byte-identical to `hermes sessions export`",
 	.ext = "jsonl",
