@@ -155,7 +155,11 @@ struct cli_tty {
 void cli_out_stdout(struct txc_out *out, struct cli_tty *tty);
 int cli_out_finish(struct txc_out *out);
 /* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */
-enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d);
+/* The session a->pos[0] names, loaded; *profile (if not NULL) gets its store's profile (malloc'd, or NULL). */
+enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, char **profile,
+			      struct txc_diag *d);
+/* What a Claude session uuid is scoped by for a store's profile: empty for the root store. */
+struct txc_str cli_profile_scope(const char *profile);
 /* SESSION as an exact id or unique prefix across the open stores. */
 enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d);
 

@@ -202,7 +202,7 @@ int cmd_artifacts(int argc, char **argv)
 		return cli_usage(CMD_ARTIFACTS, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
 	struct txc_diag d = {0};
 	struct txc_transcript *t = NULL;
-	rc = cli_load_session(&a, TXC_LOAD_MODEL_ONLY, &t, &d);
+	rc = cli_load_session(&a, TXC_LOAD_MODEL_ONLY, &t, NULL, &d);
 	if (rc)
 		return cli_fail(&d);
 	struct txc_arena *ar = txc_arena_new(0);

@@ -126,24 +126,28 @@ int cmd_convert(int argc, char **argv)
 	struct cli_stores st = {0};
 	struct txc_sid id = {0};
 	size_t which = 0;
+	char *profile = NULL;
 	bool stream = (ops->caps & TXC_WCAP_STREAM) != 0;
 	if (stream) {
 		rc = cli_stores_open(&a, &st, &d);
 		if (rc == 0)
 			rc = cli_resolve(&st, a.pos[0], &which, &id, &d);
 	} else {
-		rc = cli_load_session(&a, flags, &t, &d);
+		rc = cli_load_session(&a, flags, &t, &profile, &d);
+		a.w.scope = cli_profile_scope(profile); /* profile outlives every use of a.w */
 	}
 	if (rc) {
 		if (stream)
 			cli_stores_close(&st);
 		txc_sid_release(&id);
+		free(profile);
 		return cli_fail(&d);
 	}
 	if (a.install) {
 		int res;
 		rc = cli_install_claude(&a, t, &a.w, false, &res, &d);
 		txc_transcript_free(t);
+		free(profile);
 		return rc ? cli_fail(&d) : 0;
 	}
 	cli_write_opts_finish(&a, a.output != NULL);
@@ -182,6 +186,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	cli_assets_release(&assets);
 	txc_out_release(&out);
+	free(profile);
 	return rc ? cli_fail(&d) : 0;
 }
 

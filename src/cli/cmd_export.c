@@ -594,6 +594,7 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	}
 	*slash = '/';
 	struct txc_write_opts w = a->w;
+	w.scope = cli_profile_scope(ref->profile);
 	struct cli_assets assets;
 	cli_assets_init(&assets, path.buf);
 	w.assets = &assets.sink;
@@ -811,6 +812,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			oc = FAILED;
 		} else if (a->install && a->out_dir == NULL) {
 			struct txc_write_opts w = a->w;
+			w.scope = cli_profile_scope(ref->profile);
 			if (a->dry_run) {
 				struct txc_buf line = TXC_BUF_INIT; /* the id is the transcript's: never raw */
 				cli_safe_text(&line, v[i].id.text.ptr, v[i].id.text.len, true);
@@ -831,6 +833,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 				drop_stale(&bk, rel.buf, v[i].id.text, ref->profile);
 			if (oc != FAILED && oc != REFUSED && a->install && !a->dry_run) {
 				struct txc_write_opts w = a->w;
+				w.scope = cli_profile_scope(ref->profile);
 				cli_install_claude(a, t, &w, true, &res, &d1);
 				if (res == CLI_INST_REFUSED || res == CLI_INST_FAILED)
 					oc = install_outcome(res);

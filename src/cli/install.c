@@ -294,7 +294,7 @@ enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_trans
 			txc_buf_addf(&id, "#as-new-%u", n);
 			copy.meta.id = (struct txc_str){id.buf, id.len};
 		}
-		txc_claude_session_uuid(&copy, uuid);
+		txc_claude_session_uuid(&copy, w->scope, uuid);
 		txc_buf_reset(&path);
 		txc_buf_addf(&path, "%s/%s.jsonl", dir.buf, uuid);
 		again = false;

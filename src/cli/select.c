@@ -433,7 +433,15 @@ enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, 
 	return TXC_E_AMBIGUOUS;
 }
 
-enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, struct txc_diag *d)
+struct txc_str cli_profile_scope(const char *profile)
+{
+	if (profile == NULL || strcmp(profile, "default") == 0)
+		return (struct txc_str){0};
+	return txc_str_c(profile);
+}
+
+enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, char **profile,
+			      struct txc_diag *d)
 {
 	struct cli_stores st;
 	struct txc_sid id = {0};
@@ -443,6 +451,8 @@ enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct t
 		rc = cli_resolve(&st, a->pos[0], &which, &id, d);
 	if (rc == 0)
 		rc = txc_store_load(st.v[which].s, &id, flags, t, d);
+	if (rc == 0 && profile != NULL)
+		*profile = st.v[which].profile != NULL ? txc_xstrdup(st.v[which].profile) : NULL;
 	cli_stores_close(&st);
 	txc_sid_release(&id);
 	return rc;

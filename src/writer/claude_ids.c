@@ -20,10 +20,16 @@ void txc_claude_uuid5(char out[37], const char *ns_text, const char *name, size_
 	uuid_unparse_lower(u, out);
 }
 
-void txc_claude_session_uuid(const struct txc_transcript *t, char out[37])
+void txc_claude_session_uuid(const struct txc_transcript *t, struct txc_str scope, char out[37])
 {
-	/* keyed on the id's kind too (txc_model_id_key): ids 1 and "1" are two sessions */
+	/* keyed on the id's kind too (txc_model_id_key): ids 1 and "1" are two sessions; and on the
+	 * profile, when not the root store's: one id in two profiles is two sessions */
 	struct txc_buf key = TXC_BUF_INIT;
+	if (scope.len > 0) {
+		txc_buf_addstr(&key, "profile:");
+		txc_buf_add(&key, scope.ptr, scope.len);
+		txc_buf_addch(&key, '/');
+	}
 	txc_model_id_key(&key, t->meta.id_kind, t->meta.id);
 	txc_claude_uuid5(out, ns_session, key.buf ? key.buf : "", key.len);
 	txc_buf_release(&key);

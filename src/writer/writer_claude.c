@@ -662,7 +662,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	struct ctx c = {.out = out, .t = t, .opt = opt, .last_assistant = (size_t)-1};
 	struct txc_buf *b = &out->buf;
 	c.scratch = txc_arena_new(0);
-	txc_claude_session_uuid(t, c.session);
+	txc_claude_session_uuid(t, opt->scope, c.session);
 	/* the session's cwd, else the one the caller gives, else "/" */
 	c.cwd = t->meta.cwd;
 	if (c.cwd.ptr == NULL)

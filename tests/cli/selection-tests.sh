@@ -279,5 +279,32 @@ else
 	echo "SKIP: remote ids (no python3)"
 fi
 
+# ---- one session id in two profiles installs as two Claude sessions, never one file ----
+mkdir -p twohome/profiles/w1 twohome/profiles/w2
+cat > two.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, cwd TEXT, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('same', 'cli', 1000, '/proj', 'same id');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('same', 'user', 'PROFILE_TEXT', 1001);
+SQL
+sed 's/PROFILE_TEXT/from w1/' two.sql > two1.sql; sed 's/PROFILE_TEXT/from w2/' two.sql > two2.sql
+sed 's/PROFILE_TEXT/from the root/' two.sql > two0.sql
+"$mkdb" twohome/profiles/w1/state.db two1.sql && "$mkdb" twohome/profiles/w2/state.db two2.sql &&
+	"$mkdb" twohome/state.db two0.sql || exit 1
+expect_rc 0 "same id, two profiles: bulk install" env CLAUDE_CONFIG_DIR="$PWD/cc-two" "$txc" export --to claude --install --home twohome --all-profiles
+n=$(ls cc-two/projects/*/*.jsonl 2> /dev/null | wc -l)
+[ "$n" = 3 ] && ok || bad "same id in three stores: $n installed files, want 3 ($(cat err.txt))"
+for w in w1 w2 "the root"; do
+	[ "$(grep -l "from $w" cc-two/projects/*/*.jsonl 2> /dev/null | wc -l)" = 1 ] && ok || bad "profile $w's session not installed on its own"
+done
+# convert names the same Claude session as install does, per profile; the root store's is the id's alone
+"$txc" convert same --to claude --home twohome --profile w1 > w1.jsonl 2> err.txt || bad "convert --profile w1: $(cat err.txt)"
+sid=$(head -n 1 w1.jsonl | sed -n 's/.*"sessionId":"\([0-9a-f-]*\)".*/\1/p')
+[ -n "$sid" ] && grep -q 'from w1' cc-two/projects/*/"$sid.jsonl" && ok || bad "convert --profile w1 names another session: '$sid'"
+"$txc" convert same --to claude --db twohome/state.db > root.jsonl 2> err.txt
+rsid=$(head -n 1 root.jsonl | sed -n 's/.*"sessionId":"\([0-9a-f-]*\)".*/\1/p')
+[ -n "$rsid" ] && [ "$rsid" != "$sid" ] && grep -q 'from the root' cc-two/projects/*/"$rsid.jsonl" && ok ||
+	bad "the root store's session: '$rsid' vs '$sid'"
+
 echo "selection: $passes passed, $fails failed"
 [ "$fails" = 0 ]

@@ -222,8 +222,8 @@ static void test_session_uuid(void **state)
 	(void)state;
 	struct txc_transcript *t = load("{\"id\":\"20260802_093000_c0ffee\"}", "[]");
 	char a[37], b[37];
-	txc_claude_session_uuid(t, a);
-	txc_claude_session_uuid(t, b);
+	txc_claude_session_uuid(t, (struct txc_str){0}, a);
+	txc_claude_session_uuid(t, (struct txc_str){0}, b);
 	assert_string_equal(a, b);
 	assert_int_equal(a[14], '5'); /* version 5 */
 	txc_transcript_free(t);
@@ -253,8 +253,8 @@ static void test_session_ids(void **state)
 	}
 	struct txc_transcript *i1 = load("{\"id\":1}", "[]"), *s1 = load("{\"id\":\"1\"}", "[]");
 	char a[37], b[37];
-	txc_claude_session_uuid(i1, a);
-	txc_claude_session_uuid(s1, b);
+	txc_claude_session_uuid(i1, (struct txc_str){0}, a);
+	txc_claude_session_uuid(s1, (struct txc_str){0}, b);
 	assert_string_not_equal(a, b);
 	txc_transcript_free(i1);
 	txc_transcript_free(s1);
