@@ -423,14 +423,19 @@ bool txc_render_image_ok(const struct txc_block *img)
 
 void txc_render_image_ext(char out[16], struct txc_str media)
 {
+	/* the subtype, lower-cased (clients also write image/PNG); jpeg as jpg */
 	size_t i = 6, n = 0;
-	if (media.len == 10 && memcmp(media.ptr, "image/jpeg", 10) == 0) {
-		strcpy(out, "jpg");
-		return;
+	while (i < media.len && n < 15) {
+		char c = media.ptr[i++];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c < 'a' || c > 'z')
+			break;
+		out[n++] = c;
 	}
-	while (i < media.len && n < 15 && media.ptr[i] >= 'a' && media.ptr[i] <= 'z')
-		out[n++] = media.ptr[i++];
 	out[n] = '\0';
 	if (n == 0)
 		strcpy(out, "img");
+	else if (strcmp(out, "jpeg") == 0)
+		strcpy(out, "jpg");
 }

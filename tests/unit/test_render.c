@@ -141,6 +141,20 @@ static const char *walk(const struct txc_transcript *t, enum txc_detail detail, 
 	return walk_log.buf;
 }
 
+/* an image file's extension: the media subtype, lower-cased; jpeg as jpg; img when there is none */
+static void test_image_ext(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {{"image/png", "png"}, {"image/PNG", "png"}, {"IMAGE/Gif", "gif"},
+					       {"image/jpeg", "jpg"}, {"image/JPEG", "jpg"}, {"image/svg+xml", "svg"},
+					       {"image/", "img"}, {"x", "img"}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char ext[16];
+		txc_render_image_ext(ext, txc_str_c(cases[i][0]));
+		assert_string_equal(ext, cases[i][1]);
+	}
+}
+
 static void test_walk(void **state)
 {
 	(void)state;
@@ -180,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_read_fields),
 		cmocka_unit_test(test_bash_and_edit_fields),
 		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_image_ext),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	txc_buf_release(&walk_log);
