@@ -94,99 +94,129 @@ static int stream_hermes(struct txc_store *s, const struct txc_sid *id, unsigned
 	return rc;
 }
 
-int cmd_convert(int argc, char **argv)
+/* The usage checks: one SESSION, a known --to, options that writer takes; 0 or the exit status. */
+static int convert_args(struct cli_args *a, const struct txc_writer_ops **ops)
 {
-	struct cli_args a;
-	int rc;
-	if (!cli_begin(CMD_CONVERT, argc, argv, &a, &rc))
-		return rc;
-	if (a.n_pos != 1)
-		return cli_usage(CMD_CONVERT, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
-	const struct txc_writer_ops *ops = NULL;
-	if (a.to == NULL) {
+	if (a->n_pos != 1)
+		return cli_usage(CMD_CONVERT, a->n_pos ? "give exactly one SESSION" : "missing SESSION");
+	if (a->to == NULL) {
 		struct txc_buf l = TXC_BUF_INIT;
 		cli_format_list(&l, 0);
-		rc = cli_usage(CMD_CONVERT, "missing --to FORMAT (%s)", l.buf);
+		int rc = cli_usage(CMD_CONVERT, "missing --to FORMAT (%s)", l.buf);
 		txc_buf_release(&l);
 		return rc;
 	}
-	if ((rc = cli_writer_for(CMD_CONVERT, a.to, &ops)) != 0)
+	int rc = cli_writer_for(CMD_CONVERT, a->to, ops);
+	if (rc != 0)
 		return rc;
-	if (a.output != NULL && strcmp(a.output, "-") == 0)
-		a.output = NULL; /* -o - is standard output */
-	if ((rc = cli_check_writer(CMD_CONVERT, &a, ops)) != 0)
+	if (a->output != NULL && strcmp(a->output, "-") == 0)
+		a->output = NULL; /* -o - is standard output */
+	rc = cli_check_writer(CMD_CONVERT, a, *ops);
+	if (rc != 0)
 		return rc;
-	if (a.install && a.output)
+	if (a->install && a->output)
 		return cli_usage(CMD_CONVERT, "--install and -o cannot be combined");
+	return 0;
+}
 
-	struct txc_diag d = {0};
-	struct txc_transcript *t = NULL;
-	unsigned flags = cli_load_flags(&a, ops);
+/* The session to convert: loaded as a model, or (a streaming writer) its store left open to stream it. */
+struct convert_src {
+	bool stream;
+	struct cli_stores st; /* stream: open */
+	struct txc_sid id;    /* stream: the session in st.v[which] */
+	size_t which;
+	struct txc_transcript *t; /* else: the model */
+	char *profile;            /* its store's profile (scopes the Claude session id) */
+};
+
+static enum txc_err convert_open(struct cli_args *a, const struct txc_writer_ops *ops, struct convert_src *src,
+				 struct txc_diag *d)
+{
+	memset(src, 0, sizeof(*src));
 	/* Hermes's format is its rows as they are: streamed, so memory stays flat */
-	struct cli_stores st = {0};
-	struct txc_sid id = {0};
-	size_t which = 0;
-	char *profile = NULL;
-	bool stream = (ops->caps & TXC_WCAP_STREAM) != 0;
-	if (stream) {
-		rc = cli_stores_open(&a, &st, &d);
-		if (rc == 0)
-			rc = cli_resolve(&st, a.pos[0], &which, &id, &d);
-	} else {
-		rc = cli_load_session(&a, flags, &t, &profile, &d);
-		a.w.scope = cli_profile_scope(profile); /* profile outlives every use of a.w */
+	src->stream = (ops->caps & TXC_WCAP_STREAM) != 0;
+	if (!src->stream) {
+		enum txc_err rc = cli_load_session(a, cli_load_flags(a, ops), &src->t, &src->profile, d);
+		a->w.scope = cli_profile_scope(src->profile); /* src->profile outlives every use of a->w */
+		return rc;
 	}
-	if (rc) {
-		if (stream)
-			cli_stores_close(&st);
-		txc_sid_release(&id);
-		free(profile);
-		return cli_fail(&d);
-	}
-	if (a.install) {
-		int res;
-		rc = cli_install_claude(&a, t, &a.w, false, &res, &d);
-		txc_transcript_free(t);
-		free(profile);
-		return rc ? cli_fail(&d) : 0;
-	}
-	cli_write_opts_finish(&a, a.output != NULL);
+	enum txc_err rc = cli_stores_open(a, &src->st, d);
+	if (rc == TXC_OK)
+		rc = cli_resolve(&src->st, a->pos[0], &src->which, &src->id, d);
+	return rc;
+}
+
+/* Idempotent: convert_write closes early, cmd_convert at the end whatever happened. */
+static void convert_close(struct convert_src *src)
+{
+	if (src->stream)
+		cli_stores_close(&src->st);
+	src->stream = false;
+	txc_sid_release(&src->id);
+	txc_transcript_free(src->t);
+	src->t = NULL;
+	free(src->profile);
+	src->profile = NULL;
+}
+
+/* The output: to stdout or to a temporary file renamed into place at the end, images first. */
+static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_ops *ops, struct convert_src *src,
+				  struct txc_diag *d)
+{
+	cli_write_opts_finish(a, a->output != NULL);
 	struct cli_assets assets;
-	cli_assets_init(&assets, a.output ? a.output : "-");
-	a.w.assets = &assets.sink;
-	/* output streams to stdout or to a temporary file renamed into place at the end */
+	cli_assets_init(&assets, a->output ? a->output : "-");
+	a->w.assets = &assets.sink;
 	struct cli_atomic file = {0};
-	if (a.output != NULL)
-		rc = cli_atomic_open(&file, a.output, a.force, &d);
+	enum txc_err rc = TXC_OK;
+	if (a->output != NULL)
+		rc = cli_atomic_open(&file, a->output, a->force, d);
 	struct txc_out out;
 	struct cli_tty tty;
 	if (file.f != NULL)
 		txc_out_init_file(&out, file.f);
 	else
 		cli_out_stdout(&out, &tty);
-	if (rc == 0 && stream)
-		rc = stream_hermes(st.v[which].s, &id, flags, &out, &a.w, &d);
-	else if (rc == 0)
-		rc = ops->write(&out, t, &a.w, &d);
-	if (stream)
-		cli_stores_close(&st);
-	txc_sid_release(&id);
-	txc_transcript_free(t);
-	if ((rc == 0 && cli_out_finish(&out) != 0) || (rc && out.err && d.msg[0] == '\0')) {
-		txc_diag_set(&d, TXC_E_FAIL, "cannot write to %s: %s", a.output ? a.output : "stdout", strerror(out.err));
+	if (rc == TXC_OK && src->stream)
+		rc = stream_hermes(src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w, d);
+	else if (rc == TXC_OK)
+		rc = ops->write(&out, src->t, &a->w, d);
+	convert_close(src); /* the store is done with before the file lands */
+	if ((rc == TXC_OK && cli_out_finish(&out) != 0) || (rc != TXC_OK && out.err && d->msg[0] == '\0')) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot write to %s: %s", a->output ? a->output : "stdout", strerror(out.err));
 		rc = TXC_E_FAIL;
 	}
-	if (rc == 0 && a.output != NULL)
-		rc = cli_assets_write(&assets, a.force, &d); /* images first: the document links to them */
-	if (file.f != NULL) {
-		if (rc == 0)
-			rc = cli_atomic_commit(&file, &d);
-		else
-			cli_atomic_abort(&file);
-	}
+	if (rc == TXC_OK && a->output != NULL)
+		rc = cli_assets_write(&assets, a->force, d); /* images first: the document links to them */
+	if (file.f != NULL && rc == TXC_OK)
+		rc = cli_atomic_commit(&file, d);
+	else if (file.f != NULL)
+		cli_atomic_abort(&file);
 	cli_assets_release(&assets);
 	txc_out_release(&out);
-	free(profile);
-	return rc ? cli_fail(&d) : 0;
+	return rc;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct cli_args a;
+	int rc;
+	if (!cli_begin(CMD_CONVERT, argc, argv, &a, &rc))
+		return rc;
+	const struct txc_writer_ops *ops = NULL;
+	rc = convert_args(&a, &ops);
+	if (rc != 0)
+		return rc;
+	struct txc_diag d = {0};
+	struct convert_src src;
+	enum txc_err err = convert_open(&a, ops, &src, &d);
+	if (err == TXC_OK && a.install) {
+		int res;
+		err = cli_install_claude(&a, src.t, &a.w, false, &res, &d);
+	} else if (err == TXC_OK) {
+		err = convert_write(&a, ops, &src, &d);
+	}
+	convert_close(&src);
+	return err != TXC_OK ? cli_fail(&d) : 0;
 }
 
