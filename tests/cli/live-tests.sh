@@ -29,7 +29,7 @@ echo "live: $runs rounds of export+convert during: $(cat writer.txt)"
 "$gen" locked.db "$schema" 0 || exit 1
 "$live" lock locked.db 9 > lock.txt 2>&1 &
 locker=$!
-i=0; while [ "$(cat lock.txt)" != locked ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while [ "$(cat lock.txt)" != locked ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 start=$(date +%s)
 "$txc" export --json --db locked.db > out.txt 2> err.txt; rc=$?
 took=$(( $(date +%s) - start ))

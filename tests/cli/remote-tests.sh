@@ -55,7 +55,7 @@ cat feat.jsonl demo.jsonl > both.jsonl
 start() { # args... -> $port, $server
 	python3 "$src/tools/dashboard.py" --data both.jsonl "$@" > port.txt 2> server.err &
 	server=$!
-	i=0; while [ ! -s port.txt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	i=0; while [ ! -s port.txt ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done # up to 30 s on a loaded machine
 	port=$(head -n 1 port.txt); url=http://127.0.0.1:$port
 }
 stop() { kill $server 2> /dev/null; wait $server 2> /dev/null; : > port.txt; }

@@ -266,7 +266,7 @@ if python3 -c 'import http.server' 2>/dev/null; then
 	} > remote-ids.jsonl
 	python3 "$src/tools/dashboard.py" --data remote-ids.jsonl > port.txt 2> server.err &
 	server=$!
-	i=0; while [ ! -s port.txt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	i=0; while [ ! -s port.txt ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 	url=http://127.0.0.1:$(head -n 1 port.txt)
 	expect_rc 0 "ids: remote list" "$txc" list --remote "$url"
 	grep -q '^7 ' out.txt && grep -q '^no-id~2 ' out.txt && ok || bad "ids: remote list: $(cat out.txt)"
