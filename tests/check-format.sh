@@ -1,0 +1,19 @@
+#!/bin/sh
+# check-format.sh - the C sources follow .clang-format (clang-format --dry-run --Werror).
+# usage: check-format.sh SOURCE_DIR
+cd "$1" || exit 2
+if ! command -v clang-format > /dev/null; then
+	echo "format: SKIPPED, clang-format is not installed (apt-get install clang-format)"
+	exit 0
+fi
+files=$(git ls-files 'src/*.c' 'src/*.h' 'include/*.h' 2> /dev/null || find src include -name '*.[ch]')
+bad=0 n=0
+for f in $files; do
+	n=$((n + 1))
+	if ! clang-format --dry-run --Werror "$f" > /dev/null 2>&1; then
+		echo "format: $f differs from .clang-format (run: clang-format -i $f)"
+		bad=$((bad + 1))
+	fi
+done
+echo "format: $((n - bad)) passed, $bad failed"
+[ "$bad" = 0 ]
