@@ -63,8 +63,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	[ -z "$(ls "$ro.tmp")" ] && ok || bad "snapshot copy left behind: $(ls "$ro.tmp")"
 	chmod 755 "$ro"; rm -rf "$ro" "$ro.tmp"
 else
-	echo "live: the read-only folder case needs root and setpriv to become another user; not run"
+	skip "read-only WAL folder" "needs root and setpriv to become another user"
 fi
 
-echo "live: $passes passed, $fails failed"
+summary live
 [ "$fails" = 0 ]

@@ -52,7 +52,7 @@ start() { # args... -> $port, $server
 stop() { kill $server 2> /dev/null; wait $server 2> /dev/null; : > port.txt; }
 start --token s3cret --page-size 2
 export HERMES_DASHBOARD_SESSION_TOKEN=s3cret
-expect_rc 0 "remote list (paged by 2)" "$txc" list --remote "$url" --archived --json; "$jsoncheck" out.txt && ok || bad "remote list json"
+expect_rc 0 "remote list (paged by 2)" "$txc" list --remote "$url" --archived --json; json_ok out.txt && ok || bad "remote list json"
 [ "$(grep -c '"id"' out.txt)" = "$(cat both.jsonl | wc -l)" ] && ok || bad "paging lost sessions: $(grep -c '"id"' out.txt)"
 for db in feat demo; do
 	for id in $(ids $db.db); do
@@ -102,5 +102,5 @@ expect_rc 1 "refused connection" "$txc" list --remote "http://127.0.0.1:$port" -
 grep -q 'cannot connect' err.txt && ok || bad "refused message: $(cat err.txt)"
 expect_rc 2 "not a URL" "$txc" list --remote "ftp://x"
 
-echo "remote: $passes passed, $fails failed"
+summary remote
 [ "$fails" = 0 ]
