@@ -16,7 +16,7 @@ json_ok all.jsonl && ok || bad "export is not strict JSON"
 grep -q '^{"id": null, ' all.jsonl && grep -q '^{"id": {"\$blob_hex": "00ff"}, ' all.jsonl && ok || bad "NULL/BLOB ids not exported as they are"
 grep -q 'warning: 1 session has no id' err.txt && ok || bad "a session without an id not warned about"
 "$txc" list --archived --json --db h.db > list.json 2> err.txt && json_ok list.json && ok || bad "list --json"
-"$txc" list --db h.db > list.txt 2> err.txt && ok || bad "list: $(cat err.txt)"
+"$txc" list --db h.db > list.txt 2> err.txt && head -n 1 list.txt | grep -q '^ID ' && grep -q '^values ' list.txt && grep -q '^calls ' list.txt && ok "list: the table" || bad "list: $(cat err.txt)"
 grep -q "$(printf '\033')" list.txt && bad "raw escape in the list" || ok
 
 for id in values huge calls deep; do
@@ -24,7 +24,7 @@ for id in values huge calls deep; do
 		"$txc" convert $id --to $to --db h.db > $id.$to.jsonl 2> err.txt && ok || bad "$id --to $to: $(cat err.txt)"
 		json_ok $id.$to.jsonl && ok || bad "$id --to $to is not strict JSON"
 	done
-	"$txc" convert $id --to markdown --db h.db > $id.md 2> err.txt && ok || bad "$id --to markdown: $(cat err.txt)"
+	"$txc" convert $id --to markdown --db h.db > $id.md 2> err.txt && grep -q "^id: \"$id\"\$" $id.md && ok "$id --to markdown" || bad "$id --to markdown: $(cat err.txt)"
 	"$txc" artifacts $id --json --db h.db > $id.art.json 2> err.txt && json_ok $id.art.json && ok || bad "$id artifacts"
 done
 # the odd-id session by prefix; the NUL/control id can be named
