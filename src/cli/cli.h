@@ -61,7 +61,6 @@ struct cli_args {
 	int n_pos;
 };
 
-const struct cli_opt *cli_options(size_t *n);
 const struct cli_cmd_info *cli_commands(size_t *n);
 const struct cli_cmd_info *cli_command(unsigned cmd);
 /* 0 parsed; -1 done (--version printed); else an exit code after a usage error */

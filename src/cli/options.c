@@ -72,12 +72,6 @@ static const struct cli_opt opts[] = {
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
-const struct cli_opt *cli_options(size_t *n)
-{
-	*n = N_OPTS;
-	return opts;
-}
-
 static const struct cli_cmd_info cmds[] = {
 	{CMD_LIST, "list", "[hermes] [options]", "list sessions, newest first",
 	 "List sessions: id, start time, source, model, messages, title.  A missing\n"

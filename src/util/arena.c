@@ -20,7 +20,6 @@ struct block {
 struct txc_arena {
 	struct block *head;
 	size_t block_size;
-	size_t total;
 };
 
 struct txc_arena *txc_arena_new(size_t block_size)
@@ -57,7 +56,6 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 				big->next = b->next;
 				b->next = big;
 			}
-			a->total += need;
 			memset(big->data, 0, need);
 			return big->data;
 		}
@@ -67,7 +65,6 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 	}
 	void *p = b->data + b->used;
 	b->used += need;
-	a->total += need;
 	memset(p, 0, need);
 	return p;
 }
@@ -88,11 +85,6 @@ struct txc_str txc_arena_str(struct txc_arena *a, const void *p, size_t len)
 	return (struct txc_str){s, len};
 }
 
-char *txc_arena_strdup(struct txc_arena *a, const char *s)
-{
-	return (char *)txc_arena_str(a, s, strlen(s)).ptr;
-}
-
 void txc_arena_reset(struct txc_arena *a)
 {
 	struct block *b = a->head, *keep = NULL;
@@ -110,7 +102,6 @@ void txc_arena_reset(struct txc_arena *a)
 		keep->used = 0;
 	}
 	a->head = keep;
-	a->total = 0;
 }
 
 void txc_arena_free(struct txc_arena *a)
@@ -124,9 +115,4 @@ void txc_arena_free(struct txc_arena *a)
 		b = next;
 	}
 	free(a);
-}
-
-size_t txc_arena_used(const struct txc_arena *a)
-{
-	return a->total;
 }
