@@ -113,5 +113,63 @@ expect_rc 1 "refused connection" "$txc" list --remote "http://127.0.0.1:$port" -
 grep -q 'cannot connect' err.txt && ok || bad "refused message: $(cat err.txt)"
 expect_rc 2 "not a URL" "$txc" list --remote "ftp://x"
 
+# --remote: what a dashboard can get wrong, profiles, odd ids, the size cap
+start --token t --bad-list
+expect_rc 1 "session list not JSON" "$txc" list --remote "$url/" --token t
+grep -q 'session list that is not the expected JSON' err.txt && [ ! -s out.txt ] && ok "list not JSON: said" || bad "list not JSON: $(cat err.txt)"
+stop
+start --token t --huge
+expect_rc 1 "list over the size cap" "$txc" list --remote "$url" --token t
+grep -q 'is larger than 67108864 bytes' err.txt && ok "size cap: said" || bad "size cap: $(cat err.txt)"
+stop
+start --token t --export-status 403
+expect_rc 1 "export refused" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q 'refused the session token (HTTP 403)' err.txt && [ ! -s out.txt ] && ok "export 403: said" || bad "export 403: $(cat err.txt)"
+stop
+start --token t --export-status 404
+expect_rc 3 "export not found" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q "no session '7f3e9a21'" err.txt && ok "export 404: said" || bad "export 404: $(cat err.txt)"
+stop
+start --token t --export-status 418
+expect_rc 1 "export odd status" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q 'answered HTTP 418' err.txt && ok "export 418: said" || bad "export 418: $(cat err.txt)"
+stop
+start --token t --bad-export 7f3e9a21
+expect_rc 1 "export not JSON" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q "invalid JSON for session '7f3e9a21'" err.txt && [ ! -s out.txt ] && ok "export not JSON: said, nothing out" || bad "export not JSON: $(cat err.txt)"
+stop
+start --token t --profile work
+expect_rc 0 "other profile: empty list" "$txc" list --remote "$url" --token t --json
+[ "$(cat out.txt)" = "[]" ] && ok "the default profile of a dashboard serving work: no sessions" || bad "profile filter: $(head -c 200 out.txt)"
+expect_rc 0 "--profile on --remote" "$txc" convert 7f3e --to hermes --remote "$url" --token t --profile work
+grep -q '^{"id": "7f3e9a21"' out.txt && ok "--profile reaches the dashboard" || bad "--profile: $(head -c 200 out.txt)"
+stop
+start --token sq-token --page-quote "'"
+expect_rc 0 "token in single quotes on the page" "$txc" list --remote "$url"
+grep -q '^7f3e' out.txt && ok "single-quoted page token used" || bad "single-quoted token: $(cat err.txt)"
+stop
+start --token tok --page-quote none
+expect_rc 1 "unquoted page token ignored" "$txc" list --remote "$url"
+grep -q 'refused the session token (HTTP 401)' err.txt && ok "unquoted page token: not taken" || bad "unquoted token: $(cat err.txt)"
+stop
+# ids a URL must carry: an integer, characters that mean something in a URL; no id at all
+printf '%s\n' '{"id": 42, "source": "cli", "started_at": 1.0, "messages": [{"role": "user", "content": "int id", "timestamp": 2.0}]}' \
+	'{"id": "", "source": "cli", "started_at": 3.0, "messages": []}' \
+	'{"id": "a/b?c#d%e f", "source": "cli", "started_at": 5.0, "messages": [{"role": "user", "content": "odd", "timestamp": 6.0}]}' > odd.jsonl
+python3 "$src/tools/dashboard.py" --data odd.jsonl --token t > port.txt 2> server.err &
+server=$!
+i=0; while [ ! -s port.txt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+url=http://127.0.0.1:$(head -n 1 port.txt)
+expect_rc 0 "odd ids listed" "$txc" list --remote "$url" --token t
+grep -q '^a/b?c#d%e f ' out.txt && grep -q '^42 ' out.txt && grep -q '^no-id~' out.txt && ok "odd ids: all listed" || bad "odd ids: $(cat out.txt)"
+expect_rc 0 "integer id" "$txc" convert 42 --to markdown --remote "$url" --token t
+grep -q 'int id' out.txt && ok "integer id: its session" || bad "integer id: $(head -c 200 out.txt)"
+expect_rc 0 "id with / ? # % and a space" "$txc" convert 'a/b?c#d%e f' --to hermes --remote "$url" --token t
+grep -q '^{"id": "a/b?c#d%e f", .*"odd"' out.txt && ok "URL characters in an id: escaped on the way" || bad "odd id: $(head -c 200 out.txt)"
+expect_rc 1 "an empty id cannot be fetched" "$txc" export --to hermes --out oddout --remote "$url" --token t
+grep -q 'id that cannot be put in a URL' err.txt && [ -s oddout/42_2a1dc252.jsonl ] && ok "empty id: said, the others exported" ||
+	bad "empty id: $(cat err.txt; ls oddout)"
+stop
+
 summary remote
 [ "$fails" = 0 ]

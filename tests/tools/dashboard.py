@@ -8,7 +8,11 @@ shapes (hermes-store.md section 8), served from a `txc export --json` file.
 
 Faults on demand: --fail-first N (the first N API requests get 500), --cut ID (the
 export of ID stops half-way and the connection is closed), --slow SECONDS (exports
-wait that long first).  Prints the port it listens on (127.0.0.1, random) first.
+wait that long first), --bad-list (the session list is not JSON), --bad-export ID (the
+export of ID is not JSON), --export-status CODE (every export answers CODE), --huge (the
+session list is larger than txc's 64 MB cap), --profile NAME (sessions only for
+?profile=NAME, an empty list for other profiles), --page-quote Q (the page's token quoted
+with Q; "none": not quoted).  Prints the port it listens on (127.0.0.1, random) first.
 """
 import argparse
 import json
@@ -24,6 +28,12 @@ ap.add_argument("--page-size", type=int, default=100)
 ap.add_argument("--fail-first", type=int, default=0)
 ap.add_argument("--cut", default="")
 ap.add_argument("--slow", type=float, default=0)
+ap.add_argument("--bad-list", action="store_true")
+ap.add_argument("--bad-export", default="")
+ap.add_argument("--export-status", type=int, default=0)
+ap.add_argument("--huge", action="store_true")
+ap.add_argument("--profile", default="")
+ap.add_argument("--page-quote", default='"')
 args = ap.parse_args()
 
 sessions = []
@@ -60,13 +70,22 @@ class Handler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         q = urllib.parse.parse_qs(url.query)
         if url.path == "/":
-            page = '<html><script>window.__HERMES_SESSION_TOKEN__ = "%s";</script></html>' % args.token
+            q = "" if args.page_quote == "none" else args.page_quote
+            page = '<html><script>window.__HERMES_SESSION_TOKEN__ = %s%s%s;</script></html>' % (q, args.token, q)
             return self.send(200, page, "text/html")
         if args.token and self.headers.get("X-Hermes-Session-Token") != args.token:
             return self.send(401, '{"detail": "Unauthorized"}')
         if failures[0] > 0:
             failures[0] -= 1
             return self.send(500, '{"detail": "Internal Server Error"}')
+        if args.profile and q.get("profile", [""])[0] != args.profile:
+            if url.path == "/api/sessions":
+                return self.send(200, '{"sessions": [], "total": 0, "limit": 100, "offset": 0}')
+            return self.send(404, '{"detail": "Session not found"}')
+        if url.path == "/api/sessions" and args.bad_list:
+            return self.send(200, '{"sessions": ')
+        if url.path == "/api/sessions" and args.huge:
+            return self.send(200, '{"sessions": [], "pad": "%s"}' % ("x" * (65 << 20)))
         if url.path == "/api/sessions":
             limit = min(int(q.get("limit", ["20"])[0]), 100, args.page_size)
             offset = int(q.get("offset", ["0"])[0])
@@ -81,6 +100,10 @@ class Handler(BaseHTTPRequestHandler):
             match = [s for s in sessions if str(s.get("id")) == sid]
             if not match:
                 return self.send(404, '{"detail": "Session not found"}')
+            if args.export_status:
+                return self.send(args.export_status, '{"detail": "no"}')
+            if sid == args.bad_export:
+                return self.send(200, '{"id": "%s", "messages": [}' % sid)
             if args.slow:
                 time.sleep(args.slow)
             s = {k: v for k, v in match[0].items() if k != "last_active"}
