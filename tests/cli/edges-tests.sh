@@ -1,0 +1,148 @@
+#!/bin/sh
+# Edges of store selection and bulk export: the default ~/.hermes and an unset HOME, store
+# paths with characters that mean something in a URI, equal timestamps, --all-profiles bulk
+# export with its manifest, broken manifests, a busy output folder, option conflicts and
+# every spelling of --since/--until.
+# usage: edges-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+umask 022
+unset HERMES_HOME HERMES_DASHBOARD_SESSION_TOKEN CLAUDE_CONFIG_DIR
+"$mkdb" min.db "$src/fixtures/minimal.sql" || exit 1
+"$mkdb" feat.db "$src/fixtures/features.sql" || exit 1
+
+# ---- the Hermes home: ~/.hermes by default, HOME unset or empty is a clear usage error ----
+mkdir -p u/.hermes && cp min.db u/.hermes/state.db
+expect_rc 0 "default ~/.hermes" env HOME="$work/u" "$txc" list
+grep -q '^m1 ' out.txt && grep -q '^m2 ' out.txt && ok "~/.hermes/state.db listed" || bad "default home: $(cat out.txt err.txt)"
+expect_rc 0 "HERMES_HOME wins over HOME" env HOME="$work/u" HERMES_HOME="$work/nowhere" "$txc" list --json
+[ "$(cat out.txt)" = "[]" ] && grep -q 'nowhere' err.txt && ok "HERMES_HOME used" || bad "HERMES_HOME: $(cat out.txt err.txt)"
+expect_rc 2 "HOME unset" env -u HOME "$txc" list
+grep -q 'HOME is not set; use --home or --db' err.txt && ok "HOME unset: said" || bad "HOME unset: $(cat err.txt)"
+expect_rc 2 "HOME empty" env HOME= "$txc" convert m1 --to hermes
+grep -q 'HOME is not set' err.txt && [ ! -s out.txt ] && ok "HOME empty: said" || bad "HOME empty: $(cat err.txt)"
+expect_rc 0 "HOME unset, --db given" env -u HOME "$txc" convert m1 --to hermes --db min.db
+grep -q '^{"id": "m1"' out.txt && ok "HOME unset does not matter with --db" || bad "HOME unset --db: $(cat err.txt)"
+
+# ---- profile names and conflicts ----
+for p in _x -x Work "a b" "$(printf '%065d' 0)" ""; do
+	expect_rc 2 "profile name '$p'" "$txc" list --home u/.hermes --profile "$p"
+done
+expect_rc 2 "--db with --profile" "$txc" list --db min.db --profile work
+grep -q -- '--db and --profile cannot be combined' err.txt && ok "--db --profile: said" || bad "--db --profile: $(cat err.txt)"
+expect_rc 2 "--all-profiles with --profile" "$txc" list --home u/.hermes --all-profiles --profile work
+grep -q -- '--all-profiles cannot be combined' err.txt && ok "--all-profiles --profile: said" || bad "--all-profiles --profile: $(cat err.txt)"
+expect_rc 2 "--profile with --input" "$txc" list --input x.jsonl --profile work
+grep -q -- '--profile does not apply to --input' err.txt && ok "--input --profile: said" || bad "--input --profile: $(cat err.txt)"
+expect_rc 0 "--profile default" "$txc" list --home u/.hermes --profile default
+grep -q '^m1 ' out.txt && ok "--profile default is the home's own store" || bad "--profile default: $(cat out.txt err.txt)"
+expect_rc 3 "--profile that does not exist" "$txc" list --home u/.hermes --profile nosuch
+grep -q 'nosuch' err.txt && ok "missing profile named" || bad "missing profile: $(cat err.txt)"
+mkdir -p bare
+expect_rc 3 "--all-profiles on a home with no store" "$txc" list --home bare --all-profiles
+grep -q "no Hermes store in '.*bare' or its profiles" err.txt && ok "empty home: said" || bad "empty home: $(cat err.txt)"
+mkdir -p broken/profiles/a broken/profiles/b
+echo junk > broken/state.db; echo junk > broken/profiles/a/state.db; echo junk > broken/profiles/b/state.db
+expect_rc 1 "--all-profiles, every store broken" "$txc" list --home broken --all-profiles
+grep -q "no profile's store could be read" err.txt && [ "$(grep -c 'warning' err.txt)" -ge 3 ] && ok "all broken: each said, then the failure" || bad "all broken: $(cat err.txt)"
+expect_rc 2 "list of an unknown source" "$txc" list claude --db min.db
+grep -q "unknown source 'claude'" err.txt && ok "unknown source named" || bad "unknown source: $(cat err.txt)"
+
+# ---- store paths with a space, '#', '?' and '%' (SQLite URIs give them meaning) ----
+odd="$work/st dir#1?x=%41"
+mkdir -p "$odd/profiles/p 1" "$odd/profiles/p1"
+cp feat.db "$odd/st ?#%.db"
+expect_rc 0 "odd store path" "$txc" export --json --db "$odd/st ?#%.db"
+[ "$(wc -l < out.txt)" -ge 4 ] && grep -q '^{"id": "tools"' out.txt && ok "odd path: every session read" || bad "odd path: $(cat err.txt)"
+cp min.db "$odd/state.db"; cp feat.db "$odd/profiles/p1/state.db"
+expect_rc 0 "odd HERMES_HOME" env HERMES_HOME="$odd" "$txc" list --all-profiles
+grep -q '^default  *m1 ' out.txt && grep -q '^p1  *tools ' out.txt && ok "odd home: both profiles" || bad "odd home: $(cat out.txt err.txt)"
+expect_rc 0 "odd home, one profile" "$txc" convert tools --to markdown --home "$odd" --profile p1
+grep -q '^id: "tools"$' out.txt && ok "odd home --profile: the session" || bad "odd home --profile: $(cat err.txt)"
+
+# ---- --since/--until spellings ----
+cat > eq.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, title TEXT, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('eq_b', 'cli', 1789344000.0, 'B', '/repo/sub'), ('eq_a', 'cli', 1789344000.0, 'A', '/repo'),
+  ('eq_c', 'cli', 1789344000.0, 'C', '/other');
+INSERT INTO messages VALUES (1, 'eq_a', 'user', 'first', 1789344001.0), (2, 'eq_a', 'assistant', 'second', 1789344001.0),
+  (3, 'eq_a', 'user', 'third', 1789344001.0);
+SQL
+"$mkdb" eq.db eq.sql || exit 1
+n_listed() { grep -c '^eq_' out.txt; }
+for w in "2026-09-14 00:00" "2026-09-14T00:00:00Z" "2026-09-13T19:00-05:00" "2026-09-14T00:00:00.000" "2026-09-14+00:00"; do
+	expect_rc 0 "--since '$w'" env TZ=UTC "$txc" list --db eq.db --since "$w"
+	[ "$(n_listed)" = 3 ] && ok "--since '$w': the instant itself is in" || bad "--since '$w': $(cat out.txt)"
+done
+for w in "2026-09-14T00:00:00.5Z" "2026-09-14T02:00+01:59"; do
+	expect_rc 0 "--since '$w'" env TZ=UTC "$txc" list --db eq.db --since "$w"
+	[ "$(n_listed)" = 0 ] && ok "--since '$w': after the instant" || bad "--since '$w': $(cat out.txt)"
+done
+expect_rc 0 "--until a date-time" env TZ=UTC "$txc" list --db eq.db --until "2026-09-13T23:59:59Z"
+[ "$(n_listed)" = 0 ] && ok "--until before the instant" || bad "--until: $(cat out.txt)"
+for w in "2026-09-14T25:00" "2026-09-14T00:60" "2026-09-14T10:15:61" "2026-09-14T10:15:" "2026-09-14X" "-1d" "2026-9-14" \
+	"2026-09-14T00:00+0200" "2026-09-14T00:00+02:00x" "2026-00-10" "2026-09-32" "5y" ""; do
+	expect_rc 2 "bad --since '$w'" env TZ=UTC "$txc" list --db eq.db --since "$w"
+	grep -q -- "--since takes a date" err.txt && ok "bad --since '$w': said" || bad "bad --since '$w': $(cat err.txt)"
+done
+expect_rc 2 "bad --until" "$txc" list --db eq.db --until bogus
+grep -q -- "--until takes a date.*not 'bogus'" err.txt && ok "bad --until: said" || bad "bad --until: $(cat err.txt)"
+
+# ---- --cwd spelled with . and .. ----
+expect_rc 0 "--cwd with .." "$txc" list --db eq.db --cwd /repo/sub/..
+[ "$(grep -c '^eq_[ab] ' out.txt)" = 2 ] && ! grep -q '^eq_c' out.txt && ok "--cwd /repo/sub/.. is /repo" || bad "--cwd ..: $(cat out.txt)"
+expect_rc 0 "--cwd with ./ and a trailing slash" "$txc" list --db eq.db --cwd /repo/./sub//
+[ "$(grep -c '^eq_' out.txt)" = 1 ] && grep -q '^eq_b ' out.txt && ok "--cwd /repo/./sub// is /repo/sub" || bad "--cwd ./: $(cat out.txt)"
+expect_rc 0 "--cwd /.." "$txc" list --db eq.db --cwd /..
+[ "$(n_listed)" = 3 ] && ok "--cwd /.. is /" || bad "--cwd /..: $(cat out.txt)"
+
+# ---- equal timestamps: a stable order, messages in their stored order ----
+expect_rc 0 "equal starts" "$txc" list --db eq.db
+order1=$(grep '^eq_' out.txt | cut -d' ' -f1 | tr '\n' ' ')
+"$txc" list --db eq.db --json > j.txt
+order2=$(sed -n 's/^[[,]*{"id":"\([^"]*\)".*/\1/p' j.txt | tr '\n' ' ')
+[ "$order1" = "eq_c eq_b eq_a " ] && [ "$order2" = "$order1" ] && ok "equal starts: the same order in the table and JSON" || bad "equal starts: '$order1' vs '$order2'"
+expect_rc 0 "equal message times" "$txc" convert eq_a --to markdown --db eq.db
+[ "$(grep -x 'first\|second\|third' out.txt | tr '\n' ' ')" = "first second third " ] && ok "equal message times: stored order kept" || bad "message order: $(cat out.txt)"
+expect_rc 0 "equal message times, claude" "$txc" convert eq_a --to claude --db eq.db
+[ "$(grep -o '"text":"[a-z]*"' out.txt | tr '\n' ' ')" = '"text":"first" "text":"second" "text":"third" ' ] && ok "claude: stored order kept" || bad "claude order: $(cat out.txt)"
+
+# ---- --all-profiles bulk export: a folder per profile, the profile in the manifest ----
+mkdir -p home/profiles/work
+cp eq.db home/state.db; cp min.db home/profiles/work/state.db
+expect_rc 0 "bulk --all-profiles" "$txc" export --to markdown --out allp --home home --all-profiles
+[ -s allp/default/eq_a-a.md ] && [ -s allp/work/m1.md ] && ok "bulk --all-profiles: a folder per profile" || bad "bulk --all-profiles: $(find allp)"
+grep -q '^{"session_id":"eq_a","profile":"default","path":"default/eq_a-a.md",' allp/manifest.jsonl &&
+	grep -q '^{"session_id":"m1","profile":"work","path":"work/m1.md",' allp/manifest.jsonl && [ "$(wc -l < allp/manifest.jsonl)" = 5 ] &&
+	ok "bulk --all-profiles: profiles in the manifest" || bad "bulk manifest: $(cat allp/manifest.jsonl)"
+json_ok allp/manifest.jsonl && ok "bulk --all-profiles manifest is JSON" || bad "bulk manifest not JSON"
+printf 'not json\n{"path": "x"}\n\n' >> allp/manifest.jsonl
+expect_rc 0 "manifest with broken lines" "$txc" export --to markdown --out allp --home home --all-profiles --progress
+[ "$(grep -c 'not a manifest entry; it will be dropped' err.txt)" = 2 ] && grep -q ': 0 new, 0 updated, 5 unchanged' err.txt &&
+	ok "broken manifest lines: said, dropped, nothing rewritten" || bad "broken manifest: $(cat err.txt)"
+[ "$(wc -l < allp/manifest.jsonl)" = 5 ] && json_ok allp/manifest.jsonl && ok "broken manifest lines gone" || bad "manifest after: $(cat allp/manifest.jsonl)"
+# a second txc on the same folder waits for nobody: it says so
+if command -v flock > /dev/null; then
+	flock allp sleep 3 &
+	locker=$!
+	sleep 0.5
+	expect_rc 1 "a busy output folder" "$txc" export --to markdown --out allp --home home --all-profiles
+	grep -q "another txc is exporting to 'allp'" err.txt && ok "busy folder: said" || bad "busy folder: $(cat err.txt)"
+	wait $locker
+else
+	skip "a busy output folder" "no flock(1)"
+fi
+# a renamed session: --dry-run says what would go, the run does it
+printf "UPDATE sessions SET title='Renamed' WHERE id='eq_b';\n" > ren.sql; "$mkdb" home/state.db ren.sql
+expect_rc 0 "dry run of a rename" "$txc" export --to markdown --out allp --home home --all-profiles --dry-run
+grep -q '^new    allp/default/eq_b-renamed.md$' out.txt && grep -q '^remove allp/default/eq_b-b.md$' out.txt && [ -e allp/default/eq_b-b.md ] &&
+	ok "dry run: new and remove listed, nothing done" || bad "dry run rename: $(cat out.txt)"
+expect_rc 0 "run of a rename" "$txc" export --to markdown --out allp --home home --all-profiles
+[ ! -e allp/default/eq_b-b.md ] && [ -s allp/default/eq_b-renamed.md ] && ok "rename: old file gone, new written" || bad "rename: $(ls allp/default)"
+
+summary edges
+[ "$fails" = 0 ]
