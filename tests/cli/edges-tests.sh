@@ -144,5 +144,30 @@ grep -q '^new    allp/default/eq_b-renamed.md$' out.txt && grep -q '^remove allp
 expect_rc 0 "run of a rename" "$txc" export --to markdown --out allp --home home --all-profiles
 [ ! -e allp/default/eq_b-b.md ] && [ -s allp/default/eq_b-renamed.md ] && ok "rename: old file gone, new written" || bad "rename: $(ls allp/default)"
 
+# ---- Markdown of message text: fences inside text, lists, quotes, links, escapes; typed tools ----
+python3 "$src/tools/md-shapes.py" > md.sql && "$mkdb" md.db md.sql || exit 1
+expect_rc 0 "markdown shapes" "$txc" convert md --to markdown --db md.db -o md.md
+for want in 'Show me &lt;b>' '**Bash** — list \*files\* in `/w d` (timeout 5000 ms) (background)' '**Read** `/a/b.py` (from line 5)' \
+	'**Read** `/a/f.py` (lines 3–6)' '**Edit** `/a/d.txt` (all occurrences)' '**MultiEdit** `/a/c.c`' '**patch** `/a/e.txt`' '**noargs**' \
+	'*… 20 more lines cut (use --detail full to see everything)*' '# Shapes \`of\` \*text\* second line' 'Escapes: &lt;b> and \` and a \| in | cells |'; do
+	grep -qF -- "$want" md.md && ok "markdown shapes: $want" || bad "markdown shapes: missing $want"
+done
+grep -q '^End $' md.md && grep -q '^    indented <code> four$' md.md && grep -q '^never closed <b>$' md.md && ok "markdown shapes: code kept as typed" || bad "markdown shapes: code lost"
+if command -v cmark-gfm > /dev/null 2>&1; then
+	cmark-gfm -e table -e autolink -e strikethrough -e tagfilter md.md > md.html
+	tags=$(grep -oE '<[A-Za-z][A-Za-z0-9-]*' md.html | tr -d '<' | sort -u |
+		grep -vxE 'a|blockquote|code|em|h[1-6]|hr|li|ol|p|pre|strong|table|tbody|td|th|thead|tr|ul')
+	[ -z "$tags" ] && ok "markdown shapes: no raw tags rendered" || bad "markdown shapes: raw tags: $(echo $tags)"
+	for n in 1 2 3 4 5 6 7 8 9 10 TOOLS; do
+		grep -q "^<p>AFTER-$n</p>\$" md.html && ok "markdown shapes: text after shape $n is text" || bad "markdown shapes: after shape $n"
+	done
+else
+	skip "markdown shapes rendered" "cmark-gfm is not installed"
+fi
+expect_rc 0 "markdown shapes, brief" "$txc" convert md --to markdown --db md.db --detail brief
+grep -qxF '**Bash** `ls <x>`' out.txt && grep -qxF '**patch**' out.txt && ! grep -q '^```diff' out.txt && ok "brief: one line a call" || bad "brief: $(grep -n '^\*\*' out.txt)"
+expect_rc 0 "markdown shapes, full" "$txc" convert md --to markdown --db md.db --detail full
+grep -q '^L59$' out.txt && ! grep -q 'more lines cut' out.txt && ok "full: nothing cut" || bad "full: output cut"
+
 summary edges
 [ "$fails" = 0 ]

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""md-shapes.py - SQL for a store whose session "md" holds the shapes of message text the
+Markdown writer must keep apart: fences inside text, lists and quotes around them, links with
+titles, escapes, tables, terminal escapes, indented and unclosed code; and tool calls of each
+typed kind with their results.  Each shape is followed by a line AFTER-n that must render as
+a paragraph.  usage: md-shapes.py > md.sql"""
+import json
+def q(s): return "'" + s.replace("'", "''") + "'"
+ESC = "\x1b"
+text = "\n".join([
+ "Intro with `` a ` b `` and ` lead` and `trail `.",
+ "",
+ "```python",
+ "print('<b>hi</b>')",
+ "```",
+ "AFTER-1",
+ "",
+ "~~~",
+ "```",
+ "inner <i>",
+ "~~~",
+ "AFTER-2",
+ "",
+ "1. step one",
+ "   ```sh",
+ "rm -rf <x>",
+ "   ```",
+ "",
+ "AFTER-3",
+ "",
+ "> ```",
+ "> <script>alert(1)</script>",
+ "> ```",
+ "",
+ "AFTER-4",
+ "",
+ "-\tlist item",
+ "\t```",
+ "\tcode <u>",
+ "\t```",
+ "",
+ "AFTER-5",
+ "",
+ "  > > nested <q>",
+ ">    > deep",
+ "",
+ "AFTER-6",
+ "",
+ "Links: [a](http://x.example/a \"t\") [b](<dest with space> 'title') [c](y.md (paren title)) [d](z\\(1\\).md)",
+ "[e](" + "(" * 40 + "x" + ")" * 40 + ") [f](g.md \"multi",
+ "line title\") [h](i.md \"broken",
+ "",
+ "title\")",
+ "",
+ "AFTER-7",
+ "",
+ "Escapes: \\<b> and \\` and a \\| in | cells |",
+ "",
+ "| col | b |",
+ "|-----|---|",
+ "| a \\| b | <td> |",
+ "",
+ "AFTER-8",
+ "",
+ "Terminal: " + ESC + "]8;;http://x" + "\x07" + "link" + ESC + "]8;;" + ESC + "\\",
+ "",
+ "AFTER-9",
+ "",
+ "        indented <code> four",
+ "",
+ "AFTER-10",
+ "",
+ "```",
+ "never closed <b>",
+ "",
+ "End " + ESC + "]0;an OSC never ended",
+])
+calls = [
+ {"id": "c1", "type": "function", "function": {"name": "terminal", "arguments": json.dumps({"command": "ls <x>", "description": "list *files*", "background": True, "workdir": "/w d", "timeout": 5})}},
+ {"id": "c2", "type": "function", "function": {"name": "read_file", "arguments": json.dumps({"path": "/a/b.py", "offset": 5})}},
+ {"id": "c3", "type": "function", "function": {"name": "MultiEdit", "arguments": json.dumps({"file_path": "/a/c.c", "edits": [{"old_string": "a", "new_string": "b"}, {"old_string": "c\nd", "new_string": "e", "replace_all": True}]})}},
+ {"id": "c4", "type": "function", "function": {"name": "patch", "arguments": json.dumps({"mode": "replace", "path": "/a/d.txt", "old_string": "x", "new_string": "y", "replace_all": True})}},
+ {"id": "c5", "type": "function", "function": {"name": "patch", "arguments": json.dumps({"path": "/a/e.txt", "patch": "--- a\n+++ b\n@@\n-x\n+y"})}},
+ {"id": "c6", "type": "function", "function": {"name": "noargs", "arguments": "{}"}},
+ {"id": "c7", "type": "function", "function": {"name": "read_file", "arguments": json.dumps({"path": "/a/f.py", "offset": 3, "limit": 4})}},
+]
+results = [
+ ("c1", "terminal", json.dumps({"output": "line1\nline2", "exit_code": 2, "error": "boom <e>"})),
+ ("c2", "read_file", "\n".join("L%d" % i for i in range(60))),
+ ("c3", "MultiEdit", json.dumps({"success": True})),
+ ("c4", "patch", "ok"),
+ ("c5", "patch", "ok"),
+ ("c6", "noargs", ""),
+ ("c7", "read_file", "x"),
+]
+print("CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, title TEXT, model TEXT);")
+print("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL);")
+print("INSERT INTO sessions VALUES ('md', 'cli', 1789344000.0, %s, 'm');" % q("Shapes `of` *text*\nsecond line"))
+print("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('md', 'user', %s, 1789344001.0);" % q("Show me <b>"))
+print("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('md', 'assistant', %s, 1789344002.0);" % q(text))
+print("INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('md', 'assistant', 'Calling.', %s, 1789344003.0);" % q(json.dumps(calls)))
+for i, (cid, name, out) in enumerate(results):
+    print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md', 'tool', %s, %s, %s, %f);" % (q(out), q(cid), q(name), 1789344004.0 + i))
+print("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('md', 'assistant', 'AFTER-TOOLS', 1789344020.0);")
