@@ -169,5 +169,23 @@ grep -qxF '**Bash** `ls <x>`' out.txt && grep -qxF '**patch**' out.txt && ! grep
 expect_rc 0 "markdown shapes, full" "$txc" convert md --to markdown --db md.db --detail full
 grep -q '^L59$' out.txt && ! grep -q 'more lines cut' out.txt && ok "full: nothing cut" || bad "full: output cut"
 
+# ---- --input files: CRLF and blank lines, stdin from a pipe or a file, JSON that is no session ----
+"$txc" export --json --db feat.db > feat.jsonl || exit 1
+{ echo; sed 's/$/\r/' feat.jsonl | sed '1s/^/  /'; printf '\n  \n'; } > crlf.jsonl
+expect_rc 0 "--input with CRLF, blank lines, leading blanks" "$txc" export --json --input crlf.jsonl
+cmp -s out.txt feat.jsonl && [ -s out.txt ] && ok "CRLF input reads as the export" || bad "CRLF input: $(head -c 200 err.txt)"
+expect_rc 0 "--input - from a pipe" sh -c "cat feat.jsonl | '$txc' export --json --input -"
+cmp -s out.txt feat.jsonl && [ -s out.txt ] && ok "stdin pipe reads as the export" || bad "stdin pipe: $(head -c 200 err.txt)"
+expect_rc 0 "--input - from a file" sh -c "'$txc' convert tools --to hermes --input - < feat.jsonl"
+grep -q '^{"id": "tools"' out.txt && ok "stdin file: the session" || bad "stdin file: $(head -c 200 err.txt)"
+echo '{"x": 1}' > notsess.json; printf '{\n  "x": 1\n}\n' > notsess2.json
+for f in notsess.json notsess2.json; do
+	expect_rc 1 "--input $f" "$txc" list --input $f
+	grep -q "$f: not a Hermes session export" err.txt && ok "$f: said" || bad "$f: $(cat err.txt)"
+done
+: > empty.jsonl
+expect_rc 0 "--input of an empty file" "$txc" list --input empty.jsonl --json
+[ "$(cat out.txt)" = "[]" ] && ok "empty input: no sessions" || bad "empty input: $(cat out.txt)"
+
 summary edges
 [ "$fails" = 0 ]
