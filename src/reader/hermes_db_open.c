@@ -299,8 +299,8 @@ static int db_open_image(struct hermes_db **out, const void *image, size_t len, 
 	int rc = sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_EXRESCODE, NULL);
 	if (rc == SQLITE_OK) {
 		unsigned char *copy = sqlite3_malloc64(len ? len : 1);
-		if (copy == NULL)
-			rc = SQLITE_NOMEM;
+		if (copy == NULL) /* LCOV_EXCL_BR_LINE: out of memory */
+			rc = SQLITE_NOMEM; /* LCOV_EXCL_LINE */
 		else if (len)
 			memcpy(copy, image, len);
 		if (copy != NULL)

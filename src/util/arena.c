@@ -42,8 +42,8 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 {
 	const size_t align = alignof(max_align_t);
 	size_t need = (size + align - 1) & ~(align - 1);
-	if (need < size)
-		abort();
+	if (need < size) /* LCOV_EXCL_BR_LINE: size overflow, out of memory */
+		abort(); /* LCOV_EXCL_LINE */
 	struct block *b = a->head;
 	if (b == NULL || b->size - b->used < need) {
 		if (need > a->block_size / 4) {
@@ -71,8 +71,8 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 
 void *txc_arena_array(struct txc_arena *a, size_t n, size_t size)
 {
-	if (size && n > SIZE_MAX / size)
-		abort();
+	if (size && n > SIZE_MAX / size) /* LCOV_EXCL_BR_LINE: size overflow, out of memory */
+		abort(); /* LCOV_EXCL_LINE */
 	return txc_arena_alloc(a, n * size);
 }
 
