@@ -187,5 +187,43 @@ done
 expect_rc 0 "--input of an empty file" "$txc" list --input empty.jsonl --json
 [ "$(cat out.txt)" = "[]" ] && ok "empty input: no sessions" || bad "empty input: $(cat out.txt)"
 
+# ---- usage errors of convert and artifacts; help and version spelled as commands ----
+for args in "convert --to hermes" "convert a b --to hermes" "convert tools --to markdown --install" "convert tools --to claude --install -o x" \
+	"convert tools --to claude --images files -o x" "artifacts" "artifacts a b" "completions"; do
+	expect_rc 2 "usage: $args" "$txc" $args --db feat.db
+	one_line_err "usage: $args"
+done
+for args in help -h; do expect_rc 0 "$args" "$txc" $args; grep -q '^usage: txc <command>' out.txt && ok "$args: the usage" || bad "$args: $(head -2 out.txt)"; done
+expect_rc 0 "version as a command" "$txc" version; grep -q '^txc [0-9]' out.txt && ok "version: printed" || bad "version: $(cat out.txt)"
+expect_rc 3 "artifacts of an unknown session" "$txc" artifacts nosuch --db feat.db
+expect_rc 0 "artifacts of a session without any" "$txc" artifacts empty --db feat.db
+[ ! -s out.txt ] && grep -q 'no artifacts found in this session' err.txt && ok "no artifacts: said" || bad "no artifacts: $(cat err.txt)"
+
+# ---- artifacts --check: file: URLs, ~ and relative paths, directories, other file types, foreign paths ----
+mkdir -p art/dir.pdf hh && : > "art/with space.txt" && : > art/rel.txt && : > hh/home.csv
+mkfifo art/pipe.png 2> /dev/null || : > art/pipe.png
+cat > art.sql <<SQL
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('chk', 'cli', 1, '$work/art'), ('nocwd', 'cli', 2, NULL);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('chk', 'assistant',
+ '[a](file://localhost$work/art/rel.txt) [b](file://elsewhere/x.pdf) [c](file://$work/art/with%20space.txt) [d](file://$work/art/bad%zz.txt) ~/home.csv ./rel.txt $work/art/dir.pdf $work/art/pipe.png C:\\x\\y.docx //host/share/q.pdf', 2);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('nocwd', 'assistant', 'see ./rel.txt and ~/home.csv', 3);
+SQL
+"$mkdb" art.db art.sql || exit 1
+expect_rc 0 "artifacts --check, every kind of path" env HOME="$work/hh" "$txc" artifacts chk --db art.db --check --color never
+for want in "file://localhost$work/art/rel.txt  ok (file, 0 bytes)" "file://elsewhere/x.pdf  not checkable on this system" \
+	"file://$work/art/with%20space.txt  ok (file, 0 bytes)" "file://$work/art/bad%zz.txt  missing" "~/home.csv  ok (file, 0 bytes)" \
+	"./rel.txt  ok (file, 0 bytes)" "$work/art/dir.pdf  ok (directory" 'C:\x\y.docx  not checkable on this system' \
+	"//host/share/q.pdf  not checkable on this system"; do
+	grep -qF -- "$want" out.txt && ok "--check: $want" || bad "--check: missing '$want' in $(cat out.txt)"
+done
+[ -p art/pipe.png ] && { grep -qF "$work/art/pipe.png  ok (other, " out.txt && ok "--check: a FIFO is 'other'" || bad "--check FIFO: $(cat out.txt)"; }
+expect_rc 0 "artifacts --check without a cwd" env HOME="$work/hh" "$txc" artifacts nocwd --db art.db --check --json
+grep -q '"value":"./rel.txt",.*"exists":null' out.txt && grep -q "\"value\":\"~/home.csv\",.*\"exists\":true,\"path\":\"$work/hh/home.csv\"" out.txt &&
+	ok "--check: relative without a cwd is unknown, ~ is HOME" || bad "--check nocwd: $(cat out.txt)"
+expect_rc 0 "artifacts --check, HOME not absolute" env HOME=relative "$txc" artifacts nocwd --db art.db --check --json
+grep -q '"value":"~/home.csv",.*"exists":null' out.txt && ok "--check: ~ with a relative HOME is unknown" || bad "--check relative HOME: $(cat out.txt)"
+
 summary edges
 [ "$fails" = 0 ]
