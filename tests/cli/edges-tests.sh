@@ -225,5 +225,30 @@ grep -q '"value":"./rel.txt",.*"exists":null' out.txt && grep -q "\"value\":\"~/
 expect_rc 0 "artifacts --check, HOME not absolute" env HOME=relative "$txc" artifacts nocwd --db art.db --check --json
 grep -q '"value":"~/home.csv",.*"exists":null' out.txt && ok "--check: ~ with a relative HOME is unknown" || bad "--check relative HOME: $(cat out.txt)"
 
+# ---- --install: ~/.claude by default, a quote in the cwd, --as-new, nothing to resume, a relative cwd ----
+mkdir -p "q'dir" hc
+cat > inst.sql <<SQL
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('q1', 'cli', 1, '$work/q''dir'), ('e1', 'cli', 2, '$work'), ('rel', 'cli', 3, 'relative/dir');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('q1', 'user', 'hi', 2), ('e1', 'system', 'only a system prompt', 3),
+  ('rel', 'user', 'x', 4);
+SQL
+"$mkdb" inst.db inst.sql || exit 1
+qfolder=$(echo "$work/q'dir" | sed 's/[^A-Za-z0-9]/-/g')
+expect_rc 0 "install under ~/.claude" env HOME="$work/hc" "$txc" convert q1 --to claude --install --db inst.db
+first=$(sed -n 's/^installed //p' out.txt)
+case "$first" in "$work/hc/.claude/projects/$qfolder/"*.jsonl) [ -s "$first" ] && ok "installed under HOME/.claude" ;; *) false ;; esac || bad "install under HOME: $(cat out.txt err.txt)"
+grep -qF "resume with: cd '$work/q'\\''dir' && claude --resume " out.txt && ok "resume command quotes the quote" || bad "resume quoting: $(cat out.txt)"
+expect_rc 0 "install --as-new" env HOME="$work/hc" "$txc" convert q1 --to claude --install --as-new --db inst.db
+second=$(sed -n 's/^installed //p' out.txt)
+[ -n "$second" ] && [ "$second" != "$first" ] && [ -s "$second" ] && [ -s "$first" ] && ok "--as-new: a second session, the first kept" || bad "--as-new: $(cat out.txt err.txt)"
+expect_rc 0 "install --as-new again" env HOME="$work/hc" "$txc" convert q1 --to claude --install --as-new --db inst.db
+grep -q "^unchanged $second\$" out.txt && [ "$(ls "$work/hc/.claude/projects/$qfolder" | wc -l)" = 2 ] && ok "--as-new again: unchanged, no third copy" || bad "--as-new again: $(cat out.txt)"
+expect_rc 1 "install of a session Claude Code cannot resume" env HOME="$work/hc" "$txc" convert e1 --to claude --install --db inst.db
+grep -q "session 'e1' has no messages: nothing Claude Code could resume; nothing installed" err.txt && ok "nothing to resume: said" || bad "empty install: $(cat err.txt)"
+expect_rc 0 "install with a relative cwd" env HOME="$work/hc" "$txc" convert rel --to claude --install --db inst.db
+grep -q "the session's directory 'relative/dir' does not exist here; installing for " err.txt && ok "relative cwd: said" || bad "relative cwd: $(cat err.txt)"
+
 summary edges
 [ "$fails" = 0 ]
