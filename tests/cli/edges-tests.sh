@@ -250,5 +250,31 @@ grep -q "session 'e1' has no messages: nothing Claude Code could resume; nothing
 expect_rc 0 "install with a relative cwd" env HOME="$work/hc" "$txc" convert rel --to claude --install --db inst.db
 grep -q "the session's directory 'relative/dir' does not exist here; installing for " err.txt && ok "relative cwd: said" || bad "relative cwd: $(cat err.txt)"
 
+# ---- export: usage errors, --out with --install, --json with filters ----
+for args in "x --json" "--to pdf --out o" "--json --dry-run" "--json --force" "--json --install"; do
+	expect_rc 2 "export usage: $args" "$txc" export $args --db feat.db
+	one_line_err "export usage: $args"
+done
+expect_rc 0 "export --out and --install" env CLAUDE_CONFIG_DIR="$work/cc" "$txc" export --to claude --out oo --install --db feat.db
+[ -s oo/tools-tools-quoted-and-a-second-line-b-bold-b.jsonl ] && [ "$(find cc/projects -name '*.jsonl' | wc -l)" = 3 ] &&
+	grep -q "session 'empty' has no messages; not installed" err.txt && ok "--out and --install: both, the empty session said" || bad "--out --install: $(cat err.txt; find cc oo)"
+expect_rc 0 "export --json with filters" "$txc" export --json --db feat.db --source cli --limit 1
+[ "$(wc -l < out.txt)" = 1 ] && json_ok out.txt && ok "export --json --limit 1: one session" || bad "export --json filters: $(wc -l < out.txt)"
+expect_rc 0 "export --json, nothing matches" "$txc" export --json --db feat.db --model no-such-model
+[ ! -s out.txt ] && ok "export --json of no session: nothing" || bad "export --json no match: $(head -c 100 out.txt)"
+
+# ---- where txc cannot write: a missing folder, a file in the way, a folder named as the output ----
+: > afile
+for o in nodir/x.jsonl afile/x; do
+	expect_rc 1 "-o $o" "$txc" convert tools --to hermes --db feat.db -o $o
+	grep -qF "cannot create a file next to '$o'" err.txt && [ ! -s out.txt ] && ok "-o $o: said" || bad "-o $o: $(cat err.txt)"
+done
+for o in . .. /; do
+	expect_rc 1 "-o $o" "$txc" convert tools --to hermes --db feat.db -o $o
+	grep -qF "'$o' is not a regular file" err.txt && ok "-o $o: refused" || bad "-o $o: $(cat err.txt)"
+done
+expect_rc 1 "--out under a file" "$txc" export --to hermes --out afile/sub --db feat.db
+grep -qF "cannot create folder 'afile/sub': Not a directory" err.txt && [ ! -s afile ] && ok "--out under a file: said" || bad "--out under a file: $(cat err.txt)"
+
 summary edges
 [ "$fails" = 0 ]
