@@ -366,13 +366,60 @@ static void test_artifacts(void **state)
 	assert_string_equal(artifacts_of(rows, sizeof(rows) / sizeof(rows[0])), want);
 }
 
+/* the typed/raw decision: every field known, required ones present, types right (else RAW) */
+static enum txc_tool tool_of(const char *name, const char *input)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_json *in;
+	assert_int_equal(txc_json_parse(a, input, strlen(input), &in), 0);
+	struct txc_block b = {0};
+	txc_model_tool_set(a, &b, txc_str_c(name), in);
+	enum txc_tool k = b.tool;
+	txc_arena_free(a);
+	return k;
+}
+
+static void test_tool_kinds(void **state)
+{
+	(void)state;
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": 5, \"limit\": null}"), TXC_TOOL_READ);
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": \"5\"}"), TXC_TOOL_RAW);   /* a string offset */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": -5}"), TXC_TOOL_RAW);    /* negative */
+	assert_int_equal(tool_of("Read", "{\"file_path\": null}"), TXC_TOOL_RAW);                      /* required null */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"extra\": 1}"), TXC_TOOL_RAW);    /* unknown field */
+	assert_int_equal(tool_of("Read", "[\"/a\"]"), TXC_TOOL_RAW);                                   /* not an object */
+	assert_int_equal(tool_of("Write", "{\"file_path\": \"/a\"}"), TXC_TOOL_RAW);                  /* content missing */
+	assert_int_equal(tool_of("Bash", "{\"command\": \"ls\", \"run_in_background\": false, \"timeout_ms\": 5}"), TXC_TOOL_BASH);
+	assert_int_equal(tool_of("Bash", "{\"command\": \"ls\", \"run_in_background\": \"yes\"}"), TXC_TOOL_RAW);
+	assert_int_equal(tool_of("Edit", "{\"file_path\": \"/a\", \"old_string\": \"x\", \"new_string\": \"y\", \"replace_all\": true}"),
+			 TXC_TOOL_EDIT);
+	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": [{\"old_string\": \"x\", \"new_string\": \"y\"}]}"),
+			 TXC_TOOL_MULTIEDIT);
+	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": {\"old_string\": \"x\"}}"), TXC_TOOL_RAW);
+	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": [{\"old_string\": \"x\"}]}"), TXC_TOOL_RAW);
+	assert_int_equal(tool_of("/review", "{\"args\": \"x\"}"), TXC_TOOL_COMMAND);
+	assert_int_equal(tool_of("/review", "{\"args\": 1}"), TXC_TOOL_RAW);
+	assert_int_equal(tool_of("read", "{\"file_path\": \"/a\"}"), TXC_TOOL_RAW); /* names are exact */
+	/* stop reasons: Hermes and Claude spellings in, Claude spelling out */
+	const char *in[] = {"stop", "tool_calls", "length", "stop_sequence", "cancelled", "error", "weird"};
+	const char *out[] = {"end_turn", "tool_use", "max_tokens", "stop_sequence", "aborted", "error", NULL};
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		const char *got = txc_model_stop_name(txc_model_stop_from_text(in[i], strlen(in[i])));
+		if (out[i] == NULL)
+			assert_null(got);
+		else
+			assert_string_equal(got, out[i]);
+	}
+	assert_null(txc_model_stop_name(TXC_STOP_NONE));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_session_ids),
 		cmocka_unit_test(test_meta),	     cmocka_unit_test(test_user_content), cmocka_unit_test(test_assistant_reasoning),
 		cmocka_unit_test(test_tools),	     cmocka_unit_test(test_tool_results), cmocka_unit_test(test_claude_folder),
-		cmocka_unit_test(test_session_uuid), cmocka_unit_test(test_hermes_needs_native), cmocka_unit_test(test_artifacts),
+		cmocka_unit_test(test_session_uuid), cmocka_unit_test(test_hermes_needs_native), cmocka_unit_test(test_artifacts), cmocka_unit_test(test_tool_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
