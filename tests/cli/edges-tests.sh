@@ -276,5 +276,30 @@ done
 expect_rc 1 "--out under a file" "$txc" export --to hermes --out afile/sub --db feat.db
 grep -qF "cannot create folder 'afile/sub': Not a directory" err.txt && [ ! -s afile ] && ok "--out under a file: said" || bad "--out under a file: $(cat err.txt)"
 
+# ---- a WITHOUT ROWID store: ids of every type looked up by value; results that are content blocks ----
+cat > wr.sql <<'SQL'
+CREATE TABLE sessions (id PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL) WITHOUT ROWID;
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT NOT NULL, content TEXT, tool_call_id TEXT, tool_calls TEXT,
+  tool_name TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('txt', 'cli', 1), (42, 'cli', 2), (1.5, 'cli', 3);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('txt', 'user', 'hello text', 1), (42, 'user', 'hello int', 2),
+  (1.5, 'user', 'hello real', 3);
+INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('txt', 'assistant', '',
+  '[{"id":"c1","type":"function","function":{"name":"web","arguments":"{}"}},{"id":"c2","type":"function","function":{"name":"web","arguments":"{}"}}]', 4);
+INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES
+  ('txt', 'tool', '[{"type":"text","text":"block text"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="}}]', 'c1', 'web', 5),
+  ('txt', 'tool', '[{"type":"weird"}]', 'c2', 'web', 6);
+SQL
+"$mkdb" wr.db wr.sql || exit 1
+for id in txt:text 42:int 1.5:real; do
+	expect_rc 0 "WITHOUT ROWID: session ${id%%:*}" "$txc" convert "${id%%:*}" --to markdown --db wr.db
+	grep -q "^hello ${id#*:}\$" out.txt && ok "WITHOUT ROWID: ${id%%:*} is its own session" || bad "WITHOUT ROWID ${id%%:*}: $(cat out.txt err.txt)"
+done
+expect_rc 0 "WITHOUT ROWID export" "$txc" export --json --db wr.db
+grep -q '^{"id": 42, ' out.txt && grep -q '^{"id": 1.5, ' out.txt && grep -q '^{"id": "txt", ' out.txt && ok "WITHOUT ROWID: ids keep their types" || bad "WITHOUT ROWID export: $(cut -c1-60 out.txt)"
+expect_rc 0 "content-block results" "$txc" convert txt --to claude --db wr.db
+grep -q '"tool_use_id":"c1","content":\[{"type":"text","text":"block text"},{"type":"image",' out.txt &&
+	grep -q '"tool_use_id":"c2","content":"\[{\\"type\\":\\"weird\\"}\]"' out.txt && ok "content blocks kept, unknown block types as text" || bad "content blocks: $(grep -o '"tool_result".\{0,120\}' out.txt)"
+
 summary edges
 [ "$fails" = 0 ]
