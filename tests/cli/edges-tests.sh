@@ -301,5 +301,18 @@ expect_rc 0 "content-block results" "$txc" convert txt --to claude --db wr.db
 grep -q '"tool_use_id":"c1","content":\[{"type":"text","text":"block text"},{"type":"image",' out.txt &&
 	grep -q '"tool_use_id":"c2","content":"\[{\\"type\\":\\"weird\\"}\]"' out.txt && ok "content blocks kept, unknown block types as text" || bad "content blocks: $(grep -o '"tool_result".\{0,120\}' out.txt)"
 
+# ---- a sessions table with columns named rowid and _rowid_: txc finds the row by oid ----
+cat > cols.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, rowid TEXT, _rowid_ TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('r1', 'cli', 1, 'not-a-rowid', 'no'), ('r2', 'cli', 2, 'x', 'y');
+INSERT INTO messages VALUES (1, 'r1', 'user', 'found by oid', 2);
+SQL
+"$mkdb" cols.db cols.sql || exit 1
+expect_rc 0 "columns named rowid" "$txc" convert r1 --to markdown --db cols.db
+grep -q '^found by oid$' out.txt && ok "columns named rowid: the session" || bad "rowid columns: $(cat err.txt)"
+expect_rc 0 "columns named rowid, export" "$txc" export --json --db cols.db
+grep -q '^{"id": "r1", "source": "cli", "started_at": 1.0, "rowid": "not-a-rowid", "_rowid_": "no", ' out.txt && ok "columns named rowid: exported as columns" || bad "rowid export: $(cut -c1-120 out.txt)"
+
 summary edges
 [ "$fails" = 0 ]
