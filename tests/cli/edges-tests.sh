@@ -168,6 +168,19 @@ expect_rc 0 "markdown shapes, brief" "$txc" convert md --to markdown --db md.db 
 grep -qxF '**Bash** `ls <x>`' out.txt && grep -qxF '**patch**' out.txt && ! grep -q '^```diff' out.txt && ok "brief: one line a call" || bad "brief: $(grep -n '^\*\*' out.txt)"
 expect_rc 0 "markdown shapes, full" "$txc" convert md --to markdown --db md.db --detail full
 grep -q '^L59$' out.txt && ! grep -q 'more lines cut' out.txt && ok "full: nothing cut" || bad "full: output cut"
+# session md2: images of every media type, odd characters, an unknown start, reused call ids
+expect_rc 0 "markdown images to files" "$txc" convert md2 --to markdown --db md.db -o md2.md
+for want in '![image 1](md2.md.assets/image-1.jpg)' '![image 2](md2.md.assets/image-2.svg)' '*[image 3: not valid base64 image data, omitted]*' \
+	'![image 5](md2.md.assets/image-5.img)' '**Read** `/a/tab here nl.txt`' '*5 messages · 3 tool calls · cli · started unknown time*' \
+	'title: "T\u0085i\u2028t\ufeffl\u007fe \u003c\u0026\u003e' '<summary>error · exit 12345678901234567890 · 0 lines</summary>'; do
+	grep -qF -- "$want" md2.md && ok "md2: $want" || bad "md2: missing $want"
+done
+[ -s md2.md.assets/image-1.jpg ] && [ -s md2.md.assets/image-2.svg ] && [ ! -e md2.md.assets/image-3.png ] && ok "md2: assets written, the invalid one not" || bad "md2 assets: $(ls md2.md.assets)"
+sed -n '/^\*\*Read\*\*/,/^\*\*Write\*\*/p' md2.md | grep -q '^first dup$' && sed -n '/^\*\*Write\*\*/,/^\*\*Bash\*\*/p' md2.md | grep -q '^second dup$' &&
+	ok "md2: a reused call id pairs each result with its own call" || bad "md2: results paired wrongly"
+sed -n '/^\*\*Write\*\*/,/^<details>/p' md2.md | grep -qx '```' && ok "md2: a file without an extension has no fence language" || bad "md2: Makefile fence"
+expect_rc 0 "markdown images omitted" "$txc" convert md2 --to markdown --db md.db --images omit
+grep -qF '*[image 2: image/svg+xml omitted]*' out.txt && ! grep -q 'base64' out.txt && ok "--images omit: said per image" || bad "--images omit: $(grep image out.txt)"
 
 # ---- --input files: CRLF and blank lines, stdin from a pipe or a file, JSON that is no session ----
 "$txc" export --json --db feat.db > feat.jsonl || exit 1

@@ -102,3 +102,23 @@ print("INSERT INTO messages (session_id, role, content, tool_calls, timestamp) V
 for i, (cid, name, out) in enumerate(results):
     print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md', 'tool', %s, %s, %s, %f);" % (q(out), q(cid), q(name), 1789344004.0 + i))
 print("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('md', 'assistant', 'AFTER-TOOLS', 1789344020.0);")
+
+# session md2: images of every kind, odd characters in titles and paths, odd numbers, reused call ids
+png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+def img(media, data):
+    return {"type": "image_url", "image_url": {"url": "data:%s;base64,%s" % (media, data)}}
+user = [{"type": "text", "text": "pictures"}, img("image/jpeg", png), img("image/svg+xml", png), img("image/png", "not*base64"),
+        img("image/X-Y", png), img("image/", png)]
+calls2 = [
+ {"id": "dup", "type": "function", "function": {"name": "read_file", "arguments": json.dumps({"path": "/a/tab\there\nnl.txt"})}},
+ {"id": "dup", "type": "function", "function": {"name": "write_file", "arguments": json.dumps({"path": "/a/dir.d/Makefile", "content": "all:\n"})}},
+ {"id": "c9", "type": "function", "function": {"name": "terminal", "arguments": json.dumps({"command": "true"})}},
+]
+print("INSERT INTO sessions VALUES ('md2', 'cli', 1e300, %s, NULL);" % q("T\u0085i\u2028t\ufeffl\x7fe <&> \u200f"))
+# a list content is stored as the text "\0json:" + JSON (hermes-store.md)
+print("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('md2', 'user', CAST(X'006a736f6e3a' AS TEXT) || %s, 1.0);"
+      % q(json.dumps(user)))
+print("INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('md2', 'assistant', '', %s, 2.0);" % q(json.dumps(calls2)))
+print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md2', 'tool', 'first dup', 'dup', 'read_file', 3.0);")
+print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md2', 'tool', 'second dup', 'dup', 'write_file', 4.0);")
+print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md2', 'tool', %s, 'c9', 'terminal', 5.0);" % q(json.dumps({"output": "", "exit_code": 123456789012345678901234567890})))
