@@ -327,5 +327,16 @@ grep -q '^found by oid$' out.txt && ok "columns named rowid: the session" || bad
 expect_rc 0 "columns named rowid, export" "$txc" export --json --db cols.db
 grep -q '^{"id": "r1", "source": "cli", "started_at": 1.0, "rowid": "not-a-rowid", "_rowid_": "no", ' out.txt && ok "columns named rowid: exported as columns" || bad "rowid export: $(cut -c1-120 out.txt)"
 
+# ---- option values ----
+for args in "list --limit 0" "list --limit abc" "convert x --to claude --reasoning maybe" "convert x --to markdown --detail huge" \
+	"convert x --to markdown --images maybe" "convert x --to markdown --timeout -1"; do
+	expect_rc 2 "option value: $args" "$txc" $args --db feat.db
+	grep -q "takes .*, not '" err.txt && one_line_err "option value: $args" || bad "option value $args: $(cat err.txt)"
+done
+expect_rc 2 "an option without its value" "$txc" list --db
+grep -q "option '--db' needs a value" err.txt && ok "missing value: said" || bad "missing value: $(cat err.txt)"
+expect_rc 0 "--version after a command" "$txc" list --version
+grep -q '^txc [0-9]' out.txt && ok "list --version: the version" || bad "list --version: $(cat out.txt)"
+
 summary edges
 [ "$fails" = 0 ]
