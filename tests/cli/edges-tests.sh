@@ -164,6 +164,19 @@ if command -v cmark-gfm > /dev/null 2>&1; then
 else
 	skip "markdown shapes rendered" "cmark-gfm is not installed"
 fi
+expect_rc 0 "markdown shapes three" "$txc" convert md3 --to markdown --db md.db -o md3.md
+grep -q '^chars: & > .* end$' md3.md && grep -q '^AFTER-17$' md3.md && ok "md3: converted to the end" || bad "md3: $(head -c 300 md3.md)"
+if command -v cmark-gfm > /dev/null 2>&1; then
+	cmark-gfm -e table -e autolink -e strikethrough -e tagfilter md3.md > md3.html
+	tags=$(grep -oE '<[A-Za-z][A-Za-z0-9-]*' md3.html | tr -d '<' | sort -u |
+		grep -vxE 'a|blockquote|br|code|em|h[1-6]|hr|li|ol|p|pre|strong|table|tbody|td|th|thead|tr|ul')
+	[ -z "$tags" ] && ok "md3: no raw tags rendered" || bad "md3: raw tags: $(echo $tags)"
+	for n in $(seq 1 17); do
+		grep -q "^<p>AFTER-$n</p>\$" md3.html && ok "md3: text after shape $n is text" || bad "md3: after shape $n"
+	done
+else
+	skip "md3 rendered" "cmark-gfm is not installed"
+fi
 expect_rc 0 "markdown shapes, brief" "$txc" convert md --to markdown --db md.db --detail brief
 grep -qxF '**Bash** `ls <x>`' out.txt && grep -qxF '**patch**' out.txt && ! grep -q '^```diff' out.txt && ok "brief: one line a call" || bad "brief: $(grep -n '^\*\*' out.txt)"
 expect_rc 0 "markdown shapes, full" "$txc" convert md --to markdown --db md.db --detail full

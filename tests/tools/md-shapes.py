@@ -122,3 +122,27 @@ print("INSERT INTO messages (session_id, role, content, tool_calls, timestamp) V
 print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md2', 'tool', 'first dup', 'dup', 'read_file', 3.0);")
 print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md2', 'tool', 'second dup', 'dup', 'write_file', 4.0);")
 print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md2', 'tool', %s, 'c9', 'terminal', 5.0);" % q(json.dumps({"output": "", "exit_code": 123456789012345678901234567890})))
+
+# session md3: more block and inline shapes, each followed by AFTER-n (checked after rendering)
+shapes = [
+ "+ plus item <b>\n* star item\n10) paren item\n1234567890. not a list\n1.no space\n-",
+ ">   > three spaces <q>\n>    > four spaces <q>",
+ "```c++ extra <info>\ncode\n```",
+ "```a`b not a fence <x>",
+ "| a | b |\n|:--|--:|\n| \\| c | d <e> |",
+ "[x](<>) [y](a\\)b) [z](a b) [w](\n dest) [v](dest 'unterminated) [u](((ok)))",
+ "[long](" + "d" * 3000 + ")",
+ "see http://example.com/a:b//c and <http://example.com> and mailto:x@y",
+ "`` ` `` and ```never closed and ``two",
+ "\tindented with a tab <t>",
+ "-     code in a list item <l>",
+ "chars: & > \x7f \u0085 \ufeff \u2028 \u2029 end",
+ "[ref]: http://example.com 'title'\n[ref]",
+ "<div>html block</div>\n<!-- comment -->",
+ "***\n---\n___",
+ "Setext\n===",
+ "a\\\nhard break and trailing spaces  \nnext",
+]
+text3 = "\n\n".join("%s\n\nAFTER-%d" % (sh, i + 1) for i, sh in enumerate(shapes))
+print("INSERT INTO sessions VALUES ('md3', 'cli', 1789344000.0, 'shapes three', NULL);")
+print("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('md3', 'assistant', %s, 1789344001.0);" % q(text3))
