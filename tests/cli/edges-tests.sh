@@ -351,5 +351,29 @@ grep -q "option '--db' needs a value" err.txt && ok "missing value: said" || bad
 expect_rc 0 "--version after a command" "$txc" list --version
 grep -q '^txc [0-9]' out.txt && ok "list --version: the version" || bad "list --version: $(cat out.txt)"
 
+# ---- bulk export with assets: an edited asset is refused, --force replaces it, a rename removes the old assets;
+#      a manifest hard-linked elsewhere is never written through ----
+cp feat.db fa.db
+expect_rc 0 "bulk with assets" "$txc" export --to markdown --out ba --db fa.db
+asset=ba/img-n-code-title.md.assets/image-1.png
+[ -s "$asset" ] && grep -q '"assets":\[{"path":"img-n-code-title.md.assets/image-1.png","sha256":"[0-9a-f]\{64\}"}\]' ba/manifest.jsonl &&
+	ok "bulk: the asset and its manifest entry" || bad "bulk assets: $(cat ba/manifest.jsonl)"
+echo edited >> "$asset"; cp "$asset" asset.edited
+expect_rc 1 "an edited asset" "$txc" export --to markdown --out ba --db fa.db
+grep -qF "'$asset' exists and is not as txc wrote it; pass --force to overwrite it" err.txt && cmp -s "$asset" asset.edited &&
+	ok "edited asset: refused, kept" || bad "edited asset: $(cat err.txt)"
+expect_rc 0 "an edited asset, --force" "$txc" export --to markdown --out ba --db fa.db --force
+! cmp -s "$asset" asset.edited && [ -s "$asset" ] && ok "--force: the asset written again" || bad "--force asset: $(cat err.txt)"
+ln ba/manifest.jsonl manifest.link; cp ba/manifest.jsonl manifest.before
+printf "UPDATE sessions SET title='Pictures' WHERE id='img';\n" > ren2.sql; "$mkdb" fa.db ren2.sql
+expect_rc 0 "dry run of a rename with assets" "$txc" export --to markdown --out ba --db fa.db --dry-run
+grep -q '^remove ba/img-n-code-title.md$' out.txt && grep -q "^remove $asset\$" out.txt && grep -q '^new    ba/img-pictures.md$' out.txt &&
+	ok "dry run: the old document and its asset would go" || bad "dry run assets: $(cat out.txt)"
+expect_rc 0 "rename with assets" "$txc" export --to markdown --out ba --db fa.db
+[ ! -e ba/img-n-code-title.md ] && [ ! -e "$asset" ] && [ -s ba/img-pictures.md.assets/image-1.png ] && ok "rename: old document and asset removed, new written" ||
+	bad "rename assets: $(find ba)"
+cmp -s manifest.link manifest.before && grep -q '"path":"img-pictures.md"' ba/manifest.jsonl && ok "a hard-linked manifest: the other name untouched" ||
+	bad "manifest link written through"
+
 summary edges
 [ "$fails" = 0 ]
