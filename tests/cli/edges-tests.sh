@@ -375,5 +375,20 @@ expect_rc 0 "rename with assets" "$txc" export --to markdown --out ba --db fa.db
 cmp -s manifest.link manifest.before && grep -q '"path":"img-pictures.md"' ba/manifest.jsonl && ok "a hard-linked manifest: the other name untouched" ||
 	bad "manifest link written through"
 
+# ---- the list on a terminal: cut to its width (or COLUMNS) at a character boundary; an absurd start is '-' ----
+printf "CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES ('w1', 'cli', 1, 'Ünïcödé títlé thät is löng énough tö bé cut ät thé wïdth öf thé términäl'), ('w2', 'cli', 1e14, 'far future');" > wide.sql
+"$mkdb" wide.db wide.sql || exit 1
+expect_rc 0 "list of a long title on a pipe" env COLUMNS=60 "$txc" list --db wide.db
+grep -q 'términäl$' out.txt && grep -q '^w2  -  ' out.txt && ok "pipe: never cut, COLUMNS ignored; absurd start shown as -" || bad "wide pipe: $(cat out.txt)"
+if command -v script > /dev/null; then
+	COLUMNS=60 script -q -c "$txc list --db wide.db --color never" /dev/null > tty.txt 2>&1
+	grep -q 'Ünïcödé títlé th…' tty.txt && ! grep -q 'términäl' tty.txt && ok "terminal: COLUMNS=60 cuts the title" || bad "COLUMNS tty: $(cat tty.txt)"
+	script -q -c "stty cols 50; $txc list --db wide.db --color never" /dev/null > tty.txt 2>&1
+	grep -q 'Ünïcödé t…' tty.txt && ok "terminal: its width cuts the title" || bad "stty tty: $(cat tty.txt)"
+else
+	skip "list on a terminal" "no script(1)"
+fi
+
 summary edges
 [ "$fails" = 0 ]

@@ -152,6 +152,12 @@ start --token tok --page-quote none
 expect_rc 1 "unquoted page token ignored" "$txc" list --remote "$url"
 grep -q 'refused the session token (HTTP 401)' err.txt && ok "unquoted page token: not taken" || bad "unquoted token: $(cat err.txt)"
 stop
+start --token t
+expect_rc 0 "trailing slashes on the URL" "$txc" list --remote "$url///" --token t --json
+grep -q '"id":"7f3e9a21"' out.txt && ok "trailing slashes: the same dashboard" || bad "trailing slashes: $(cat err.txt)"
+expect_rc 1 "https to a plain HTTP server" "$txc" list --remote "https://127.0.0.1:$port" --token t
+one_line_err "https to plain HTTP"
+stop
 # ids a URL must carry: an integer, characters that mean something in a URL; no id at all
 printf '%s\n' '{"id": 42, "source": "cli", "started_at": 1.0, "messages": [{"role": "user", "content": "int id", "timestamp": 2.0}]}' \
 	'{"id": "", "source": "cli", "started_at": 3.0, "messages": []}' \
