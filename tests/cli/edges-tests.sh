@@ -192,6 +192,29 @@ done
 sed -n '/^\*\*Read\*\*/,/^\*\*Write\*\*/p' md2.md | grep -q '^first dup$' && sed -n '/^\*\*Write\*\*/,/^\*\*Bash\*\*/p' md2.md | grep -q '^second dup$' &&
 	ok "md2: a reused call id pairs each result with its own call" || bad "md2: results paired wrongly"
 sed -n '/^\*\*Write\*\*/,/^<details>/p' md2.md | grep -qx '```' && ok "md2: a file without an extension has no fence language" || bad "md2: Makefile fence"
+expect_rc 0 "claude images of every media type" "$txc" convert md2 --to claude --db md.db
+grep -q '"type":"image","source":{"type":"base64","media_type":"image/jpeg"' out.txt &&
+	grep -qF '[image: image/svg+xml, 96 bytes of base64 not carried over: its media type is not one the API accepts' out.txt &&
+	grep -qF '[image: image/png, 10 bytes of base64 not carried over: its data is not valid base64]' out.txt &&
+	grep -qF '[image: image/, 96 bytes of base64 not carried over' out.txt && ok "claude: images the API takes sent, the others said" || bad "claude images: $(grep -o '\[image:[^]]*\]' out.txt)"
+# tool ids Claude Code does not take: their bytes replaced, a hash keeps two apart, each result bound to its call
+long=$(printf 'x.%.0s' $(seq 1 40))
+cat > tid.sql <<SQL
+CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('tid', 'cli', 1);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('tid', 'user', 'go', 1);
+INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('tid', 'assistant', '',
+  '[{"id":"functions.read:0","type":"function","function":{"name":"b","arguments":"{}"}},{"id":"$long","type":"function","function":{"name":"c","arguments":"{}"}}]', 2);
+INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('tid', 'tool', 'rb', 'functions.read:0', 'b', 4), ('tid', 'tool', 'rc', '$long', 'c', 5);
+SQL
+"$mkdb" tid.db tid.sql || exit 1
+expect_rc 0 "unsafe tool ids" "$txc" convert tid --to claude --db tid.db
+x64=$(printf 'x_%.0s' $(seq 1 32))
+grep -q '"tool_use","id":"functions_read_0_txc[0-9a-f]\{12\}"' out.txt && grep -q "\"tool_use\",\"id\":\"${x64}_txc[0-9a-f]\{12\}\"" out.txt &&
+	[ "$(grep -o '"tool_use_id":"functions_read_0_txc[0-9a-f]*","content":"rb"' out.txt | wc -l)" = 1 ] &&
+	[ "$(grep -o "\"tool_use_id\":\"${x64}_txc[0-9a-f]*\",\"content\":\"rc\"" out.txt | wc -l)" = 1 ] &&
+	ok "unsafe ids: mapped, cut at 64, results bound" || bad "unsafe ids: $(grep -o '"tool_use[^,]*,"[a-z]*":"[^"]*"' out.txt)"
 expect_rc 0 "markdown images omitted" "$txc" convert md2 --to markdown --db md.db --images omit
 grep -qF '*[image 2: image/svg+xml omitted]*' out.txt && ! grep -q 'base64' out.txt && ok "--images omit: said per image" || bad "--images omit: $(grep image out.txt)"
 
