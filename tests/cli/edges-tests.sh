@@ -413,5 +413,34 @@ else
 	skip "list on a terminal" "no script(1)"
 fi
 
+# ---- a re-install looks at what is in the installed file: txc's lines, then Claude Code's, or a stranger's ----
+cat > ct.sql <<SQL
+CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL, title TEXT, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('ct', 'cli', 1, 'Titled', '$work');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('ct', 'user', 'hi', 2), ('ct', 'assistant', 'yo', 3);
+SQL
+"$mkdb" ct.db ct.sql || exit 1
+expect_rc 0 "install a titled session" env CLAUDE_CONFIG_DIR="$work/ci" "$txc" convert ct --to claude --install --db ct.db
+inst=$(sed -n 's/^installed //p' out.txt); cp "$inst" inst.orig; u=$(basename "$inst" .jsonl)
+tail -n 1 inst.orig | grep -q '"type":"custom-title"' && ok "titled install ends with its custom-title line" || bad "titled install: $(tail -n 2 inst.orig)"
+for v in title array partial cut foreign; do
+	cp inst.orig "$inst"
+	case $v in
+	title) echo "{\"type\":\"custom-title\",\"sessionId\":\"$u\",\"customTitle\":\"renamed in Claude Code\"}" >> "$inst" ;;
+	array) echo '[1]' >> "$inst" ;;
+	partial) printf 'a line cut short' >> "$inst" ;;
+	cut) head -n -1 inst.orig > "$inst" ;;
+	foreign) echo '{"type":"user"}' > "$inst" ;;
+	esac
+	cp "$inst" inst.before
+	env CLAUDE_CONFIG_DIR="$work/ci" "$txc" convert ct --to claude --install --db ct.db > out.txt 2> err.txt; rc=$?
+	case $v in
+	title|array|partial) [ $rc = 0 ] && grep -q '(continued in Claude Code; nothing new to add)' out.txt ;;
+	cut) [ $rc = 4 ] && grep -q 'was continued in Claude Code; txc never replaces it' err.txt ;;
+	foreign) [ $rc = 1 ] && grep -q 'exists and is not a session txc installed; pass --force' err.txt ;;
+	esac && cmp -s "$inst" inst.before && ok "re-install over $v: said, the file kept" || bad "re-install over $v: exit $rc, $(cat out.txt err.txt)"
+done
+
 summary edges
 [ "$fails" = 0 ]
