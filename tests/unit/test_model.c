@@ -413,13 +413,46 @@ static void test_tool_kinds(void **state)
 	assert_null(txc_model_stop_name(TXC_STOP_NONE));
 }
 
+/* numbers of any type where counts go; whitespace of every Unicode kind; odd tool_calls and timeouts */
+static void test_odd_values(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = load(
+		"{\"id\":\"s\",\"input_tokens\":1500.7,\"output_tokens\":1e300,\"cache_read_tokens\":-3,\"cache_write_tokens\":\"7\","
+		"\"message_count\":99999999999999999999999,\"ended_at\":\"x\",\"estimated_cost_usd\":0.25}",
+		"[{\"role\":\"assistant\",\"content\":\"a\",\"timestamp\":1,"
+		"\"reasoning_content\":\"\\u00a0\\u2003\\u3000\\u205f\\u1680\\u0085\\u2028\\u2029\\u202f\\t \\r\\n\"},"
+		"{\"role\":\"assistant\",\"content\":\"b\",\"timestamp\":2,\"reasoning_content\":\"\\u00a0x\"},"
+		"{\"role\":\"assistant\",\"content\":null,\"timestamp\":3,\"tool_calls\":\"[{\\\"id\\\":\\\"k\\\",\\\"type\\\":\\\"function\\\","
+		"\\\"function\\\":{\\\"name\\\":\\\"terminal\\\",\\\"arguments\\\":{\\\"command\\\":\\\"ls\\\",\\\"timeout\\\":-1}}}]\"},"
+		"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"other\",\"x\":1}],\"timestamp\":4}]");
+	assert_int_equal(t->meta.input_tokens, 1500); /* a real count: its integer part */
+	assert_int_equal(t->meta.output_tokens, 0);   /* too big for a count */
+	assert_int_equal(t->meta.cache_read_tokens, -3);
+	assert_int_equal(t->meta.cache_write_tokens, 0); /* text is no number */
+	assert_int_equal(t->meta.message_count, 0);
+	assert_false(t->meta.has_ended);
+	assert_true(t->meta.has_cost && !t->meta.cost_is_actual);
+	assert_int_equal(t->n_messages, 4);
+	assert_int_equal(t->messages[0].blocks[0].kind, TXC_BLOCK_TEXT); /* all-whitespace reasoning dropped */
+	assert_int_equal(t->messages[1].blocks[0].kind, TXC_BLOCK_THINKING);
+	const struct txc_block *b = &t->messages[2].blocks[0]; /* tool_calls stored as a JSON string */
+	assert_int_equal(b->kind, TXC_BLOCK_TOOL_USE);
+	assert_string_equal(b->name.ptr, "Bash");
+	assert_int_equal(b->tool, TXC_TOOL_RAW); /* a negative timeout is not a Bash timeout_ms */
+	assert_string_equal(input_text(b), "{\"command\":\"ls\",\"timeout\":-1}");
+	assert_int_equal(t->messages[3].n_blocks, 2);
+	assert_string_equal(t->messages[3].blocks[1].text.ptr, "{\"type\":\"other\",\"x\":1}"); /* kept as its JSON */
+	txc_transcript_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_session_ids),
 		cmocka_unit_test(test_meta),	     cmocka_unit_test(test_user_content), cmocka_unit_test(test_assistant_reasoning),
 		cmocka_unit_test(test_tools),	     cmocka_unit_test(test_tool_results), cmocka_unit_test(test_claude_folder),
-		cmocka_unit_test(test_session_uuid), cmocka_unit_test(test_hermes_needs_native), cmocka_unit_test(test_artifacts), cmocka_unit_test(test_tool_kinds),
+		cmocka_unit_test(test_session_uuid), cmocka_unit_test(test_hermes_needs_native), cmocka_unit_test(test_artifacts), cmocka_unit_test(test_tool_kinds), cmocka_unit_test(test_odd_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
