@@ -442,5 +442,26 @@ for v in title array partial cut foreign; do
 	esac && cmp -s "$inst" inst.before && ok "re-install over $v: said, the file kept" || bad "re-install over $v: exit $rc, $(cat out.txt err.txt)"
 done
 
+# ---- many matches, no ids and repeated ids: named by their place, each reachable ----
+{ echo "CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL);"
+  for i in $(seq 10 22); do echo "INSERT INTO sessions VALUES ('p$i', 'cli', $i);"; done
+  echo "INSERT INTO sessions VALUES (NULL, 'cli', 50), ('', 'cli', 51), ('p10', 'cli', 52);"; } > many.sql
+"$mkdb" many.db many.sql || exit 1
+expect_rc 2 "a prefix of 14 sessions" "$txc" convert p --to hermes --db many.db
+grep -q "'p' is the prefix of 14 sessions" err.txt && grep -q '^  \.\.\.and 4 more$' err.txt && [ "$(grep -c '^  p' err.txt)" = 10 ] &&
+	ok "many matches: ten shown, the rest counted" || bad "many matches: $(cat err.txt)"
+expect_rc 0 "list of ids missing and repeated" "$txc" list --db many.db
+grep -q '^p10~2 ' out.txt && grep -q '^no-id~14 ' out.txt && grep -q '^no-id~15 ' out.txt &&
+	grep -q 'warning: 2 sessions have no id (NULL or empty); each is named by its place: no-id~N' err.txt &&
+	grep -q 'warning: 1 session repeats an id an earlier session has; each is named ID~2, ID~3, ...' err.txt && ok "odd ids: named and said" || bad "odd ids: $(cat out.txt err.txt)"
+for n in "no-id~14:null" "no-id~15:\"\"" "p10~2:\"p10\""; do
+	expect_rc 0 "by its place: ${n%%:*}" "$txc" convert "${n%%:*}" --to hermes --db many.db
+	grep -q "^{\"id\": ${n#*:}, \"source\": \"cli\"" out.txt && ok "${n%%:*}: that session" || bad "${n%%:*}: $(cat out.txt err.txt)"
+done
+for n in no-id~9 p10~3; do
+	expect_rc 3 "no such place: $n" "$txc" convert $n --to hermes --db many.db
+	grep -q "no session '$n'" err.txt && ok "$n: not found, said" || bad "$n: $(cat err.txt)"
+done
+
 summary edges
 [ "$fails" = 0 ]
