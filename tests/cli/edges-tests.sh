@@ -463,5 +463,19 @@ for n in no-id~9 p10~3; do
 	grep -q "no session '$n'" err.txt && ok "$n: not found, said" || bad "$n: $(cat err.txt)"
 done
 
+# ---- display_metadata as Hermes decodes it (an object, once or twice encoded; else null); id not the first column ----
+cat > dm.sql <<'SQL'
+CREATE TABLE sessions (source TEXT, started_at REAL, id TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, display_metadata TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('cli', 1, 'dm');
+INSERT INTO messages (session_id, role, content, display_metadata, timestamp) VALUES ('dm', 'user', 'a', '{"k": 1}', 1),
+  ('dm', 'user', 'b', '"{\"k\": 2}"', 2), ('dm', 'user', 'c', 'not json', 3), ('dm', 'user', 'd', 5, 4), ('dm', 'user', 'e', '"plain"', 5),
+  ('dm', 'user', 'f', '[1]', 6);
+SQL
+"$mkdb" dm.db dm.sql || exit 1
+expect_rc 0 "display_metadata" "$txc" export --json --db dm.db
+[ "$(grep -o '"display_metadata": [^,]*' out.txt | tr '\n' ' ')" = '"display_metadata": {"k": 1} "display_metadata": {"k": 2} "display_metadata": null "display_metadata": null "display_metadata": null "display_metadata": null ' ] &&
+	grep -q '^{"source": "cli", "started_at": 1.0, "id": "dm", ' out.txt && ok "display_metadata decoded; columns in their order" || bad "display_metadata: $(cut -c1-200 out.txt)"
+
 summary edges
 [ "$fails" = 0 ]
