@@ -477,5 +477,21 @@ expect_rc 0 "display_metadata" "$txc" export --json --db dm.db
 [ "$(grep -o '"display_metadata": [^,]*' out.txt | tr '\n' ' ')" = '"display_metadata": {"k": 1} "display_metadata": {"k": 2} "display_metadata": null "display_metadata": null "display_metadata": null "display_metadata": null ' ] &&
 	grep -q '^{"source": "cli", "started_at": 1.0, "id": "dm", ' out.txt && ok "display_metadata decoded; columns in their order" || bad "display_metadata: $(cut -c1-200 out.txt)"
 
+# ---- messages: cut at the line limit; on a terminal coloured unless TERM=dumb, with NO_COLOR empty meaning unset ----
+long=$(printf 'z%.0s' $(seq 1 3000))
+expect_rc 3 "an id longer than a message" "$txc" convert "$long" --to hermes --db many.db
+[ "$(wc -l < err.txt)" = 1 ] && [ "$(wc -c < err.txt)" -lt 1100 ] && grep -q "^txc: error: no session 'zzzz" err.txt && ok "long message: one cut line" || bad "long message: $(wc -c < err.txt) bytes"
+if command -v script > /dev/null; then
+	esc=$(printf '\033')
+	TERM=dumb script -q -c "$txc list --db many.db" /dev/null > tty.txt 2>&1
+	grep -q '^txc: warning: ' tty.txt && ! grep -q "$esc" tty.txt && ok "TERM=dumb: no colour" || bad "TERM=dumb: $(od -c tty.txt | head -3)"
+	NO_COLOR= TERM=xterm script -q -c "$txc list --db many.db" /dev/null > tty.txt 2>&1
+	grep -q "^txc: $esc\[1;33mwarning:" tty.txt && ok "NO_COLOR empty: coloured" || bad "NO_COLOR empty: $(od -c tty.txt | head -3)"
+	TERM=xterm script -q -c "$txc convert p --to hermes --db many.db" /dev/null > tty.txt 2>&1
+	grep -q "^txc: $esc\[1;31merror: $esc\[m'p' is the prefix of 14 sessions" tty.txt && grep -q '^  p10~2' tty.txt && ok "terminal: the error and its candidates" || bad "tty hint: $(cat tty.txt)"
+else
+	skip "messages on a terminal" "no script(1)"
+fi
+
 summary edges
 [ "$fails" = 0 ]
