@@ -493,5 +493,24 @@ else
 	skip "messages on a terminal" "no script(1)"
 fi
 
+# ---- export: --json with each filter selects what list selects; bulk with --images inline/omit and --include-compacted ----
+for f in "--since 2020-01-01" "--until 2030-01-01" "--model gpt" "--cwd /" "--title a" "--order recent"; do
+	expect_rc 0 "export --json $f" "$txc" export --json $f --db feat.db
+	n=$("$txc" list --json $f --db feat.db | grep -c '"id"')
+	[ "$(wc -l < out.txt)" = "$n" ] && [ "$n" -ge 1 ] && ok "export --json $f: the $n sessions list selects" || bad "export --json $f: $(wc -l < out.txt) vs $n"
+done
+for args in "--json --to markdown" "--json --out d"; do expect_rc 2 "export usage: $args" "$txc" export $args --db feat.db; one_line_err "export usage: $args"; done
+expect_rc 0 "bulk --images inline" "$txc" export --to markdown --out bi --images inline --db feat.db
+grep -q '](data:image/png;base64,' bi/img-n-code-title.md && [ ! -e bi/img-n-code-title.md.assets ] && ok "bulk --images inline: no assets" || bad "bulk inline: $(ls bi)"
+expect_rc 0 "bulk --images omit --include-compacted" "$txc" export --to markdown --out bo --images omit --include-compacted --db feat.db
+grep -qF '*[image 1: image/png omitted]*' bo/img-n-code-title.md && [ ! -e bo/img-n-code-title.md.assets ] && ok "bulk --images omit" || bad "bulk omit: $(ls bo)"
+if command -v script > /dev/null; then
+	script -q -c "$txc export --to hermes --out many-out --db many.db" /dev/null > tty.txt 2>&1
+	grep -q '\[##############################\] 16/16 sessions' tty.txt && grep -q 'exported 16 sessions to many-out: 16 new' tty.txt &&
+		ok "progress bar to the end on a terminal" || bad "progress: $(tr '\r' '\n' < tty.txt | tail -3)"
+else
+	skip "progress bar on a terminal" "no script(1)"
+fi
+
 summary edges
 [ "$fails" = 0 ]
