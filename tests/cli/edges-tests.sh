@@ -215,6 +215,15 @@ grep -q '"tool_use","id":"functions_read_0_txc[0-9a-f]\{12\}"' out.txt && grep -
 	[ "$(grep -o '"tool_use_id":"functions_read_0_txc[0-9a-f]*","content":"rb"' out.txt | wc -l)" = 1 ] &&
 	[ "$(grep -o "\"tool_use_id\":\"${x64}_txc[0-9a-f]*\",\"content\":\"rc\"" out.txt | wc -l)" = 1 ] &&
 	ok "unsafe ids: mapped, cut at 64, results bound" || bad "unsafe ids: $(grep -o '"tool_use[^,]*,"[a-z]*":"[^"]*"' out.txt)"
+expect_rc 0 "markdown: an odd -o name, a short output limit" "$txc" convert md4 --to markdown --db md.db --max-output-lines 3 -o "a b#(1)%.md"
+for want in '![image 1](a%20b%23%281%29%25.md.assets/image-1.webp)' '![image 2](a%20b%23%281%29%25.md.assets/image-2.x)' \
+	'**Read** `` `tick` `` (lines 1–5)' '*… 2 more lines cut (use --detail full to see everything)*' '**Read** `  lead `' \
+	'<summary>error · 1 line</summary>'; do
+	grep -qF -- "$want" "a b#(1)%.md" && ok "md4: $want" || bad "md4: missing $want"
+done
+grep -qx 'only an error' "a b#(1)%.md" && [ -s "a b#(1)%.md.assets/image-1.webp" ] && ok "md4: the error text and the assets" || bad "md4: $(ls)"
+expect_rc 0 "markdown brief: images omitted" "$txc" convert md2 --to markdown --db md.db --detail brief
+grep -qF '*[image 1: image/jpeg omitted]*' out.txt && ! grep -q 'base64' out.txt && ok "brief: images omitted" || bad "brief images: $(grep image out.txt)"
 expect_rc 0 "markdown images omitted" "$txc" convert md2 --to markdown --db md.db --images omit
 grep -qF '*[image 2: image/svg+xml omitted]*' out.txt && ! grep -q 'base64' out.txt && ok "--images omit: said per image" || bad "--images omit: $(grep image out.txt)"
 

@@ -146,3 +146,19 @@ shapes = [
 text3 = "\n\n".join("%s\n\nAFTER-%d" % (sh, i + 1) for i, sh in enumerate(shapes))
 print("INSERT INTO sessions VALUES ('md3', 'cli', 1789344000.0, 'shapes three', NULL);")
 print("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('md3', 'assistant', %s, 1789344001.0);" % q(text3))
+
+# session md4: code spans that need padding, Read ranges, results with only an error, more image types
+calls4 = [
+ {"id": "d1", "type": "function", "function": {"name": "read_file", "arguments": json.dumps({"path": "`tick`", "limit": 5})}},
+ {"id": "d2", "type": "function", "function": {"name": "read_file", "arguments": json.dumps({"path": " lead"})}},
+ {"id": "d3", "type": "function", "function": {"name": "terminal", "arguments": json.dumps({"command": "false"})}},
+]
+user4 = [img("image/webp", png), img("image/x-icon", png), img("image/" + "a" * 70, png)]
+print("INSERT INTO sessions VALUES ('md4', 'cli', 1789344000.0, NULL, NULL);")
+print("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('md4', 'user', CAST(X'006a736f6e3a' AS TEXT) || %s, 1.0);"
+      % q(json.dumps(user4)))
+print("INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('md4', 'assistant', '', %s, 2.0);" % q(json.dumps(calls4)))
+print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md4', 'tool', 'one\ntwo\nthree\nfour\nfive', 'd1', 'read_file', 3.0);")
+print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md4', 'tool', 'x', 'd2', 'read_file', 4.0);")
+print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md4', 'tool', %s, 'd3', 'terminal', 5.0);"
+      % q(json.dumps({"output": "", "error": "only an error"})))
