@@ -521,5 +521,19 @@ else
 	skip "progress bar on a terminal" "no script(1)"
 fi
 
+# ---- more source rules: one source only; a profile whose state.db is a folder is skipped; HERMES_HOME empty is unset ----
+mkdir -p h3/profiles/dirdb/state.db h3/profiles/ok && cp min.db h3/profiles/ok/state.db
+expect_rc 0 "--all-profiles skips a state.db folder" "$txc" list --home h3 --all-profiles
+grep -q '^ok  *m1 ' out.txt && ! grep -q dirdb out.txt && ok "state.db folder: not a profile" || bad "state.db folder: $(cat out.txt err.txt)"
+for args in "--input x.jsonl --remote http://127.0.0.1:1" "--db min.db --home h3" "--input x.jsonl --all-profiles"; do
+	expect_rc 2 "two sources: $args" "$txc" list $args
+	grep -q 'give one source' err.txt && ok "two sources: $args: said" || bad "two sources $args: $(cat err.txt)"
+done
+for p in a.b aB; do expect_rc 2 "profile name '$p'" "$txc" list --home h3 --profile "$p"; done
+expect_rc 3 "profile name starting with a digit" "$txc" list --home h3 --profile 0ok
+grep -q "no Hermes store at 'h3/profiles/0ok/state.db'" err.txt && ok "a digit first is a valid name" || bad "0ok: $(cat err.txt)"
+expect_rc 0 "HERMES_HOME empty" env HERMES_HOME= HOME="$work/u" "$txc" list
+grep -q '^m1 ' out.txt && ok "HERMES_HOME empty: ~/.hermes" || bad "HERMES_HOME empty: $(cat out.txt err.txt)"
+
 summary edges
 [ "$fails" = 0 ]
