@@ -158,6 +158,14 @@ grep -q '"id":"7f3e9a21"' out.txt && ok "trailing slashes: the same dashboard" |
 expect_rc 1 "https to a plain HTTP server" "$txc" list --remote "https://127.0.0.1:$port" --token t
 one_line_err "https to plain HTTP"
 stop
+start --token t --hangup 2
+expect_rc 0 "two dropped connections, then an answer" "$txc" list --remote "$url" --token t
+grep -q '^7f3e' out.txt && ok "dropped connections: retried" || bad "hangup 2: $(cat err.txt)"
+stop
+start --token t --hangup 9
+expect_rc 1 "every connection dropped" "$txc" list --remote "$url" --token t
+grep -q 'was cut after 0 bytes; retry' err.txt && [ ! -s out.txt ] && ok "dropped connections: said after the retries" || bad "hangup 9: $(cat err.txt)"
+stop
 # ids a URL must carry: an integer, characters that mean something in a URL; no id at all
 printf '%s\n' '{"id": 42, "source": "cli", "started_at": 1.0, "messages": [{"role": "user", "content": "int id", "timestamp": 2.0}]}' \
 	'{"id": "", "source": "cli", "started_at": 3.0, "messages": []}' \

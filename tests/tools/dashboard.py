@@ -12,7 +12,8 @@ wait that long first), --bad-list (the session list is not JSON), --bad-export I
 export of ID is not JSON), --export-status CODE (every export answers CODE), --huge (the
 session list is larger than txc's 64 MB cap), --profile NAME (sessions only for
 ?profile=NAME, an empty list for other profiles), --page-quote Q (the page's token quoted
-with Q; "none": not quoted).  Prints the port it listens on (127.0.0.1, random) first.
+with Q; "none": not quoted), --hangup N (the first N API requests get no answer: the
+connection is closed).  Prints the port it listens on (127.0.0.1, random) first.
 """
 import argparse
 import json
@@ -34,6 +35,7 @@ ap.add_argument("--export-status", type=int, default=0)
 ap.add_argument("--huge", action="store_true")
 ap.add_argument("--profile", default="")
 ap.add_argument("--page-quote", default='"')
+ap.add_argument("--hangup", type=int, default=0)
 args = ap.parse_args()
 
 sessions = []
@@ -42,6 +44,7 @@ with open(args.data, encoding="utf-8") as f:
         if line.strip():
             sessions.append(json.loads(line))
 failures = [args.fail_first]
+hangups = [args.hangup]
 
 
 def row(s):
@@ -75,6 +78,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, page, "text/html")
         if args.token and self.headers.get("X-Hermes-Session-Token") != args.token:
             return self.send(401, '{"detail": "Unauthorized"}')
+        if hangups[0] > 0:
+            hangups[0] -= 1
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
         if failures[0] > 0:
             failures[0] -= 1
             return self.send(500, '{"detail": "Internal Server Error"}')
