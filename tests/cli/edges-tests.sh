@@ -535,5 +535,18 @@ grep -q "no Hermes store at 'h3/profiles/0ok/state.db'" err.txt && ok "a digit f
 expect_rc 0 "HERMES_HOME empty" env HERMES_HOME= HOME="$work/u" "$txc" list
 grep -q '^m1 ' out.txt && ok "HERMES_HOME empty: ~/.hermes" || bad "HERMES_HOME empty: $(cat out.txt err.txt)"
 
+# ---- a large Markdown document to a terminal: characters split across writes arrive whole ----
+if command -v script > /dev/null; then
+	python3 -c "
+print(\"CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL); INSERT INTO sessions VALUES ('big', 'cli', 1);\")
+print(\"CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);\")
+print(\"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('big', 'user', '%s', 2);\" % ('é€😀' * 30000))" > bigu.sql
+	"$mkdb" bigu.db bigu.sql || exit 1
+	script -q -c "$txc convert big --to markdown --db bigu.db" /dev/null > tty.txt 2>&1
+	[ "$(grep -o 'é€😀' tty.txt | wc -l)" = 30000 ] && ! grep -q '\\x\|\\u' tty.txt && ok "terminal: 90,000 multibyte characters whole" || bad "terminal split characters"
+else
+	skip "a large document to a terminal" "no script(1)"
+fi
+
 summary edges
 [ "$fails" = 0 ]
