@@ -277,6 +277,20 @@ for want in "file://localhost$work/art/rel.txt  ok (file, 0 bytes)" "file://else
 	grep -qF -- "$want" out.txt && ok "--check: $want" || bad "--check: missing '$want' in $(cat out.txt)"
 done
 [ -p art/pipe.png ] && { grep -qF "$work/art/pipe.png  ok (other, " out.txt && ok "--check: a FIFO is 'other'" || bad "--check FIFO: $(cat out.txt)"; }
+cat > art2.sql <<SQL
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('chk2', 'cli', 1, '$work/art');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('chk2', 'assistant',
+ '[e](file://$work/art/%72el.txt) [f](file://$work/art/%52%65l.txt) [g](file://$work/art/x%00y.txt) ![d](data:image/png;base64,AA) ///tmp/nothing-here.png', 2);
+SQL
+"$mkdb" art2.db art2.sql || exit 1
+expect_rc 0 "artifacts --check: percent escapes, data: URLs, three slashes" "$txc" artifacts chk2 --db art2.db --check --color never
+for want in "file://$work/art/%72el.txt  ok (file, 0 bytes)" "file://$work/art/%52%65l.txt  missing" "file://$work/art/x%00y.txt  missing" \
+	"///tmp/nothing-here.png  missing"; do
+	grep -qF -- "$want" out.txt && ok "--check: $want" || bad "--check: missing '$want' in $(cat out.txt)"
+done
+grep -q 'data:image/png;base64,AA$' out.txt && ok "--check: a data: URL is not looked up" || bad "--check data: $(cat out.txt)"
 expect_rc 0 "artifacts --check without a cwd" env HOME="$work/hh" "$txc" artifacts nocwd --db art.db --check --json
 grep -q '"value":"./rel.txt",.*"exists":null' out.txt && grep -q "\"value\":\"~/home.csv\",.*\"exists\":true,\"path\":\"$work/hh/home.csv\"" out.txt &&
 	ok "--check: relative without a cwd is unknown, ~ is HOME" || bad "--check nocwd: $(cat out.txt)"
