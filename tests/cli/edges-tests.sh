@@ -550,17 +550,32 @@ expect_rc 0 "HERMES_HOME empty" env HERMES_HOME= HOME="$work/u" "$txc" list
 grep -q '^m1 ' out.txt && ok "HERMES_HOME empty: ~/.hermes" || bad "HERMES_HOME empty: $(cat out.txt err.txt)"
 
 # ---- a large Markdown document to a terminal: characters split across writes arrive whole ----
-if command -v script > /dev/null; then
-	python3 -c "
+python3 -c "
 print(\"CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL); INSERT INTO sessions VALUES ('big', 'cli', 1);\")
 print(\"CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);\")
 print(\"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('big', 'user', '%s', 2);\" % ('é€😀' * 30000))" > bigu.sql
-	"$mkdb" bigu.db bigu.sql || exit 1
+"$mkdb" bigu.db bigu.sql || exit 1
+if command -v script > /dev/null; then
 	script -q -c "$txc convert big --to markdown --db bigu.db" /dev/null > tty.txt 2>&1
 	[ "$(grep -o 'é€😀' tty.txt | wc -l)" = 30000 ] && ! grep -q '\\x\|\\u' tty.txt && ok "terminal: 90,000 multibyte characters whole" || bad "terminal split characters"
 else
 	skip "a large document to a terminal" "no script(1)"
 fi
+
+# ---- a full disk (a 64 KiB tmpfs, when this user may mount one): one clear error, nothing half-written left ----
+full=$(mktemp -d /tmp/txc-full-XXXXXX)
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$full" 2> /dev/null; then
+	expect_rc 1 "-o on a full disk" "$txc" convert big --to markdown --db bigu.db -o "$full/x.md"
+	grep -qF "cannot write to $full/x.md: No space left on device" err.txt && [ -z "$(ls -A "$full")" ] && ok "-o full disk: said, nothing left" || bad "-o full: $(cat err.txt; ls -A "$full")"
+	expect_rc 1 "bulk on a full disk" "$txc" export --to markdown --out "$full/bulk" --db bigu.db
+	grep -qF "cannot write '$full/bulk/big.md': No space left on device" err.txt && [ -z "$(ls -A "$full/bulk")" ] && ok "bulk full disk: said, nothing left" || bad "bulk full: $(cat err.txt; ls -A "$full/bulk")"
+	expect_rc 1 "install on a full disk" env CLAUDE_CONFIG_DIR="$full/claude" "$txc" convert big --to claude --install --db bigu.db
+	grep -q "No space left on device" err.txt && [ -z "$(find "$full/claude" -type f)" ] && ok "install full disk: said, nothing left" || bad "install full: $(cat err.txt)"
+	umount "$full"
+else
+	skip "a full disk" "cannot mount a tmpfs here"
+fi
+rmdir "$full"
 
 summary edges
 [ "$fails" = 0 ]
