@@ -166,6 +166,22 @@ start --token t --hangup 9
 expect_rc 1 "every connection dropped" "$txc" list --remote "$url" --token t
 grep -q 'was cut after 0 bytes; retry' err.txt && [ ! -s out.txt ] && ok "dropped connections: said after the retries" || bad "hangup 9: $(cat err.txt)"
 stop
+for c in "404:3:the session list: not found on the dashboard at " "500:1:the session list: the dashboard at " \
+	"403:1:refused the session token (HTTP 403)"; do
+	code=${c%%:*} rest=${c#*:}; want_rc=${rest%%:*} msg=${rest#*:}
+	start --token t --list-status $code
+	expect_rc $want_rc "session list answers $code" "$txc" list --remote "$url" --token t
+	grep -qF "$msg" err.txt && grep -q "$code" err.txt && [ ! -s out.txt ] && ok "session list $code: said" || bad "session list $code: $(cat err.txt)"
+	stop
+done
+start --token t --short-export 7f3e9a21
+expect_rc 1 "an export that ends early" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q "the export of session '7f3e9a21' from .* ended early or is not JSON; retry" err.txt && [ ! -s out.txt ] && ok "short export: said, nothing out" || bad "short export: $(cat err.txt)"
+stop
+start --token t --no-page
+expect_rc 1 "no page to take the token from" "$txc" list --remote "$url"
+grep -q 'refused the session token (HTTP 401)' err.txt && ok "no page: the API says no token" || bad "no page: $(cat err.txt)"
+stop
 # ids a URL must carry: an integer, characters that mean something in a URL; no id at all
 printf '%s\n' '{"id": 42, "source": "cli", "started_at": 1.0, "messages": [{"role": "user", "content": "int id", "timestamp": 2.0}]}' \
 	'{"id": "", "source": "cli", "started_at": 3.0, "messages": []}' \

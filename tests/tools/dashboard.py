@@ -13,7 +13,9 @@ export of ID is not JSON), --export-status CODE (every export answers CODE), --h
 session list is larger than txc's 64 MB cap), --profile NAME (sessions only for
 ?profile=NAME, an empty list for other profiles), --page-quote Q (the page's token quoted
 with Q; "none": not quoted), --hangup N (the first N API requests get no answer: the
-connection is closed).  Prints the port it listens on (127.0.0.1, random) first.
+connection is closed), --list-status CODE (the session list answers CODE), --no-total (the
+list has no "total"), --short-export ID (the export of ID ends early but the answer is
+whole), --no-page (the page answers 404).  Prints the port it listens on (127.0.0.1, random) first.
 """
 import argparse
 import json
@@ -36,6 +38,10 @@ ap.add_argument("--huge", action="store_true")
 ap.add_argument("--profile", default="")
 ap.add_argument("--page-quote", default='"')
 ap.add_argument("--hangup", type=int, default=0)
+ap.add_argument("--list-status", type=int, default=0)
+ap.add_argument("--no-total", action="store_true")
+ap.add_argument("--short-export", default="")
+ap.add_argument("--no-page", action="store_true")
 args = ap.parse_args()
 
 sessions = []
@@ -72,6 +78,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         q = urllib.parse.parse_qs(url.query)
+        if url.path == "/" and args.no_page:
+            return self.send(404, "not here", "text/html")
         if url.path == "/":
             q = "" if args.page_quote == "none" else args.page_quote
             page = '<html><script>window.__HERMES_SESSION_TOKEN__ = %s%s%s;</script></html>' % (q, args.token, q)
@@ -90,6 +98,8 @@ class Handler(BaseHTTPRequestHandler):
             if url.path == "/api/sessions":
                 return self.send(200, '{"sessions": [], "total": 0, "limit": 100, "offset": 0}')
             return self.send(404, '{"detail": "Session not found"}')
+        if url.path == "/api/sessions" and args.list_status:
+            return self.send(args.list_status, '{"detail": "no"}')
         if url.path == "/api/sessions" and args.bad_list:
             return self.send(200, '{"sessions": ')
         if url.path == "/api/sessions" and args.huge:
@@ -101,6 +111,8 @@ class Handler(BaseHTTPRequestHandler):
             if q.get("archived", ["exclude"])[0] == "exclude":
                 rows = [r for r in rows if not r["archived"]]
             body = {"sessions": rows[offset:offset + limit], "total": len(rows), "limit": limit, "offset": offset}
+            if args.no_total:
+                del body["total"]
             return self.send(200, json.dumps(body, ensure_ascii=False))
         parts = url.path.split("/")
         if len(parts) == 5 and parts[1:3] == ["api", "sessions"] and parts[4] == "export":
@@ -110,6 +122,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(404, '{"detail": "Session not found"}')
             if args.export_status:
                 return self.send(args.export_status, '{"detail": "no"}')
+            if sid == args.short_export:
+                return self.send(200, '{"id": "%s", "messages": [' % sid)
             if sid == args.bad_export:
                 return self.send(200, '{"id": "%s", "messages": [}' % sid)
             if args.slow:
