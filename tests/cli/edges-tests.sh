@@ -317,6 +317,10 @@ second=$(sed -n 's/^installed //p' out.txt)
 [ -n "$second" ] && [ "$second" != "$first" ] && [ -s "$second" ] && [ -s "$first" ] && ok "--as-new: a second session, the first kept" || bad "--as-new: $(cat out.txt err.txt)"
 expect_rc 0 "install --as-new again" env HOME="$work/hc" "$txc" convert q1 --to claude --install --as-new --db inst.db
 grep -q "^unchanged $second\$" out.txt && [ "$(ls "$work/hc/.claude/projects/$qfolder" | wc -l)" = 2 ] && ok "--as-new again: unchanged, no third copy" || bad "--as-new again: $(cat out.txt)"
+expect_rc 0 "install with CLAUDE_CONFIG_DIR empty" env CLAUDE_CONFIG_DIR= HOME="$work/hc2" "$txc" convert q1 --to claude --install --db inst.db
+grep -q "^installed $work/hc2/.claude/projects/$qfolder/" out.txt && ok "CLAUDE_CONFIG_DIR empty is unset" || bad "CLAUDE_CONFIG_DIR empty: $(cat out.txt err.txt)"
+expect_rc 2 "install with HOME and CLAUDE_CONFIG_DIR empty" env CLAUDE_CONFIG_DIR= HOME= "$txc" convert q1 --to claude --install --db inst.db
+grep -q "cannot find Claude Code's folder: HOME is not set; set HOME or CLAUDE_CONFIG_DIR" err.txt && [ ! -e /.claude ] && ok "no HOME: said, nothing under /" || bad "no HOME install: $(cat err.txt)"
 expect_rc 1 "install of a session Claude Code cannot resume" env HOME="$work/hc" "$txc" convert e1 --to claude --install --db inst.db
 grep -q "session 'e1' has no messages: nothing Claude Code could resume; nothing installed" err.txt && ok "nothing to resume: said" || bad "empty install: $(cat err.txt)"
 expect_rc 0 "install with a relative cwd" env HOME="$work/hc" "$txc" convert rel --to claude --install --db inst.db
