@@ -120,6 +120,8 @@ grep -q '^{"session_id":"eq_a","profile":"default","path":"default/eq_a-a.md",' 
 	grep -q '^{"session_id":"m1","profile":"work","path":"work/m1.md",' allp/manifest.jsonl && [ "$(wc -l < allp/manifest.jsonl)" = 5 ] &&
 	ok "bulk --all-profiles: profiles in the manifest" || bad "bulk manifest: $(cat allp/manifest.jsonl)"
 json_ok allp/manifest.jsonl && ok "bulk --all-profiles manifest is JSON" || bad "bulk manifest not JSON"
+expect_rc 0 "bulk of one named profile" "$txc" export --to markdown --out pw --home home --profile work
+[ -s pw/work/m1.md ] && grep -q '^{"session_id":"m1","profile":"work","path":"work/m1.md",' pw/manifest.jsonl && ok "one named profile: its folder and name" || bad "bulk --profile: $(find pw)"
 printf 'not json\n{"path": "x"}\n\n' >> allp/manifest.jsonl
 expect_rc 0 "manifest with broken lines" "$txc" export --to markdown --out allp --home home --all-profiles --progress
 [ "$(grep -c 'not a manifest entry; it will be dropped' err.txt)" = 2 ] && grep -q ': 0 new, 0 updated, 5 unchanged' err.txt &&
