@@ -585,7 +585,7 @@ rmdir "$full"
 
 # ---- sessions without a source or a start: listed last, never matched by --source, ordered by recency too ----
 printf "CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL, last_activity_at REAL);
-INSERT INTO sessions VALUES ('n1', NULL, NULL, NULL), ('n2', 'cli', 5, NULL), ('n3', 'cl', 6, 7), ('n4', 'cli', NULL, 3);" > ns.sql
+INSERT INTO sessions VALUES ('n1', NULL, NULL, NULL), ('n2', 'cli', 5, NULL), ('n3', 'cl', 6, 7), ('n4', 'cli', NULL, 8);" > ns.sql
 "$mkdb" ns.db ns.sql || exit 1
 order() { sed -n 's/^\(n[0-9]\) .*/\1/p' out.txt | tr '\n' ' '; }
 expect_rc 0 "no source, no start" "$txc" list --db ns.db
@@ -593,7 +593,7 @@ expect_rc 0 "no source, no start" "$txc" list --db ns.db
 expect_rc 0 "--source is exact" "$txc" list --db ns.db --source cli
 [ "$(order)" = "n2 n4 " ] && ok "--source cli: not cl, not NULL" || bad "--source: $(cat out.txt)"
 expect_rc 0 "--order recent with unknowns" "$txc" list --db ns.db --order recent
-[ "$(order)" = "n3 n2 n4 n1 " ] && ok "--order recent: by last activity, unknown last" || bad "--order recent: $(cat out.txt)"
+[ "$(order)" = "n4 n3 n2 n1 " ] && ok "--order recent: by last activity, unknown last" || bad "--order recent: $(cat out.txt)"
 
 summary edges
 [ "$fails" = 0 ]
