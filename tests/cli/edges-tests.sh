@@ -1,8 +1,12 @@
 #!/bin/sh
-# Edges of store selection and bulk export: the default ~/.hermes and an unset HOME, store
-# paths with characters that mean something in a URI, equal timestamps, --all-profiles bulk
-# export with its manifest, broken manifests, a busy output folder, option conflicts and
-# every spelling of --since/--until.
+# Edge cases the other scripts do not reach, section by section: the default ~/.hermes and an
+# unset HOME; profile names and source conflicts; store paths with a space, '#', '?' and '%';
+# every spelling of --since/--until and --cwd; equal timestamps; --all-profiles bulk export,
+# manifests, renames, assets, a busy or full output folder; --input oddities; usage errors;
+# artifacts --check of every kind of path; --install into ~/.claude and over files Claude Code
+# continued; odd schemas (WITHOUT ROWID, columns named rowid, id not first); Markdown of message
+# text shapes (tests/tools/md-shapes.py) rendered with cmark-gfm; the list and messages on a
+# terminal.  Checks that need script(1), cmark-gfm, flock or a tmpfs mount say when they skip.
 # usage: edges-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
 set -u
 txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
