@@ -183,6 +183,19 @@ if command -v cmark-gfm > /dev/null 2>&1; then
 else
 	skip "md3 rendered" "cmark-gfm is not installed"
 fi
+expect_rc 0 "markdown shapes five" "$txc" convert md5 --to markdown --db md.db -o md5.md
+grep -q '^no newline at the end$' md5.md && grep -q '^AFTER-12$' md5.md && ok "md5: converted to the end" || bad "md5: $(tail -3 md5.md)"
+if command -v cmark-gfm > /dev/null 2>&1; then
+	cmark-gfm -e table -e autolink -e strikethrough -e tagfilter md5.md > md5.html
+	tags=$(grep -oE '<[A-Za-z][A-Za-z0-9-]*' md5.html | tr -d '<' | sort -u |
+		grep -vxE 'a|blockquote|br|code|em|h[1-6]|hr|li|ol|p|pre|strong|table|tbody|td|th|thead|tr|ul')
+	[ -z "$tags" ] && ok "md5: no raw tags rendered" || bad "md5: raw tags: $(echo $tags)"
+	for n in $(seq 1 12); do
+		grep -q "^<p>AFTER-$n</p>\$" md5.html && ok "md5: text after shape $n is text" || bad "md5: after shape $n"
+	done
+else
+	skip "md5 rendered" "cmark-gfm is not installed"
+fi
 expect_rc 0 "markdown shapes, brief" "$txc" convert md --to markdown --db md.db --detail brief
 grep -qxF '**Bash** `ls <x>`' out.txt && grep -qxF '**patch**' out.txt && ! grep -q '^```diff' out.txt && ok "brief: one line a call" || bad "brief: $(grep -n '^\*\*' out.txt)"
 expect_rc 0 "markdown shapes, full" "$txc" convert md --to markdown --db md.db --detail full

@@ -162,3 +162,22 @@ print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name,
 print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md4', 'tool', 'x', 'd2', 'read_file', 4.0);")
 print("INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES ('md4', 'tool', %s, 'd3', 'terminal', 5.0);"
       % q(json.dumps({"output": "", "error": "only an error"})))
+
+# session md5: the corners of list, quote, fence, table and link syntax
+shapes5 = [
+ "-\tfoo <a>\n\t\t\tdeep tab code <b>",
+ " > one space\n  >two spaces\n   > three <q>",
+ "```   python\nx = '<p>'\n```",
+ "```c@x\ny <z>\n```",
+ "|-x-|\n|---|\n| a |",
+ "[ctl](a\x01b) [esc](a\\)b) [text\\]more](x.md) [a[b](y.md) [tail]",
+ "www.example.com/a<b> and https://x.example/p?q=<r> and ftp://f.example/",
+ "`a`` b ``` c ```` d",
+ "| t | u |\n| --- | --- |\n| `code|pipe` | \\| |",
+ "a line with trailing backslash \\",
+ "[link](dest \"title with \\\" quote\") and [l2](dest 'it''s')",
+ "    indented\n\tand tabbed <c>",
+]
+text5 = "\n\n".join("%s\n\nAFTER-%d" % (sh, i + 1) for i, sh in enumerate(shapes5))
+print("INSERT INTO sessions VALUES ('md5', 'cli', 1789344000.0, 'shapes five', NULL);")
+print("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('md5', 'assistant', %s, 1789344001.0);" % q(text5 + "\n\nno newline at the end"))
