@@ -124,6 +124,12 @@ grep -q '^{"session_id":"eq_a","profile":"default","path":"default/eq_a-a.md",' 
 	grep -q '^{"session_id":"m1","profile":"work","path":"work/m1.md",' allp/manifest.jsonl && [ "$(wc -l < allp/manifest.jsonl)" = 5 ] &&
 	ok "bulk --all-profiles: profiles in the manifest" || bad "bulk manifest: $(cat allp/manifest.jsonl)"
 json_ok allp/manifest.jsonl && ok "bulk --all-profiles manifest is JSON" || bad "bulk manifest not JSON"
+cp -r allp allp2
+expect_rc 0 "the default profile alone into an --all-profiles folder" "$txc" export --to markdown --out allp2 --home home
+[ -s allp2/eq_a-a.md ] && [ ! -e allp2/default/eq_a-a.md ] && [ -s allp2/work/m1.md ] &&
+	grep -q '^{"session_id":"eq_a","profile":"default","path":"eq_a-a.md",' allp2/manifest.jsonl &&
+	grep -q '^{"session_id":"m1","profile":"work","path":"work/m1.md",' allp2/manifest.jsonl &&
+	ok "default alone: its files moved up, the other profile's kept" || bad "default alone: $(find allp2; cat allp2/manifest.jsonl)"
 expect_rc 0 "bulk of one named profile" "$txc" export --to markdown --out pw --home home --profile work
 [ -s pw/work/m1.md ] && grep -q '^{"session_id":"m1","profile":"work","path":"work/m1.md",' pw/manifest.jsonl && ok "one named profile: its folder and name" || bad "bulk --profile: $(find pw)"
 printf 'not json\n{"path": "x"}\n\n' >> allp/manifest.jsonl
@@ -284,7 +290,7 @@ CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REA
 CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
 INSERT INTO sessions VALUES ('chk', 'cli', 1, '$work/art'), ('nocwd', 'cli', 2, NULL);
 INSERT INTO messages (session_id, role, content, timestamp) VALUES ('chk', 'assistant',
- '[a](file://localhost$work/art/rel.txt) [b](file://elsewhere/x.pdf) [c](file://$work/art/with%20space.txt) [d](file://$work/art/bad%zz.txt) ~/home.csv ./rel.txt $work/art/dir.pdf $work/art/pipe.png C:\\x\\y.docx //host/share/q.pdf', 2);
+ '[a](file://localhost$work/art/rel.txt) [b](file://elsewhere/x.pdf) [w](C:/win/p.pdf) [c](file://$work/art/with%20space.txt) [d](file://$work/art/bad%zz.txt) ~/home.csv ./rel.txt $work/art/dir.pdf $work/art/pipe.png C:\\x\\y.docx //host/share/q.pdf', 2);
 INSERT INTO messages (session_id, role, content, timestamp) VALUES ('nocwd', 'assistant', 'see ./rel.txt and ~/home.csv', 3);
 SQL
 "$mkdb" art.db art.sql || exit 1
@@ -292,7 +298,7 @@ expect_rc 0 "artifacts --check, every kind of path" env HOME="$work/hh" "$txc" a
 for want in "file://localhost$work/art/rel.txt  ok (file, 0 bytes)" "file://elsewhere/x.pdf  not checkable on this system" \
 	"file://$work/art/with%20space.txt  ok (file, 0 bytes)" "file://$work/art/bad%zz.txt  missing" "~/home.csv  ok (file, 0 bytes)" \
 	"./rel.txt  ok (file, 0 bytes)" "$work/art/dir.pdf  ok (directory" 'C:\x\y.docx  not checkable on this system' \
-	"//host/share/q.pdf  not checkable on this system"; do
+	"//host/share/q.pdf  not checkable on this system" "C:/win/p.pdf  not checkable on this system"; do
 	grep -qF -- "$want" out.txt && ok "--check: $want" || bad "--check: missing '$want' in $(cat out.txt)"
 done
 [ -p art/pipe.png ] && { grep -qF "$work/art/pipe.png  ok (other, " out.txt && ok "--check: a FIFO is 'other'" || bad "--check FIFO: $(cat out.txt)"; }
@@ -301,11 +307,11 @@ CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REA
 CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
 INSERT INTO sessions VALUES ('chk2', 'cli', 1, '$work/art');
 INSERT INTO messages (session_id, role, content, timestamp) VALUES ('chk2', 'assistant',
- '[e](file://$work/art/%72el.txt) [f](file://$work/art/%52%65l.txt) [g](file://$work/art/x%00y.txt) ![d](data:image/png;base64,AA) ///tmp/nothing-here.png', 2);
+ '[e](file://$work/art/%72el.txt) [f](file://$work/art/%52%65l.txt) [k](file://$work/art/%72%45%4C.txt) [m](file://$work/art/%G1.txt) [g](file://$work/art/x%00y.txt) ![d](data:image/png;base64,AA) ///tmp/nothing-here.png', 2);
 SQL
 "$mkdb" art2.db art2.sql || exit 1
 expect_rc 0 "artifacts --check: percent escapes, data: URLs, three slashes" "$txc" artifacts chk2 --db art2.db --check --color never
-for want in "file://$work/art/%72el.txt  ok (file, 0 bytes)" "file://$work/art/%52%65l.txt  missing" "file://$work/art/x%00y.txt  missing" \
+for want in "file://$work/art/%72el.txt  ok (file, 0 bytes)" "file://$work/art/%52%65l.txt  missing" "file://$work/art/%72%45%4C.txt  missing" "file://$work/art/%G1.txt  missing" "file://$work/art/x%00y.txt  missing" \
 	"///tmp/nothing-here.png  missing"; do
 	grep -qF -- "$want" out.txt && ok "--check: $want" || bad "--check: missing '$want' in $(cat out.txt)"
 done
@@ -611,6 +617,18 @@ expect_rc 0 "--source is exact" "$txc" list --db ns.db --source cli
 [ "$(order)" = "n2 n4 " ] && ok "--source cli: not cl, not NULL" || bad "--source: $(cat out.txt)"
 expect_rc 0 "--order recent with unknowns" "$txc" list --db ns.db --order recent
 [ "$(order)" = "n4 n3 n2 n1 " ] && ok "--order recent: by last activity, unknown last" || bad "--order recent: $(cat out.txt)"
+
+# ---- a title with line separators, bidi embeddings and isolates, DEL and C1 on a terminal: shown escaped ----
+python3 -c "
+t = 'a\u2028b\u2029c\u202ad\u2066e\u2069f\x7fg\u0085h'
+print(\"CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL, title TEXT); INSERT INTO sessions VALUES ('bd', 'cli', 1, '%s');\" % t)" > bd.sql
+"$mkdb" bd.db bd.sql || exit 1
+if command -v script > /dev/null; then
+	script -q -c "$txc list --db bd.db --color never" /dev/null > tty.txt 2>&1
+	grep -qF 'a\u2028b\u2029c\u202ad\u2066e\u2069f\x7fg\u0085h' tty.txt && ok "terminal: separators, bidi and controls escaped" || bad "terminal escapes: $(cat -v tty.txt)"
+else
+	skip "escapes on a terminal" "no script(1)"
+fi
 
 summary edges
 [ "$fails" = 0 ]
