@@ -247,6 +247,8 @@ for want in '![image 1](a%20b%23%281%29%25.md.assets/image-1.webp)' '![image 2](
 	grep -qF -- "$want" "a b#(1)%.md" && ok "md4: $want" || bad "md4: missing $want"
 done
 grep -qx 'only an error' "a b#(1)%.md" && [ -s "a b#(1)%.md.assets/image-1.webp" ] && ok "md4: the error text and the assets" || bad "md4: $(ls)"
+expect_rc 0 "markdown: an -o name of kept and escaped characters" "$txc" convert md4 --to markdown --db md.db -o "Ab_~9+=.md"
+grep -qF '![image 1](Ab_~9%2B%3D.md.assets/image-1.webp)' "Ab_~9+=.md" && ok "link: unreserved kept, + and = escaped" || bad "link escaping: $(grep -m1 'image 1' "Ab_~9+=.md")"
 expect_rc 0 "markdown brief: images omitted" "$txc" convert md2 --to markdown --db md.db --detail brief
 grep -qF '*[image 1: image/jpeg omitted]*' out.txt && ! grep -q 'base64' out.txt && ok "brief: images omitted" || bad "brief images: $(grep image out.txt)"
 expect_rc 0 "markdown images omitted" "$txc" convert md2 --to markdown --db md.db --images omit
