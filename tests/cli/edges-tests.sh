@@ -575,6 +575,10 @@ for args in "--input x.jsonl --remote http://127.0.0.1:1" "--db min.db --home h3
 	grep -q 'give one source' err.txt && ok "two sources: $args: said" || bad "two sources $args: $(cat err.txt)"
 done
 for p in a.b aB; do expect_rc 2 "profile name '$p'" "$txc" list --home h3 --profile "$p"; done
+for p in a_b-c z9; do
+	expect_rc 3 "valid profile name '$p'" "$txc" list --home h3 --profile $p
+	grep -q "no Hermes store at 'h3/profiles/$p/state.db'" err.txt && ok "'$p' is a valid name" || bad "$p: $(cat err.txt)"
+done
 expect_rc 3 "profile name starting with a digit" "$txc" list --home h3 --profile 0ok
 grep -q "no Hermes store at 'h3/profiles/0ok/state.db'" err.txt && ok "a digit first is a valid name" || bad "0ok: $(cat err.txt)"
 expect_rc 0 "HERMES_HOME empty" env HERMES_HOME= HOME="$work/u" "$txc" list
