@@ -25,8 +25,5 @@ struct txc_artifact {
 
 size_t txc_artifacts_find(const struct txc_transcript *t, struct txc_arena *a, struct txc_artifact **out);
 const char *txc_artifact_kind_name(enum txc_artifact_kind k);
-/* The helpers behind the rules, exposed for tests. */
-bool txc_artifact_looks_like(const char *v, size_t len);
-bool txc_artifact_is_producer(const char *tool, size_t len);
 
 #endif

@@ -141,7 +141,6 @@ const struct txc_json *txc_block_output(const struct txc_block *b, struct txc_ar
 /* The typed/raw decision for a tool call named name (canonical, NUL-terminated): sets b->name,
  * b->tool and b->input (the canonical input of a typed tool, else input itself; built in a). */
 void txc_model_tool_set(struct txc_arena *a, struct txc_block *b, struct txc_str name, const struct txc_json *input);
-enum txc_tool txc_model_tool_kind(const char *name, const struct txc_json *input);
 
 enum txc_stop txc_model_stop_from_text(const char *s, size_t len);
 const char *txc_model_stop_name(enum txc_stop s); /* Claude spelling, NULL for NONE */

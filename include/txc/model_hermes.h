@@ -42,11 +42,4 @@ struct txc_model_builder *txc_model_begin(struct txc_transcript *t);
 void txc_model_add_row(struct txc_model_builder *b, const struct txc_json *row, struct txc_arena *row_arena);
 void txc_model_end(struct txc_model_builder *b);
 
-/* Tool-name normalisation Hermes -> Claude, then the typed/raw decision (txc_model_tool_set). */
-void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t name_len,
-				const struct txc_json *input);
-
-/* Error inference of a Hermes tool result (denied / success:false / exit_code / error). */
-bool txc_model_result_is_error(const struct txc_json *out, bool denied);
-
 #endif

@@ -75,10 +75,8 @@ struct txc_arena *txc_arena_new(size_t block_size);
 void *txc_arena_alloc(struct txc_arena *a, size_t size);
 void *txc_arena_array(struct txc_arena *a, size_t n, size_t size);
 struct txc_str txc_arena_str(struct txc_arena *a, const void *p, size_t len);
-char *txc_arena_strdup(struct txc_arena *a, const char *s);
 void txc_arena_reset(struct txc_arena *a); /* keep the first block, drop the rest */
 void txc_arena_free(struct txc_arena *a);
-size_t txc_arena_used(const struct txc_arena *a);
 
 /* UTF-8 (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
 bool txc_utf8_valid(const char *p, size_t len);

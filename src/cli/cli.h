@@ -81,11 +81,12 @@ struct cli_args {
 	int n_pos;
 };
 
-const struct cli_opt *cli_options(size_t *n);
 const struct cli_cmd_info *cli_commands(size_t *n);
 const struct cli_cmd_info *cli_command(unsigned cmd);
 /* The command argv[1] names ("--help", "-h" and "--version" name help and version), or NULL. */
 const struct cli_cmd_info *cli_command_named(const char *arg);
+/* every option of the table (help and completions read it) */
+const struct cli_opt *cli_options(size_t *n);
 /* Whether option o applies to command c (its bit, or a store option of a command that reads a store). */
 bool cli_opt_applies(const struct cli_opt *o, const struct cli_cmd_info *c);
 /* The option's left column in help: "-o, --output FILE". */

@@ -70,7 +70,7 @@ static bool path_like(const char *v, size_t len)
 	       (len >= 3 && isalpha((unsigned char)v[0]) && v[1] == ':' && (v[2] == '\\' || v[2] == '/'));
 }
 
-bool txc_artifact_looks_like(const char *v, size_t len)
+static bool txc_artifact_looks_like(const char *v, size_t len)
 {
 	if (is_url(v, len) || starts(v, len, "data:image"))
 		return true;
@@ -80,7 +80,7 @@ bool txc_artifact_looks_like(const char *v, size_t len)
 	return e.len && (in_list(image_ext, e.ptr, e.len) || in_list(file_ext, e.ptr, e.len));
 }
 
-bool txc_artifact_is_producer(const char *tool, size_t len)
+static bool txc_artifact_is_producer(const char *tool, size_t len)
 {
 	static const char *const verbs[] = {"create", "creation", "download", "export", "generate", "generation",
 					    "render", "save", "speech", "tts", "write", NULL};

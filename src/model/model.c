@@ -118,7 +118,7 @@ static const struct field *fields_of(enum txc_tool k)
 	return NULL;
 }
 
-enum txc_tool txc_model_tool_kind(const char *name, const struct txc_json *input)
+static enum txc_tool txc_model_tool_kind(const char *name, const struct txc_json *input)
 {
 	static const struct {
 		const char *name;

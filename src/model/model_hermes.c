@@ -105,7 +105,7 @@ static void remove_key(struct txc_json *o, const char *key)
 		}
 }
 
-void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t len,
+static void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t len,
 				const struct txc_json *input)
 {
 	struct txc_str src = txc_arena_str(a, name, len);
@@ -145,7 +145,7 @@ void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const 
 
 /* ---- errors ---- */
 
-bool txc_model_result_is_error(const struct txc_json *out, bool denied)
+static bool txc_model_result_is_error(const struct txc_json *out, bool denied)
 {
 	if (denied)
 		return true;

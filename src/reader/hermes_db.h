@@ -32,10 +32,6 @@ struct hermes_db {
 	sqlite3_stmt *q_messages, *q_messages_compacted;
 };
 
-/* Open path read-only (or an in-memory image) and probe it: a connection owned by *out. */
-int txc_hermes_db_open(struct hermes_db **out, const char *path, struct txc_diag *d);
-int txc_hermes_db_open_image(struct hermes_db **out, const void *image, size_t len, const char *name,
-			     struct txc_diag *d);
 void txc_hermes_db_close(void *impl);
 const char *txc_hermes_db_note(void *impl);
 

@@ -206,6 +206,8 @@ static void remove_snapshot(const char *dir)
  * would have made the -shm), so a private copy of the database and its WAL
  * is the same snapshot; it is read instead, never with immutable=1.
  */
+static int db_open(struct hermes_db **out, const char *path, struct txc_diag *d);
+
 static int open_snapshot(struct hermes_db **out, const char *path, struct txc_diag *d)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -225,7 +227,7 @@ static int open_snapshot(struct hermes_db **out, const char *path, struct txc_di
 		remove_snapshot(dir);
 		return TXC_E_FAIL;
 	}
-	int rc = txc_hermes_db_open(out, db, d);
+	int rc = db_open(out, db, d);
 	if (rc) {
 		remove_snapshot(dir);
 		return rc;
@@ -248,7 +250,8 @@ const char *txc_hermes_db_note(void *impl)
 	return s->note;
 }
 
-int txc_hermes_db_open(struct hermes_db **out, const char *path, struct txc_diag *d)
+/* Open path read-only (or, below, an in-memory image) and probe it: a connection owned by *out. */
+static int db_open(struct hermes_db **out, const char *path, struct txc_diag *d)
 {
 	struct stat st;
 	*out = NULL;
@@ -288,8 +291,7 @@ int txc_hermes_db_open(struct hermes_db **out, const char *path, struct txc_diag
 	return store_finish(out, s, rc, d);
 }
 
-int txc_hermes_db_open_image(struct hermes_db **out, const void *image, size_t len, const char *name,
-			     struct txc_diag *d)
+static int db_open_image(struct hermes_db **out, const void *image, size_t len, const char *name, struct txc_diag *d)
 {
 	*out = NULL;
 	struct hermes_db *s = txc_xcalloc(1, sizeof(*s));
@@ -297,8 +299,8 @@ int txc_hermes_db_open_image(struct hermes_db **out, const void *image, size_t l
 	int rc = sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_EXRESCODE, NULL);
 	if (rc == SQLITE_OK) {
 		unsigned char *copy = sqlite3_malloc64(len ? len : 1);
-		if (copy == NULL)
-			rc = SQLITE_NOMEM;
+		if (copy == NULL) /* LCOV_EXCL_BR_LINE: out of memory */
+			rc = SQLITE_NOMEM; /* LCOV_EXCL_LINE */
 		else if (len)
 			memcpy(copy, image, len);
 		if (copy != NULL)
@@ -336,7 +338,7 @@ int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 {
 	struct hermes_db *s;
 	*out = NULL;
-	int rc = txc_hermes_db_open(&s, path, d);
+	int rc = db_open(&s, path, d);
 	if (rc == TXC_OK)
 		*out = txc_store_new(&txc_hermes_db_ops, s, s->path);
 	return rc;
@@ -347,7 +349,7 @@ int txc_store_open_image(struct txc_store **out, const void *image, size_t len, 
 {
 	struct hermes_db *s;
 	*out = NULL;
-	int rc = txc_hermes_db_open_image(&s, image, len, name, d);
+	int rc = db_open_image(&s, image, len, name, d);
 	if (rc == TXC_OK)
 		*out = txc_store_new(&txc_hermes_db_ops, s, s->path);
 	return rc;

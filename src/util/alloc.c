@@ -8,33 +8,34 @@
 
 char txc_buf_empty[1];
 
-static void oom(size_t n)
+/* Out-of-memory paths cannot be reached by a test: excluded from coverage (tests/tools/coverage.sh). */
+static void oom(size_t n) /* LCOV_EXCL_START */
 {
 	fprintf(stderr, "txc: fatal: out of memory (allocating %zu bytes)\n", n);
 	abort();
-}
+} /* LCOV_EXCL_STOP */
 
 void *txc_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
-	if (p == NULL)
-		oom(n);
+	if (p == NULL) /* LCOV_EXCL_BR_LINE */
+		oom(n); /* LCOV_EXCL_LINE */
 	return p;
 }
 
 void *txc_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (p == NULL)
-		oom(n * size);
+	if (p == NULL) /* LCOV_EXCL_BR_LINE */
+		oom(n * size); /* LCOV_EXCL_LINE */
 	return p;
 }
 
 void *txc_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
-	if (q == NULL)
-		oom(n);
+	if (q == NULL) /* LCOV_EXCL_BR_LINE */
+		oom(n); /* LCOV_EXCL_LINE */
 	return q;
 }
 
@@ -74,8 +75,8 @@ void txc_buf_release(struct txc_buf *b)
 void txc_buf_grow(struct txc_buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
-	if (need < b->len)
-		oom(SIZE_MAX);
+	if (need < b->len) /* LCOV_EXCL_BR_LINE: size overflow */
+		oom(SIZE_MAX); /* LCOV_EXCL_LINE */
 	if (need <= b->alloc)
 		return;
 	size_t n = b->alloc ? b->alloc : 64;

@@ -20,7 +20,6 @@ struct block {
 struct txc_arena {
 	struct block *head;
 	size_t block_size;
-	size_t total;
 };
 
 struct txc_arena *txc_arena_new(size_t block_size)
@@ -43,8 +42,8 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 {
 	const size_t align = alignof(max_align_t);
 	size_t need = (size + align - 1) & ~(align - 1);
-	if (need < size)
-		abort();
+	if (need < size) /* LCOV_EXCL_BR_LINE: size overflow, out of memory */
+		abort(); /* LCOV_EXCL_LINE */
 	struct block *b = a->head;
 	if (b == NULL || b->size - b->used < need) {
 		if (need > a->block_size / 4) {
@@ -57,7 +56,6 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 				big->next = b->next;
 				b->next = big;
 			}
-			a->total += need;
 			memset(big->data, 0, need);
 			return big->data;
 		}
@@ -67,15 +65,14 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 	}
 	void *p = b->data + b->used;
 	b->used += need;
-	a->total += need;
 	memset(p, 0, need);
 	return p;
 }
 
 void *txc_arena_array(struct txc_arena *a, size_t n, size_t size)
 {
-	if (size && n > SIZE_MAX / size)
-		abort();
+	if (size && n > SIZE_MAX / size) /* LCOV_EXCL_BR_LINE: size overflow, out of memory */
+		abort(); /* LCOV_EXCL_LINE */
 	return txc_arena_alloc(a, n * size);
 }
 
@@ -86,11 +83,6 @@ struct txc_str txc_arena_str(struct txc_arena *a, const void *p, size_t len)
 		memcpy(s, p, len);
 	s[len] = '\0';
 	return (struct txc_str){s, len};
-}
-
-char *txc_arena_strdup(struct txc_arena *a, const char *s)
-{
-	return (char *)txc_arena_str(a, s, strlen(s)).ptr;
 }
 
 void txc_arena_reset(struct txc_arena *a)
@@ -110,7 +102,6 @@ void txc_arena_reset(struct txc_arena *a)
 		keep->used = 0;
 	}
 	a->head = keep;
-	a->total = 0;
 }
 
 void txc_arena_free(struct txc_arena *a)
@@ -124,9 +115,4 @@ void txc_arena_free(struct txc_arena *a)
 		b = next;
 	}
 	free(a);
-}
-
-size_t txc_arena_used(const struct txc_arena *a)
-{
-	return a->total;
 }

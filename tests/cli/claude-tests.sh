@@ -14,7 +14,7 @@ command -v python3 > /dev/null || { echo "claude-tests: python3 is required"; ex
 # --- reused tool ids (Kimi's functions.read_file:0 every turn, and "dup" twice in one turn) ---
 expect_rc 0 "convert kimi" "$txc" convert kimi --to claude --db t.db
 mv out.txt kimi.jsonl
-"$jsoncheck" kimi.jsonl && ok || bad "kimi: not strict JSON"
+json_ok kimi.jsonl && ok || bad "kimi: not strict JSON"
 python3 - kimi.jsonl > py.txt 2>&1 <<'PY' && ok || bad "kimi tool ids: $(cat py.txt)"
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -131,7 +131,7 @@ if command -v script > /dev/null; then
 		if grep -q "$bidi" tty.txt || grep -q "$csi" tty.txt; then bad "$cmd on a TTY: raw bidi/C1 bytes"; else ok; fi
 	done
 else
-	echo "claude-tests: SKIPPED the TTY checks (no script(1))"
+	skip "TTY checks" "no script(1)"
 fi
 
 # --- convert --to hermes streams: a 300,000-row session in flat memory, same bytes as before ---
@@ -155,10 +155,10 @@ else
 	"$txc" convert huge --to hermes --db big.db > huge.jsonl 2> err.txt && ok || bad "convert huge: $(cat err.txt)"
 fi
 [ "$(wc -l < huge.jsonl)" = 1 ] && [ "$(grep -o '"role": "' huge.jsonl | wc -l)" = 300000 ] && ok || bad "huge: not 300,000 rows on one line"
-"$jsoncheck" huge.jsonl && ok || bad "huge: not strict JSON"
+json_ok huge.jsonl && ok || bad "huge: not strict JSON"
 expect_rc 3 "convert --to hermes of a missing session" "$txc" convert nosuch --to hermes --db big.db
 one_line_err "convert --to hermes of a missing session"
 [ -s out.txt ] && bad "a missing session printed output" || ok
 
-echo "claude-tests: $passes passed, $fails failed"
+summary claude-tests
 [ "$fails" = 0 ]

@@ -16,7 +16,7 @@ cd "$work" || exit 1
 # help, version, usage
 expect_rc 0 "--help" "$txc" --help; grep -q 'exit status' out.txt && ok || bad "--help lacks exit codes"
 expect_rc 0 "--version" "$txc" --version; grep -q '^txc ' out.txt && ok || bad "--version"
-for c in list convert export; do expect_rc 0 "$c --help" "$txc" $c --help; done
+for c in list convert export; do expect_rc 0 "$c --help" "$txc" $c --help; grep -q "^usage: txc $c " out.txt && ok "$c --help: its usage" || bad "$c --help: no usage line"; done
 # txc --help comes from the command and option tables: every store option, every command
 expect_rc 0 "--help" "$txc" --help
 for o in db home profile all-profiles input skip-bad remote token timeout; do
@@ -28,24 +28,30 @@ for h in help -h; do expect_rc 0 "txc $h" "$txc" $h; cmp -s out.txt main-help.tx
 expect_rc 0 "txc version" "$txc" version; grep -q '^txc ' out.txt && ok || bad "txc version"
 expect_rc 2 "no command" "$txc"
 expect_rc 2 "unknown command" "$txc" frobnicate; one_line_err "unknown command"
-expect_rc 2 "unknown option" "$txc" list --bogus
-expect_rc 2 "convert without --to" "$txc" convert x --db cur.db
-expect_rc 2 "unknown format" "$txc" convert x --to pdf --db cur.db
-expect_rc 2 "bad profile name" "$txc" list --home . --profile '../evil'
-expect_rc 2 "export without --json" "$txc" export --db cur.db
+expect_rc 2 "unknown option" "$txc" list --bogus; grep -q "unknown option .--bogus" err.txt && ok "unknown option named" || bad "unknown option not named: $(cat err.txt)"
+expect_rc 2 "convert without --to" "$txc" convert x --db cur.db; grep -q "missing --to" err.txt && ok "missing --to said" || bad "missing --to: $(cat err.txt)"
+expect_rc 2 "unknown format" "$txc" convert x --to pdf --db cur.db; grep -q "unknown format .pdf" err.txt && ok "unknown format named" || bad "unknown format: $(cat err.txt)"
+expect_rc 2 "bad profile name" "$txc" list --home . --profile '../evil'; one_line_err "bad profile name"
+expect_rc 2 "export without --json" "$txc" export --db cur.db; grep -q "missing --json" err.txt && ok "export: missing --json said" || bad "export without --json: $(cat err.txt)"
 
 # refusals
 for c in save delete import; do expect_rc 4 "$c refused" "$txc" $c x; grep -q 'no import API' err.txt && ok || bad "$c reason"; done
 
 # every command on every schema shape
 for db in cur.db old.db min.db upg.db feat.db; do
-	expect_rc 0 "list $db" "$txc" list hermes --db $db
-	expect_rc 0 "list --json $db" "$txc" list --json --db $db; "$jsoncheck" out.txt && ok || bad "list --json $db is not strict JSON"
+	expect_rc 0 "list $db" "$txc" list hermes --db $db; head -n 1 out.txt | grep -q '^ID  *STARTED' && [ "$(wc -l < out.txt)" -ge 2 ] && ok "list $db: a table" || bad "list $db: no table"
+	expect_rc 0 "list --json $db" "$txc" list --json --db $db; json_ok out.txt && ok || bad "list --json $db is not strict JSON"
 	expect_rc 0 "export $db" "$txc" export --json --db $db; cp out.txt export-$db.jsonl
-	"$jsoncheck" export-$db.jsonl && ok || bad "export of $db is not strict JSON"
+	json_ok export-$db.jsonl && ok || bad "export of $db is not strict JSON"
 	id=$("$txc" list --json --archived --db $db | sed -n 's/^[[,]*{"id":"\([^"]*\)".*/\1/p' | head -1)
 	for to in hermes claude markdown; do
 		expect_rc 0 "convert $id --to $to on $db" "$txc" convert "$id" --to $to --db $db
+		case $to in # the session's own output, not just an exit status
+		hermes) json_ok out.txt && grep -q "^{\"id\": \"$id\"" out.txt ;;
+		claude) if [ -s out.txt ]; then json_ok out.txt && grep -q '"sessionId":"[0-9a-f-]*"' out.txt; # empty only for no messages
+			else grep -q "^{\"id\": \"$id\", .*\"messages\": \[\]}\$" export-$db.jsonl; fi ;;
+		markdown) head -n 2 out.txt | tr '\n' ' ' | grep -q "^--- id: \"$id\"" ;;
+		esac && ok "convert $id --to $to on $db: its output" || bad "convert $id --to $to on $db: wrong output: $(head -c 200 out.txt)"
 	done
 done
 grep -q '"active"' export-old.db.jsonl && bad "old store grew an active column" || ok
@@ -66,7 +72,7 @@ HERMES_HOME="$work/home" "$txc" list > out.txt 2>&1 && grep -q deadbeef out.txt 
 "$txc" list --home "$work/home" --profile work > out.txt 2>&1 && grep -q '^m1' out.txt && ok || bad "--profile"
 
 # ids: exact, prefix, ambiguous, unknown
-expect_rc 0 "prefix" "$txc" convert dead --to hermes --db cur.db
+expect_rc 0 "prefix" "$txc" convert dead --to hermes --db cur.db; grep -q '^{"id": "deadbeef' out.txt && ok "prefix: the session" || bad "prefix: $(head -c 100 out.txt)"
 expect_rc 3 "unknown id" "$txc" convert nope --to hermes --db cur.db; one_line_err "unknown id"
 expect_rc 2 "ambiguous prefix" "$txc" convert m --to hermes --db min.db; grep -q '  m1' err.txt && grep -q '  m2' err.txt && ok || bad "ambiguous lists candidates"
 
@@ -91,7 +97,7 @@ head -c 4096 upg.db > trunc.db; "$txc" export --json --db trunc.db > /dev/null 2
 mkdir dir.db; expect_rc 1 "directory" "$txc" list --db dir.db; one_line_err "directory"
 awk 'BEGIN { srand(7); for (i = 0; i < 8192; i++) printf "%c", int(rand() * 256) }' > random.db
 expect_rc 1 "random bytes" "$txc" export --json --db random.db; one_line_err "random bytes"
-ln -s loop1 loop2; ln -s loop2 loop1; expect_rc 1 "symlink loop" "$txc" list --db loop1
+ln -s loop1 loop2; ln -s loop2 loop1; expect_rc 1 "symlink loop" "$txc" list --db loop1; one_line_err "symlink loop"
 printf 'CREATE TABLE t(x);' > nosess.sql; "$mkdb" nosess.db nosess.sql; expect_rc 1 "no sessions table" "$txc" list --db nosess.db; grep -q 'no sessions table' err.txt && ok || bad "no sessions table message"
 printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL); INSERT INTO sessions VALUES('s', 'cli', 1.0);" > nomsg.sql
 "$mkdb" nomsg.db nomsg.sql; expect_rc 0 "no messages table" "$txc" export --json --db nomsg.db; grep -q '"messages": \[\]' out.txt && ok || bad "no messages table export"
@@ -133,13 +139,13 @@ folder=$(echo "$work/srv/app" | sed 's/[^A-Za-z0-9]/-/g')
 ls "$CLAUDE_CONFIG_DIR/projects/$folder/"*.jsonl > /dev/null 2>&1 && ok || bad "installed file not in $folder"
 grep -q "claude --resume" out.txt && ok || bad "install prints the resume command"
 expect_rc 0 "identical re-install" "$txc" convert ../../evil --to claude --install --db hostile.db; grep -q '^unchanged ' out.txt && ok || bad "identical re-install is not unchanged"
-expect_rc 0 "install --force" "$txc" convert ../../evil --to claude --install --force --db hostile.db
+expect_rc 0 "install --force" "$txc" convert ../../evil --to claude --install --force --db hostile.db; grep -q "^\(installed\|unchanged\) $CLAUDE_CONFIG_DIR/projects/$folder/" out.txt && ok "install --force: where" || bad "install --force: $(cat out.txt)"
 expect_rc 0 "install hostile cwd" "$txc" convert s2 --to claude --install --db hostile.db; grep -q 'does not exist' err.txt && ok || bad "dead cwd warning"
 expect_rc 0 "install no cwd" "$txc" convert s3 --to claude --install --db hostile.db; grep -q 'no recorded working directory' err.txt && ok || bad "no cwd warning"
 find "$work" -name '*.jsonl' -newer hostile.db | while read -r f; do case "$f" in "$CLAUDE_CONFIG_DIR"/projects/*/*.jsonl|"$work"/out.jsonl) ;; *) echo "ESCAPED: $f";; esac; done > escaped.txt
 [ ! -s escaped.txt ] && ok || bad "install wrote outside projects/: $(cat escaped.txt)"
 [ "$(find "$CLAUDE_CONFIG_DIR/projects" -mindepth 2 -type d | wc -l)" = 0 ] && ok || bad "nested folders under projects/"
-"$jsoncheck" "$CLAUDE_CONFIG_DIR"/projects/*/*.jsonl && ok || bad "installed files are not JSON"
+json_ok "$CLAUDE_CONFIG_DIR"/projects/*/*.jsonl && ok || bad "installed files are not JSON"
 
 # terminal safety: titles with escapes are shown escaped in the table
 printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT); INSERT INTO sessions VALUES('e1', 'cli', 1.0, 'evil' || char(27) || '[31mred');" > esc.sql
@@ -154,6 +160,8 @@ INSERT INTO messages VALUES (1, 'e2', 'user', 'left ' || char(8238) || 'thgir', 
 if command -v script > /dev/null; then
 	script -q -c "$txc convert e2 --to markdown --db bidi.db" /dev/null > tty.txt 2>&1
 	grep -q 'left \\u202ethgir' tty.txt && ok || bad "bidi override raw on a terminal: $(grep left tty.txt)"
+else
+	skip "Markdown on a terminal" "no script(1)"
 fi
 
 # on a terminal: an id quoted in an error is shown escaped; bulk export draws a progress bar
@@ -165,7 +173,9 @@ if command -v script > /dev/null; then
 	grep -q '\[##*\] [0-9]*/[0-9]* sessions' tty.txt && grep -q 'exported [0-9]* sessions to tty-bulk' tty.txt &&
 		ok || bad "no progress bar on a terminal: $(cat tty.txt)"
 	"$txc" export --to markdown --out pipe-bulk --db feat.db > out.txt 2> err.txt
-	[ ! -s err.txt ] && [ ! -s out.txt ] && ok || bad "bulk export talks on a pipe without --progress"
+	[ ! -s err.txt ] && [ ! -s out.txt ] && [ -s pipe-bulk/manifest.jsonl ] && ok || bad "bulk export talks on a pipe without --progress (or wrote nothing)"
+else
+	skip "errors and progress on a terminal" "no script(1)"
 fi
 
 # convert and export resolve the write options alike: a session without a cwd records the current
@@ -175,5 +185,5 @@ mkdir -p here && (cd here && "$txc" convert img --to claude --db ../feat.db -o .
 grep -q "\"cwd\":\"$work/here\"" img-conv.jsonl && ok || bad "convert does not record the current directory"
 cmp -s img-conv.jsonl img-exp/img-*.jsonl && ok || bad "export --to claude differs from convert: $(grep -o '"cwd":"[^"]*"' img-exp/img-*.jsonl | head -1)"
 
-echo "cli: $passes passed, $fails failed"
+summary cli
 [ "$fails" = 0 ]

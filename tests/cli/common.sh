@@ -1,10 +1,29 @@
-# common.sh - sourced by the CLI test scripts: counters and the checks they share.
-passes=0 fails=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# common.sh - sourced by the CLI test scripts: named checks, counters, and the checks they share.
+# Every check prints one TAP line, "ok N - name" or "not ok N - name" (a skipped one
+# "ok N - name # skip: why"); `summary NAME` ends a script with "# P passed, F failed, S skipped"
+# and the plain "NAME: P passed, F failed" line CI reads.  A check without a name of its own is
+# named after the last expect_rc ("DESC, check K").
+passes=0 fails=0 skips=0 checks=0 last_desc=start after=0
+check_name() { after=$((after + 1)); echo "$last_desc, check $after"; }
+ok() { # [name]
+	checks=$((checks + 1)) passes=$((passes + 1))
+	if [ $# -gt 0 ]; then echo "ok $checks - $*"; else echo "ok $checks - $(check_name)"; fi
+}
+bad() { checks=$((checks + 1)) fails=$((fails + 1)); echo "not ok $checks - $*"; }
+skip() { # name why: a check that cannot run here says so and is counted
+	checks=$((checks + 1)) skips=$((skips + 1)); echo "ok $checks - $1 # skip: $2"
+}
+summary() { # NAME
+	echo "1..$checks"
+	echo "# $passes passed, $fails failed, $skips skipped"
+	echo "$1: $passes passed, $fails failed"
+}
 expect_rc() { # want desc cmd...: run cmd (stdout to out.txt, stderr to err.txt), check its exit status
 	want=$1 desc=$2; shift 2
+	last_desc=$desc after=0
 	"$@" > out.txt 2> err.txt; rc=$?
-	if [ "$rc" = "$want" ]; then ok; else bad "$desc: exit $rc, want $want ($(head -c 300 err.txt))"; fi
+	if [ "$rc" = "$want" ]; then ok "$desc: exit $want"; else bad "$desc: exit $rc, want $want ($(head -c 300 err.txt))"; fi
 }
-one_line_err() { n=$(wc -l < err.txt); [ "$n" -ge 1 ] && grep -q '^txc: error: ' err.txt && ok || bad "$1: no 'txc: error:' line"; }
+one_line_err() { n=$(wc -l < err.txt); [ "$n" -ge 1 ] && grep -q '^txc: error: ' err.txt && ok "$1: one error line" || bad "$1: no 'txc: error:' line"; }
+# strict JSON and not empty: an empty file is valid JSONL, and a check must not pass on no output
+json_ok() { for f; do [ -s "$f" ] || { echo "# $f is empty"; return 1; }; done; "$jsoncheck" "$@"; }

@@ -189,7 +189,7 @@ expect_rc 0 "bulk after a stopped run and a change" "$txc" export --to markdown 
 grep -q ': 1 new, 5 updated, ' err.txt && ok || bad "after the stopped run: $(tail -1 err.txt)"
 [ "$(ls -a k | grep -c '^\.txc-tmp')" = 0 ] && ok || bad "stopped run: temp files left"
 [ "$(wc -l < k/manifest.jsonl)" = "$(ls k/*.md | wc -l)" ] && ok || bad "stopped run: manifest lines"
-"$jsoncheck" b/manifest.jsonl && "$jsoncheck" s/manifest.jsonl && "$jsoncheck" k/manifest.jsonl && ok || bad "manifests are not JSON"
+json_ok b/manifest.jsonl && json_ok s/manifest.jsonl && json_ok k/manifest.jsonl && ok || bad "manifests are not JSON"
 # hostile manifest: a path outside DIR is never removed
 printf "UPDATE sessions SET title = 'Third' WHERE id = 'tools';\n" > ren3.sql; "$mkdb" b.db ren3.sql
 cp b.db victim.db; vsum=$(sum victim.db)
@@ -315,8 +315,8 @@ if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2>
 	[ $rc = 1 ] && grep -q 'changed while txc was writing it' err.txt && ok || bad "bulk race: exit $rc, $(cat err.txt)"
 	export CLAUDE_CONFIG_DIR="$work/claude"
 else
-	echo "files-tests: SKIPPED the re-install race (strace cannot trace here)"
+	skip "re-install and bulk update races" "strace cannot trace here"
 fi
 
-echo "files: $passes passed, $fails failed"
+summary files
 [ "$fails" = 0 ]

@@ -11,24 +11,24 @@ cd "$work" || exit 1
 sum=$(cksum < h.db)
 
 "$txc" export --json --db h.db > all.jsonl 2> err.txt && ok || bad "export: $(cat err.txt)"
-"$jsoncheck" all.jsonl && ok || bad "export is not strict JSON"
+json_ok all.jsonl && ok || bad "export is not strict JSON"
 [ "$(wc -l < all.jsonl)" = 7 ] && ok || bad "export lines: $(wc -l < all.jsonl), want 7 (NULL and BLOB ids too)"
 grep -q '^{"id": null, ' all.jsonl && grep -q '^{"id": {"\$blob_hex": "00ff"}, ' all.jsonl && ok || bad "NULL/BLOB ids not exported as they are"
 grep -q 'warning: 1 session has no id' err.txt && ok || bad "a session without an id not warned about"
-"$txc" list --archived --json --db h.db > list.json 2> err.txt && "$jsoncheck" list.json && ok || bad "list --json"
-"$txc" list --db h.db > list.txt 2> err.txt && ok || bad "list: $(cat err.txt)"
+"$txc" list --archived --json --db h.db > list.json 2> err.txt && json_ok list.json && ok || bad "list --json"
+"$txc" list --db h.db > list.txt 2> err.txt && head -n 1 list.txt | grep -q '^ID ' && grep -q '^values ' list.txt && grep -q '^calls ' list.txt && ok "list: the table" || bad "list: $(cat err.txt)"
 grep -q "$(printf '\033')" list.txt && bad "raw escape in the list" || ok
 
 for id in values huge calls deep; do
 	for to in claude hermes; do
 		"$txc" convert $id --to $to --db h.db > $id.$to.jsonl 2> err.txt && ok || bad "$id --to $to: $(cat err.txt)"
-		"$jsoncheck" $id.$to.jsonl && ok || bad "$id --to $to is not strict JSON"
+		json_ok $id.$to.jsonl && ok || bad "$id --to $to is not strict JSON"
 	done
-	"$txc" convert $id --to markdown --db h.db > $id.md 2> err.txt && ok || bad "$id --to markdown: $(cat err.txt)"
-	"$txc" artifacts $id --json --db h.db > $id.art.json 2> err.txt && "$jsoncheck" $id.art.json && ok || bad "$id artifacts"
+	"$txc" convert $id --to markdown --db h.db > $id.md 2> err.txt && grep -q "^id: \"$id\"\$" $id.md && ok "$id --to markdown" || bad "$id --to markdown: $(cat err.txt)"
+	"$txc" artifacts $id --json --db h.db > $id.art.json 2> err.txt && json_ok $id.art.json && ok || bad "$id artifacts"
 done
 # the odd-id session by prefix; the NUL/control id can be named
-"$txc" convert 'x/../' --to claude --db h.db > odd.jsonl 2> err.txt && "$jsoncheck" odd.jsonl && ok || bad "odd id: $(cat err.txt)"
+"$txc" convert 'x/../' --to claude --db h.db > odd.jsonl 2> err.txt && json_ok odd.jsonl && ok || bad "odd id: $(cat err.txt)"
 grep -q 'json:{not json' odd.jsonl && ok || bad "invalid sentinel JSON dropped instead of kept as text"
 grep -q 'tool calls stored as text that is not JSON' values.claude.jsonl && grep -q 'tool calls stored as text' values.md &&
 	ok || bad "undecodable tool_calls dropped"
@@ -46,5 +46,5 @@ echo "$tid" | grep -q '^[A-Za-z0-9_-]*passwd[A-Za-z0-9_-]*$' && grep -q "\"tool_
 	ok || bad "odd tool id not mapped consistently: '$tid'"
 [ "$(cksum < h.db)" = "$sum" ] && ok || bad "the store changed"
 
-echo "hostile: $passes passed, $fails failed"
+summary hostile
 [ "$fails" = 0 ]

@@ -16,13 +16,15 @@ sleep 0.3
 runs=0
 while kill -0 $writer 2> /dev/null; do
 	"$txc" export --json --db live.db > export.jsonl 2> err.txt || bad "export failed while writing: $(cat err.txt)"
-	"$live" check export.jsonl > check.txt 2>&1 && ok || bad "export mixed snapshots: $(cat check.txt)"
+	"$live" check export.jsonl > check.txt 2>&1 && grep -q '^[1-9][0-9]* sessions checked, 0 inconsistent$' check.txt && grep -q '^{"id": "big"' export.jsonl &&
+		ok "export during writes: one snapshot per session" || bad "export mixed snapshots or lost sessions: $(cat check.txt)"
 	"$txc" convert big --to claude --db live.db > big.jsonl 2> err.txt || bad "convert failed while writing: $(cat err.txt)"
 	"$txc" convert big --to markdown --db live.db > big.md 2> err.txt || bad "markdown failed while writing"
+	grep -q '^{"parentUuid"' big.jsonl && grep -q '^id: "big"$' big.md && ok "convert during writes: the session" || bad "convert during writes: no session"
 	runs=$((runs + 1))
 done
-wait $writer && ok || bad "the writer saw an error or a stall: $(cat writer.txt)"
-echo "live: $runs rounds of export+convert during: $(cat writer.txt)"
+wait $writer && grep -q '^appended [1-9][0-9]* messages, 0 errors' writer.txt && ok "the writer was never blocked" || bad "the writer saw an error or a stall: $(cat writer.txt)"
+echo "# live: $runs rounds of export+convert during: $(cat writer.txt)"
 [ "$runs" -ge 2 ] && ok || bad "only $runs rounds ran"
 
 # 2. an exclusive lock (rollback journal): wait the busy timeout, then one clear line, exit 1, no output
@@ -57,14 +59,14 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	grep -v '^profiling:.*gcda' err.txt > err2.txt; mv err2.txt err.txt
 	[ $rc = 0 ] && ok || bad "read-only WAL store: exit $rc ($(cat err.txt))"
 	grep -q 'snapshot copy' err.txt && [ "$(wc -l < err.txt)" = 1 ] && ok || bad "snapshot not said in one line: $(cat err.txt)"
-	"$live" check ro.jsonl > /dev/null && ok || bad "snapshot export inconsistent"
+	"$live" check ro.jsonl > check.txt && grep -q '^[1-9][0-9]* sessions checked, 0 inconsistent$' check.txt && ok "snapshot export consistent" || bad "snapshot export inconsistent"
 	grep -q 'live message' ro.jsonl && ok || bad "rows that were only in the WAL are missing"
 	[ "$(cat "$ro"/state.db "$ro"/state.db-wal | cksum)" = "$sum" ] && [ ! -e "$ro/state.db-shm" ] && ok || bad "the store changed"
 	[ -z "$(ls "$ro.tmp")" ] && ok || bad "snapshot copy left behind: $(ls "$ro.tmp")"
 	chmod 755 "$ro"; rm -rf "$ro" "$ro.tmp"
 else
-	echo "live: the read-only folder case needs root and setpriv to become another user; not run"
+	skip "read-only WAL folder" "needs root and setpriv to become another user"
 fi
 
-echo "live: $passes passed, $fails failed"
+summary live
 [ "$fails" = 0 ]

@@ -46,7 +46,7 @@ if command -v cmark-gfm > /dev/null 2>&1; then
 	cmark-gfm -e table -e autolink -e strikethrough -e tagfilter h.md > h.safe.html && ok || bad "cmark-gfm"
 	render_checks safe "$(grep -cE '^</?details>' h.md)"
 else
-	echo "markdown-tests: SKIPPED the rendering checks: cmark-gfm is not installed"
+	skip "rendering checks" "cmark-gfm is not installed"
 fi
 # without a renderer: no '<' leaves the code the writer opened, in the text of shape 8 (HTML blocks)
 grep -q '^&lt;script>$' h.md && grep -q '^&lt;!-- c ' h.md && ok || bad "HTML blocks not escaped"
@@ -91,5 +91,5 @@ else
 	echo "markdown-tests: SKIPPED the write-error checks: no /dev/full"
 fi
 
-echo "markdown: $passes passed, $fails failed"
+summary markdown
 [ "$fails" = 0 ]

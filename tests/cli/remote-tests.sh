@@ -11,6 +11,15 @@ cd "$work" || exit 1
 "$mkdb" demo.db "$src/../demo/hermes.sql" || exit 1
 "$txc" export --json --db feat.db > feat.jsonl && "$txc" export --json --db demo.db > demo.jsonl || exit 1
 ids() { "$txc" list --archived --json --db "$1" | sed -n 's/^[[,]*{"id":"\([^"]*\)".*/\1/p'; }
+[ "$(wc -l < feat.jsonl)" -ge 4 ] && [ "$(wc -l < demo.jsonl)" -ge 3 ] || { echo "remote-tests: the reference exports are empty"; exit 1; }
+# a.out is what the store gives for $id --to $to: the session itself (empty only for no messages), not an error
+expected() {
+	case $1 in
+	hermes) grep -q "^{\"id\": \"$id\"" a.out ;;
+	claude) if [ -s a.out ]; then grep -q '^{"parentUuid"' a.out; else [ "$id" = empty ]; fi ;;
+	markdown) head -n 2 a.out | tr '\n' ' ' | grep -q "^--- id: \"$id\"" ;;
+	esac
+}
 
 # --input: the export read back converts to the same bytes as the store, every format
 for db in feat demo; do
@@ -18,21 +27,21 @@ for db in feat demo; do
 		for to in claude markdown hermes; do
 			"$txc" convert "$id" --to $to --db $db.db > a.out 2>&1
 			"$txc" convert "$id" --to $to --input $db.jsonl > b.out 2>&1
-			cmp -s a.out b.out && ok || bad "--input $db $id --to $to differs"
+			cmp -s a.out b.out && expected $to && ok "--input $db $id --to $to" || bad "--input $db $id --to $to differs"
 		done
 	done
 	"$txc" export --json --input $db.jsonl | cmp -s - $db.jsonl && ok || bad "--input $db export differs"
 	cat $db.jsonl | "$txc" export --json --input - | cmp -s - $db.jsonl && ok || bad "--input - (stdin) $db"
 done
 "$txc" list --input demo.jsonl --archived > a.out; "$txc" list --db demo.db --archived > b.out
-cmp -s a.out b.out && ok || bad "list --input differs"
+cmp -s a.out b.out && head -n 1 a.out | grep -q '^ID ' && [ "$(wc -l < a.out)" = "$(($(wc -l < demo.jsonl) + 1))" ] && ok "list --input" || bad "list --input differs"
 "$txc" artifacts 20260914 --input demo.jsonl --json > a.out; "$txc" artifacts 20260914 --db demo.db --json > b.out
-cmp -s a.out b.out && ok || bad "artifacts --input differs"
+cmp -s a.out b.out && grep -q '"value":' a.out && ok "artifacts --input" || bad "artifacts --input differs"
 # one pretty JSON session object
 python3 -c "import json,sys; print(json.dumps(json.loads(open('demo.jsonl').readline()), indent=2, ensure_ascii=False))" > one.json
 id1=$(head -n 1 demo.jsonl | sed -n 's/^{"id": "\([^"]*\)".*/\1/p')
 expect_rc 0 "pretty object" "$txc" convert "$id1" --to claude --input one.json
-"$txc" convert "$id1" --to claude --db demo.db | cmp -s - out.txt && ok || bad "pretty object converts differently"
+"$txc" convert "$id1" --to claude --db demo.db | cmp -s - out.txt && grep -q '^{"parentUuid"' out.txt && ok "pretty object" || bad "pretty object converts differently"
 # a malformed line: reported with its line number, skipped only with --skip-bad
 { head -n 1 demo.jsonl; echo '{"id": "broken", "messages": ['; tail -n +2 demo.jsonl; } > bad.jsonl
 expect_rc 1 "malformed line" "$txc" list --input bad.jsonl; grep -q 'bad.jsonl:2: ' err.txt && grep -q -- '--skip-bad' err.txt && ok || bad "line number: $(cat err.txt)"
@@ -61,14 +70,14 @@ start() { # args... -> $port, $server
 stop() { kill $server 2> /dev/null; wait $server 2> /dev/null; : > port.txt; }
 start --token s3cret --page-size 2
 export HERMES_DASHBOARD_SESSION_TOKEN=s3cret
-expect_rc 0 "remote list (paged by 2)" "$txc" list --remote "$url" --archived --json; "$jsoncheck" out.txt && ok || bad "remote list json"
+expect_rc 0 "remote list (paged by 2)" "$txc" list --remote "$url" --archived --json; json_ok out.txt && ok || bad "remote list json"
 [ "$(grep -c '"id"' out.txt)" = "$(cat both.jsonl | wc -l)" ] && ok || bad "paging lost sessions: $(grep -c '"id"' out.txt)"
 for db in feat demo; do
 	for id in $(ids $db.db); do
 		for to in claude markdown hermes; do
 			"$txc" convert "$id" --to $to --db $db.db > a.out 2>&1
 			"$txc" convert "$id" --to $to --remote "$url" > b.out 2>&1
-			cmp -s a.out b.out && ok || bad "--remote $id --to $to differs: $(head -c 200 b.out)"
+			cmp -s a.out b.out && expected $to && ok "--remote $id --to $to" || bad "--remote $id --to $to differs: $(head -c 200 b.out)"
 		done
 	done
 done
@@ -77,6 +86,7 @@ cmp -s a.out b.out && [ -s a.out ] && ok || bad "remote export --json differs"
 expect_rc 3 "remote unknown session" "$txc" convert nosuch --to claude --remote "$url"
 unset HERMES_DASHBOARD_SESSION_TOKEN
 expect_rc 0 "token from the page" "$txc" list --remote "$url"
+head -n 1 out.txt | grep -q '^ID ' && grep -q '^7f3e' out.txt && ok "token from the page: the list" || bad "token from the page: $(cat out.txt)"
 expect_rc 1 "wrong token" "$txc" list --remote "$url" --token wrong-and-secret
 grep -q 'refused the session token' err.txt && ok || bad "wrong token message: $(cat err.txt)"
 grep -q '(HTTP 401); pass --token or set HERMES_DASHBOARD_SESSION_TOKEN$' err.txt && ok || bad "the CLI's advice for a token: $(cat err.txt)"
@@ -91,6 +101,7 @@ stop
 
 start --token t --fail-first 2
 expect_rc 0 "500 then success" "$txc" convert 7f3e --to hermes --remote "$url" --token t
+grep -q '^{"id": "7f3e' out.txt && ok "500 then success: the session" || bad "500 then success: $(head -c 200 out.txt)"
 stop
 cut_id=$(ids demo.db | head -n 1)
 start --token t --cut "$cut_id"
@@ -102,7 +113,7 @@ expect_rc 1 "slow server" "$txc" convert 7f3e --to claude --remote "$url" --toke
 grep -q 'did not answer within 1 s' err.txt && ok || bad "timeout message: $(cat err.txt)"
 grep -q 'within 1 s (raise --timeout)$' err.txt && ok || bad "the CLI's advice for a timeout: $(cat err.txt)"
 # the token is not in the process title while txc waits
-"$txc" convert 7f3e --to claude --remote "$url" --token t0p-secret-value --timeout 5 > /dev/null 2>&1 &
+"$txc" convert 7f3e --to claude --remote "$url" --token t0p-secret-value --timeout 5 > slow.out 2>&1 &
 client=$!
 sleep 1
 if [ "$(head -c 2 "$txc")" = "#!" ]; then
@@ -112,7 +123,7 @@ elif [ -r /proc/$client/cmdline ]; then
 else
 	bad "the client ended before its process title could be read"
 fi
-wait $client && ok || bad "slow but in time: failed"
+wait $client && grep -q '^{"parentUuid"' slow.out && ok "slow but in time" || bad "slow but in time: failed: $(head -c 200 slow.out)"
 stop
 expect_rc 1 "refused connection" "$txc" list --remote "http://127.0.0.1:$port" --token t
 grep -q 'cannot connect' err.txt && ok || bad "refused message: $(cat err.txt)"
@@ -207,5 +218,93 @@ grep -q 'kept counting more sessions' err.txt && ok || bad "growing: $(cat err.t
 [ "$(grep -c 'GET /api/sessions?' server.err)" = 24 ] && ok || bad "growing: $(grep -c 'GET /api/sessions?' server.err) pages"
 stop
 
-echo "remote: $passes passed, $fails failed"
+# --remote: what a dashboard can get wrong, profiles, odd ids, the size cap
+start --token t --bad-list
+expect_rc 1 "session list not JSON" "$txc" list --remote "$url/" --token t
+grep -q 'session list that is not the expected JSON' err.txt && [ ! -s out.txt ] && ok "list not JSON: said" || bad "list not JSON: $(cat err.txt)"
+stop
+start --token t --huge
+expect_rc 1 "list over the size cap" "$txc" list --remote "$url" --token t
+grep -q 'is larger than 67108864 bytes' err.txt && ok "size cap: said" || bad "size cap: $(cat err.txt)"
+stop
+start --token t --export-status 403
+expect_rc 1 "export refused" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q 'refused the session token (HTTP 403)' err.txt && [ ! -s out.txt ] && ok "export 403: said" || bad "export 403: $(cat err.txt)"
+stop
+start --token t --export-status 404
+expect_rc 3 "export not found" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q "no session '7f3e9a21'" err.txt && ok "export 404: said" || bad "export 404: $(cat err.txt)"
+stop
+start --token t --export-status 418
+expect_rc 1 "export odd status" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q 'answered HTTP 418' err.txt && ok "export 418: said" || bad "export 418: $(cat err.txt)"
+stop
+start --token t --bad-export 7f3e9a21
+expect_rc 1 "export not JSON" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q -e "invalid JSON for session '7f3e9a21'" -e "export of session '7f3e9a21' .* is not JSON" err.txt && [ ! -s out.txt ] && ok "export not JSON: said, nothing out" || bad "export not JSON: $(cat err.txt)"
+stop
+start --token t --profile work
+expect_rc 0 "other profile: empty list" "$txc" list --remote "$url" --token t --json
+[ "$(cat out.txt)" = "[]" ] && ok "the default profile of a dashboard serving work: no sessions" || bad "profile filter: $(head -c 200 out.txt)"
+expect_rc 0 "--profile on --remote" "$txc" convert 7f3e --to hermes --remote "$url" --token t --profile work
+grep -q '^{"id": "7f3e9a21"' out.txt && ok "--profile reaches the dashboard" || bad "--profile: $(head -c 200 out.txt)"
+stop
+start --token sq-token --page-quote "'"
+expect_rc 0 "token in single quotes on the page" "$txc" list --remote "$url"
+grep -q '^7f3e' out.txt && ok "single-quoted page token used" || bad "single-quoted token: $(cat err.txt)"
+stop
+start --token tok --page-quote none
+expect_rc 1 "unquoted page token ignored" "$txc" list --remote "$url"
+grep -q 'refused the session token (HTTP 401)' err.txt && ok "unquoted page token: not taken" || bad "unquoted token: $(cat err.txt)"
+stop
+start --token t
+expect_rc 0 "trailing slashes on the URL" "$txc" list --remote "$url///" --token t --json
+grep -q '"id":"7f3e9a21"' out.txt && ok "trailing slashes: the same dashboard" || bad "trailing slashes: $(cat err.txt)"
+expect_rc 1 "https to a plain HTTP server" "$txc" list --remote "https://127.0.0.1:$port" --token t
+one_line_err "https to plain HTTP"
+stop
+start --token t --hangup 2
+expect_rc 0 "two dropped connections, then an answer" "$txc" list --remote "$url" --token t
+grep -q '^7f3e' out.txt && ok "dropped connections: retried" || bad "hangup 2: $(cat err.txt)"
+stop
+start --token t --hangup 9
+expect_rc 1 "every connection dropped" "$txc" list --remote "$url" --token t
+grep -q 'was cut after 0 bytes; retry' err.txt && [ ! -s out.txt ] && ok "dropped connections: said after the retries" || bad "hangup 9: $(cat err.txt)"
+stop
+for c in "404:3:the session list: not found on the dashboard at " "500:1:the session list: the dashboard at " \
+	"403:1:refused the session token (HTTP 403)"; do
+	code=${c%%:*} rest=${c#*:}; want_rc=${rest%%:*} msg=${rest#*:}
+	start --token t --list-status $code
+	expect_rc $want_rc "session list answers $code" "$txc" list --remote "$url" --token t
+	grep -qF "$msg" err.txt && grep -q "$code" err.txt && [ ! -s out.txt ] && ok "session list $code: said" || bad "session list $code: $(cat err.txt)"
+	stop
+done
+start --token t --short-export 7f3e9a21
+expect_rc 1 "an export that ends early" "$txc" convert 7f3e --to claude --remote "$url" --token t
+grep -q "the export of session '7f3e9a21' from .* ended early or is not JSON; retry" err.txt && [ ! -s out.txt ] && ok "short export: said, nothing out" || bad "short export: $(cat err.txt)"
+stop
+start --token t --no-page
+expect_rc 1 "no page to take the token from" "$txc" list --remote "$url"
+grep -q 'refused the session token (HTTP 401)' err.txt && ok "no page: the API says no token" || bad "no page: $(cat err.txt)"
+stop
+# ids a URL must carry: an integer, characters that mean something in a URL; no id at all
+printf '%s\n' '{"id": 42, "source": "cli", "started_at": 1.0, "messages": [{"role": "user", "content": "int id", "timestamp": 2.0}]}' \
+	'{"id": "", "source": "cli", "started_at": 3.0, "messages": []}' \
+	'{"id": "a/b?c#d%e f", "source": "cli", "started_at": 5.0, "messages": [{"role": "user", "content": "odd", "timestamp": 6.0}]}' > odd.jsonl
+python3 "$src/tools/dashboard.py" --data odd.jsonl --token t > port.txt 2> server.err &
+server=$!
+i=0; while [ ! -s port.txt ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+url=http://127.0.0.1:$(head -n 1 port.txt)
+expect_rc 0 "odd ids listed" "$txc" list --remote "$url" --token t
+grep -q '^a/b?c#d%e f ' out.txt && grep -q '^42 ' out.txt && grep -q '^no-id~' out.txt && ok "odd ids: all listed" || bad "odd ids: $(cat out.txt)"
+expect_rc 0 "integer id" "$txc" convert 42 --to markdown --remote "$url" --token t
+grep -q 'int id' out.txt && ok "integer id: its session" || bad "integer id: $(head -c 200 out.txt)"
+expect_rc 0 "id with / ? # % and a space" "$txc" convert 'a/b?c#d%e f' --to hermes --remote "$url" --token t
+grep -q '^{"id": "a/b?c#d%e f", .*"odd"' out.txt && ok "URL characters in an id: escaped on the way" || bad "odd id: $(head -c 200 out.txt)"
+expect_rc 1 "an empty id cannot be fetched" "$txc" export --to hermes --out oddout --remote "$url" --token t
+grep -q 'id that cannot be put in a URL' err.txt && [ -s oddout/42_2a1dc252.jsonl ] && ok "empty id: said, the others exported" ||
+	bad "empty id: $(cat err.txt; ls oddout)"
+stop
+
+summary remote
 [ "$fails" = 0 ]

@@ -31,14 +31,14 @@ expect_rc 1 "broken profile" "$txc" list --home home --all-profiles
 grep -q '^txc: warning: profile aaa left out: .*not a SQLite database' err.txt && ok || bad "broken profile warning: $(cat err.txt)"
 grep -q '^default ' out.txt && grep -q '^zzz ' out.txt && ok || bad "other profiles listed: $(cat out.txt)"
 expect_rc 1 "broken profile json" "$txc" list --home home --all-profiles --json
-"$jsoncheck" out.txt && grep -q '"profile":"zzz"' out.txt && ok || bad "broken profile json: $(head -c 300 out.txt)"
+json_ok out.txt && grep -q '"profile":"zzz"' out.txt && ok || bad "broken profile json: $(head -c 300 out.txt)"
 expect_rc 1 "broken profile export" "$txc" export --json --home home --all-profiles
 [ "$(wc -l < out.txt)" -ge 2 ] && ok || bad "export with a broken profile exported nothing"
 rm home/profiles/aaa/state.db
 
 # ---- export --json --all-profiles carries "profile" like list --json ----
 expect_rc 0 "export all-profiles" "$txc" export --json --home home --all-profiles
-"$jsoncheck" out.txt && ok || bad "export all-profiles json"
+json_ok out.txt && ok || bad "export all-profiles json"
 n=$(wc -l < out.txt); np=$(grep -c '"profile": "\(default\|zzz\)", "messages": \[' out.txt)
 [ "$n" -ge 2 ] && [ "$n" = "$np" ] && ok || bad "export --json --all-profiles: $np of $n lines have profile"
 grep -q '"profile": "zzz"' out.txt && ok || bad "zzz profile key"
@@ -101,7 +101,7 @@ INSERT INTO messages (session_id, role, content, timestamp) VALUES ('art', 'assi
 SQL
 "$mkdb" art.db art.sql || exit 1
 (cd txcdir && "$txc" artifacts art --db ../art.db --check --json > ../out.txt 2> ../err.txt) || bad "artifacts --check failed: $(cat err.txt)"
-"$jsoncheck" out.txt && ok || bad "artifacts json"
+json_ok out.txt && ok || bad "artifacts json"
 grep '"value":"file:out/a.txt"' out.txt | grep -q '"exists":true' && ok || bad "file:rel against the session cwd: $(cat out.txt)"
 grep '"value":"file:out/b.txt"' out.txt | grep -q '"exists":false' && ok || bad "file:rel resolved against txc's dir: $(grep b.txt out.txt)"
 grep 'a%2Etxt' out.txt | grep -q '"exists":true' && ok || bad "file:// with %XX: $(grep 2Etxt out.txt)"
@@ -197,7 +197,7 @@ blob="x'0102'"
 check_ids --db ids.db
 # export --json: every session, exactly as stored (issue 18: NUL and 4096-byte ids were skipped silently)
 expect_rc 0 "ids: export --json" "$txc" export --json --db ids.db
-"$jsoncheck" out.txt && ok || bad "ids: export --json not strict JSON"
+json_ok out.txt && ok || bad "ids: export --json not strict JSON"
 [ "$(wc -l < out.txt)" = 11 ] && ok || bad "ids: export --json wrote $(wc -l < out.txt) of 11 sessions"
 grep -q '^{"id": "nul\\u0000x", .*said to the NUL one' out.txt && ok || bad "ids: NUL id not exported"
 grep -q "^{\"id\": \"long$L\", .*said to the long one" out.txt && ok || bad "ids: 4100-byte id not exported"
@@ -213,7 +213,7 @@ check_bulk() { # label args...: bulk export in every format and --install keep e
 		set -- "$label" "$@"
 		n=$(find "bulk-$1-$fmt" -type f ! -name manifest.jsonl | wc -l)
 		[ "$n" = "$want_n" ] && ok || bad "ids: bulk $1 $fmt: $n files, want $want_n"
-		"$jsoncheck" "bulk-$1-$fmt/manifest.jsonl" && ok || bad "ids: bulk $1 $fmt: manifest not strict JSON"
+		json_ok "bulk-$1-$fmt/manifest.jsonl" && ok || bad "ids: bulk $1 $fmt: manifest not strict JSON"
 		m=$(sed -n 's/^{"session_id":\("[^"]*"\).*/\1/p' "bulk-$1-$fmt/manifest.jsonl" | sort -u | wc -l)
 		[ "$m" = "$want_n" ] && ok || bad "ids: bulk $1 $fmt: $m distinct session_ids in the manifest, want $want_n"
 		grep -q '"session_id":""' "bulk-$1-$fmt/manifest.jsonl" && bad "ids: empty session_id in the manifest" || ok
@@ -306,5 +306,5 @@ rsid=$(head -n 1 root.jsonl | sed -n 's/.*"sessionId":"\([0-9a-f-]*\)".*/\1/p')
 [ -n "$rsid" ] && [ "$rsid" != "$sid" ] && grep -q 'from the root' cc-two/projects/*/"$rsid.jsonl" && ok ||
 	bad "the root store's session: '$rsid' vs '$sid'"
 
-echo "selection: $passes passed, $fails failed"
+summary selection
 [ "$fails" = 0 ]

@@ -8,7 +8,14 @@ shapes (hermes-store.md section 8), served from a `txc export --json` file.
 
 Faults on demand: --fail-first N (the first N API requests get 500), --cut ID (the
 export of ID stops half-way and the connection is closed), --slow SECONDS (exports
-wait that long first).  Prints the port it listens on (127.0.0.1, random) first.
+wait that long first), --bad-list (the session list is not JSON), --bad-export ID (the
+export of ID is not JSON), --export-status CODE (every export answers CODE), --huge (the
+session list is larger than txc's 64 MB cap), --profile NAME (sessions only for
+?profile=NAME, an empty list for other profiles), --page-quote Q (the page's token quoted
+with Q; "none": not quoted), --hangup N (the first N API requests get no answer: the
+connection is closed), --list-status CODE (the session list answers CODE), --no-total (the
+list has no "total"), --short-export ID (the export of ID ends early but the answer is
+whole), --no-page (the page answers 404).  Prints the port it listens on (127.0.0.1, random) first.
 
 Misbehaving on demand: --odd-ids (also lists copies of the first session whose ids are
 ".", "..", "a/b", "q?x", "h#y", "p%z" and "sp ace"), --wrong-export (every export is of
@@ -36,6 +43,17 @@ ap.add_argument("--wrong-export", action="store_true")
 ap.add_argument("--stuck", action="store_true")
 ap.add_argument("--growing", action="store_true")
 ap.add_argument("--raw", action="store_true")
+ap.add_argument("--bad-list", action="store_true")
+ap.add_argument("--bad-export", default="")
+ap.add_argument("--export-status", type=int, default=0)
+ap.add_argument("--huge", action="store_true")
+ap.add_argument("--profile", default="")
+ap.add_argument("--page-quote", default='"')
+ap.add_argument("--hangup", type=int, default=0)
+ap.add_argument("--list-status", type=int, default=0)
+ap.add_argument("--no-total", action="store_true")
+ap.add_argument("--short-export", default="")
+ap.add_argument("--no-page", action="store_true")
 args = ap.parse_args()
 
 sessions, lines = [], {}
@@ -48,6 +66,7 @@ failures = [args.fail_first]
 if args.odd_ids:
     for odd in [".", "..", "a/b", "q?x", "h#y", "p%z", "sp ace"]:
         sessions.append(dict(sessions[0], id=odd, title="odd " + odd))
+hangups = [args.hangup]
 
 
 def row(s):
@@ -76,14 +95,32 @@ class Handler(BaseHTTPRequestHandler):
         print("GET " + self.path, file=sys.stderr, flush=True)
         url = urllib.parse.urlsplit(self.path)
         q = urllib.parse.parse_qs(url.query)
+        if url.path == "/" and args.no_page:
+            return self.send(404, "not here", "text/html")
         if url.path == "/":
-            page = '<html><script>window.__HERMES_SESSION_TOKEN__ = "%s";</script></html>' % args.token
+            q = "" if args.page_quote == "none" else args.page_quote
+            page = '<html><script>window.__HERMES_SESSION_TOKEN__ = %s%s%s;</script></html>' % (q, args.token, q)
             return self.send(200, page, "text/html")
         if args.token and self.headers.get("X-Hermes-Session-Token") != args.token:
             return self.send(401, '{"detail": "Unauthorized"}')
+        if hangups[0] > 0:
+            hangups[0] -= 1
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
         if failures[0] > 0:
             failures[0] -= 1
             return self.send(500, '{"detail": "Internal Server Error"}')
+        if args.profile and q.get("profile", [""])[0] != args.profile:
+            if url.path == "/api/sessions":
+                return self.send(200, '{"sessions": [], "total": 0, "limit": 100, "offset": 0}')
+            return self.send(404, '{"detail": "Session not found"}')
+        if url.path == "/api/sessions" and args.list_status:
+            return self.send(args.list_status, '{"detail": "no"}')
+        if url.path == "/api/sessions" and args.bad_list:
+            return self.send(200, '{"sessions": ')
+        if url.path == "/api/sessions" and args.huge:
+            return self.send(200, '{"sessions": [], "pad": "%s"}' % ("x" * (65 << 20)))
         if url.path == "/api/sessions":
             limit = min(int(q.get("limit", ["20"])[0]), 100, args.page_size)
             offset = int(q.get("offset", ["0"])[0])
@@ -96,6 +133,8 @@ class Handler(BaseHTTPRequestHandler):
             if args.growing:
                 new = [dict(rows[0], id="g%d" % (offset + i)) for i in range(limit)]
                 body = {"sessions": new, "total": offset + limit + 10, "limit": limit, "offset": offset}
+            if args.no_total:
+                del body["total"]
             return self.send(200, json.dumps(body, ensure_ascii=False))
         parts = url.path.split("/")
         if len(parts) == 5 and parts[1:3] == ["api", "sessions"] and parts[4] == "export":
@@ -103,6 +142,12 @@ class Handler(BaseHTTPRequestHandler):
             match = [s for s in sessions if str(s.get("id")) == sid]
             if not match:
                 return self.send(404, '{"detail": "Session not found"}')
+            if args.export_status:
+                return self.send(args.export_status, '{"detail": "no"}')
+            if sid == args.short_export:
+                return self.send(200, '{"id": "%s", "messages": [' % sid)
+            if sid == args.bad_export:
+                return self.send(200, '{"id": "%s", "messages": [}' % sid)
             if args.slow:
                 time.sleep(args.slow)
             s = {k: v for k, v in match[0].items() if k != "last_active"}

@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "txc/artifacts.h"
 #include "txc/model_hermes.h"
 #include "txc/writer_claude.h"
 #include "txc/writer_hermes.h"
@@ -282,13 +283,177 @@ static void test_hermes_needs_native(void **state)
 	txc_transcript_free(t);
 }
 
+/* ---- artifacts: each rule of the desktop app, and what it leaves out ---- */
+static struct txc_json *art_row(struct txc_arena *a, const char *role, const char *content, const char *tool)
+{
+	struct txc_json *r = txc_json_object(a, 5);
+	txc_json_put(r, txc_str_c("role"), txc_json_string(a, role, strlen(role)));
+	txc_json_put(r, txc_str_c("content"), txc_json_string(a, content, strlen(content)));
+	txc_json_put(r, txc_str_c("timestamp"), txc_json_int(a, 1));
+	if (tool != NULL) {
+		txc_json_put(r, txc_str_c("tool_call_id"), txc_json_string(a, "c", 1));
+		txc_json_put(r, txc_str_c("tool_name"), txc_json_string(a, tool, strlen(tool)));
+	}
+	return r;
+}
+
+/* "rule kind value" lines of what txc_artifacts_find reports for rows (role, content, tool)... */
+static const char *artifacts_of(const char *const *rows, size_t n)
+{
+	static struct txc_buf out = TXC_BUF_INIT;
+	struct txc_transcript *t = txc_transcript_new();
+	struct txc_json *arr = txc_json_array(t->arena, n);
+	for (size_t i = 0; i < n; i += 3)
+		txc_json_push(arr, art_row(t->arena, rows[i], rows[i + 1], rows[i + 2]));
+	const struct txc_json *s;
+	assert_int_equal(txc_json_parse(t->arena, "{\"id\":\"s\"}", 10, &s), 0);
+	txc_hermes_native(t)->session = s;
+	txc_hermes_native(t)->rows = arr;
+	txc_model_from_hermes(t);
+	struct txc_artifact *v;
+	size_t k = txc_artifacts_find(t, t->arena, &v);
+	txc_buf_reset(&out);
+	for (size_t i = 0; i < k; i++)
+		txc_buf_addf(&out, "%s %s %.*s\n", v[i].rule, txc_artifact_kind_name(v[i].kind), (int)v[i].value.len,
+			     v[i].value.ptr);
+	txc_transcript_free(t);
+	return out.buf ? out.buf : "";
+}
+
+static void test_artifacts(void **state)
+{
+	(void)state;
+	const char *text = "MEDIA:\t`/q/back tick.mp3` MEDIA:'/q/single.wav' MEDIA: nodot MEDIA: a.b!? MEDIA:..x\n"
+			   "[site](HTTP://Example.com/x) [doc](./r.pdf#page=2) [pic](C:/img/p.PNG?raw=1) [no](note.txt)\n"
+			   "[open](./unterminated.pdf [broken\n](./x.pdf) [empty]() ![](/i/a.gif) ![x](data:image/png;base64,AA)\n"
+			   "see xhttp://not.a.url and (https://u.example/a?b=1) and 'C:\\dir\\f.docx'; ~/home.csv, ../up.json.\n"
+			   "~/noext and /etc/passwd and file:/x.png and \\\\srv\\share\\a.zip! /x/request_dump_1.json MEDIA:";
+	const char *rows[] = {
+		"assistant", text, NULL,
+		"tool", "{\"saved_to\": \"  /s/strong.bin  \", \"nested\": {\"output_path\": [\"/s/a.txt\", 3]}}", "terminal",
+		"tool", "{\"path\": \"/w/weak.png\", \"media_x\": \"https://m.example/v.mp4\", \"note\": \"MEDIA:/w/tag.png\", "
+			"\"image\": \"not a path\"}", "bfl_flux3_pro",
+		"tool", "{\"path\": \"/w/ignored.png\"}", "read_file",
+		"tool", "done MEDIA:/w/text.png", "tts_speak",
+		"tool", "<untrusted_tool_result source=\"x\">\nno blank line", "web_extract",
+		"tool", "{\"_multimodal\": true, \"meta\": {\"screenshot_path\": \"/m/s.webp\"}}", "browser_snapshot",
+		"tool", "Screenshot path: /v/one.png\nother\nScreenshot path: /v/two.png", "browser_vision",
+	};
+	const char *want = "media-tag file /q/back tick.mp3\n"
+			   "media-tag file /q/single.wav\n"
+			   "media-tag file a.b\n" /* trailing punctuation dropped; a dot then a non-dot */
+			   "media-tag file ..x\n"
+			   "markdown-link link HTTP://Example.com/x\n"
+			   "markdown-link file ./r.pdf#page=2\n"
+			   "markdown-link image C:/img/p.PNG?raw=1\n"
+			   "path file ./unterminated.pdf\n" /* not a link (a space, a line break): still a path */
+			   "path file ./x.pdf\n"
+			   "markdown-image image /i/a.gif\n"
+			   "markdown-image image data:image/png;base64,AA\n"
+			   "url link https://u.example/a?b=1\n"
+			   "path file C:\\dir\\f.docx\n"
+			   "path file ~/home.csv\n"
+			   "path file ../up.json\n"
+			   "path file \\\\srv\\share\\a.zip\n"
+			   "result-key file /s/strong.bin\n"
+			   "result-key file /s/a.txt\n"
+			   "result-key image /w/weak.png\n"
+			   "result-key link https://m.example/v.mp4\n"
+			   "media-tag image /w/tag.png\n"
+			   "media-tag image /w/text.png\n"
+			   "result-key image /m/s.webp\n"
+			   "screenshot image /v/one.png\n"
+			   "screenshot image /v/two.png\n";
+	assert_string_equal(artifacts_of(rows, sizeof(rows) / sizeof(rows[0])), want);
+}
+
+/* the typed/raw decision: every field known, required ones present, types right (else RAW) */
+static enum txc_tool tool_of(const char *name, const char *input)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_json *in;
+	assert_int_equal(txc_json_parse(a, input, strlen(input), &in), 0);
+	struct txc_block b = {0};
+	txc_model_tool_set(a, &b, txc_str_c(name), in);
+	enum txc_tool k = b.tool;
+	txc_arena_free(a);
+	return k;
+}
+
+static void test_tool_kinds(void **state)
+{
+	(void)state;
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": 5, \"limit\": null}"), TXC_TOOL_READ);
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": \"5\"}"), TXC_TOOL_RAW);   /* a string offset */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": -5}"), TXC_TOOL_RAW);    /* negative */
+	assert_int_equal(tool_of("Read", "{\"file_path\": null}"), TXC_TOOL_RAW);                      /* required null */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"extra\": 1}"), TXC_TOOL_RAW);    /* unknown field */
+	assert_int_equal(tool_of("Read", "[\"/a\"]"), TXC_TOOL_RAW);                                   /* not an object */
+	assert_int_equal(tool_of("Write", "{\"file_path\": \"/a\"}"), TXC_TOOL_RAW);                  /* content missing */
+	assert_int_equal(tool_of("Bash", "{\"command\": \"ls\", \"run_in_background\": false, \"timeout_ms\": 5}"), TXC_TOOL_BASH);
+	assert_int_equal(tool_of("Bash", "{\"command\": \"ls\", \"run_in_background\": \"yes\"}"), TXC_TOOL_RAW);
+	assert_int_equal(tool_of("Edit", "{\"file_path\": \"/a\", \"old_string\": \"x\", \"new_string\": \"y\", \"replace_all\": true}"),
+			 TXC_TOOL_EDIT);
+	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": [{\"old_string\": \"x\", \"new_string\": \"y\"}]}"),
+			 TXC_TOOL_MULTIEDIT);
+	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": {\"old_string\": \"x\"}}"), TXC_TOOL_RAW);
+	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": [{\"old_string\": \"x\"}]}"), TXC_TOOL_RAW);
+	assert_int_equal(tool_of("/review", "{\"args\": \"x\"}"), TXC_TOOL_COMMAND);
+	assert_int_equal(tool_of("/review", "{\"args\": 1}"), TXC_TOOL_RAW);
+	assert_int_equal(tool_of("read", "{\"file_path\": \"/a\"}"), TXC_TOOL_RAW); /* names are exact */
+	/* stop reasons: Hermes and Claude spellings in, Claude spelling out */
+	const char *in[] = {"stop", "tool_calls", "length", "stop_sequence", "cancelled", "error", "weird"};
+	const char *out[] = {"end_turn", "tool_use", "max_tokens", "stop_sequence", "aborted", "error", NULL};
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		const char *got = txc_model_stop_name(txc_model_stop_from_text(in[i], strlen(in[i])));
+		if (out[i] == NULL)
+			assert_null(got);
+		else
+			assert_string_equal(got, out[i]);
+	}
+	assert_null(txc_model_stop_name(TXC_STOP_NONE));
+}
+
+/* numbers of any type where counts go; whitespace of every Unicode kind; odd tool_calls and timeouts */
+static void test_odd_values(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = load(
+		"{\"id\":\"s\",\"input_tokens\":1500.7,\"output_tokens\":1e300,\"cache_read_tokens\":-3,\"cache_write_tokens\":\"7\","
+		"\"message_count\":99999999999999999999999,\"ended_at\":\"x\",\"estimated_cost_usd\":0.25}",
+		"[{\"role\":\"assistant\",\"content\":\"a\",\"timestamp\":1,"
+		"\"reasoning_content\":\"\\u00a0\\u2003\\u3000\\u205f\\u1680\\u0085\\u2028\\u2029\\u202f\\t \\r\\n\"},"
+		"{\"role\":\"assistant\",\"content\":\"b\",\"timestamp\":2,\"reasoning_content\":\"\\u00a0x\"},"
+		"{\"role\":\"assistant\",\"content\":null,\"timestamp\":3,\"tool_calls\":\"[{\\\"id\\\":\\\"k\\\",\\\"type\\\":\\\"function\\\","
+		"\\\"function\\\":{\\\"name\\\":\\\"terminal\\\",\\\"arguments\\\":{\\\"command\\\":\\\"ls\\\",\\\"timeout\\\":-1}}}]\"},"
+		"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"},{\"type\":\"other\",\"x\":1}],\"timestamp\":4}]");
+	assert_int_equal(t->meta.input_tokens, 1500); /* a real count: its integer part */
+	assert_int_equal(t->meta.output_tokens, 0);   /* too big for a count */
+	assert_int_equal(t->meta.cache_read_tokens, -3);
+	assert_int_equal(t->meta.cache_write_tokens, 0); /* text is no number */
+	assert_int_equal(t->meta.message_count, 0);
+	assert_false(t->meta.has_ended);
+	assert_true(t->meta.has_cost && !t->meta.cost_is_actual);
+	assert_int_equal(t->n_messages, 4);
+	assert_int_equal(t->messages[0].blocks[0].kind, TXC_BLOCK_TEXT); /* all-whitespace reasoning dropped */
+	assert_int_equal(t->messages[1].blocks[0].kind, TXC_BLOCK_THINKING);
+	const struct txc_block *b = &t->messages[2].blocks[0]; /* tool_calls stored as a JSON string */
+	assert_int_equal(b->kind, TXC_BLOCK_TOOL_USE);
+	assert_string_equal(b->name.ptr, "Bash");
+	assert_int_equal(b->tool, TXC_TOOL_RAW); /* a negative timeout is not a Bash timeout_ms */
+	assert_string_equal(input_text(b), "{\"command\":\"ls\",\"timeout\":-1}");
+	assert_int_equal(t->messages[3].n_blocks, 2);
+	assert_string_equal(t->messages[3].blocks[1].text.ptr, "{\"type\":\"other\",\"x\":1}"); /* kept as its JSON */
+	txc_transcript_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_session_ids),
 		cmocka_unit_test(test_meta),	     cmocka_unit_test(test_user_content), cmocka_unit_test(test_assistant_reasoning),
 		cmocka_unit_test(test_tools),	     cmocka_unit_test(test_tool_results), cmocka_unit_test(test_claude_folder),
-		cmocka_unit_test(test_session_uuid), cmocka_unit_test(test_hermes_needs_native),
+		cmocka_unit_test(test_session_uuid), cmocka_unit_test(test_hermes_needs_native), cmocka_unit_test(test_artifacts), cmocka_unit_test(test_tool_kinds), cmocka_unit_test(test_odd_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

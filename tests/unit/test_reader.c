@@ -19,6 +19,8 @@
 #include "txc/model_hermes.h"
 #include "txc/reader.h"
 
+#include "../../src/reader/source.h" /* the reader-private streaming export parser */
+
 /* sessions: a repeated id, an integer id, an archived one; started_at decides the order */
 static const char schema[] =
 	"CREATE TABLE sessions (id, source TEXT, model TEXT, started_at REAL, message_count INTEGER, cwd TEXT,"
@@ -271,6 +273,53 @@ static void test_archived(void **state)
 	txc_buf_release(&js);
 }
 
+/* the streaming reader of one export object (a dashboard's answer), fed whole or byte by byte */
+static int stream_export(const char *doc, size_t chunk, size_t *rows)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	struct txc_export_parser *p = txc_export_parser_new(t);
+	size_t len = strlen(doc);
+	int rc = 0;
+	for (size_t i = 0; i < len && rc == 0; i += chunk)
+		rc = txc_export_parser_feed(p, doc + i, len - i < chunk ? len - i : chunk);
+	if (rc == 0)
+		rc = txc_export_parser_finish(p);
+	*rows = rc == 0 ? txc_hermes_native(t)->rows->n : 0;
+	txc_export_parser_free(p);
+	txc_transcript_free(t);
+	return rc;
+}
+
+static void test_export_stream(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *doc;
+		int rc;
+		size_t rows;
+	} cases[] = {
+		{"{\"id\": \"s\", \"title\": \"a\\\"b\\\\\", \"messages\": [{\"role\": \"user\", \"content\": \"x]}\\\"{\"},\n"
+		 "\t[\"an array\"], {\"n\": {\"deep\": [1, {\"e\": \"]\"}]}}\r\n], \"after\": {\"messages\": [1]}}", 0, 3},
+		{"{\"meta\": {\"messages\": [{\"x\": 1}]}, \"id\": \"s\", \"messages\": []}", 0, 0},
+		{"{\"messages\": \"text\", \"x\": [{\"a\": 1}]}", 0, 0},
+		{"{\"mess\\u0061ges\": [{\"a\": 1}], \"id\": \"s\"}", 0, 1}, /* keys compare decoded: "messages" */
+		{"{\"a_key_longer_than_sixty_four_characters_is_kept_short_in_the_parser_xx\": 1, \"messages\": [{}]}", 0, 1},
+		{"{\"id\": \"s\", \"messages\": [1]}", 0, 1},            /* a scalar message: JSON, kept as the file reader does */
+		{"{\"id\": \"s\", \"messages\": [{\"a\": }]}", -1, 0},   /* a message that is not JSON */
+		{"{\"id\": \"s\", \"messages\": [{\"a\": 1}", -1, 0},    /* cut in the messages */
+		{"{\"id\": \"s\", \"messages\": [], \"x\": ", -1, 0},    /* cut after them */
+		{"[{\"id\": \"s\"}]", -1, 0},                             /* not an object */
+		{"{\"id\": \"s\"} trailing", -1, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (size_t chunk = 1; chunk <= 4096; chunk *= 4096) {
+			size_t rows = 99;
+			assert_int_equal(stream_export(cases[i].doc, chunk, &rows), cases[i].rc);
+			assert_int_equal(rows, cases[i].rows);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_file_backend),
 		cmocka_unit_test(test_capabilities),
 		cmocka_unit_test(test_archived),
+		cmocka_unit_test(test_export_stream),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,6 +203,168 @@ static void test_diag_cut(void **state)
 	}
 }
 
+/* lookups, truthiness and the sorted emitter on every kind */
+static void test_json_values(void **state)
+{
+	(void)state;
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_json *v;
+	const char *all = "[null, false, true, 0, 7, 0.0, 2.5, \"\", \"x\", [], [1], {}, {\"k\": 1}, "
+			  "-12, 9223372036854775807, 99999999999999999999]";
+	assert_int_equal(txc_json_parse(a, all, strlen(all), &v), 0);
+	const bool truthy[] = {false, false, true, false, true, false, true, false, true, false, true, false, true, true};
+	for (size_t i = 0; i < sizeof(truthy) / sizeof(truthy[0]); i++)
+		assert_int_equal(txc_json_truthy(v->items[i]), truthy[i]);
+	assert_false(txc_json_truthy(NULL));
+	struct txc_json *blob = txc_json_new(a, TXC_JSON_BLOB);
+	assert_false(txc_json_truthy(blob));
+	blob->s = txc_arena_str(a, "\x00\xff", 2);
+	assert_true(txc_json_truthy(blob));
+	int64_t x = 0;
+	assert_true(txc_json_is_int(v->items[13], &x));
+	assert_int_equal(x, -12);
+	assert_true(txc_json_is_int(v->items[14], NULL));
+	assert_false(txc_json_is_int(v->items[15], &x)); /* 20 digits: not an int64 */
+	assert_false(txc_json_is_int(v->items[6], &x));  /* a real */
+	assert_false(txc_json_is_int(NULL, &x));
+	double d;
+	assert_true(txc_json_number(v->items[6], &d));
+	assert_true(d == 2.5);
+	assert_true(txc_json_number(v->items[4], &d));
+	assert_true(d == 7);
+	assert_false(txc_json_number(v->items[8], &d));
+	assert_false(txc_json_number(NULL, &d));
+	assert_null(txc_json_cstr(v->items[4]));
+	assert_string_equal(txc_json_cstr(v->items[8]), "x");
+	assert_null(txc_json_get(v, "k")); /* not an object */
+	assert_null(txc_json_get(NULL, "k"));
+	/* every kind through the sorted, indented and Python emitters; a blob as hex */
+	struct txc_json *o = txc_json_object(a, 6);
+	txc_json_put(o, txc_str_c("zz"), blob);
+	txc_json_put(o, txc_str_c("b"), v->items[2]);
+	txc_json_put(o, txc_str_c("ab"), txc_json_real(a, 0.5));
+	txc_json_put(o, txc_str_c("a"), txc_json_int(a, -3));
+	txc_json_put(o, txc_str_c("abc"), txc_json_string(a, "s", 1));
+	txc_json_put(o, txc_str_c("aa"), &txc_json_null_value);
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_json_emit(&b, o, TXC_JSON_SORTED);
+	assert_string_equal(b.buf, "{\"a\":-3,\"aa\":null,\"ab\":0.5,\"abc\":\"s\",\"b\":true,\"zz\":{\"$blob_hex\":\"00ff\"}}");
+	txc_buf_reset(&b);
+	txc_json_emit(&b, txc_json_copy(a, o), TXC_JSON_PY);
+	assert_string_equal(b.buf, "{\"zz\": {\"$blob_hex\": \"00ff\"}, \"b\": true, \"ab\": 0.5, \"a\": -3, \"abc\": \"s\", \"aa\": null}");
+	txc_buf_reset(&b);
+	struct txc_json *arr = txc_json_array(a, 2);
+	txc_json_push(arr, txc_json_array(a, 0));
+	txc_json_push(arr, v->items[1]);
+	txc_json_emit(&b, arr, TXC_JSON_INDENT | TXC_JSON_PY);
+	assert_string_equal(b.buf, "[\n  [],\n  false\n]");
+	txc_buf_reset(&b);
+	txc_json_emit_real(&b, -INFINITY);
+	assert_string_equal(b.buf, "-1e999");
+	txc_buf_release(&b);
+	txc_arena_free(a);
+}
+
+/* escapes and surrogates the parser meets in real transcripts */
+static void test_json_strings(void **state)
+{
+	(void)state;
+	struct txc_arena *a = txc_arena_new(0);
+	assert_string_equal(roundtrip(a, "\"\\ud83d\\u0041\"", 0), "\"\xEF\xBF\xBD" "A\"");   /* high + not a low */
+	assert_string_equal(roundtrip(a, "\"\\ud83d\\n\"", 0), "\"\xEF\xBF\xBD\\n\"");        /* high + other escape */
+	assert_string_equal(roundtrip(a, "\"\\ude00\"", 0), "\"\xEF\xBF\xBD\"");              /* lone low */
+	assert_string_equal(roundtrip(a, "\"\\b\\f\\r\\t\\\\\\\"\"", 0), "\"\\b\\f\\r\\t\\\\\\\"\"");
+	assert_string_equal(roundtrip(a, "[-0.5e-3, -1E+2, 0e0]", 0), "[-0.5e-3,-1E+2,0e0]");
+	const char *bad[] = {"\"\\u12\"", "\"\\u12g4\"", "-", "-a", "1e", "1e+", "[1 2]", "{\"a\" 1}", "{\"a\":}",
+			     "tru", "nul", "fals", "[", "{", "\"\\", "\"\x01\"", "Infinit", "-Inf"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_string_equal(roundtrip(a, bad[i], 0), "ERROR");
+	txc_arena_free(a);
+}
+
+/* buffers and arenas grow, cut and hand over their bytes */
+static void test_buf_arena(void **state)
+{
+	(void)state;
+	struct txc_buf b = TXC_BUF_INIT;
+	size_t n = 99;
+	char *r = txc_buf_detach(&b, &n); /* never allocated: an empty string */
+	assert_string_equal(r, "");
+	assert_int_equal(n, 0);
+	free(r);
+	txc_buf_add_pct(&b, "a b/é%~", "/~");
+	assert_string_equal(b.buf, "a%20b/%C3%A9%25~");
+	txc_buf_addf(&b, "%s", ""); /* nothing to add */
+	txc_buf_truncate(&b, 1000); /* past the end: unchanged */
+	assert_int_equal(b.len, 16);
+	txc_buf_truncate(&b, 1);
+	assert_string_equal(b.buf, "a");
+	for (int i = 0; i < 10000; i++)
+		txc_buf_addch(&b, 'x');
+	assert_int_equal(b.len, 10001);
+	r = txc_buf_detach(&b, NULL);
+	assert_int_equal(strlen(r), 10001);
+	free(r);
+	assert_int_equal(b.len, 0);
+
+	struct txc_arena *a = txc_arena_new(256);
+	char *big = txc_arena_alloc(a, 1000); /* bigger than a quarter block, first: its own block */
+	memset(big, 1, 1000);
+	char *small = txc_arena_alloc(a, 8);
+	char *big2 = txc_arena_alloc(a, 200); /* behind the current block */
+	assert_true(small != NULL && big2 != NULL);
+	for (int i = 0; i < 50; i++)
+		assert_non_null(txc_arena_array(a, 3, 16));
+	assert_int_equal(txc_arena_str(a, "", 0).len, 0);
+	txc_arena_reset(a);
+	assert_non_null(txc_arena_alloc(a, 16));
+	txc_arena_free(a);
+	txc_arena_free(NULL);
+}
+
+/* a hash fed in pieces equals the hash of the whole */
+static void test_sha256_pieces(void **state)
+{
+	(void)state;
+	unsigned char whole[200], h1[32], h2[32];
+	for (size_t i = 0; i < sizeof(whole); i++)
+		whole[i] = (unsigned char)(i * 7);
+	txc_sha256(whole, sizeof(whole), h1);
+	const size_t cuts[] = {1, 62, 3, 64, 70};
+	struct txc_sha256 c;
+	txc_sha256_init(&c);
+	size_t at = 0;
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		txc_sha256_update(&c, whole + at, cuts[i]);
+		at += cuts[i];
+	}
+	txc_sha256_update(&c, whole + at, sizeof(whole) - at);
+	txc_sha256_final(&c, h2);
+	assert_memory_equal(h1, h2, 32);
+}
+
+static void test_diag_codes(void **state)
+{
+	(void)state;
+	txc_diag_set(NULL, TXC_E_FAIL, "nowhere %d", 1); /* no diag: nothing recorded, no crash */
+	assert_int_equal(txc_diag_exit_code(TXC_OK), 0);
+	assert_int_equal(txc_diag_exit_code(TXC_E_FAIL), 1);
+	assert_int_equal(txc_diag_exit_code(TXC_E_USAGE), 2);
+	assert_int_equal(txc_diag_exit_code(TXC_E_AMBIGUOUS), 2);
+	assert_int_equal(txc_diag_exit_code(TXC_E_NOTFOUND), 3);
+	assert_int_equal(txc_diag_exit_code(TXC_E_REFUSED), 4);
+	char s[8];
+	strcpy(s, "\x80\x80\x80\x80\x80"); /* continuation bytes only: cut where asked */
+	assert_int_equal(txc_diag_cut(s, 5), 5);
+	strcpy(s, "ab");
+	assert_int_equal(txc_diag_cut(s, 0), 0);
+	assert_int_equal(txc_utf8_seq((const unsigned char *)"", 0, NULL), 0);
+	repr_is(NAN, "NaN");
+	repr_is(-INFINITY, "-Infinity");
+	repr_is(-2.5e-320, "-2.5e-320");
+	repr_is(9007199254740993.0, "9007199254740992.0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_repr),	       cmocka_unit_test(test_json_python_rules),
 		cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_sha256_base36),   cmocka_unit_test(test_time_iso), cmocka_unit_test(test_base64),
+		cmocka_unit_test(test_json_values), cmocka_unit_test(test_json_strings), cmocka_unit_test(test_buf_arena),
+		cmocka_unit_test(test_sha256_pieces), cmocka_unit_test(test_diag_codes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
