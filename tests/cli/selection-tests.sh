@@ -279,5 +279,23 @@ else
 	echo "SKIP: remote ids (no python3)"
 fi
 
+# ---- a repeat's stand-in never takes a name a session has as its id ("dup~2" stored as text) ----
+cat > taken.sql << 'EOF'
+CREATE TABLE sessions (id, source TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('dup', 'cli', 1767225600, 'dup first'), ('dup', 'cli', 1767225601, 'dup second'),
+  ('dup~2', 'cli', 1767225602, 'literal');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('dup', 'user', 'said to dup', 1767225600),
+  ('dup~2', 'user', 'said to the literal one', 1767225602);
+EOF
+"$mkdb" taken.db taken.sql || exit 1
+expect_rc 0 "taken: list" "$txc" list --db taken.db
+[ "$(awk '{print $1}' out.txt | sort | uniq -d)" = "" ] && ok || bad "taken: two sessions share a name: $(cat out.txt)"
+expect_rc 0 "taken: convert dup~2" "$txc" convert dup~2 --to markdown --db taken.db
+grep -q 'said to the literal one' out.txt && ok || bad "taken: dup~2 is not the session whose id is dup~2"
+rm -rf taken.out
+expect_rc 0 "taken: export" "$txc" export --to markdown --out taken.out --db taken.db
+[ "$(ls taken.out/*.md | wc -l)" = 3 ] && [ "$(wc -l < taken.out/manifest.jsonl)" = 3 ] && ok || bad "taken: a session left out of the export: $(ls taken.out)"
+
 echo "selection: $passes passed, $fails failed"
 [ "$fails" = 0 ]
