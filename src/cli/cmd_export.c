@@ -814,7 +814,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			txc_transcript_free(t);
 		} else {
 			struct txc_buf rel = TXC_BUF_INIT;
-			if (st->n > 1 || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
+			if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
 				txc_buf_addf(&rel, "%s/", ref->profile);
 			file_name(&rel, &v[i].id, v[i].info->title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);

@@ -67,6 +67,24 @@ cp xhome/profiles/p2/state.db xhome/state.db
 expect_rc 2 "exact id in two profiles" "$txc" convert abc --to hermes --home xhome --all-profiles
 grep -q 'profile p1' err.txt && grep -q 'profile p2' err.txt && ok || bad "two exact: $(cat err.txt)"
 
+# ---- profiles/default is not the root (profile default): warned about and left out, exit 1 ----
+mkdir -p dhome/profiles/default
+"$mkdb" dhome/state.db ex1.sql && "$mkdb" dhome/profiles/default/state.db ex2.sql || exit 1
+expect_rc 1 "profiles/default" "$txc" list --home dhome --all-profiles
+grep -q "^txc: warning: profile default left out: .*dhome/profiles/default/state.db" err.txt && ok || bad "profiles/default: $(cat err.txt)"
+[ "$(grep -c '^default ' out.txt)" = 1 ] && grep -q ' exact one$' out.txt && ok || bad "profiles/default listed as the root: $(cat out.txt)"
+rm -rf dout
+expect_rc 1 "profiles/default export" "$txc" export --to hermes --out dout --home dhome --all-profiles
+[ "$(ls dout/default)" = "abc-exact-one.jsonl" ] && ok || bad "profiles/default exported into the root's folder: $(ls dout/default)"
+
+# ---- --all-profiles puts the root's files in DIR/default/ even when it is the only store read ----
+mkdir -p bhome/profiles/bad
+"$mkdb" bhome/state.db ex1.sql || exit 1
+echo 'not a database' > bhome/profiles/bad/state.db
+rm -rf bout
+expect_rc 1 "all-profiles, one broken" "$txc" export --to hermes --out bout --home bhome --all-profiles
+[ -f bout/default/abc-exact-one.jsonl ] && ok || bad "a broken profile moved the root's files: $(find bout -type f)"
+
 # ---- --cwd . and relative --cwd mean the current directory ----
 mkdir -p cwdtest/sub
 cat > cwd.sql <<SQL
