@@ -85,6 +85,15 @@ rm -rf bout
 expect_rc 1 "all-profiles, one broken" "$txc" export --to hermes --out bout --home bhome --all-profiles
 [ -f bout/default/abc-exact-one.jsonl ] && ok || bad "a broken profile moved the root's files: $(find bout -type f)"
 
+# ---- a prefix ambiguous inside one profile and found in another: every candidate is named ----
+mkdir -p ahome/profiles/p1
+"$mkdb" ahome/profiles/p1/state.db ex2.sql || exit 1
+cat ex1.sql > ab.sql && echo "INSERT INTO sessions VALUES ('abx', 'cli', 1500, 'third');" >> ab.sql
+rm -f ahome/state.db && "$mkdb" ahome/state.db ab.sql || exit 1
+expect_rc 2 "prefix ambiguous in one profile" "$txc" convert ab --to hermes --home ahome --all-profiles
+grep -q '^  abc (profile default)$' err.txt && grep -q '^  abx (profile default)$' err.txt && grep -q '^  abcdef (profile p1)$' err.txt &&
+	ok || bad "candidates of an ambiguous profile not named: $(cat err.txt)"
+
 # ---- --cwd . and relative --cwd mean the current directory ----
 mkdir -p cwdtest/sub
 cat > cwd.sql <<SQL
