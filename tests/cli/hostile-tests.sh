@@ -46,5 +46,23 @@ echo "$tid" | grep -q '^[A-Za-z0-9_-]*passwd[A-Za-z0-9_-]*$' && grep -q "\"tool_
 	ok || bad "odd tool id not mapped consistently: '$tid'"
 [ "$(cksum < h.db)" = "$sum" ] && ok || bad "the store changed"
 
+# ---- artifacts stay linear: 400,000 "[a](" (each '[' scanned the rest: 9 s at 50,000), 200,000 "!["
+# and 200,000 distinct paths (each compared with every earlier one); now well under a second
+awk 'BEGIN {
+	print "CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL, cwd TEXT);"
+	print "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);"
+	print "INSERT INTO sessions VALUES (\"big\", \"cli\", 1767225600, \"/tmp\");"
+	printf "INSERT INTO messages (session_id, role, content, timestamp) VALUES (\"big\", \"assistant\", \""
+	for (i = 0; i < 400000; i++) printf "[a]("
+	printf "\", 1), (\"big\", \"assistant\", \""
+	for (i = 0; i < 200000; i++) printf "!["
+	printf "\", 2), (\"big\", \"assistant\", \""
+	for (i = 0; i < 200000; i++) printf "/tmp/f%d.png ", i
+	print "\", 3);"
+}' > big.sql
+"$mkdb" big.db big.sql || exit 1
+timeout 20 "$txc" artifacts big --db big.db > art.txt 2> err.txt && ok || bad "artifacts of a big session: not done in 20 s ($(cat err.txt))"
+[ "$(grep -c '/tmp/f[0-9]*\.png' art.txt)" = 200000 ] && ok || bad "artifacts: $(grep -c png art.txt) of 200000 paths"
+
 echo "hostile: $passes passed, $fails failed"
 [ "$fails" = 0 ]
