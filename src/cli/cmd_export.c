@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,19 +175,90 @@ struct entry {
 	bool touched, dropped;
 };
 
+/* Entry indices hashed by path or by session (a bulk run looks both up once per session, so a
+ * scan was n^2 over 100,000 sessions): open addressing, 1 + index, 0 empty.  A key may have
+ * several slots and a slot may be stale (an entry dropped or re-recorded): lookups check. */
+struct eindex {
+	size_t *slot;
+	size_t cap, used;
+};
+
 struct manifest {
 	struct entry *v;
-	size_t n;
+	size_t n, cap;
+	struct eindex by_path, by_session;
 	const char *file; /* DIR/manifest.jsonl, NULL in a dry run */
 	int journal;      /* file opened for appending; -1 none, -2 not yet */
 };
 
+static size_t key_hash(const char *p, size_t len)
+{
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
+	return (size_t)h;
+}
+
+static const char *entry_key(const struct entry *e, bool by_session)
+{
+	return by_session ? e->session : e->path;
+}
+
+static void eindex_put(struct eindex *x, const struct manifest *m, size_t i, bool by_session)
+{
+	const char *k = entry_key(&m->v[i], by_session);
+	if (k == NULL)
+		return;
+	if (2 * (x->used + 1) > x->cap) { /* rebuilt from the entries as they are now */
+		free(x->slot);
+		x->cap = x->cap ? x->cap * 2 : 64;
+		while (2 * (m->n + 1) > x->cap)
+			x->cap *= 2;
+		x->slot = txc_xcalloc(x->cap, sizeof(*x->slot));
+		x->used = 0;
+		for (size_t j = 0; j < m->n; j++)
+			if (j != i)
+				eindex_put(x, m, j, by_session);
+	}
+	size_t h = key_hash(k, strlen(k)) & (x->cap - 1);
+	while (x->slot[h])
+		h = (h + 1) & (x->cap - 1);
+	x->slot[h] = i + 1;
+	x->used++;
+}
+
+/* the indices of the entries whose key (path, or session up to a NUL) is key/len, ascending; *n */
+static size_t *eindex_get(const struct eindex *x, const struct manifest *m, const char *key, size_t len,
+			  bool by_session, size_t *n)
+{
+	size_t *v = NULL;
+	*n = 0;
+	for (size_t h = x->cap ? key_hash(key, len) & (x->cap - 1) : 0; x->cap && x->slot[h]; h = (h + 1) & (x->cap - 1)) {
+		const char *k = entry_key(&m->v[x->slot[h] - 1], by_session);
+		if (k == NULL || strlen(k) != len || memcmp(k, key, len) != 0)
+			continue;
+		size_t at = 0, i = x->slot[h] - 1;
+		while (at < *n && v[at] < i)
+			at++;
+		if (at < *n && v[at] == i)
+			continue;
+		v = txc_xrealloc(v, (*n + 1) * sizeof(*v));
+		memmove(v + at + 1, v + at, (*n - at) * sizeof(*v));
+		v[at] = i;
+		(*n)++;
+	}
+	return v;
+}
+
 static struct entry *manifest_find(struct manifest *m, const char *path)
 {
-	for (size_t i = 0; i < m->n; i++)
-		if (!m->v[i].dropped && strcmp(m->v[i].path, path) == 0)
-			return &m->v[i];
-	return NULL;
+	size_t n, *v = eindex_get(&m->by_path, m, path, strlen(path), false, &n);
+	struct entry *e = NULL;
+	for (size_t i = 0; i < n && e == NULL; i++)
+		if (!m->v[v[i]].dropped)
+			e = &m->v[v[i]];
+	free(v);
+	return e;
 }
 
 static void entry_clear(struct entry *e)
@@ -205,10 +277,14 @@ static struct entry *manifest_put(struct manifest *m, const char *path)
 	struct entry *e = manifest_find(m, path);
 	if (e != NULL)
 		return e;
-	m->v = txc_xrealloc(m->v, (m->n + 1) * sizeof(*m->v));
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 16;
+		m->v = txc_xrealloc(m->v, m->cap * sizeof(*m->v));
+	}
 	e = &m->v[m->n++];
 	memset(e, 0, sizeof(*e));
 	e->path = txc_xstrdup(path);
+	eindex_put(&m->by_path, m, m->n - 1, false);
 	return e;
 }
 
@@ -247,6 +323,7 @@ static void manifest_read(struct manifest *m, const char *file)
 		e->line = txc_xstrdup(line);
 		memcpy(e->sha, sha, 65);
 		e->session = opt_str(o, "session_id");
+		eindex_put(&m->by_session, m, (size_t)(e - m->v), true);
 		e->profile = opt_str(o, "profile");
 		e->format = opt_str(o, "format");
 		as = txc_json_get(o, "assets");
@@ -270,9 +347,21 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct entry *)a)->path, ((const struct entry *)b)->path);
 }
 
+static void eindex_free(struct eindex *x)
+{
+	free(x->slot);
+	*x = (struct eindex){0};
+}
+
 static int manifest_write(struct manifest *m, const char *file, struct txc_diag *d)
 {
 	qsort(m->v, m->n, sizeof(*m->v), cmp_entry);
+	eindex_free(&m->by_path); /* the indices moved: rebuilt */
+	eindex_free(&m->by_session);
+	for (size_t i = 0; i < m->n; i++) {
+		eindex_put(&m->by_path, m, i, false);
+		eindex_put(&m->by_session, m, i, true);
+	}
 	struct txc_buf b = TXC_BUF_INIT;
 	for (size_t i = 0; i < m->n; i++)
 		if (!m->v[i].dropped)
@@ -316,6 +405,8 @@ static void manifest_free(struct manifest *m)
 		free(m->v[i].path);
 	}
 	free(m->v);
+	eindex_free(&m->by_path);
+	eindex_free(&m->by_session);
 	if (m->journal >= 0)
 		close(m->journal);
 }
@@ -430,6 +521,7 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	entry_clear(e);
 	e->line = txc_buf_detach(&b, NULL);
 	e->session = txc_xstrndup(t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
+	eindex_put(&bk->m.by_session, &bk->m, (size_t)(e - bk->m.v), true);
 	e->profile = ref->profile ? txc_xstrdup(ref->profile) : NULL;
 	e->format = txc_xstrdup(bk->ops->name);
 	memcpy(e->sha, sha, 65);
@@ -489,8 +581,9 @@ static void remove_ours(const struct bulk *bk, const char *rel, const char *sha)
 /* A session written under a new name (its title changed): the files of its old name go. */
 static void drop_stale(struct bulk *bk, const char *rel, struct txc_str id, const char *profile)
 {
-	for (size_t i = 0; i < bk->m.n; i++) {
-		struct entry *e = &bk->m.v[i];
+	size_t n, *cand = eindex_get(&bk->m.by_session, &bk->m, id.ptr ? id.ptr : "", id.len, true, &n);
+	for (size_t c = 0; c < n; c++) {
+		struct entry *e = &bk->m.v[cand[c]];
 		if (e->dropped || e->session == NULL || strcmp(e->path, rel) == 0 || strlen(e->session) != id.len ||
 		    memcmp(e->session, id.ptr, id.len) != 0 || !opt_eq(e->profile, profile) ||
 		    !opt_eq(e->format, bk->ops->name))
@@ -506,6 +599,7 @@ static void drop_stale(struct bulk *bk, const char *rel, struct txc_str id, cons
 		}
 		e->dropped = true;
 	}
+	free(cand);
 }
 
 /*
