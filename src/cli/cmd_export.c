@@ -126,8 +126,8 @@ static void file_name(struct txc_buf *b, const struct txc_sid *sid, struct txc_s
 	bool changed = id.len == 0 || sid->kind != TXC_ID_TEXT;
 	for (size_t i = 0; i < id.len && i < 96; i++) {
 		char c = id.ptr[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-			  c == '_' || (c == '.' && i > 0); /* no hidden files */
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+			  ((c == '.' || c == '-') && i > 0); /* no hidden files, no names read as options */
 		txc_buf_addch(b, ok ? c : '_');
 		changed |= !ok;
 	}

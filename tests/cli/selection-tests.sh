@@ -324,5 +324,18 @@ rm -rf taken.out
 expect_rc 0 "taken: export" "$txc" export --to markdown --out taken.out --db taken.db
 [ "$(ls taken.out/*.md | wc -l)" = 3 ] && [ "$(wc -l < taken.out/manifest.jsonl)" = 3 ] && ok || bad "taken: a session left out of the export: $(ls taken.out)"
 
+# ---- no exported file name starts with '-' (read as an option by rm *, cat *, ...) ----
+cat > dash.sql << 'EOF'
+CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('-rf', 'cli', 1767225600, 'dash'), ('a-b', 'cli', 1767225601, 'inner');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('-rf', 'user', 'hi', 1767225600), ('a-b', 'user', 'hi', 1767225601);
+EOF
+"$mkdb" dash.db dash.sql || exit 1
+rm -rf dash.out
+expect_rc 0 "dash: export" "$txc" export --to markdown --out dash.out --db dash.db
+[ -z "$(ls dash.out | grep '^-')" ] && [ "$(ls dash.out | grep -c '^_rf_[0-9a-f]\{8\}-dash\.md$')" = 1 ] && [ -f dash.out/a-b-inner.md ] &&
+	ok || bad "dash: file names $(ls dash.out | tr '\n' ' ')"
+
 echo "selection: $passes passed, $fails failed"
 [ "$fails" = 0 ]
