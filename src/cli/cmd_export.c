@@ -169,6 +169,7 @@ struct asset_rec {
 struct entry {
 	char *path, *line; /* path relative to DIR; the manifest line without its newline */
 	char *session, *profile, *format; /* NULL when absent */
+	size_t session_len;               /* an id may hold NUL bytes */
 	char sha[65];
 	struct asset_rec *assets;
 	size_t n_assets;
@@ -199,15 +200,17 @@ static size_t key_hash(const char *p, size_t len)
 	return (size_t)h;
 }
 
-static const char *entry_key(const struct entry *e, bool by_session)
+static struct txc_str entry_key(const struct entry *e, bool by_session)
 {
-	return by_session ? e->session : e->path;
+	if (by_session)
+		return (struct txc_str){e->session, e->session ? e->session_len : 0};
+	return (struct txc_str){e->path, strlen(e->path)};
 }
 
 static void eindex_put(struct eindex *x, const struct manifest *m, size_t i, bool by_session)
 {
-	const char *k = entry_key(&m->v[i], by_session);
-	if (k == NULL)
+	struct txc_str k = entry_key(&m->v[i], by_session);
+	if (k.ptr == NULL)
 		return;
 	if (2 * (x->used + 1) > x->cap) { /* rebuilt from the entries as they are now */
 		free(x->slot);
@@ -220,22 +223,22 @@ static void eindex_put(struct eindex *x, const struct manifest *m, size_t i, boo
 			if (j != i)
 				eindex_put(x, m, j, by_session);
 	}
-	size_t h = key_hash(k, strlen(k)) & (x->cap - 1);
+	size_t h = key_hash(k.ptr, k.len) & (x->cap - 1);
 	while (x->slot[h])
 		h = (h + 1) & (x->cap - 1);
 	x->slot[h] = i + 1;
 	x->used++;
 }
 
-/* the indices of the entries whose key (path, or session up to a NUL) is key/len, ascending; *n */
+/* the indices of the entries whose key (path or session) is key/len, ascending; *n */
 static size_t *eindex_get(const struct eindex *x, const struct manifest *m, const char *key, size_t len,
 			  bool by_session, size_t *n)
 {
 	size_t *v = NULL;
 	*n = 0;
 	for (size_t h = x->cap ? key_hash(key, len) & (x->cap - 1) : 0; x->cap && x->slot[h]; h = (h + 1) & (x->cap - 1)) {
-		const char *k = entry_key(&m->v[x->slot[h] - 1], by_session);
-		if (k == NULL || strlen(k) != len || memcmp(k, key, len) != 0)
+		struct txc_str k = entry_key(&m->v[x->slot[h] - 1], by_session);
+		if (k.ptr == NULL || k.len != len || memcmp(k.ptr, key, len) != 0)
 			continue;
 		size_t at = 0, i = x->slot[h] - 1;
 		while (at < *n && v[at] < i)
@@ -268,6 +271,7 @@ static void entry_clear(struct entry *e)
 		free(e->assets[i].path);
 	free(e->assets);
 	e->line = e->session = e->profile = e->format = NULL;
+	e->session_len = 0;
 	e->assets = NULL;
 	e->n_assets = 0;
 }
@@ -322,7 +326,11 @@ static void manifest_read(struct manifest *m, const char *file)
 		entry_clear(e);
 		e->line = txc_xstrdup(line);
 		memcpy(e->sha, sha, 65);
-		e->session = opt_str(o, "session_id");
+		const struct txc_json *sid = txc_json_get(o, "session_id");
+		if (sid != NULL && sid->kind == TXC_JSON_STRING) {
+			e->session = txc_xstrndup(sid->s.ptr, sid->s.len);
+			e->session_len = sid->s.len;
+		}
 		eindex_put(&m->by_session, m, (size_t)(e - m->v), true);
 		e->profile = opt_str(o, "profile");
 		e->format = opt_str(o, "format");
@@ -521,6 +529,7 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	entry_clear(e);
 	e->line = txc_buf_detach(&b, NULL);
 	e->session = txc_xstrndup(t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
+	e->session_len = t->meta.id.len;
 	eindex_put(&bk->m.by_session, &bk->m, (size_t)(e - bk->m.v), true);
 	e->profile = ref->profile ? txc_xstrdup(ref->profile) : NULL;
 	e->format = txc_xstrdup(bk->ops->name);
@@ -584,7 +593,7 @@ static void drop_stale(struct bulk *bk, const char *rel, struct txc_str id, cons
 	size_t n, *cand = eindex_get(&bk->m.by_session, &bk->m, id.ptr ? id.ptr : "", id.len, true, &n);
 	for (size_t c = 0; c < n; c++) {
 		struct entry *e = &bk->m.v[cand[c]];
-		if (e->dropped || e->session == NULL || strcmp(e->path, rel) == 0 || strlen(e->session) != id.len ||
+		if (e->dropped || e->session == NULL || strcmp(e->path, rel) == 0 || e->session_len != id.len ||
 		    memcmp(e->session, id.ptr, id.len) != 0 || !opt_eq(e->profile, profile) ||
 		    !opt_eq(e->format, bk->ops->name))
 			continue;

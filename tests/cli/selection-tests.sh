@@ -337,5 +337,20 @@ expect_rc 0 "dash: export" "$txc" export --to markdown --out dash.out --db dash.
 [ -z "$(ls dash.out | grep '^-')" ] && [ "$(ls dash.out | grep -c '^_rf_[0-9a-f]\{8\}-dash\.md$')" = 1 ] && [ -f dash.out/a-b-inner.md ] &&
 	ok || bad "dash: file names $(ls dash.out | tr '\n' ' ')"
 
+# ---- a renamed session whose id holds a NUL loses its old file like any other ----
+cat > nulren.sql << 'EOF'
+CREATE TABLE sessions (id, source TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('n' || char(0) || 'x', 'cli', 1767225600, 'old title');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('n' || char(0) || 'x', 'user', 'hi', 1767225600);
+EOF
+"$mkdb" nulren.db nulren.sql || exit 1
+rm -rf nulren.out
+expect_rc 0 "nul rename: first export" "$txc" export --to markdown --out nulren.out --db nulren.db
+sed 's/old title/new title/' nulren.sql > nulren2.sql && rm -f nulren.db && "$mkdb" nulren.db nulren2.sql || exit 1
+expect_rc 0 "nul rename: second export" "$txc" export --to markdown --out nulren.out --db nulren.db
+[ "$(ls nulren.out | grep -c 'title\.md$')" = 1 ] && ls nulren.out | grep -q 'new-title\.md$' && [ "$(wc -l < nulren.out/manifest.jsonl)" = 1 ] &&
+	ok || bad "nul rename: the old file or entry stayed: $(ls nulren.out | tr '\n' ' ')"
+
 echo "selection: $passes passed, $fails failed"
 [ "$fails" = 0 ]
