@@ -458,6 +458,8 @@ static bool is_open_call(struct ctx *c, struct txc_str id, size_t *at)
 		else
 			hi = mid;
 	}
+	if (lo == c->n_open || !same_id(c->oe[lo].id, id))
+		return false;
 	/* answered calls stay answered: each is skipped once */
 	size_t *skip = &c->oe_skip[lo];
 	while (lo + *skip < c->n_open && same_id(c->oe[lo + *skip].id, id) && c->answered[c->oe[lo + *skip].i])
