@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,8 +127,8 @@ static void file_name(struct txc_buf *b, const struct txc_sid *sid, struct txc_s
 	bool changed = id.len == 0 || sid->kind != TXC_ID_TEXT;
 	for (size_t i = 0; i < id.len && i < 96; i++) {
 		char c = id.ptr[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-			  c == '_' || (c == '.' && i > 0); /* no hidden files */
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+			  ((c == '.' || c == '-') && i > 0); /* no hidden files, no names read as options */
 		txc_buf_addch(b, ok ? c : '_');
 		changed |= !ok;
 	}
@@ -169,25 +170,99 @@ struct asset_rec {
 struct entry {
 	char *path, *line; /* path relative to DIR; the manifest line without its newline */
 	char *session, *profile, *format; /* NULL when absent */
+	size_t session_len;               /* an id may hold NUL bytes */
 	char sha[65];
 	struct asset_rec *assets;
 	size_t n_assets;
 	bool touched, dropped;
 };
 
+/* Entry indices hashed by path or by session (a bulk run looks both up once per session, so a
+ * scan was n^2 over 100,000 sessions): open addressing, 1 + index, 0 empty.  A key may have
+ * several slots and a slot may be stale (an entry dropped or re-recorded): lookups check. */
+struct eindex {
+	size_t *slot;
+	size_t cap, used;
+};
+
 struct manifest {
 	struct entry *v;
-	size_t n;
+	size_t n, cap;
+	struct eindex by_path, by_session;
 	const char *file; /* DIR/manifest.jsonl, NULL in a dry run */
 	int journal;      /* file opened for appending; -1 none, -2 not yet */
 };
 
+static size_t key_hash(const char *p, size_t len)
+{
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
+	return (size_t)h;
+}
+
+static struct txc_str entry_key(const struct entry *e, bool by_session)
+{
+	if (by_session)
+		return (struct txc_str){e->session, e->session ? e->session_len : 0};
+	return (struct txc_str){e->path, strlen(e->path)};
+}
+
+static void eindex_put(struct eindex *x, const struct manifest *m, size_t i, bool by_session)
+{
+	struct txc_str k = entry_key(&m->v[i], by_session);
+	if (k.ptr == NULL)
+		return;
+	if (2 * (x->used + 1) > x->cap) { /* rebuilt from the entries as they are now */
+		free(x->slot);
+		x->cap = x->cap ? x->cap * 2 : 64;
+		while (2 * (m->n + 1) > x->cap)
+			x->cap *= 2;
+		x->slot = txc_xcalloc(x->cap, sizeof(*x->slot));
+		x->used = 0;
+		for (size_t j = 0; j < m->n; j++)
+			if (j != i)
+				eindex_put(x, m, j, by_session);
+	}
+	size_t h = key_hash(k.ptr, k.len) & (x->cap - 1);
+	while (x->slot[h])
+		h = (h + 1) & (x->cap - 1);
+	x->slot[h] = i + 1;
+	x->used++;
+}
+
+/* the indices of the entries whose key (path or session) is key/len, ascending; *n */
+static size_t *eindex_get(const struct eindex *x, const struct manifest *m, const char *key, size_t len,
+			  bool by_session, size_t *n)
+{
+	size_t *v = NULL;
+	*n = 0;
+	for (size_t h = x->cap ? key_hash(key, len) & (x->cap - 1) : 0; x->cap && x->slot[h]; h = (h + 1) & (x->cap - 1)) {
+		struct txc_str k = entry_key(&m->v[x->slot[h] - 1], by_session);
+		if (k.ptr == NULL || k.len != len || memcmp(k.ptr, key, len) != 0)
+			continue;
+		size_t at = 0, i = x->slot[h] - 1;
+		while (at < *n && v[at] < i)
+			at++;
+		if (at < *n && v[at] == i)
+			continue;
+		v = txc_xrealloc(v, (*n + 1) * sizeof(*v));
+		memmove(v + at + 1, v + at, (*n - at) * sizeof(*v));
+		v[at] = i;
+		(*n)++;
+	}
+	return v;
+}
+
 static struct entry *manifest_find(struct manifest *m, const char *path)
 {
-	for (size_t i = 0; i < m->n; i++)
-		if (!m->v[i].dropped && strcmp(m->v[i].path, path) == 0)
-			return &m->v[i];
-	return NULL;
+	size_t n, *v = eindex_get(&m->by_path, m, path, strlen(path), false, &n);
+	struct entry *e = NULL;
+	for (size_t i = 0; i < n && e == NULL; i++)
+		if (!m->v[v[i]].dropped)
+			e = &m->v[v[i]];
+	free(v);
+	return e;
 }
 
 static void entry_clear(struct entry *e)
@@ -200,6 +275,7 @@ static void entry_clear(struct entry *e)
 		free(e->assets[i].path);
 	free(e->assets);
 	e->line = e->session = e->profile = e->format = NULL;
+	e->session_len = 0;
 	e->assets = NULL;
 	e->n_assets = 0;
 }
@@ -209,10 +285,14 @@ static struct entry *manifest_put(struct manifest *m, const char *path)
 	struct entry *e = manifest_find(m, path);
 	if (e != NULL)
 		return e;
-	m->v = txc_xrealloc(m->v, (m->n + 1) * sizeof(*m->v));
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 16;
+		m->v = txc_xrealloc(m->v, m->cap * sizeof(*m->v));
+	}
 	e = &m->v[m->n++];
 	memset(e, 0, sizeof(*e));
 	e->path = txc_xstrdup(path);
+	eindex_put(&m->by_path, m, m->n - 1, false);
 	return e;
 }
 
@@ -250,7 +330,12 @@ static void manifest_read(struct manifest *m, const char *file)
 		entry_clear(e);
 		e->line = txc_xstrdup(line);
 		memcpy(e->sha, sha, 65);
-		e->session = opt_str(o, "session_id");
+		const struct txc_json *sid = txc_json_get(o, "session_id");
+		if (sid != NULL && sid->kind == TXC_JSON_STRING) {
+			e->session = txc_xstrndup(sid->s.ptr, sid->s.len);
+			e->session_len = sid->s.len;
+		}
+		eindex_put(&m->by_session, m, (size_t)(e - m->v), true);
 		e->profile = opt_str(o, "profile");
 		e->format = opt_str(o, "format");
 		as = txc_json_get(o, "assets");
@@ -274,9 +359,21 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct entry *)a)->path, ((const struct entry *)b)->path);
 }
 
+static void eindex_free(struct eindex *x)
+{
+	free(x->slot);
+	*x = (struct eindex){0};
+}
+
 static int manifest_write(struct manifest *m, const char *file, struct txc_diag *d)
 {
 	qsort(m->v, m->n, sizeof(*m->v), cmp_entry);
+	eindex_free(&m->by_path); /* the indices moved: rebuilt */
+	eindex_free(&m->by_session);
+	for (size_t i = 0; i < m->n; i++) {
+		eindex_put(&m->by_path, m, i, false);
+		eindex_put(&m->by_session, m, i, true);
+	}
 	struct txc_buf b = TXC_BUF_INIT;
 	for (size_t i = 0; i < m->n; i++)
 		if (!m->v[i].dropped)
@@ -320,6 +417,8 @@ static void manifest_free(struct manifest *m)
 		free(m->v[i].path);
 	}
 	free(m->v);
+	eindex_free(&m->by_path);
+	eindex_free(&m->by_session);
 	if (m->journal >= 0)
 		close(m->journal);
 }
@@ -434,6 +533,8 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	entry_clear(e);
 	e->line = txc_buf_detach(&b, NULL);
 	e->session = txc_xstrndup(t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
+	e->session_len = t->meta.id.len;
+	eindex_put(&bk->m.by_session, &bk->m, (size_t)(e - bk->m.v), true);
 	e->profile = ref->profile ? txc_xstrdup(ref->profile) : NULL;
 	e->format = txc_xstrdup(bk->ops->name);
 	memcpy(e->sha, sha, 65);
@@ -496,9 +597,10 @@ static void remove_ours(const struct bulk *bk, const char *rel, const char *sha)
 /* A session written under a new name (its title changed): the files of its old name go. */
 static void drop_stale(struct bulk *bk, const char *rel, struct txc_str id, const char *profile)
 {
-	for (size_t i = 0; i < bk->m.n; i++) {
-		struct entry *e = &bk->m.v[i];
-		if (e->dropped || e->session == NULL || strcmp(e->path, rel) == 0 || strlen(e->session) != id.len ||
+	size_t n, *cand = eindex_get(&bk->m.by_session, &bk->m, id.ptr ? id.ptr : "", id.len, true, &n);
+	for (size_t c = 0; c < n; c++) {
+		struct entry *e = &bk->m.v[cand[c]];
+		if (e->dropped || e->session == NULL || strcmp(e->path, rel) == 0 || e->session_len != id.len ||
 		    memcmp(e->session, id.ptr, id.len) != 0 || !opt_eq(e->profile, profile) ||
 		    !opt_eq(e->format, bk->ops->name))
 			continue;
@@ -513,6 +615,7 @@ static void drop_stale(struct bulk *bk, const char *rel, struct txc_str id, cons
 		}
 		e->dropped = true;
 	}
+	free(cand);
 }
 
 /*
@@ -825,7 +928,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			txc_transcript_free(t);
 		} else {
 			struct txc_buf rel = TXC_BUF_INIT;
-			if (st->n > 1 || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
+			if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
 				txc_buf_addf(&rel, "%s/", ref->profile);
 			file_name(&rel, &v[i].id, v[i].info->title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);

@@ -100,7 +100,12 @@ static void add_profiles(struct cli_stores *st, const char *root)
 		struct txc_buf p = TXC_BUF_INIT;
 		txc_buf_addf(&p, "%s/%s/state.db", dir.buf, names[i]);
 		struct stat sb;
-		if (stat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode))
+		if (strcmp(names[i], "default") == 0 && stat(p.buf, &sb) == 0) {
+			/* "default" is the root's name: this store would share its label, folder and --profile */
+			cli_warn("profile default left out: the root store is profile default, not '%s'", p.buf);
+			st->n_broken++;
+			txc_buf_release(&p);
+		} else if (stat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode))
 			add_store(st, names[i], txc_buf_detach(&p, NULL));
 		else
 			txc_buf_release(&p);

@@ -363,6 +363,18 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 	return TXC_OK;
 }
 
+/* a store's candidate lines ("  ID\n"...) into hint, each with its profile, whole lines only */
+static void add_hint_lines(char *hint, size_t size, const char *lines, const char *profile)
+{
+	const char *prof = profile ? profile : "-";
+	for (const char *p = lines, *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		size_t hl = strlen(hint);
+		if (hl + (size_t)(nl - p) + strlen(prof) + 16 >= size)
+			return;
+		snprintf(hint + hl, size - hl, "%.*s (profile %s)\n", (int)(nl - p), p, prof);
+	}
+}
+
 /*
  * An exact id anywhere wins over prefixes everywhere; then a unique prefix.
  * Two exact ids (or two prefixes) in different profiles need --profile.
@@ -381,6 +393,7 @@ enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, 
 		if (rc == TXC_E_NOTFOUND)
 			continue;
 		if (rc == TXC_E_AMBIGUOUS) {
+			add_hint_lines(hint[0], sizeof(hint[0]), d1.hint, st->v[i].profile);
 			if (ambiguous.code == 0) {
 				ambiguous = d1;
 				if (st->n > 1)

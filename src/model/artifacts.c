@@ -4,6 +4,8 @@
  * Only assistant text and tool results are scanned.
  */
 #include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -109,6 +111,7 @@ struct found {
 	size_t n, cap;
 	size_t message;
 	struct txc_str tool;
+	size_t *slot, n_slot; /* hash of the values: 1 + their index in v, 0 empty (values are kept once) */
 };
 
 static bool is_request_dump(const char *v, size_t len)
@@ -119,6 +122,39 @@ static bool is_request_dump(const char *v, size_t len)
 	return starts(v + b, len - b, "request_dump_") && len - b >= 5 && strncasecmp(v + len - 5, ".json", 5) == 0;
 }
 
+static size_t value_hash(const char *v, size_t len)
+{
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)v[i]) * 1099511628211u;
+	return (size_t)h;
+}
+
+static size_t *find_slot(struct found *f, const char *v, size_t len)
+{
+	size_t i = value_hash(v, len) & (f->n_slot - 1);
+	while (f->slot[i]) {
+		const struct txc_str *x = &f->v[f->slot[i] - 1].value;
+		if (x->len == len && memcmp(x->ptr, v, len) == 0)
+			break;
+		i = (i + 1) & (f->n_slot - 1);
+	}
+	return &f->slot[i];
+}
+
+static void grow_slots(struct found *f)
+{
+	size_t *old = f->slot, n_old = f->n_slot;
+	f->n_slot = n_old ? n_old * 2 : 64;
+	f->slot = txc_xcalloc(f->n_slot, sizeof(*f->slot));
+	for (size_t i = 0; i < n_old; i++)
+		if (old[i]) {
+			const struct txc_str *x = &f->v[old[i] - 1].value;
+			*find_slot(f, x->ptr, x->len) = old[i];
+		}
+	free(old);
+}
+
 static void add(struct found *f, const char *v, size_t len, const char *rule)
 {
 	while (len && isspace((unsigned char)*v))
@@ -127,9 +163,12 @@ static void add(struct found *f, const char *v, size_t len, const char *rule)
 		len--;
 	if (len == 0 || len > 4096 || is_request_dump(v, len))
 		return;
-	for (size_t i = 0; i < f->n; i++)
-		if (f->v[i].value.len == len && memcmp(f->v[i].value.ptr, v, len) == 0)
-			return; /* one entry per value, at its first mention */
+	if (2 * (f->n + 1) > f->n_slot)
+		grow_slots(f);
+	size_t *slot = find_slot(f, v, len);
+	if (*slot)
+		return; /* one entry per value, at its first mention */
+	*slot = f->n + 1;
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 16;
 		struct txc_artifact *nv = txc_arena_array(f->a, cap, sizeof(*nv));
@@ -202,18 +241,25 @@ static size_t token_end(const char *s, size_t len, size_t p, const char *stops)
 static void assistant_text(struct found *f, const char *s, size_t len)
 {
 	media_tags(f, s, len);
+	/* where the last scans for ']' and ')' stopped: a scan that starts before that stop ends
+	 * there too, so "[[[[..." or "[a](" repeated is read once, not once per bracket */
+	size_t close_end = 0, target_end = 0;
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
 		if (c == '[' || (c == '!' && i + 1 < len && s[i + 1] == '[')) {
 			/* ![alt](target) and [text](target) */
 			bool img = c == '!';
 			size_t p = i + (img ? 2 : 1);
+			if (p < close_end)
+				p = close_end;
 			while (p < len && s[p] != ']' && s[p] != '\n')
 				p++;
+			close_end = p;
 			if (p + 1 < len && s[p] == ']' && s[p + 1] == '(') {
-				size_t t0 = p + 2, t1 = t0;
+				size_t t0 = p + 2, t1 = t0 < target_end ? target_end : t0;
 				while (t1 < len && s[t1] != ')' && !isspace((unsigned char)s[t1]))
 					t1++;
+				target_end = t1;
 				if (t1 < len && s[t1] == ')' && t1 > t0) {
 					if (img)
 						add(f, s + t0, t1 - t0, "markdown-image");
@@ -327,6 +373,7 @@ size_t txc_artifacts_find(const struct txc_transcript *t, struct txc_arena *a, s
 			}
 		}
 	}
+	free(f.slot);
 	*out = f.v;
 	return f.n;
 }

@@ -101,6 +101,23 @@ static int cmp_repeat(const void *pa, const void *pb)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
+/* whether one of the n original texts (sorted) is t */
+static bool name_taken(const struct repeat *r, size_t n, struct txc_str t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_bytes(r[mid].text, t);
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /*
  * Identity texts name sessions on the command line, so they must differ
  * whatever the ids' types: of the sessions sharing one (a repeated id, or
@@ -116,14 +133,19 @@ static void number_repeats(struct txc_arena *a, struct txc_sid *first, size_t n,
 	}
 	qsort(r, n, sizeof(*r), cmp_repeat);
 	struct txc_buf b = TXC_BUF_INIT;
-	for (size_t i = 1, run = 0; i < n; i++) {
+	for (size_t i = 1, run = 0, k = 1; i < n; i++) {
 		run = cmp_bytes(r[i - run - 1].text, r[i].text) == 0 ? run + 1 : 0;
-		if (run == 0)
+		if (run == 0) {
+			k = 1;
 			continue;
+		}
+		/* the next "ID~k" no session has as its own id ("dup~2" may be one) */
 		struct txc_sid *q = r[i].sid;
-		txc_buf_reset(&b);
-		txc_buf_add(&b, q->text.ptr, q->text.len);
-		txc_buf_addf(&b, "~%zu", run + 1);
+		do {
+			txc_buf_reset(&b);
+			txc_buf_add(&b, r[i].text.ptr, r[i].text.len);
+			txc_buf_addf(&b, "~%zu", ++k);
+		} while (name_taken(r, n, (struct txc_str){b.buf, b.len}));
 		q->text = txc_arena_str(a, b.buf, b.len);
 		q->kind = TXC_ID_DUP;
 	}

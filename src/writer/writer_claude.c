@@ -56,6 +56,7 @@ static void map_id(struct txc_buf *t, struct txc_str id)
  */
 struct idset {
 	const char **v;
+	size_t *next; /* per slot: the k to try first for "ID_k" (0: 2), so repeats stay linear */
 	size_t cap, n;
 	struct txc_arena *arena;
 };
@@ -79,12 +80,17 @@ static const char **idset_slot(struct idset *s, const char *p, size_t len)
 static const char *idset_add(struct idset *s, const char *p, size_t len)
 {
 	if (2 * (s->n + 1) > s->cap) {
-		struct idset bigger = {txc_xcalloc(s->cap ? s->cap * 2 : 64, sizeof(char *)), s->cap ? s->cap * 2 : 64, s->n,
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct idset bigger = {txc_xcalloc(cap, sizeof(char *)), txc_xcalloc(cap, sizeof(size_t)), cap, s->n,
 				       s->arena};
 		for (size_t i = 0; i < s->cap; i++)
-			if (s->v[i] != NULL)
-				*idset_slot(&bigger, s->v[i], strlen(s->v[i])) = s->v[i];
+			if (s->v[i] != NULL) {
+				const char **slot = idset_slot(&bigger, s->v[i], strlen(s->v[i]));
+				*slot = s->v[i];
+				bigger.next[slot - bigger.v] = s->next[i];
+			}
 		free(s->v);
+		free(s->next);
 		*s = bigger;
 	}
 	const char **slot = idset_slot(s, p, len);
@@ -109,9 +115,17 @@ static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi,
 	else
 		map_id(&t, id);
 	size_t base = t.len;
-	for (size_t k = 2; idset_has(s, t.buf, t.len); k++) {
-		txc_buf_truncate(&t, base);
-		txc_buf_addf(&t, "_%zu", k);
+	if (idset_has(s, t.buf, t.len)) {
+		/* the k before next were all taken when tried, and taken ids stay taken */
+		size_t *next = &s->next[idset_slot(s, t.buf, base) - s->v];
+		size_t k = *next ? *next : 2;
+		for (;; k++) {
+			txc_buf_truncate(&t, base);
+			txc_buf_addf(&t, "_%zu", k);
+			if (!idset_has(s, t.buf, t.len))
+				break;
+		}
+		*next = k + 1; /* before idset_add, which may move the table */
 	}
 	const char *r = idset_add(s, t.buf, t.len);
 	txc_buf_release(&t);
@@ -220,6 +234,11 @@ static void usage_take(struct usage_split *u, const struct txc_meta *m, int64_t 
 
 /* ---- records ---- */
 
+struct open_ent {
+	struct txc_str id;
+	size_t i; /* in open_ids */
+};
+
 struct ctx {
 	struct txc_out *out;
 	const struct txc_transcript *t;
@@ -234,6 +253,12 @@ struct ctx {
 	const char **open_out; /* the id each was written with (unique in the session) */
 	bool *answered;
 	size_t n_open, cap_open;
+	/* the open calls sorted by provider id, then place (built on the first result after they open):
+	 * a result finds its call by binary search, so a turn of n calls and n results is not n^2 */
+	struct open_ent *oe;
+	size_t *oe_skip; /* per group start: how many of its calls are known answered */
+	size_t cap_oe;
+	bool oe_built;
 	struct idset ids;
 	struct usage_split usage;
 	size_t last_assistant; /* index of the last assistant message: it carries the cost */
@@ -326,16 +351,62 @@ static void emit_tool_use(struct txc_buf *b, const struct txc_block *blk, const 
 	txc_buf_addch(b, '}');
 }
 
+static int cmp_open(const void *x, const void *y)
+{
+	const struct open_ent *a = x, *b = y;
+	size_t n = a->id.len < b->id.len ? a->id.len : b->id.len;
+	int r = n ? memcmp(a->id.ptr, b->id.ptr, n) : 0;
+	if (r == 0)
+		r = (a->id.len > b->id.len) - (a->id.len < b->id.len);
+	return r ? r : (a->i > b->i) - (a->i < b->i);
+}
+
+static bool same_id(struct txc_str a, struct txc_str b)
+{
+	return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+static void build_open_index(struct ctx *c)
+{
+	if (c->n_open > c->cap_oe) {
+		c->cap_oe = c->cap_open;
+		c->oe = txc_xrealloc(c->oe, c->cap_oe * sizeof(*c->oe));
+		c->oe_skip = txc_xrealloc(c->oe_skip, c->cap_oe * sizeof(*c->oe_skip));
+	}
+	for (size_t i = 0; i < c->n_open; i++) {
+		c->oe[i] = (struct open_ent){c->open_ids[i], i};
+		c->oe_skip[i] = 0;
+	}
+	qsort(c->oe, c->n_open, sizeof(*c->oe), cmp_open);
+	c->oe_built = true;
+}
+
 /* a result answers the first call of the pending turn with its provider id that has no result yet */
 static bool is_open_call(struct ctx *c, struct txc_str id, size_t *at)
 {
-	for (size_t i = 0; i < c->n_open; i++)
-		if (id.len && !c->answered[i] && c->open_ids[i].len == id.len &&
-		    memcmp(c->open_ids[i].ptr, id.ptr, id.len) == 0) {
-			*at = i;
-			return true;
-		}
-	return false;
+	if (id.len == 0 || c->n_open == 0)
+		return false;
+	if (!c->oe_built)
+		build_open_index(c);
+	struct open_ent key = {id, 0};
+	size_t lo = 0, hi = c->n_open;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_open(&c->oe[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == c->n_open || !same_id(c->oe[lo].id, id))
+		return false;
+	/* answered calls stay answered: each is skipped once */
+	size_t *skip = &c->oe_skip[lo];
+	while (lo + *skip < c->n_open && same_id(c->oe[lo + *skip].id, id) && c->answered[c->oe[lo + *skip].i])
+		(*skip)++;
+	if (lo + *skip >= c->n_open || !same_id(c->oe[lo + *skip].id, id))
+		return false;
+	*at = c->oe[lo + *skip].i;
+	return true;
 }
 
 static void emit_orphan_text(struct txc_buf *b, const struct txc_block *blk, struct txc_arena *scratch)
@@ -421,6 +492,7 @@ static void track_call(struct ctx *c, struct txc_str id, const char *out_id)
 		c->open_out = txc_xrealloc(c->open_out, c->cap_open * sizeof(*c->open_out));
 		c->answered = txc_xrealloc(c->answered, c->cap_open * sizeof(*c->answered));
 	}
+	c->oe_built = false;
 	c->open_ids[c->n_open] = id;
 	c->open_out[c->n_open] = out_id;
 	c->answered[c->n_open++] = false;
@@ -705,7 +777,10 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	free(c.open_ids);
 	free(c.open_out);
 	free(c.answered);
+	free(c.oe);
+	free(c.oe_skip);
 	free(c.ids.v);
+	free(c.ids.next);
 	txc_arena_free(c.ids.arena);
 	txc_arena_free(c.scratch);
 	return TXC_OK;

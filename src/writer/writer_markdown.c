@@ -39,8 +39,9 @@ static void yaml_str(struct txc_buf *b, const char *p, size_t len)
 			n = 1;
 			cp = s[i];
 		}
-		/* '<' '>' '&' escaped too: a renderer without front-matter support shows this as text */
-		if (cp == '<' || cp == '>' || cp == '&' || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF ||
+		/* '<' '>' '&' '[' ']' escaped too: a renderer without front-matter support shows this as
+		 * text (a setext heading), where "[x](javascript:...)" would be a link */
+		if (cp == '<' || cp == '>' || cp == '&' || cp == '[' || cp == ']' || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF ||
 		    cp == 0x2028 || cp == 0x2029)
 			txc_buf_addf(b, "\\u%04x", (unsigned)cp);
 		else

@@ -160,5 +160,46 @@ expect_rc 3 "convert --to hermes of a missing session" "$txc" convert nosuch --t
 one_line_err "convert --to hermes of a missing session"
 [ -s out.txt ] && bad "a missing session printed output" || ok
 
+# --- reused ids and big turns stay linear: 40,000 turns that all call "same" (each id took a
+# scan of _2.._k: 17 s at 20,000) and one turn of 150,000 calls answered in reverse order (each
+# result scanned the turn's calls: 6 s at 60,000).  Now each takes about a second; the timeout is generous.
+awk -v n=40000 -v m=150000 'BEGIN {
+	print "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL);"
+	print "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_calls TEXT, tool_call_id TEXT, timestamp REAL NOT NULL);"
+	print "INSERT INTO sessions VALUES (\"same\", \"cli\", 1700000000.0), (\"wide\", \"cli\", 1700000000.0);"
+	print "BEGIN;"
+	for (i = 1; i <= n; i++)
+		printf "INSERT INTO messages VALUES (%d, \"same\", \"assistant\", NULL, %c[{\"id\": \"same\", \"type\": \"function\", \"function\": {\"name\": \"terminal\", \"arguments\": \"{}\"}}]%c, NULL, %d.0);\n", i, 39, 39, 1700000000 + i
+	printf "INSERT INTO messages VALUES (%d, \"wide\", \"assistant\", NULL, %c[", n + 1, 39
+	for (i = 1; i <= m; i++)
+		printf "%s{\"id\": \"c%d\", \"type\": \"function\", \"function\": {\"name\": \"terminal\", \"arguments\": \"{}\"}}", (i > 1 ? ", " : ""), i
+	printf "]%c, NULL, 1700000001.0);\n", 39
+	for (i = m; i >= 1; i--)
+		printf "INSERT INTO messages VALUES (%d, \"wide\", \"tool\", \"r%d\", NULL, \"c%d\", 1700000002.0);\n", n + 2 + m - i, i, i
+	print "COMMIT;"
+}' > linear.sql
+"$mkdb" linear.db linear.sql || exit 1
+timeout 20 "$txc" convert same --to claude --db linear.db > same.jsonl 2> err.txt && ok || bad "40,000 reused ids: not done in 20 s ($(cat err.txt))"
+[ "$(grep -c '"id":"same_40000"' same.jsonl)" = 1 ] && [ "$(grep -c '"type":"tool_use"' same.jsonl)" = 40000 ] && ok || bad "reused ids: the last is not same_40000"
+timeout 20 "$txc" convert wide --to claude --db linear.db > wide.jsonl 2> err.txt && ok || bad "150,000 calls answered in reverse: not done in 20 s ($(cat err.txt))"
+grep -q '"tool_use_id":"c1","content":"r1"' wide.jsonl && [ "$(grep -o '"type":"tool_result"' wide.jsonl | wc -l)" = 150000 ] && ok || bad "wide turn: results not paired"
+
+# --- a result whose id sorts after every call of a full turn (8 calls: the table's first size)
+# reads nothing past the turn's calls (seen by ASan and valgrind) and stays an orphan ---
+awk 'BEGIN {
+	print "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL);"
+	print "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_calls TEXT, tool_call_id TEXT, timestamp REAL NOT NULL);"
+	print "INSERT INTO sessions VALUES (\"full\", \"cli\", 1700000000.0);"
+	printf "INSERT INTO messages VALUES (1, \"full\", \"assistant\", NULL, %c[", 39
+	for (i = 1; i <= 8; i++)
+		printf "%s{\"id\": \"c%d\", \"type\": \"function\", \"function\": {\"name\": \"terminal\", \"arguments\": \"{}\"}}", (i > 1 ? ", " : ""), i
+	printf "]%c, NULL, 1700000001.0);\n", 39
+	print "INSERT INTO messages VALUES (2, \"full\", \"tool\", \"late\", NULL, \"zz\", 1700000002.0);"
+	print "INSERT INTO messages VALUES (3, \"full\", \"tool\", \"r1\", NULL, \"c1\", 1700000003.0);"
+}' > full.sql
+"$mkdb" full.db full.sql || exit 1
+expect_rc 0 "full turn, orphan after" "$txc" convert full --to claude --db full.db
+grep -q 'id zz, without a matching call' out.txt && grep -q '"tool_use_id":"c1","content":"r1"' out.txt && ok || bad "full turn: $(head -c 300 err.txt)"
+
 summary claude-tests
 [ "$fails" = 0 ]

@@ -46,5 +46,30 @@ echo "$tid" | grep -q '^[A-Za-z0-9_-]*passwd[A-Za-z0-9_-]*$' && grep -q "\"tool_
 	ok || bad "odd tool id not mapped consistently: '$tid'"
 [ "$(cksum < h.db)" = "$sum" ] && ok || bad "the store changed"
 
+# ---- artifacts stay linear: 400,000 "[a](" (each '[' scanned the rest: 9 s at 50,000), 200,000 "!["
+# and 200,000 distinct paths (each compared with every earlier one); now well under a second
+awk 'BEGIN {
+	print "CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL, cwd TEXT);"
+	print "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);"
+	print "INSERT INTO sessions VALUES (\"big\", \"cli\", 1767225600, \"/tmp\");"
+	printf "INSERT INTO messages (session_id, role, content, timestamp) VALUES (\"big\", \"assistant\", \""
+	for (i = 0; i < 400000; i++) printf "[a]("
+	printf "\", 1), (\"big\", \"assistant\", \""
+	for (i = 0; i < 200000; i++) printf "!["
+	printf "\", 2), (\"big\", \"assistant\", \""
+	for (i = 0; i < 200000; i++) printf "/tmp/f%d.png ", i
+	print "\", 3);"
+}' > big.sql
+"$mkdb" big.db big.sql || exit 1
+timeout 20 "$txc" artifacts big --db big.db > art.txt 2> err.txt && ok || bad "artifacts of a big session: not done in 20 s ($(cat err.txt))"
+[ "$(grep -c '/tmp/f[0-9]*\.png' art.txt)" = 200000 ] && ok || bad "artifacts: $(grep -c png art.txt) of 200000 paths"
+
+# ---- a big manifest is read and used in linear time: 150,000 entries of other sessions (each
+# line looked its path up among all before it: over 100 s at 200,000); now about a second
+rm -rf bigman && mkdir bigman
+awk 'BEGIN { for (i = 0; i < 150000; i++) printf "{\"session_id\":\"o%d\",\"path\":\"o%d.md\",\"format\":\"markdown\",\"messages\":1,\"bytes\":1,\"sha256\":\"%064d\",\"exported_at\":\"2026-01-01T00:00:00Z\"}\n", i, i, 0 }' > bigman/manifest.jsonl
+timeout 20 "$txc" export --to markdown --out bigman --db big.db > out.txt 2> err.txt && ok || bad "a 150,000-entry manifest: not done in 20 s ($(cat err.txt))"
+[ "$(wc -l < bigman/manifest.jsonl)" = 150001 ] && grep -q '"path":"big.md"' bigman/manifest.jsonl && ok || bad "big manifest: $(wc -l < bigman/manifest.jsonl) entries, want 150001"
+
 summary hostile
 [ "$fails" = 0 ]

@@ -91,5 +91,26 @@ else
 	echo "markdown-tests: SKIPPED the write-error checks: no /dev/full"
 fi
 
+# ---- front matter read as Markdown (a renderer without front-matter support makes it a setext
+# heading): link syntax in the id, title, cwd or model is no link ----
+cat > fm.sql << 'EOF'
+CREATE TABLE sessions (id TEXT, source TEXT, model TEXT, started_at REAL, title TEXT, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('[i](javascript:alert(1))', 'cli', '![m](javascript:alert(2))', 1767225600,
+  '[t](javascript:alert(3))', '[c]: javascript:alert(4)');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('[i](javascript:alert(1))', 'user', '[c] and [x][c]', 1767225600);
+EOF
+"$mkdb" fm.db fm.sql || exit 1
+"$txc" convert '[i](javascript:alert(1))' --to markdown --db fm.db > fm.md 2> err.txt && ok || bad "front matter: $(cat err.txt)"
+grep -q '^title: "\\u005bt\\u005d(javascript:alert(3))"$' fm.md && ok || bad "front matter title: $(grep '^title' fm.md)"
+if command -v cmark-gfm > /dev/null 2>&1; then
+	cmark-gfm --unsafe -e table -e autolink fm.md > fm.html
+	grep -qiE '(href|src)="javascript' fm.html && bad "front matter: a live link: $(grep -oiE '(href|src)="javascript[^"]*"' fm.html)" || ok
+fi
+if python3 -c 'import yaml' 2> /dev/null; then
+	python3 -c 'import sys, yaml; d = yaml.safe_load(open("fm.md").read().split("---\n")[1]); sys.exit(d["title"] != "[t](javascript:alert(3))" or d["id"] != "[i](javascript:alert(1))")' &&
+		ok || bad "front matter is not the values in YAML"
+fi
+
 summary markdown
 [ "$fails" = 0 ]

@@ -67,6 +67,33 @@ cp xhome/profiles/p2/state.db xhome/state.db
 expect_rc 2 "exact id in two profiles" "$txc" convert abc --to hermes --home xhome --all-profiles
 grep -q 'profile p1' err.txt && grep -q 'profile p2' err.txt && ok || bad "two exact: $(cat err.txt)"
 
+# ---- profiles/default is not the root (profile default): warned about and left out, exit 1 ----
+mkdir -p dhome/profiles/default
+"$mkdb" dhome/state.db ex1.sql && "$mkdb" dhome/profiles/default/state.db ex2.sql || exit 1
+expect_rc 1 "profiles/default" "$txc" list --home dhome --all-profiles
+grep -q "^txc: warning: profile default left out: .*dhome/profiles/default/state.db" err.txt && ok || bad "profiles/default: $(cat err.txt)"
+[ "$(grep -c '^default ' out.txt)" = 1 ] && grep -q ' exact one$' out.txt && ok || bad "profiles/default listed as the root: $(cat out.txt)"
+rm -rf dout
+expect_rc 1 "profiles/default export" "$txc" export --to hermes --out dout --home dhome --all-profiles
+[ "$(ls dout/default)" = "abc-exact-one.jsonl" ] && ok || bad "profiles/default exported into the root's folder: $(ls dout/default)"
+
+# ---- --all-profiles puts the root's files in DIR/default/ even when it is the only store read ----
+mkdir -p bhome/profiles/bad
+"$mkdb" bhome/state.db ex1.sql || exit 1
+echo 'not a database' > bhome/profiles/bad/state.db
+rm -rf bout
+expect_rc 1 "all-profiles, one broken" "$txc" export --to hermes --out bout --home bhome --all-profiles
+[ -f bout/default/abc-exact-one.jsonl ] && ok || bad "a broken profile moved the root's files: $(find bout -type f)"
+
+# ---- a prefix ambiguous inside one profile and found in another: every candidate is named ----
+mkdir -p ahome/profiles/p1
+"$mkdb" ahome/profiles/p1/state.db ex2.sql || exit 1
+cat ex1.sql > ab.sql && echo "INSERT INTO sessions VALUES ('abx', 'cli', 1500, 'third');" >> ab.sql
+rm -f ahome/state.db && "$mkdb" ahome/state.db ab.sql || exit 1
+expect_rc 2 "prefix ambiguous in one profile" "$txc" convert ab --to hermes --home ahome --all-profiles
+grep -q '^  abc (profile default)$' err.txt && grep -q '^  abx (profile default)$' err.txt && grep -q '^  abcdef (profile p1)$' err.txt &&
+	ok || bad "candidates of an ambiguous profile not named: $(cat err.txt)"
+
 # ---- --cwd . and relative --cwd mean the current directory ----
 mkdir -p cwdtest/sub
 cat > cwd.sql <<SQL
@@ -305,6 +332,52 @@ sid=$(head -n 1 w1.jsonl | sed -n 's/.*"sessionId":"\([0-9a-f-]*\)".*/\1/p')
 rsid=$(head -n 1 root.jsonl | sed -n 's/.*"sessionId":"\([0-9a-f-]*\)".*/\1/p')
 [ -n "$rsid" ] && [ "$rsid" != "$sid" ] && grep -q 'from the root' cc-two/projects/*/"$rsid.jsonl" && ok ||
 	bad "the root store's session: '$rsid' vs '$sid'"
+
+# ---- a repeat's stand-in never takes a name a session has as its id ("dup~2" stored as text) ----
+cat > taken.sql << 'EOF'
+CREATE TABLE sessions (id, source TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('dup', 'cli', 1767225600, 'dup first'), ('dup', 'cli', 1767225601, 'dup second'),
+  ('dup~2', 'cli', 1767225602, 'literal');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('dup', 'user', 'said to dup', 1767225600),
+  ('dup~2', 'user', 'said to the literal one', 1767225602);
+EOF
+"$mkdb" taken.db taken.sql || exit 1
+expect_rc 0 "taken: list" "$txc" list --db taken.db
+[ "$(awk '{print $1}' out.txt | sort | uniq -d)" = "" ] && ok || bad "taken: two sessions share a name: $(cat out.txt)"
+expect_rc 0 "taken: convert dup~2" "$txc" convert dup~2 --to markdown --db taken.db
+grep -q 'said to the literal one' out.txt && ok || bad "taken: dup~2 is not the session whose id is dup~2"
+rm -rf taken.out
+expect_rc 0 "taken: export" "$txc" export --to markdown --out taken.out --db taken.db
+[ "$(ls taken.out/*.md | wc -l)" = 3 ] && [ "$(wc -l < taken.out/manifest.jsonl)" = 3 ] && ok || bad "taken: a session left out of the export: $(ls taken.out)"
+
+# ---- no exported file name starts with '-' (read as an option by rm *, cat *, ...) ----
+cat > dash.sql << 'EOF'
+CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('-rf', 'cli', 1767225600, 'dash'), ('a-b', 'cli', 1767225601, 'inner');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('-rf', 'user', 'hi', 1767225600), ('a-b', 'user', 'hi', 1767225601);
+EOF
+"$mkdb" dash.db dash.sql || exit 1
+rm -rf dash.out
+expect_rc 0 "dash: export" "$txc" export --to markdown --out dash.out --db dash.db
+[ -z "$(ls dash.out | grep '^-')" ] && [ "$(ls dash.out | grep -c '^_rf_[0-9a-f]\{8\}-dash\.md$')" = 1 ] && [ -f dash.out/a-b-inner.md ] &&
+	ok || bad "dash: file names $(ls dash.out | tr '\n' ' ')"
+
+# ---- a renamed session whose id holds a NUL loses its old file like any other ----
+cat > nulren.sql << 'EOF'
+CREATE TABLE sessions (id, source TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('n' || char(0) || 'x', 'cli', 1767225600, 'old title');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('n' || char(0) || 'x', 'user', 'hi', 1767225600);
+EOF
+"$mkdb" nulren.db nulren.sql || exit 1
+rm -rf nulren.out
+expect_rc 0 "nul rename: first export" "$txc" export --to markdown --out nulren.out --db nulren.db
+sed 's/old title/new title/' nulren.sql > nulren2.sql && rm -f nulren.db && "$mkdb" nulren.db nulren2.sql || exit 1
+expect_rc 0 "nul rename: second export" "$txc" export --to markdown --out nulren.out --db nulren.db
+[ "$(ls nulren.out | grep -c 'title\.md$')" = 1 ] && ls nulren.out | grep -q 'new-title\.md$' && [ "$(wc -l < nulren.out/manifest.jsonl)" = 1 ] &&
+	ok || bad "nul rename: the old file or entry stayed: $(ls nulren.out | tr '\n' ' ')"
 
 summary selection
 [ "$fails" = 0 ]

@@ -98,5 +98,5 @@ grep -q -- "--to=\[output format\]:FORMAT:($words)" out.txt && ok || bad "zsh --
 expect_rc 0 "fish completions" "$txc" completions fish
 grep -q -- "-l to -x -a '$words'" out.txt && ok || bad "fish --to words"
 
-echo "writers: $passes passed, $fails failed"
+summary writers
 [ "$fails" = 0 ]
