@@ -95,7 +95,8 @@ static void add_profiles(struct cli_stores *st, const char *root)
 	}
 	if (d != NULL)
 		closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		struct txc_buf p = TXC_BUF_INIT;
 		txc_buf_addf(&p, "%s/%s/state.db", dir.buf, names[i]);
