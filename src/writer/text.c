@@ -29,10 +29,12 @@ static size_t skip_escape(const char *p, size_t len, size_t i)
 		if (i < len && (unsigned char)p[i] >= 0x40 && (unsigned char)p[i] <= 0x7E)
 			i++;
 	} else if (i < len && p[i] == ']') {
-		while (i < len && p[i] != 0x07 && !(p[i] == 0x1B && i + 1 < len && p[i + 1] == '\\'))
-			i++;
-		if (i < len) /* past the BEL, or past ESC and backslash */
-			i += p[i] == 0x1B ? 2 : 1;
+		size_t j = i + 1;
+		while (j < len && p[j] != 0x07 && !(p[j] == 0x1B && j + 1 < len && p[j + 1] == '\\'))
+			j++;
+		if (j < len) /* past the BEL, or past ESC and backslash */
+			return j + (p[j] == 0x1B ? 2 : 1);
+		return i + 1; /* never ended: not a sequence; only ESC ] goes, the text after it stays */
 	} else if (i < len && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x7E) {
 		i++;
 	}

@@ -155,6 +155,25 @@ static void test_image_ext(void **state)
 	}
 }
 
+/* escape sequences go, text stays: an OSC that never ends takes only its ESC ] with it */
+static void test_clean_escapes(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{"a\x1b[31mred\x1b[0m b", "ared b"},
+		{"t\x1b]0;title\x07 after", "t after"},
+		{"t\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ end", "tlink end"},
+		{"keep \x1b]this text, never ended\nand this line", "keep this text, never ended\nand this line"},
+		{"crlf\r\nline", "crlf\nline"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct txc_buf b = TXC_BUF_INIT;
+		txc_text_clean(&b, cases[i][0], strlen(cases[i][0]));
+		assert_string_equal(b.buf ? b.buf : "", cases[i][1]);
+		txc_buf_release(&b);
+	}
+}
+
 static void test_walk(void **state)
 {
 	(void)state;
@@ -195,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_bash_and_edit_fields),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_image_ext),
+		cmocka_unit_test(test_clean_escapes),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	txc_buf_release(&walk_log);
