@@ -171,8 +171,10 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 		size_t added = take_page(r, all, &cap, &seen, rows, &odd);
 		offset += rows->n;
 		total = 0;
-		ended = !txc_json_is_int(txc_json_get(o, "total"), &total) || total < 0 || (uint64_t)offset >= (uint64_t)total;
-		if (page == 0 && !ended && rows->n > 0 && total / (int64_t)rows->n < MAX_PAGES / 2)
+		/* without a total (an older or other dashboard), the list ends with an empty page */
+		bool counted = txc_json_is_int(txc_json_get(o, "total"), &total) && total >= 0;
+		ended = counted ? (uint64_t)offset >= (uint64_t)total : rows->n == 0;
+		if (page == 0 && counted && !ended && rows->n > 0 && total / (int64_t)rows->n < MAX_PAGES / 2)
 			pages = 2 * (total / (int64_t)rows->n + 1) + 10; /* room for sessions made while listing */
 		if (!ended && (rows->n == 0 || added == 0)) { /* the dashboard pages wrong: it would never end */
 			txc_diag_warn(d, TXC_W_PAGING_STOPPED, r->shown, offset);
