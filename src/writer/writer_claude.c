@@ -363,7 +363,7 @@ static int cmp_open(const void *x, const void *y)
 
 static bool same_id(struct txc_str a, struct txc_str b)
 {
-	return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
+	return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
 }
 
 static void build_open_index(struct ctx *c)
@@ -381,10 +381,11 @@ static void build_open_index(struct ctx *c)
 	c->oe_built = true;
 }
 
-/* a result answers the first call of the pending turn with its provider id that has no result yet */
+/* a result answers the first call of the pending turn with its provider id that has no result yet
+ * (an empty id too: a provider that sends none pairs its calls and results in order, as Markdown does) */
 static bool is_open_call(struct ctx *c, struct txc_str id, size_t *at)
 {
-	if (id.len == 0 || c->n_open == 0)
+	if (c->n_open == 0)
 		return false;
 	if (!c->oe_built)
 		build_open_index(c);
@@ -482,10 +483,9 @@ static bool defer_orphan(struct ctx *c, const struct txc_message *m)
 	return true;
 }
 
+/* every call is tracked, an id-less one too: its result pairs with it, or it is closed for the API */
 static void track_call(struct ctx *c, struct txc_str id, const char *out_id)
 {
-	if (id.len == 0)
-		return;
 	if (c->n_open == c->cap_open) {
 		c->cap_open = c->cap_open ? c->cap_open * 2 : 8;
 		c->open_ids = txc_xrealloc(c->open_ids, c->cap_open * sizeof(*c->open_ids));

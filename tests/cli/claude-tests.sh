@@ -201,5 +201,27 @@ awk 'BEGIN {
 expect_rc 0 "full turn, orphan after" "$txc" convert full --to claude --db full.db
 grep -q 'id zz, without a matching call' out.txt && grep -q '"tool_use_id":"c1","content":"r1"' out.txt && ok || bad "full turn: $(head -c 300 err.txt)"
 
+# --- calls without an id: the result that follows (also without one) is theirs; one never answered is
+# closed before the next user turn, so the API sees every tool_use answered (claude-check FAILed both) ---
+cat > noid.sql << 'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_calls TEXT, tool_call_id TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('noid', 'cli', 1700000000.0, '/tmp'), ('noans', 'cli', 1700000000.0, '/tmp');
+INSERT INTO messages VALUES (1, 'noid', 'user', 'run it', NULL, NULL, 1700000000.5);
+INSERT INTO messages VALUES (2, 'noid', 'assistant', NULL, '[{"id": "", "type": "function", "function": {"name": "terminal", "arguments": "{\"command\": \"ls\"}"}}]', NULL, 1700000001.0);
+INSERT INTO messages VALUES (3, 'noid', 'tool', 'file.txt', NULL, '', 1700000002.0);
+INSERT INTO messages VALUES (4, 'noid', 'assistant', 'done', NULL, NULL, 1700000003.0);
+INSERT INTO messages VALUES (5, 'noans', 'user', 'run it', NULL, NULL, 1700000000.5);
+INSERT INTO messages VALUES (6, 'noans', 'assistant', NULL, '[{"type": "function", "function": {"name": "terminal", "arguments": "{}"}}]', NULL, 1700000001.0);
+INSERT INTO messages VALUES (7, 'noans', 'user', 'never mind', NULL, NULL, 1700000002.0);
+SQL
+"$mkdb" noid.db noid.sql || exit 1
+expect_rc 0 "a call and its result without ids" "$txc" convert noid --to claude --db noid.db
+grep -q '"tool_use_id":"toolu_txc_noid_1_0","content":"file.txt"' out.txt && ! grep -q 'without a matching call' out.txt &&
+	ok "id-less result paired with its call" || bad "id-less result not paired: $(grep -o '"content":\[{"type":"t[^}]*' out.txt | tail -2)"
+expect_rc 0 "an id-less call never answered" "$txc" convert noans --to claude --db noid.db
+grep -q '"tool_use_id":"toolu_txc_noid_1_0"' out.txt && ok "id-less call closed for the API" || bad "id-less call left unanswered"
+if [ -n "${CLAUDE_CHECK:-}" ]; then "$CLAUDE_CHECK" out.txt > /dev/null 2>&1 && ok "claude-check: id-less call" || bad "claude-check: id-less call"; fi
+
 summary claude-tests
 [ "$fails" = 0 ]
