@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render.h"
 
@@ -398,7 +399,8 @@ void txc_render_result_release(struct txc_render_result *r)
 
 static bool media_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '/' || c == '+' || c == '-' || c == '.';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' || c == '+' ||
+	       c == '-' || c == '.';
 }
 
 static bool base64_char(char c)
@@ -407,18 +409,20 @@ static bool base64_char(char c)
 	       c == '=';
 }
 
-bool txc_render_image_ok(const struct txc_block *img)
+enum txc_image_check txc_render_image_check(const struct txc_block *img)
 {
 	struct txc_str mt = img->media_type;
-	if (mt.len >= 64 || mt.len < 6 || strncmp(mt.ptr, "image/", 6) != 0)
-		return false;
+	if (mt.len >= 64 || mt.len < 6 || strncasecmp(mt.ptr, "image/", 6) != 0)
+		return TXC_IMAGE_BAD_TYPE;
 	for (size_t i = 0; i < mt.len; i++)
 		if (!media_char(mt.ptr[i]))
-			return false;
+			return TXC_IMAGE_BAD_TYPE;
+	if (mt.len >= 9 && strncasecmp(mt.ptr + 6, "svg", 3) == 0)
+		return TXC_IMAGE_SCRIPTABLE; /* an SVG opened on its own runs its scripts */
 	for (size_t i = 0; i < img->data.len; i++)
 		if (!base64_char(img->data.ptr[i]))
-			return false;
-	return true;
+			return TXC_IMAGE_BAD_DATA;
+	return TXC_IMAGE_OK;
 }
 
 void txc_render_image_ext(char out[16], struct txc_str media)

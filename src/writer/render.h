@@ -107,7 +107,13 @@ void txc_render_result_release(struct txc_render_result *r);
 /* ---- images (render.c) ---- */
 
 /* a media type and data fit to go into a data: URI (an image type, strict base64) */
-bool txc_render_image_ok(const struct txc_block *img);
+enum txc_image_check {
+	TXC_IMAGE_OK,         /* an image/... type and well-formed base64: fit for a data: URI or a file */
+	TXC_IMAGE_BAD_TYPE,   /* not an image media type (or one with odd characters) */
+	TXC_IMAGE_SCRIPTABLE, /* SVG: it can carry script, so it is never shown or saved as an image */
+	TXC_IMAGE_BAD_DATA,   /* not base64 */
+};
+enum txc_image_check txc_render_image_check(const struct txc_block *img);
 /* the file name extension for a checked media type: image/png -> png, image/jpeg -> jpg */
 void txc_render_image_ext(char out[16], struct txc_str media);
 

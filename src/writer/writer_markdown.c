@@ -284,8 +284,14 @@ static void on_image(void *ctx, const struct txc_block *blk)
 		return;
 	}
 	/* only well-formed base64 of an image type may go into a data: URI */
-	if (!txc_render_image_ok(blk)) {
-		txc_buf_addf(b, "*[image %zu: not valid base64 image data, omitted]*\n\n", m->image_no);
+	static const char *const why[] = {[TXC_IMAGE_BAD_TYPE] = "not an image media type",
+					  [TXC_IMAGE_SCRIPTABLE] = "SVG can carry script",
+					  [TXC_IMAGE_BAD_DATA] = "not valid base64 image data"};
+	enum txc_image_check ck = txc_render_image_check(blk);
+	if (ck != TXC_IMAGE_OK) {
+		txc_buf_addf(b, "*[image %zu: ", m->image_no);
+		txc_md_inline(b, blk->media_type.ptr, blk->media_type.len);
+		txc_buf_addf(b, " omitted: %s]*\n\n", why[ck]);
 		return;
 	}
 	if (m->o->images == TXC_IMAGES_FILES && m->o->assets != NULL) {

@@ -164,7 +164,7 @@ for want in 'Show me &lt;b>' '**Bash** — list \*files\* in `/w d` (timeout 500
 	'*… 20 more lines cut (use --detail full to see everything)*' '# Shapes \`of\` \*text\* second line' 'Escapes: &lt;b> and \` and a \| in | cells |'; do
 	grep -qF -- "$want" md.md && ok "markdown shapes: $want" || bad "markdown shapes: missing $want"
 done
-grep -q '^End $' md.md && grep -q '^    indented <code> four$' md.md && grep -q '^never closed <b>$' md.md && ok "markdown shapes: code kept as typed" || bad "markdown shapes: code lost"
+grep -q '^End 0;an OSC never ended$' md.md && grep -q '^    indented <code> four$' md.md && grep -q '^never closed <b>$' md.md && ok "markdown shapes: code kept as typed" || bad "markdown shapes: code lost"
 if command -v cmark-gfm > /dev/null 2>&1; then
 	cmark-gfm -e table -e autolink -e strikethrough -e tagfilter md.md > md.html
 	tags=$(grep -oE '<[A-Za-z][A-Za-z0-9-]*' md.html | tr -d '<' | sort -u |
@@ -208,12 +208,12 @@ expect_rc 0 "markdown shapes, full" "$txc" convert md --to markdown --db md.db -
 grep -q '^L59$' out.txt && ! grep -q 'more lines cut' out.txt && ok "full: nothing cut" || bad "full: output cut"
 # session md2: images of every media type, odd characters, an unknown start, reused call ids
 expect_rc 0 "markdown images to files" "$txc" convert md2 --to markdown --db md.db -o md2.md
-for want in '![image 1](md2.md.assets/image-1.jpg)' '![image 2](md2.md.assets/image-2.svg)' '*[image 3: not valid base64 image data, omitted]*' \
+for want in '![image 1](md2.md.assets/image-1.jpg)' '*[image 2: image/svg+xml omitted: SVG can carry script]*' '*[image 3: image/png omitted: not valid base64 image data]*' \
 	'![image 5](md2.md.assets/image-5.img)' '**Read** `/a/tab here nl.txt`' '*5 messages · 3 tool calls · cli · started unknown time*' \
 	'title: "T\u0085i\u2028t\ufeffl\u007fe \u003c\u0026\u003e' '<summary>error · exit 12345678901234567890 · 0 lines</summary>'; do
 	grep -qF -- "$want" md2.md && ok "md2: $want" || bad "md2: missing $want"
 done
-[ -s md2.md.assets/image-1.jpg ] && [ -s md2.md.assets/image-2.svg ] && [ ! -e md2.md.assets/image-3.png ] && ok "md2: assets written, the invalid one not" || bad "md2 assets: $(ls md2.md.assets)"
+[ -s md2.md.assets/image-1.jpg ] && [ ! -e md2.md.assets/image-2.svg ] && [ ! -e md2.md.assets/image-3.png ] && ok "md2: assets written, the SVG and the invalid one not" || bad "md2 assets: $(ls md2.md.assets)"
 sed -n '/^\*\*Read\*\*/,/^\*\*Write\*\*/p' md2.md | grep -q '^first dup$' && sed -n '/^\*\*Write\*\*/,/^\*\*Bash\*\*/p' md2.md | grep -q '^second dup$' &&
 	ok "md2: a reused call id pairs each result with its own call" || bad "md2: results paired wrongly"
 sed -n '/^\*\*Write\*\*/,/^<details>/p' md2.md | grep -qx '```' && ok "md2: a file without an extension has no fence language" || bad "md2: Makefile fence"
