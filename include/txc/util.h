@@ -68,6 +68,8 @@ void txc_buf_truncate(struct txc_buf *b, size_t len);
 char *txc_buf_detach(struct txc_buf *b, size_t *len);
 /* Percent-encode s: ASCII letters, digits and the bytes in keep stay, every other byte is %XX. */
 void txc_buf_add_pct(struct txc_buf *b, const char *s, const char *keep);
+/* The same for len bytes (a NUL among them is %00). */
+void txc_buf_add_pct_n(struct txc_buf *b, const char *s, size_t len, const char *keep);
 
 /* Bump allocator: zeroed, max_align_t-aligned memory freed all at once. */
 struct txc_arena;

@@ -157,8 +157,10 @@ static void grow_slots(struct found *f)
 
 static void add(struct found *f, const char *v, size_t len, const char *rule)
 {
-	while (len && isspace((unsigned char)*v))
-		v++, len--;
+	while (len && isspace((unsigned char)*v)) {
+		v++;
+		len--;
+	}
 	while (len && (isspace((unsigned char)v[len - 1]) || strchr("),.;", v[len - 1]) != NULL))
 		len--;
 	if (len == 0 || len > 4096 || is_request_dump(v, len))

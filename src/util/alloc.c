@@ -106,19 +106,25 @@ void txc_buf_addstr(struct txc_buf *b, const char *s)
 	txc_buf_add(b, s, strlen(s));
 }
 
-void txc_buf_add_pct(struct txc_buf *b, const char *s, const char *keep)
+void txc_buf_add_pct_n(struct txc_buf *b, const char *s, size_t len, const char *keep)
 {
 	static const char hx[] = "0123456789ABCDEF";
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr(keep, *p) != NULL) {
-			txc_buf_addch(b, *p);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		if (plain || (c != '\0' && strchr(keep, c) != NULL)) { /* strchr finds the terminator too */
+			txc_buf_addch(b, (char)c);
 		} else {
 			txc_buf_addch(b, '%');
-			txc_buf_addch(b, hx[*p >> 4]);
-			txc_buf_addch(b, hx[*p & 15]);
+			txc_buf_addch(b, hx[c >> 4]);
+			txc_buf_addch(b, hx[c & 15]);
 		}
 	}
+}
+
+void txc_buf_add_pct(struct txc_buf *b, const char *s, const char *keep)
+{
+	txc_buf_add_pct_n(b, s, strlen(s), keep);
 }
 
 

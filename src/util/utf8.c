@@ -58,15 +58,23 @@ void txc_utf8_put(struct txc_buf *b, uint32_t cp)
 	char t[4];
 	size_t n;
 	if (cp < 0x80) {
-		t[0] = (char)cp, n = 1;
+		t[0] = (char)cp;
+		n = 1;
 	} else if (cp < 0x800) {
-		t[0] = (char)(0xC0 | (cp >> 6)), t[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+		t[0] = (char)(0xC0 | (cp >> 6));
+		t[1] = (char)(0x80 | (cp & 0x3F));
+		n = 2;
 	} else if (cp < 0x10000) {
-		t[0] = (char)(0xE0 | (cp >> 12)), t[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		t[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
+		t[0] = (char)(0xE0 | (cp >> 12));
+		t[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		t[2] = (char)(0x80 | (cp & 0x3F));
+		n = 3;
 	} else {
-		t[0] = (char)(0xF0 | (cp >> 18)), t[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		t[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), t[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
+		t[0] = (char)(0xF0 | (cp >> 18));
+		t[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		t[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		t[3] = (char)(0x80 | (cp & 0x3F));
+		n = 4;
 	}
 	txc_buf_add(b, t, n);
 }

@@ -150,15 +150,5 @@ void txc_md_inline(struct txc_buf *b, const char *p, size_t len)
 /* Percent-encode a relative link so that no character can end the link early. */
 void txc_text_percent_encode(struct txc_buf *b, struct txc_str p)
 {
-	static const char hx[] = "0123456789ABCDEF";
-	for (size_t i = 0; i < p.len; i++) {
-		unsigned char c = (unsigned char)p.ptr[i];
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("/-._~", c)) {
-			txc_buf_addch(b, (char)c);
-		} else {
-			txc_buf_addch(b, '%');
-			txc_buf_addch(b, hx[c >> 4]);
-			txc_buf_addch(b, hx[c & 15]);
-		}
-	}
+	txc_buf_add_pct_n(b, p.ptr, p.len, "/-._~");
 }

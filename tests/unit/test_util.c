@@ -294,6 +294,10 @@ static void test_buf_arena(void **state)
 	free(r);
 	txc_buf_add_pct(&b, "a b/é%~", "/~");
 	assert_string_equal(b.buf, "a%20b/%C3%A9%25~");
+	struct txc_buf z = TXC_BUF_INIT; /* a NUL byte is encoded, never kept (strchr finds the terminator) */
+	txc_buf_add_pct_n(&z, "x\0/y", 4, "/");
+	assert_string_equal(z.buf, "x%00/y");
+	txc_buf_release(&z);
 	txc_buf_addf(&b, "%s", ""); /* nothing to add */
 	txc_buf_truncate(&b, 1000); /* past the end: unchanged */
 	assert_int_equal(b.len, 16);
