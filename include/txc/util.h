@@ -127,5 +127,8 @@ static inline struct txc_str txc_str_c(const char *s)
 void txc_sleep_ms(long ms);
 /* ISO-8601 UTC with milliseconds and Z (time.c); false when out of range (years 1..9999). */
 bool txc_time_iso_ms(char out[64], double secs);
+/* secs as strftime(fmt) in UTC or local time (time.c); false when out of range or too long. */
+bool txc_time_format(char *out, size_t cap, double secs, bool utc, const char *fmt)
+	__attribute__((format(strftime, 5, 0)));
 
 #endif

@@ -25,17 +25,8 @@ static int term_width(void)
 
 static void fmt_time(char out[32], double secs, bool utc)
 {
-	if (!isfinite(secs) || fabs(secs) > 1e13) {
+	if (!txc_time_format(out, 32, secs, utc, "%Y-%m-%d %H:%M"))
 		strcpy(out, "-");
-		return;
-	}
-	time_t tt = (time_t)floor(secs);
-	struct tm tm;
-	if (utc)
-		gmtime_r(&tt, &tm);
-	else
-		localtime_r(&tt, &tm);
-	strftime(out, 32, "%Y-%m-%d %H:%M", &tm);
 }
 
 /* display width: code points (wide East Asian glyphs are counted as one; good enough for a table) */

@@ -23,3 +23,22 @@ bool txc_time_iso_ms(char out[64], double secs)
 		 tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
 	return true;
 }
+
+bool txc_time_format(char *out, size_t cap, double secs, bool utc, const char *fmt)
+{
+	/* beyond ±2.5e11 s (about year 9900) a struct tm year may not hold it */
+	if (!isfinite(secs) || fabs(secs) > 2.5e11)
+		return false;
+	time_t tt = (time_t)floor(secs);
+	struct tm tm;
+	if (utc)
+		gmtime_r(&tt, &tm);
+	else
+		localtime_r(&tt, &tm);
+	/* fmt is checked where txc_time_format is called (its format attribute, util.h) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	size_t n = strftime(out, cap, fmt, &tm);
+#pragma GCC diagnostic pop
+	return n > 0;
+}

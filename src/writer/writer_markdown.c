@@ -53,19 +53,8 @@ static void yaml_str(struct txc_buf *b, const char *p, size_t len)
 
 static void fmt_time(char out[48], double secs, bool utc)
 {
-	if (!isfinite(secs) || fabs(secs) > 2.5e11) {
+	if (!txc_time_format(out, 48, secs, utc, utc ? "%Y-%m-%d %H:%M:%S UTC" : "%Y-%m-%d %H:%M:%S %z"))
 		strcpy(out, "unknown time");
-		return;
-	}
-	time_t tt = (time_t)floor(secs);
-	struct tm tm;
-	if (utc) {
-		gmtime_r(&tt, &tm);
-		strftime(out, 48, "%Y-%m-%d %H:%M:%S UTC", &tm);
-	} else {
-		localtime_r(&tt, &tm);
-		strftime(out, 48, "%Y-%m-%d %H:%M:%S %z", &tm);
-	}
 }
 
 static void yaml_kv_str(struct txc_buf *b, const char *k, struct txc_str v)
