@@ -52,6 +52,13 @@ struct txc_source_ops {
 	/* TXC_SRC_STREAM: as txc_store_stream */
 	int (*stream)(void *impl, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
 		      struct txc_diag *d);
+	/*
+	 * Optional: the matching rows of every session (hits name sessions by
+	 * the backend's sid; the façade keeps those selected), info filled.
+	 * Without it the façade scans each selected session's rows.
+	 */
+	int (*search)(void *impl, const struct txc_query *q, const struct txc_search_opts *o,
+		      const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d);
 };
 
 extern const struct txc_source_ops txc_hermes_db_ops, txc_hermes_file_ops, txc_hermes_dashboard_ops;

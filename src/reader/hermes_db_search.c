@@ -1,0 +1,390 @@
+/*
+ * hermes_db_search.c - `txc search` on Hermes's state.db: the full-text
+ * index Hermes keeps (messages_fts), read-only, else a scan that gives the
+ * same hits.
+ *
+ * Rules (shared/reference hermes-lineage-redact-search.md §3): only MATCH,
+ * rank and rowid are used, so every layout works (legacy inline, external
+ * content, the later views); a table is probed before use and an error
+ * means "use a scan"; messages_fts_cjk is never touched; nothing is ever
+ * written (no 'rebuild', no repair).  The index only narrows: every row it
+ * offers is checked against the query in C (search.h), the check a scan
+ * makes, so the two agree.  Rows the index does not hold (a rebuild's
+ * window, tool rows a view cut) are scanned on top.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h> /* strncasecmp */
+
+#include "hermes_db.h"
+#include "txc/search.h"
+
+enum { TOOL_CUT = 8192 }; /* layout 3 indexes tool rows through their first 8192 characters */
+
+/* What the index can answer, and what must be scanned on top of it. */
+struct plan {
+	bool fts, legacy;
+	bool window;    /* rows lo < id <= hi are not indexed yet (a rebuild in progress) */
+	sqlite3_int64 lo, hi;
+	bool tools_cut; /* layout 3 */
+	char why[200];  /* why a scan, when !fts */
+};
+
+static bool meta_value(struct hermes_db *s, const char *key, char *out, size_t size)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM state_meta WHERE key = ?1", -1, &st, NULL) != SQLITE_OK)
+		return false; /* no state_meta: an older store */
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	bool found = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	if (found)
+		snprintf(out, size, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* The stored CREATE of messages_fts (malloc'd), or NULL. */
+static char *fts_sql(struct hermes_db *s)
+{
+	sqlite3_stmt *st;
+	char *sql = NULL;
+	if (sqlite3_prepare_v2(s->db, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'messages_fts'", -1,
+			       &st, NULL) != SQLITE_OK)
+		return NULL;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
+		sql = txc_xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return sql;
+}
+
+/* Whether the table can be read here: a missing tokenizer or module fails now, not mid-search. */
+static bool fts_readable(struct hermes_db *s, char *err, size_t size)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT * FROM messages_fts LIMIT 0", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		snprintf(err, size, "%s", sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE;
+}
+
+/* A tokenizer other than the default unicode61 (porter, trigram, options, an extension): its tokens are not ours. */
+static const char *find_nocase(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	for (; *s; s++)
+		if (strncasecmp(s, word, n) == 0)
+			return s;
+	return NULL;
+}
+
+static bool odd_tokenizer(const char *sql)
+{
+	const char *t = find_nocase(sql, "tokenize");
+	if (t == NULL)
+		return false;
+	t += 8;
+	while (*t == ' ' || *t == '=' || *t == '\'' || *t == '"')
+		t++;
+	if (strncasecmp(t, "unicode61", 9) != 0)
+		return true;
+	t += 9;
+	return *t != '\'' && *t != '"';
+}
+
+static void plan_index(struct hermes_db *s, const struct txc_query *q, struct plan *p)
+{
+	char err[120], v[64], hw[64];
+	char *expr = txc_query_fts(q);
+	free(expr);
+	if (expr == NULL) {
+		snprintf(p->why, sizeof(p->why), "no word of the query is plain ASCII letters and digits (CJK and symbols "
+						 "match as substrings, other letters exactly), which the index cannot narrow by");
+		return;
+	}
+	char *sql = fts_sql(s);
+	if (sql == NULL) {
+		snprintf(p->why, sizeof(p->why), "the store has no full-text index (messages_fts)");
+		return;
+	}
+	if (odd_tokenizer(sql)) {
+		snprintf(p->why, sizeof(p->why), "messages_fts uses a tokenizer other than unicode61");
+	} else if (!fts_readable(s, err, sizeof(err))) {
+		snprintf(p->why, sizeof(p->why), "messages_fts cannot be read by this SQLite (%s)", err);
+	} else if (meta_value(s, "fts_stale", v, sizeof(v)) && strcmp(v, "0") != 0) {
+		snprintf(p->why, sizeof(p->why), "Hermes marked messages_fts stale (state_meta fts_stale)");
+	} else {
+		p->fts = true;
+		p->legacy = strstr(sql, "tool_name") == NULL;
+		p->tools_cut = strstr(sql, "messages_fts_src") != NULL;
+		if (meta_value(s, "fts_rebuild_high_water", hw, sizeof(hw))) {
+			p->window = true;
+			p->hi = strtoll(hw, NULL, 10);
+			p->lo = meta_value(s, "fts_rebuild_progress", v, sizeof(v)) ? strtoll(v, NULL, 10) : 0;
+		}
+	}
+	free(sql);
+}
+
+/* ---- SQL ---- */
+
+static void msg_col(struct hermes_db *s, struct txc_buf *b, const char *name)
+{
+	if (txc_hermes_db_has_col(&s->msg, name))
+		txc_buf_addf(b, "m.\"%s\"", name);
+	else
+		txc_buf_addstr(b, "NULL");
+}
+
+enum { C_ID, C_ROLE, C_CONTENT, C_TOOL, C_CALLS, C_TIME, C_ACTIVE, C_COMPACTED, C_SROWID, C_SID, C_RANK };
+
+static void select_cols(struct hermes_db *s, struct txc_buf *b, bool ranked)
+{
+	static const char *const cols[] = {"id", "role", "content", "tool_name", "tool_calls", "timestamp", "active",
+					   "compacted"};
+	txc_buf_addstr(b, "SELECT ");
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		msg_col(s, b, cols[i]);
+		txc_buf_addstr(b, ", ");
+	}
+	txc_buf_addf(b, "%s%s, s.id", s->rowid ? "s." : "", s->rowid ? s->rowid : "NULL");
+	txc_buf_addstr(b, ranked ? ", f.k" : ", NULL");
+}
+
+/* ?2 role, ?3 tool name; the visibility rule Hermes's search has */
+static void filters(struct hermes_db *s, struct txc_buf *b, const struct txc_search_opts *o)
+{
+	txc_buf_addstr(b, " WHERE 1");
+	if (!o->include_inactive && txc_hermes_db_has_col(&s->msg, "active"))
+		txc_buf_addstr(b, txc_hermes_db_has_col(&s->msg, "compacted") ? " AND (m.active = 1 OR m.compacted = 1)"
+									     : " AND m.active = 1");
+	if (o->role)
+		txc_buf_addstr(b, " AND m.role = ?2");
+	if (o->tool)
+		txc_buf_addstr(b, " AND m.tool_name = ?3");
+}
+
+static void order_by(struct txc_buf *b, const struct txc_search_opts *o, bool ranked)
+{
+	if (o->sort == TXC_SORT_OLDEST)
+		txc_buf_addstr(b, ranked ? " ORDER BY m.timestamp ASC, f.k" : " ORDER BY m.timestamp ASC, m.id ASC");
+	else if (o->sort == TXC_SORT_NEWEST || !ranked)
+		txc_buf_addstr(b, ranked ? " ORDER BY m.timestamp DESC, f.k" : " ORDER BY m.timestamp DESC, m.id DESC");
+	else
+		txc_buf_addstr(b, " ORDER BY f.k");
+}
+
+/* Every row the index offers for ?1. */
+static void fts_query(struct hermes_db *s, struct txc_buf *b, const struct txc_search_opts *o)
+{
+	select_cols(s, b, true);
+	txc_buf_addstr(b, " FROM (SELECT rowid AS r, rank AS k FROM messages_fts WHERE messages_fts MATCH ?1) f"
+			  " JOIN messages m ON m.id = f.r JOIN sessions s ON s.id = m.session_id");
+	filters(s, b, o);
+	order_by(b, o, true);
+}
+
+/*
+ * A scan: every visible row (extra: more conditions), narrowed by LIKE on
+ * the longest piece of each term (?4, ?5, ...; LIKE folds ASCII as the match
+ * does).  Content that starts with NUL ("\0json:") is past LIKE: always checked.
+ */
+static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_query *q,
+		       const struct txc_search_opts *o, const char *extra)
+{
+	select_cols(s, b, false);
+	txc_buf_addstr(b, " FROM messages m JOIN sessions s ON s.id = m.session_id");
+	filters(s, b, o);
+	if (extra)
+		txc_buf_addstr(b, extra);
+	for (size_t i = 0, k = 4; i < q->n; i++) {
+		if (q->v[i].negated)
+			continue;
+		txc_buf_addf(b, " AND (m.content LIKE ?%zu ESCAPE '\\' OR hex(substr(CAST(m.content AS BLOB), 1, 1)) = '00'", k);
+		if (txc_hermes_db_has_col(&s->msg, "tool_name"))
+			txc_buf_addf(b, " OR m.tool_name LIKE ?%zu ESCAPE '\\'", k);
+		if (txc_hermes_db_has_col(&s->msg, "tool_calls"))
+			txc_buf_addf(b, " OR m.tool_calls LIKE ?%zu ESCAPE '\\'", k);
+		txc_buf_addch(b, ')');
+		k++;
+	}
+	order_by(b, o, false);
+}
+
+static void bind_like(sqlite3_stmt *st, int k, struct txc_str needle)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addch(&b, '%');
+	for (size_t i = 0; i < needle.len; i++) {
+		char c = needle.ptr[i];
+		if (c == '%' || c == '_' || c == '\\')
+			txc_buf_addch(&b, '\\');
+		txc_buf_addch(&b, c);
+	}
+	txc_buf_addch(&b, '%');
+	sqlite3_bind_text(st, k, b.buf, (int)b.len, SQLITE_TRANSIENT);
+	txc_buf_release(&b);
+}
+
+/* ---- running one query ---- */
+
+static struct txc_str col_str(sqlite3_stmt *st, int i)
+{
+	int t = sqlite3_column_type(st, i);
+	if (t == SQLITE_NULL)
+		return TXC_STR_NULL;
+	const void *p = t == SQLITE_BLOB ? sqlite3_column_blob(st, i) : (const void *)sqlite3_column_text(st, i);
+	return (struct txc_str){p ? p : "", (size_t)sqlite3_column_bytes(st, i)};
+}
+
+static const struct txc_json *col_json(struct txc_arena *a, sqlite3_stmt *st, int i)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER: return txc_json_int(a, sqlite3_column_int64(st, i));
+	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_column_double(st, i));
+	case SQLITE_TEXT:
+	case SQLITE_BLOB: return txc_json_string(a, col_str(st, i).ptr, col_str(st, i).len);
+	default: return &txc_json_null_value;
+	}
+}
+
+struct run {
+	struct hermes_db *s;
+	const struct txc_query *q;
+	const struct txc_search_opts *o;
+	const struct txc_hit_sink *sink;
+	struct txc_arena *a;
+	size_t offered, kept; /* rows the SQL gave, rows that matched */
+	int stop;             /* what the sink said when it stopped the search */
+};
+
+/* One row of a query: checked against the query, then handed on. */
+static int row_hit(struct run *r, sqlite3_stmt *st)
+{
+	struct txc_hit h = {0};
+	h.cols[0] = col_str(st, C_CONTENT);
+	h.cols[1] = col_str(st, C_TOOL);
+	h.cols[2] = col_str(st, C_CALLS);
+	r->offered++;
+	if (!txc_query_match(r->q, h.cols, 3))
+		return 0;
+	r->kept++;
+	txc_arena_reset(r->a);
+	h.sid = txc_source_sid(r->a, col_json(r->a, st, C_SID), sqlite3_column_type(st, C_SROWID) == SQLITE_INTEGER,
+			       sqlite3_column_int64(st, C_SROWID));
+	h.has_row_id = sqlite3_column_type(st, C_ID) == SQLITE_INTEGER;
+	h.row_id = sqlite3_column_int64(st, C_ID);
+	h.role = col_str(st, C_ROLE);
+	h.tool_name = h.cols[1];
+	h.timestamp = sqlite3_column_type(st, C_TIME) == SQLITE_NULL ? NULL : col_json(r->a, st, C_TIME);
+	h.active = sqlite3_column_type(st, C_ACTIVE) == SQLITE_NULL || sqlite3_column_int64(st, C_ACTIVE) == 1;
+	h.compacted = sqlite3_column_int64(st, C_COMPACTED) == 1;
+	h.has_rank = sqlite3_column_type(st, C_RANK) != SQLITE_NULL;
+	h.rank = sqlite3_column_double(st, C_RANK);
+	return r->sink->hit(r->sink->ctx, &h);
+}
+
+static int run_sql(struct run *r, const char *sql, const char *match)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(r->s->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (match)
+		sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
+	if (r->o->role)
+		sqlite3_bind_text(st, 2, r->o->role, -1, SQLITE_STATIC);
+	if (r->o->tool)
+		sqlite3_bind_text(st, 3, r->o->tool, -1, SQLITE_STATIC);
+	for (size_t i = 0, k = 4; i < r->q->n; i++)
+		if (!r->q->v[i].negated)
+			bind_like(st, (int)k++, txc_query_needle(r->q, i));
+	if (r->stop)
+		rc = SQLITE_DONE;
+	else
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW && (r->stop = row_hit(r, st)) == 0)
+			;
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE || r->stop ? SQLITE_OK : rc;
+}
+
+/* ---- the op ---- */
+
+static void describe(const struct plan *p, const char *fts, struct txc_search_info *info)
+{
+	info->complete = true;
+	if (!p->fts) {
+		snprintf(info->index, sizeof(info->index), "scan");
+		snprintf(info->how, sizeof(info->how), "every row was read: %s", p->why);
+		return;
+	}
+	snprintf(info->index, sizeof(info->index), "%s", p->legacy ? "messages_fts (legacy inline)"
+								  : "messages_fts (external content)");
+	int n = snprintf(info->how, sizeof(info->how), "MATCH %s", fts);
+	if (p->window && n > 0 && (size_t)n < sizeof(info->how))
+		n += snprintf(info->how + n, sizeof(info->how) - (size_t)n,
+			      "; rows %lld..%lld are not indexed yet (a rebuild in progress): scanned",
+			      (long long)p->lo + 1, (long long)p->hi);
+	if (p->tools_cut && n > 0 && (size_t)n < sizeof(info->how))
+		snprintf(info->how + n, sizeof(info->how) - (size_t)n,
+			 "; tool rows longer than %d characters are indexed only in part: scanned", TOOL_CUT);
+}
+
+/* The index, then what it lacks: the rebuild's window and cut tool rows (those the index found excluded). */
+static int search_fts(struct run *r, const struct plan *p, const char *fts)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	fts_query(r->s, &b, r->o);
+	int rc = run_sql(r, b.buf, fts);
+	if (rc == SQLITE_OK && p->window) {
+		char extra[96];
+		snprintf(extra, sizeof(extra), " AND m.id > %lld AND m.id <= %lld", (long long)p->lo, (long long)p->hi);
+		txc_buf_reset(&b);
+		scan_query(r->s, &b, r->q, r->o, extra);
+		rc = run_sql(r, b.buf, NULL);
+	}
+	if (rc == SQLITE_OK && p->tools_cut) {
+		txc_buf_reset(&b);
+		scan_query(r->s, &b, r->q, r->o,
+			   " AND m.role = 'tool' AND length(m.content) > 8192"
+			   " AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)");
+		rc = run_sql(r, b.buf, fts);
+	}
+	txc_buf_release(&b);
+	return rc;
+}
+
+int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc_search_opts *o,
+			 const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d)
+{
+	struct hermes_db *s = impl;
+	if (!s->has_messages || !txc_hermes_db_has_col(&s->msg, "session_id")) {
+		snprintf(info->index, sizeof(info->index), "none");
+		snprintf(info->how, sizeof(info->how), "the store has no messages table");
+		info->complete = true;
+		return TXC_OK;
+	}
+	struct plan p = {0};
+	plan_index(s, q, &p);
+	char *fts = txc_query_fts(q);
+	describe(&p, fts ? fts : "", info);
+	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0};
+	int rc;
+	if (p.fts) {
+		rc = search_fts(&r, &p, fts);
+	} else {
+		struct txc_buf b = TXC_BUF_INIT;
+		scan_query(s, &b, q, o, NULL);
+		rc = run_sql(&r, b.buf, NULL);
+		txc_buf_release(&b);
+	}
+	txc_arena_free(r.a);
+	free(fts);
+	if (rc != SQLITE_OK)
+		return txc_hermes_db_error(s, rc, d, "search");
+	return r.stop > 0 ? TXC_OK : r.stop; /* 1: the sink had enough */
+}
