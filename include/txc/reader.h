@@ -146,6 +146,7 @@ struct txc_hit {
 	struct txc_str cols[3];                /* the searched text: content, tool_name, tool_calls */
 	bool has_rank, active, compacted;
 	double rank;                           /* FTS5 bm25: lower is better */
+	struct txc_str tip; /* the session ended in a compression: the live tip of its chain (Hermes's resume rule) */
 };
 /* hit() returns 0 to go on, anything else stops the search and is returned (1: enough). */
 struct txc_hit_sink {

@@ -31,6 +31,7 @@ struct numbered {
 /* Text output waits for the end so that each session's hits are shown together. */
 struct group {
 	size_t sel; /* index in the selection */
+	char *tip;  /* its compression chain's live tip, or NULL */
 	struct txc_buf lines;
 };
 
@@ -232,6 +233,8 @@ static void hit_json(struct search_out *o, const struct txc_hit *h, size_t num)
 		txc_buf_addstr(b, "null");
 	txc_buf_addstr(b, ",\"title\":");
 	json_str_or_null(b, in->title);
+	txc_buf_addstr(b, ",\"tip\":");
+	json_str_or_null(b, h->tip);
 	txc_buf_addf(b, ",\"active\":%s,\"compacted\":%s", h->active ? "true" : "false",
 		     h->compacted ? "true" : "false");
 	if (o->a->all_profiles) {
@@ -249,14 +252,17 @@ static struct group *group_of(struct search_out *o, size_t sel)
 		if (o->groups[i].sel == sel)
 			return &o->groups[i];
 	o->groups = txc_xrealloc(o->groups, (o->n_groups + 1) * sizeof(*o->groups));
-	o->groups[o->n_groups] = (struct group){sel, TXC_BUF_INIT};
+	o->groups[o->n_groups] = (struct group){sel, NULL, TXC_BUF_INIT};
 	return &o->groups[o->n_groups++];
 }
 
 /* "  ID#N  role  time  snippet" */
 static void hit_line(struct search_out *o, const struct txc_hit *h, size_t num, size_t sel)
 {
-	struct txc_buf *b = &group_of(o, sel)->lines, id = TXC_BUF_INIT;
+	struct group *g = group_of(o, sel);
+	struct txc_buf *b = &g->lines, id = TXC_BUF_INIT;
+	if (g->tip == NULL && h->tip.ptr != NULL)
+		g->tip = txc_xstrndup(h->tip.ptr, h->tip.len);
 	char when[32];
 	cli_safe_text(&id, h->session->sid.text.ptr, h->session->sid.text.len, true);
 	if (num)
@@ -341,6 +347,12 @@ static void print_groups(struct search_out *o)
 		if (cs->info->title.ptr)
 			cli_safe_text(&t, cs->info->title.ptr, cs->info->title.len, true);
 		cli_paint(&b, "1", t.buf, t.len);
+		if (o->groups[i].tip != NULL) {
+			txc_buf_reset(&t);
+			cli_safe_text(&t, o->groups[i].tip, strlen(o->groups[i].tip), true);
+			txc_buf_addf(&b, "  (compressed; continued in %s)", t.buf);
+			free(o->groups[i].tip);
+		}
 		txc_buf_release(&t);
 		txc_buf_addch(&b, '\n');
 		txc_buf_add(&b, o->groups[i].lines.buf, o->groups[i].lines.len);

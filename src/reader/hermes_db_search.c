@@ -252,6 +252,9 @@ static const struct txc_json *col_json(struct txc_arena *a, sqlite3_stmt *st, in
 	}
 }
 
+struct tip_cache;
+static const char *tip_of(struct hermes_db *s, struct tip_cache *c, const char *id);
+
 struct run {
 	struct hermes_db *s;
 	const struct txc_query *q;
@@ -260,6 +263,7 @@ struct run {
 	struct txc_arena *a;
 	size_t offered, kept; /* rows the SQL gave, rows that matched */
 	int stop;             /* what the sink said when it stopped the search */
+	struct tip_cache *tips; /* NULL: the store has no compression links */
 };
 
 /* One row of a query: checked against the query, then handed on. */
@@ -285,6 +289,10 @@ static int row_hit(struct run *r, sqlite3_stmt *st)
 	h.compacted = sqlite3_column_int64(st, C_COMPACTED) == 1;
 	h.has_rank = sqlite3_column_type(st, C_RANK) != SQLITE_NULL;
 	h.rank = sqlite3_column_double(st, C_RANK);
+	if (r->tips != NULL && sqlite3_column_type(st, C_SID) == SQLITE_TEXT) {
+		const char *tip = tip_of(r->s, r->tips, (const char *)sqlite3_column_text(st, C_SID));
+		h.tip = tip ? txc_str_c(tip) : TXC_STR_NULL;
+	}
 	return r->sink->hit(r->sink->ctx, &h);
 }
 
@@ -310,6 +318,92 @@ static int run_sql(struct run *r, const char *sql, const char *match)
 			;
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE || r->stop ? SQLITE_OK : rc;
+}
+
+/* ---- a compression chain's live tip (reference §2.3) ---- */
+
+enum { TIP_STEPS = 100, TIP_CACHE = 16 };
+
+/* The continuation Hermes resumes from session ?1, or nothing (not ended by compression, or no such child). */
+static void tip_sql(struct hermes_db *s, struct txc_buf *b)
+{
+	bool mc = txc_hermes_db_has_col(&s->sess, "model_config");
+	bool src = txc_hermes_db_has_col(&s->sess, "source");
+	txc_buf_addstr(b, "SELECT c.id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id"
+			  " WHERE p.id = ?1 AND p.end_reason = 'compression'");
+	if (mc)
+		txc_buf_addstr(b, " AND NOT (json_valid(c.model_config) AND (json_extract(c.model_config, '$._branched_from')"
+				  " IS NOT NULL OR json_extract(c.model_config, '$._delegate_from') IS NOT NULL))");
+	if (src)
+		txc_buf_addstr(b, " AND COALESCE(c.source, '') <> 'tool'");
+	txc_buf_addstr(b, " ORDER BY c.end_reason = 'compression' DESC, c.ended_at IS NULL DESC, COALESCE(NULLIF(MAX(");
+	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "last_activity_at") ? "COALESCE(c.last_activity_at, 0)" : "0");
+	txc_buf_addstr(b, ", COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = c.id), 0)), 0),"
+			  " c.started_at) DESC, c.started_at DESC, c.id DESC LIMIT 1");
+}
+
+struct tip_cache {
+	char *from[TIP_CACHE], *tip[TIP_CACHE]; /* tip NULL: none */
+	size_t next;
+	sqlite3_stmt *st;
+};
+
+/* Follow continuations from id (TEXT ids only), seen-set and step cap against cycles; malloc'd, or NULL. */
+static char *walk_tip(sqlite3_stmt *st, const char *id)
+{
+	char *seen[TIP_STEPS + 1], *cur = txc_xstrdup(id);
+	size_t n = 0;
+	seen[n++] = cur;
+	while (n <= TIP_STEPS) {
+		sqlite3_bind_text(st, 1, cur, -1, SQLITE_STATIC);
+		char *next = NULL;
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
+			next = txc_xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_reset(st);
+		bool looped = false;
+		for (size_t i = 0; next != NULL && i < n; i++)
+			looped |= strcmp(seen[i], next) == 0;
+		if (next == NULL || looped) {
+			free(next);
+			break;
+		}
+		seen[n++] = cur = next;
+	}
+	char *tip = n > 1 ? txc_xstrdup(cur) : NULL;
+	for (size_t i = 0; i < n; i++)
+		free(seen[i]);
+	return tip;
+}
+
+static const char *tip_of(struct hermes_db *s, struct tip_cache *c, const char *id)
+{
+	for (size_t i = 0; i < TIP_CACHE; i++)
+		if (c->from[i] != NULL && strcmp(c->from[i], id) == 0)
+			return c->tip[i];
+	if (c->st == NULL) {
+		struct txc_buf b = TXC_BUF_INIT;
+		tip_sql(s, &b);
+		if (sqlite3_prepare_v2(s->db, b.buf, -1, &c->st, NULL) != SQLITE_OK)
+			c->st = NULL;
+		txc_buf_release(&b);
+		if (c->st == NULL)
+			return NULL;
+	}
+	size_t k = c->next++ % TIP_CACHE;
+	free(c->from[k]);
+	free(c->tip[k]);
+	c->from[k] = txc_xstrdup(id);
+	c->tip[k] = walk_tip(c->st, id);
+	return c->tip[k];
+}
+
+static void tip_cache_free(struct tip_cache *c)
+{
+	for (size_t i = 0; i < TIP_CACHE; i++) {
+		free(c->from[i]);
+		free(c->tip[i]);
+	}
+	sqlite3_finalize(c->st);
 }
 
 /* ---- the op ---- */
@@ -372,7 +466,9 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	plan_index(s, q, &p);
 	char *fts = txc_query_fts(q);
 	describe(&p, fts ? fts : "", info);
-	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0};
+	struct tip_cache tips = {0};
+	bool linked = txc_hermes_db_has_col(&s->sess, "parent_session_id") && txc_hermes_db_has_col(&s->sess, "end_reason");
+	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL};
 	int rc;
 	if (p.fts) {
 		rc = search_fts(&r, &p, fts);
@@ -383,6 +479,7 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 		txc_buf_release(&b);
 	}
 	txc_arena_free(r.a);
+	tip_cache_free(&tips);
 	free(fts);
 	if (rc != SQLITE_OK)
 		return txc_hermes_db_error(s, rc, d, "search");

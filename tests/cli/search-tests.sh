@@ -202,6 +202,30 @@ fi
 python3 -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' < out.txt && ok || bad "snippet cut inside a UTF-8 character"
 grep -q '^  e1#2  user  .*\.\.\..*>>>word<<<.*\.\.\.$' out.txt && ok || bad "long snippet cut both sides: $(cat out.txt)"
 
+# a compression chain c1 -> c2 -> c3 (c3 live); a branch and a delegate of c1 are no continuations; a cycle ends
+cat > chain.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, ended_at REAL,
+  end_reason TEXT, parent_session_id TEXT, model_config TEXT, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('c1', 'cli', 100, 200, 'compression', NULL, NULL, 'chain');
+INSERT INTO sessions VALUES ('b1', 'cli', 150, NULL, NULL, 'c1', '{"_branched_from": "c1"}', 'branch');
+INSERT INTO sessions VALUES ('d1', 'subagent', 160, NULL, NULL, 'c1', '{"_delegate_from": "c1"}', 'delegate');
+INSERT INTO sessions VALUES ('c2', 'cli', 201, 300, 'compression', 'c1', NULL, 'chain #2');
+INSERT INTO sessions VALUES ('c3', 'cli', 301, NULL, NULL, 'c2', NULL, 'chain #3');
+INSERT INTO sessions VALUES ('y1', 'cli', 400, 500, 'compression', 'y2', NULL, 'cycle');
+INSERT INTO sessions VALUES ('y2', 'cli', 401, 501, 'compression', 'y1', NULL, 'cycle');
+INSERT INTO messages VALUES (1, 'c1', 'user', 'lineage word', 101), (2, 'c3', 'user', 'lineage word', 302);
+INSERT INTO messages VALUES (3, 'b1', 'user', 'lineage word', 151), (4, 'y1', 'user', 'lineage word', 402);
+SQL
+"$mkdb" chain.db chain.sql || bad "mkdb chain"
+expect_rc 0 "chain tip" S --db chain.db --json lineage
+python3 -c '
+import json, sys
+tips = {h["session_id"]: h["tip"] for h in json.load(sys.stdin)}
+sys.exit(tips != {"c1": "c3", "c3": None, "b1": None, "y1": "y2"})' < out.txt && ok || bad "chain tips: $(cat out.txt)"
+expect_rc 0 "chain tip text" S --db chain.db --color never lineage
+grep -q '^c1 .*(compressed; continued in c3)' out.txt && ok || bad "tip named: $(cat out.txt)"
+
 # --input (export files) are scanned with the same answers
 "$txc" export --db external.db --json > export.jsonl 2> /dev/null || bad "export"
 expect_rc 0 "input" S --input export.jsonl --json --verbose retry loop
