@@ -134,6 +134,7 @@ struct txc_search_opts {
 	const char *tool;      /* only rows whose tool_name is this, or NULL */
 	enum txc_search_sort sort;
 	bool include_inactive; /* also rows rewound away (never compacted ones: those are always searched) */
+	const char *text;      /* the query as typed, for sources that search themselves (a dashboard) */
 };
 /* One matching row.  Everything borrowed for the call only. */
 struct txc_hit {

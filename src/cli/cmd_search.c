@@ -38,6 +38,7 @@ struct group {
 struct search_out {
 	const struct cli_args *a;
 	const struct txc_query *q;
+	const char *text; /* the query as typed */
 	struct cli_stores *st;
 	size_t store;            /* the store being searched */
 	const struct cli_session *sel;
@@ -366,7 +367,7 @@ static void print_groups(struct search_out *o)
 /* ---- the command ---- */
 
 /* QUERY: the arguments joined by spaces, refused when too long or not UTF-8, then parsed. */
-static int query_of(const struct cli_args *a, struct txc_query *q)
+static int query_of(const struct cli_args *a, struct txc_query *q, char **text)
 {
 	struct txc_buf b = TXC_BUF_INIT;
 	for (int i = 0; i < a->n_pos; i++) {
@@ -382,6 +383,7 @@ static int query_of(const struct cli_args *a, struct txc_query *q)
 		cli_usage(CMD_SEARCH, "the query is not valid UTF-8");
 	else if ((rc = txc_query_parse(b.buf, b.len, q, &d)) != TXC_OK)
 		cli_usage(CMD_SEARCH, "%s", d.msg);
+	*text = rc == TXC_OK ? txc_xstrdup(b.buf) : NULL;
 	txc_buf_release(&b);
 	return rc;
 }
@@ -407,7 +409,7 @@ static int search_store(struct search_out *o, size_t i, struct txc_diag *d)
 			infos[n++] = o->sel[k].info;
 	struct txc_search_opts so = {.role = o->a->search.role, .tool = o->a->search.tool,
 				     .sort = (enum txc_search_sort)o->a->search.sort,
-				     .include_inactive = o->a->search.include_inactive};
+				     .include_inactive = o->a->search.include_inactive, .text = o->text};
 	struct txc_hit_sink sink = {on_hit, o};
 	struct txc_search_info info;
 	o->store = i;
@@ -463,7 +465,8 @@ int cmd_search(int argc, char **argv)
 	if (a.json && a.search.sessions)
 		return cli_usage(CMD_SEARCH, "--json and --sessions do not go together");
 	struct txc_query q;
-	if (query_of(&a, &q) != TXC_OK)
+	char *text;
+	if (query_of(&a, &q, &text) != TXC_OK)
 		return 2;
 	struct txc_diag d = {0};
 	struct cli_stores st;
@@ -475,6 +478,7 @@ int cmd_search(int argc, char **argv)
 			fputs("[]\n", stdout);
 		cli_stores_close(&st);
 		txc_query_free(&q);
+		free(text);
 		return 0;
 	}
 	struct txc_arena *arena = txc_arena_new(0);
@@ -487,7 +491,7 @@ int cmd_search(int argc, char **argv)
 		rc = cli_select_sessions(&sa, CMD_SEARCH, &st, arena, &v, &n, &more, &d);
 	}
 	if (rc == TXC_OK) {
-		struct search_out o = {.a = &a, .q = &q, .st = &st, .sel = v, .n_sel = n};
+		struct search_out o = {.a = &a, .q = &q, .text = text, .st = &st, .sel = v, .n_sel = n};
 		o.limit = a.sel.limit > 0 ? (size_t)a.sel.limit : DEFAULT_LIMIT;
 		o.color = cli_color_stdout();
 		o.tty_out = isatty(STDOUT_FILENO);
@@ -498,5 +502,6 @@ int cmd_search(int argc, char **argv)
 	size_t broken = st.n_broken;
 	cli_stores_close(&st);
 	txc_query_free(&q);
+	free(text);
 	return rc ? cli_fail(&d) : broken ? 1 : 0;
 }

@@ -463,8 +463,15 @@ static int cmp_chosen(const void *pa, const void *pb)
 	return cmp_sid(&sort_ctx[*a]->sid, &sort_ctx[*b]->sid);
 }
 
+/* A session named by its place, or (a backend that names hits by id alone) by identity text. */
 static const struct txc_session_info *chosen_find(const struct chosen *c, const struct txc_sid *id)
 {
+	if (!id->placed) {
+		for (size_t i = 0; i < c->n; i++)
+			if (cmp_bytes(c->v[i]->sid.text, id->text) == 0)
+				return c->v[i];
+		return NULL;
+	}
 	size_t lo = 0, hi = c->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

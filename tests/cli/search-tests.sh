@@ -232,6 +232,22 @@ expect_rc 0 "input" S --input export.jsonl --json --verbose retry loop
 same "input" "1 2 13" "$(rows)"
 grep -q ': scan' err.txt && ok || bad "input scans: $(cat err.txt)"
 
+# --remote: the dashboard's own search (one hit per session, named by id, snippet re-marked by txc)
+python3 "$src/tools/dashboard.py" --data export.jsonl > port.txt 2> server.err &
+server=$!
+i=0; while [ ! -s port.txt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+url=http://127.0.0.1:$(head -n 1 port.txt)
+expect_rc 0 "remote" S --remote "$url" --json --verbose retry loop
+python3 -c '
+import json, sys
+hits = json.load(sys.stdin)
+sys.exit(sorted(h["session_id"] for h in hits) != ["s_retry", "s_tools"] or ">>>retry<<<" not in hits[0]["snippet"].lower())' < out.txt && ok || bad "remote hits: $(cat out.txt)"
+grep -q 'dashboard, INCOMPLETE' err.txt && ok || bad "remote says incomplete: $(cat err.txt)"
+grep -q 'GET /api/sessions/search?limit=100&q=retry%20loop' server.err && ok || bad "remote request: $(cat server.err)"
+expect_rc 0 "remote role" S --remote "$url" --json --role assistant retry loop
+[ "$(cat out.txt)" = "[]" ] && ok || bad "remote role filter: $(cat out.txt)"
+kill $server 2> /dev/null; wait $server 2> /dev/null
+
 # --help, completions
 expect_rc 0 "help" "$txc" search --help
 grep -q 'exact phrases' out.txt && grep -q -- '--include-inactive' out.txt && ok || bad "help text"
