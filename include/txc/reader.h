@@ -142,6 +142,7 @@ struct txc_hit {
 	struct txc_sid sid;                     /* the backend's name of that session */
 	bool has_row_id;
 	int64_t row_id;
+	size_t number; /* its message number in the session (search.h), 0 when it has none (rewound) or unknown */
 	struct txc_str role, tool_name;        /* ptr NULL when absent */
 	const struct txc_json *timestamp;      /* as stored (a number), or NULL */
 	struct txc_str cols[3];                /* the searched text: content, tool_name, tool_calls */

@@ -60,6 +60,14 @@ bool txc_query_term_in(const struct txc_query *q, size_t i, const char *text, si
  */
 bool txc_query_match(const struct txc_query *q, const struct txc_str *cols, size_t n);
 
+/*
+ * Message numbers (ID#N): a hit's N is its row's place among the session's
+ * rows of role user, assistant or tool that are active or compacted, in id
+ * order, counting from 1; what `convert --include-compacted` shows, in that
+ * order.  Rows rewound away have none.
+ */
+bool txc_query_is_message_role(struct txc_str role);
+
 /* A one-line window of text around the first match, and the matches inside it. */
 enum { TXC_SNIP_MARKS = 16 };
 struct txc_snippet {

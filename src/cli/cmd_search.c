@@ -4,9 +4,8 @@
  * JSON array streamed hit by hit (--json).
  *
  * The store answers (txc_store_search: its full-text index, else a scan);
- * this file selects the sessions as `list` does, numbers each hit as the
- * message a person can find again (ID#N, N counting the messages of
- * `convert --include-compacted`), and prints.
+ * this file selects the sessions as `list` does and prints each hit as
+ * ID#N, the message a person can find again (search.h: message numbers).
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,14 +18,7 @@
 #include "commands.h"
 #include "txc/search.h"
 
-enum { SNIPPET_BYTES = 160, DEFAULT_LIMIT = 20, NUMBER_CACHE = 32 };
-
-/* The message row ids of one session, in model order: a hit's number is its place here. */
-struct numbered {
-	const struct txc_session_info *info;
-	int64_t *ids;
-	size_t n;
-};
+enum { SNIPPET_BYTES = 160, DEFAULT_LIMIT = 20 };
 
 /* Text output waits for the end so that each session's hits are shown together. */
 struct group {
@@ -47,8 +39,6 @@ struct search_out {
 	bool *seen;              /* per selection index: a hit was shown */
 	size_t limit, n_hits, n_sessions;
 	bool more;               /* the limit stopped the search */
-	struct numbered cache[NUMBER_CACHE];
-	size_t next_cache;
 	struct txc_out out;      /* --json */
 	struct cli_tty tty;
 	struct group *groups;    /* text */
@@ -80,39 +70,6 @@ static size_t sel_index(const struct search_out *o, const struct txc_session_inf
 			hi = mid;
 	}
 	return o->n_sel;
-}
-
-/* ---- message numbers ---- */
-
-static struct numbered *numbers_of(struct search_out *o, const struct txc_session_info *info)
-{
-	for (size_t i = 0; i < NUMBER_CACHE; i++)
-		if (o->cache[i].info == info)
-			return &o->cache[i];
-	struct numbered *c = &o->cache[o->next_cache++ % NUMBER_CACHE];
-	free(c->ids);
-	*c = (struct numbered){info, NULL, 0};
-	struct txc_transcript *t;
-	struct txc_diag d = {0};
-	if (txc_store_load(o->st->v[o->store].s, &info->sid, TXC_LOAD_COMPACTED | TXC_LOAD_MODEL_ONLY, &t, &d) != 0)
-		return c; /* no numbers: the hit is still shown */
-	c->ids = txc_xmalloc((t->n_messages ? t->n_messages : 1) * sizeof(*c->ids));
-	for (size_t i = 0; i < t->n_messages; i++)
-		c->ids[c->n++] = t->messages[i].row_id;
-	txc_transcript_free(t);
-	return c;
-}
-
-/* 1-based, or 0 when the row is no message of the model (rewound, or not shown as one) */
-static size_t number_of(struct search_out *o, const struct txc_hit *h)
-{
-	if (!h->has_row_id || (!h->active && !h->compacted))
-		return 0;
-	struct numbered *c = numbers_of(o, h->session);
-	for (size_t i = 0; i < c->n; i++)
-		if (c->ids[i] == h->row_id)
-			return i + 1;
-	return 0;
 }
 
 /* ---- snippets ---- */
@@ -322,7 +279,7 @@ static int on_hit(void *ctx, const struct txc_hit *h)
 		o->more = true;
 		return 1;
 	}
-	size_t num = number_of(o, h);
+	size_t num = h->number;
 	if (o->a->json)
 		hit_json(o, h, num);
 	else
@@ -447,8 +404,6 @@ static int run_search(struct search_out *o, struct txc_diag *d)
 		fprintf(stderr, "txc: search: more %s not shown (raise --limit)\n", o->a->search.sessions ? "sessions" : "hits");
 	else if (rc == TXC_OK && o->n_hits == 0 && o->n_sessions == 0 && !o->a->json)
 		fprintf(stderr, "txc: search: no message matches\n");
-	for (size_t i = 0; i < NUMBER_CACHE; i++)
-		free(o->cache[i].ids);
 	free(o->by_info);
 	free(o->seen);
 	return rc;

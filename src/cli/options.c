@@ -118,8 +118,9 @@ static const struct cli_cmd_info cmds[] = {
 	 "prefix.  Nothing else is syntax: AND, OR, NOT, col:term, C++ are words and\n"
 	 "punctuation.  Words of CJK or emoji match as substrings.  Hermes's full-text index\n"
 	 "answers when the store has a usable one, else the rows are scanned (same hits,\n"
-	 "slower); --verbose says which.  Each hit is ID#N: message N of session ID, as\n"
-	 "`convert --include-compacted` numbers them; rows rewound away have no number.\n",
+	 "slower); --verbose says which.  Each hit is ID#N: message N of session ID, counting\n"
+	 "its user, assistant and tool messages (compacted ones too) in order; messages\n"
+	 "rewound away (--include-inactive) have no number.\n",
 	 cmd_search, CLI_CMD_STORE, NULL},
 	{0, "completions", "SHELL", "print a bash, zsh or fish completion script", NULL, cmd_completions, 0,
 	 "bash zsh fish"},

@@ -357,6 +357,11 @@ bool txc_query_match(const struct txc_query *q, const struct txc_str *cols, size
 	return true;
 }
 
+bool txc_query_is_message_role(struct txc_str role)
+{
+	return role.ptr != NULL && (txc_str_eq(role, "user") || txc_str_eq(role, "assistant") || txc_str_eq(role, "tool"));
+}
+
 /* ---- snippets ---- */
 
 static size_t back_to_char(const char *text, size_t i)

@@ -142,7 +142,7 @@ static void msg_col(struct hermes_db *s, struct txc_buf *b, const char *name)
 
 enum { C_ID, C_ROLE, C_CONTENT, C_TOOL, C_CALLS, C_TIME, C_ACTIVE, C_COMPACTED, C_SROWID, C_SID, C_RANK };
 
-static void select_cols(struct hermes_db *s, struct txc_buf *b, bool ranked)
+static void select_cols(struct hermes_db *s, struct txc_buf *b, const char *rank)
 {
 	static const char *const cols[] = {"id", "role", "content", "tool_name", "tool_calls", "timestamp", "active",
 					   "compacted"};
@@ -152,7 +152,7 @@ static void select_cols(struct hermes_db *s, struct txc_buf *b, bool ranked)
 		txc_buf_addstr(b, ", ");
 	}
 	txc_buf_addf(b, "%s%s, s.id", s->rowid ? "s." : "", s->rowid ? s->rowid : "NULL");
-	txc_buf_addstr(b, ranked ? ", f.k" : ", NULL");
+	txc_buf_addf(b, ", %s", rank);
 }
 
 /* ?2 role, ?3 tool name; the visibility rule Hermes's search has */
@@ -181,7 +181,7 @@ static void order_by(struct txc_buf *b, const struct txc_search_opts *o, bool ra
 /* Every row the index offers for ?1. */
 static void fts_query(struct hermes_db *s, struct txc_buf *b, const struct txc_search_opts *o)
 {
-	select_cols(s, b, true);
+	select_cols(s, b, "f.k");
 	txc_buf_addstr(b, " FROM (SELECT rowid AS r, rank AS k FROM messages_fts WHERE messages_fts MATCH ?1) f"
 			  " JOIN messages m ON m.id = f.r JOIN sessions s ON s.id = m.session_id");
 	filters(s, b, o);
@@ -194,17 +194,21 @@ static void fts_query(struct hermes_db *s, struct txc_buf *b, const struct txc_s
  * does).  Content that starts with NUL ("\0json:") is past LIKE: always checked.
  */
 static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_query *q,
-		       const struct txc_search_opts *o, const char *extra)
+		       const struct txc_search_opts *o, const char *extra, bool ids_only)
 {
-	select_cols(s, b, false);
-	txc_buf_addstr(b, " FROM messages m JOIN sessions s ON s.id = m.session_id");
+	if (ids_only) { /* (id, no rank) for by_ids: the sort holds two small values a row */
+		txc_buf_addstr(b, "SELECT m.id, NULL FROM messages m");
+	} else {
+		select_cols(s, b, "NULL");
+		txc_buf_addstr(b, " FROM messages m JOIN sessions s ON s.id = m.session_id");
+	}
 	filters(s, b, o);
 	if (extra)
 		txc_buf_addstr(b, extra);
 	for (size_t i = 0, k = 4; i < q->n; i++) {
 		if (q->v[i].negated)
 			continue;
-		txc_buf_addf(b, " AND (m.content LIKE ?%zu ESCAPE '\\' OR hex(substr(CAST(m.content AS BLOB), 1, 1)) = '00'", k);
+		txc_buf_addf(b, " AND (m.content LIKE ?%zu ESCAPE '\\' OR CAST(m.content AS BLOB) < X'01'", k);
 		if (txc_hermes_db_has_col(&s->msg, "tool_name"))
 			txc_buf_addf(b, " OR m.tool_name LIKE ?%zu ESCAPE '\\'", k);
 		if (txc_hermes_db_has_col(&s->msg, "tool_calls"))
@@ -264,7 +268,40 @@ struct run {
 	size_t offered, kept; /* rows the SQL gave, rows that matched */
 	int stop;             /* what the sink said when it stopped the search */
 	struct tip_cache *tips; /* NULL: the store has no compression links */
+	sqlite3_stmt *number;   /* a row's message number (number_sql) */
 };
+
+/*
+ * A row's message number (search.h, TXC_MESSAGE_ROLES): its place among the
+ * session's rows of those roles that are active or compacted, by id; one
+ * count over the session's index, not a read of the session.
+ */
+static int number_sql(struct hermes_db *s, sqlite3_stmt **st)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addstr(&b, "SELECT count(*) FROM messages WHERE session_id = ?1 AND id <= ?2"
+			   " AND role IN ('user', 'assistant', 'tool')");
+	if (txc_hermes_db_has_col(&s->msg, "active"))
+		txc_buf_addstr(&b, txc_hermes_db_has_col(&s->msg, "compacted") ? " AND (active = 1 OR compacted = 1)"
+									       : " AND active = 1");
+	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, st, NULL);
+	txc_buf_release(&b);
+	return rc;
+}
+
+static size_t number_of(struct run *r, sqlite3_stmt *row, const struct txc_hit *h)
+{
+	if (!h->has_row_id || (!h->active && !h->compacted) || !txc_hermes_db_has_col(&r->s->msg, "id") ||
+	    !txc_query_is_message_role(h->role))
+		return 0;
+	if (r->number == NULL && number_sql(r->s, &r->number) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_value(r->number, 1, sqlite3_column_value(row, C_SID));
+	sqlite3_bind_int64(r->number, 2, h->row_id);
+	size_t n = sqlite3_step(r->number) == SQLITE_ROW ? (size_t)sqlite3_column_int64(r->number, 0) : 0;
+	sqlite3_reset(r->number);
+	return n;
+}
 
 /* One row of a query: checked against the query, then handed on. */
 static int row_hit(struct run *r, sqlite3_stmt *st)
@@ -289,6 +326,7 @@ static int row_hit(struct run *r, sqlite3_stmt *st)
 	h.compacted = sqlite3_column_int64(st, C_COMPACTED) == 1;
 	h.has_rank = sqlite3_column_type(st, C_RANK) != SQLITE_NULL;
 	h.rank = sqlite3_column_double(st, C_RANK);
+	h.number = number_of(r, st, &h);
 	if (r->tips != NULL && sqlite3_column_type(st, C_SID) == SQLITE_TEXT) {
 		const char *tip = tip_of(r->s, r->tips, (const char *)sqlite3_column_text(st, C_SID));
 		h.tip = tip ? txc_str_c(tip) : TXC_STR_NULL;
@@ -296,21 +334,15 @@ static int row_hit(struct run *r, sqlite3_stmt *st)
 	return r->sink->hit(r->sink->ctx, &h);
 }
 
+static void bind_filters(struct run *r, sqlite3_stmt *st, const char *match, bool likes);
+
 static int run_sql(struct run *r, const char *sql, const char *match)
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(r->s->db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
-	if (match)
-		sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
-	if (r->o->role)
-		sqlite3_bind_text(st, 2, r->o->role, -1, SQLITE_STATIC);
-	if (r->o->tool)
-		sqlite3_bind_text(st, 3, r->o->tool, -1, SQLITE_STATIC);
-	for (size_t i = 0, k = 4; i < r->q->n; i++)
-		if (!r->q->v[i].negated)
-			bind_like(st, (int)k++, txc_query_needle(r->q, i));
+	bind_filters(r, st, match, true);
 	if (r->stop)
 		rc = SQLITE_DONE;
 	else
@@ -428,24 +460,93 @@ static void describe(const struct plan *p, const char *fts, struct txc_search_in
 			 "; tool rows longer than %d characters are indexed only in part: scanned", TOOL_CUT);
 }
 
+static void bind_filters(struct run *r, sqlite3_stmt *st, const char *match, bool likes)
+{
+	if (match)
+		sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
+	if (r->o->role)
+		sqlite3_bind_text(st, 2, r->o->role, -1, SQLITE_STATIC);
+	if (r->o->tool)
+		sqlite3_bind_text(st, 3, r->o->tool, -1, SQLITE_STATIC);
+	for (size_t i = 0, k = 4; likes && i < r->q->n; i++)
+		if (!r->q->v[i].negated)
+			bind_like(st, (int)k++, txc_query_needle(r->q, i));
+}
+
+/*
+ * Rows in the order ids_sql gives their ids (id, rank), each then looked up
+ * by id (?5, its rank bound as ?6) until the sink has enough: the order is
+ * made from ids alone (FTS5's own ORDER BY rank; a sort of ids and times),
+ * and a top 20 reads about 20 whole rows, not every match.
+ */
+static int by_ids(struct run *r, const char *ids_sql, const char *match, bool likes)
+{
+	sqlite3_stmt *ids = NULL, *one = NULL;
+	struct txc_buf b = TXC_BUF_INIT;
+	select_cols(r->s, &b, "?6");
+	txc_buf_addstr(&b, " FROM messages m JOIN sessions s ON s.id = m.session_id");
+	filters(r->s, &b, r->o);
+	txc_buf_addstr(&b, " AND m.id = ?5");
+	int rc = sqlite3_prepare_v2(r->s->db, ids_sql, -1, &ids, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->s->db, b.buf, -1, &one, NULL);
+	txc_buf_release(&b);
+	if (rc == SQLITE_OK) {
+		bind_filters(r, ids, match, likes);
+		bind_filters(r, one, NULL, false);
+	}
+	while (rc == SQLITE_OK && r->stop == 0 && (rc = sqlite3_step(ids)) == SQLITE_ROW) {
+		sqlite3_bind_value(one, 5, sqlite3_column_value(ids, 0));
+		sqlite3_bind_value(one, 6, sqlite3_column_value(ids, 1));
+		while (r->stop == 0 && (rc = sqlite3_step(one)) == SQLITE_ROW) /* repeated session ids: more than one */
+			r->stop = row_hit(r, one);
+		sqlite3_reset(one);
+		rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(ids);
+	sqlite3_finalize(one);
+	return rc == SQLITE_DONE || r->stop ? SQLITE_OK : rc;
+}
+
+/* Best first: the index's ranking. */
+static int fts_ranked(struct run *r, const char *fts)
+{
+	return by_ids(r, "SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ?1 ORDER BY rank", fts, false);
+}
+
+/* No index: the ids of the rows LIKE lets through, newest (or oldest) first, then each row. */
+static int scan_all(struct run *r)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	scan_query(r->s, &b, r->q, r->o, NULL, true);
+	int rc = by_ids(r, b.buf, NULL, true);
+	txc_buf_release(&b);
+	return rc;
+}
+
 /* The index, then what it lacks: the rebuild's window and cut tool rows (those the index found excluded). */
 static int search_fts(struct run *r, const struct plan *p, const char *fts)
 {
 	struct txc_buf b = TXC_BUF_INIT;
-	fts_query(r->s, &b, r->o);
-	int rc = run_sql(r, b.buf, fts);
+	int rc;
+	if (r->o->sort == TXC_SORT_RANK) {
+		rc = fts_ranked(r, fts);
+	} else {
+		fts_query(r->s, &b, r->o);
+		rc = run_sql(r, b.buf, fts);
+	}
 	if (rc == SQLITE_OK && p->window) {
 		char extra[96];
 		snprintf(extra, sizeof(extra), " AND m.id > %lld AND m.id <= %lld", (long long)p->lo, (long long)p->hi);
 		txc_buf_reset(&b);
-		scan_query(r->s, &b, r->q, r->o, extra);
+		scan_query(r->s, &b, r->q, r->o, extra, false);
 		rc = run_sql(r, b.buf, NULL);
 	}
 	if (rc == SQLITE_OK && p->tools_cut) {
 		txc_buf_reset(&b);
 		scan_query(r->s, &b, r->q, r->o,
 			   " AND m.role = 'tool' AND length(m.content) > 8192"
-			   " AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)");
+			   " AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)", false);
 		rc = run_sql(r, b.buf, fts);
 	}
 	txc_buf_release(&b);
@@ -468,18 +569,21 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	describe(&p, fts ? fts : "", info);
 	struct tip_cache tips = {0};
 	bool linked = txc_hermes_db_has_col(&s->sess, "parent_session_id") && txc_hermes_db_has_col(&s->sess, "end_reason");
-	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL};
+	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL, NULL};
 	int rc;
 	if (p.fts) {
 		rc = search_fts(&r, &p, fts);
-	} else {
+	} else if (txc_hermes_db_has_col(&s->msg, "id")) {
+		rc = scan_all(&r);
+	} else { /* no id to look rows up by: one pass */
 		struct txc_buf b = TXC_BUF_INIT;
-		scan_query(s, &b, q, o, NULL);
+		scan_query(s, &b, q, o, NULL, false);
 		rc = run_sql(&r, b.buf, NULL);
 		txc_buf_release(&b);
 	}
 	txc_arena_free(r.a);
 	tip_cache_free(&tips);
+	sqlite3_finalize(r.number);
 	free(fts);
 	if (rc != SQLITE_OK)
 		return txc_hermes_db_error(s, rc, d, "search");

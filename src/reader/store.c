@@ -493,6 +493,7 @@ struct search_ctx {
 	const struct txc_query *q;
 	const struct txc_search_opts *o;
 	const struct txc_session_info *session;
+	size_t n_messages; /* of the session being scanned, so far: message numbers */
 	struct txc_buf text[2];
 };
 
@@ -538,9 +539,11 @@ static int scan_row(void *ctx, const struct txc_json *row)
 	struct txc_hit h = {.session = x->session, .sid = x->session->sid};
 	h.active = txc_hermes_row_active(row);
 	h.compacted = int_is(txc_json_get(row, "compacted"), 1);
+	const char *role = txc_json_cstr(txc_json_get(row, "role"));
+	bool counted = (h.active || h.compacted) && txc_query_is_message_role(role ? txc_str_c(role) : TXC_STR_NULL);
+	x->n_messages += counted;
 	if (!h.active && !h.compacted && !x->o->include_inactive)
 		return 0;
-	const char *role = txc_json_cstr(txc_json_get(row, "role"));
 	const char *tool = txc_json_cstr(txc_json_get(row, "tool_name"));
 	if ((x->o->role && (role == NULL || strcmp(role, x->o->role) != 0)) ||
 	    (x->o->tool && (tool == NULL || strcmp(tool, x->o->tool) != 0)))
@@ -551,6 +554,7 @@ static int scan_row(void *ctx, const struct txc_json *row)
 	if (!txc_query_match(x->q, h.cols, 3))
 		return 0;
 	h.has_row_id = txc_json_is_int(txc_json_get(row, "id"), &h.row_id);
+	h.number = counted ? x->n_messages : 0;
 	h.role = role ? txc_str_c(role) : TXC_STR_NULL;
 	h.tool_name = h.cols[1];
 	h.timestamp = txc_json_get(row, "timestamp");
@@ -570,6 +574,7 @@ static int scan_sessions(struct txc_store *s, struct search_ctx *x, const struct
 	int rc = TXC_OK;
 	for (size_t i = 0; i < n && rc == TXC_OK; i++) {
 		x->session = sel[i];
+		x->n_messages = 0;
 		rc = txc_store_stream(s, &sel[i]->sid, flags, &rs, d);
 	}
 	return rc;

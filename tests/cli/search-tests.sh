@@ -39,8 +39,9 @@ INSERT INTO messages VALUES (10, 's_tools', 'assistant', '', NULL, '[{"id":"c1",
 INSERT INTO messages VALUES (11, 's_tools', 'tool', 'removed /tmp/build', 'c1', NULL, 'terminal', 1789000202, 1, 0);
 INSERT INTO messages VALUES (12, 's_tools', 'tool', '$long', 'c2', NULL, 'read_file', 1789000203, 1, 0);
 INSERT INTO messages VALUES (13, 's_tools', 'user', 'thanks, the retry loop is fine', NULL, NULL, NULL, 1789000204, 1, 0);
--- 14
+-- 14; 15: Hermes's "\0json:" content (LIKE and length() stop at the NUL)
 INSERT INTO messages VALUES (14, 's_arch', 'user', 'archived retry loop', NULL, NULL, NULL, 1789000301, 1, 0);
+INSERT INTO messages VALUES (15, 's_cjk', 'user', CAST(X'006A736F6E3A5B7B2274797065223A2274657874222C2274657874223A226A736F6E776F7264227D5D' AS TEXT), NULL, NULL, NULL, 1789000104, 1, 0);
 SQL
 
 ext='CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id);
@@ -103,6 +104,7 @@ terminal|10 11
 予定|7
 🎉|8
 café|9
+jsonword|15
 NOT retry|6
 "retry loop|1 2 13
 retry loop"|1 2 13
