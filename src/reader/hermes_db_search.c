@@ -268,25 +268,99 @@ struct run {
 	size_t offered, kept; /* rows the SQL gave, rows that matched */
 	int stop;             /* what the sink said when it stopped the search */
 	struct tip_cache *tips; /* NULL: the store has no compression links */
-	sqlite3_stmt *number;   /* a row's message number (number_sql) */
+	struct numbers *numbers; /* message numbers (number_of) */
 };
 
 /*
- * A row's message number (search.h, TXC_MESSAGE_ROLES): its place among the
- * session's rows of those roles that are active or compacted, by id; one
- * count over the session's index, not a read of the session.
+ * A row's message number (search.h, txc_query_is_message_role): its place
+ * among the session's rows of those roles that are active or compacted, by
+ * id.  The ids of a session are read once (one indexed pass, 8 bytes a
+ * row) and kept, least recently used dropped first beyond 256 sessions or
+ * 512k ids (4 MiB); a number is a binary search.
  */
+enum { NUMBERED = 256, NUMBERED_IDS = 512 * 1024 };
+
+struct numbered {
+	int type;          /* the session id's SQLite type; 0: empty slot */
+	char *key;         /* its bytes (text, or the integer's digits) */
+	size_t key_len;
+	sqlite3_int64 *ids;
+	size_t n, used; /* used: when last asked for */
+};
+
+struct numbers {
+	struct numbered v[NUMBERED];
+	size_t clock, n_ids;
+	sqlite3_stmt *st;
+};
+
 static int number_sql(struct hermes_db *s, sqlite3_stmt **st)
 {
 	struct txc_buf b = TXC_BUF_INIT;
-	txc_buf_addstr(&b, "SELECT count(*) FROM messages WHERE session_id = ?1 AND id <= ?2"
-			   " AND role IN ('user', 'assistant', 'tool')");
+	txc_buf_addstr(&b, "SELECT id FROM messages WHERE session_id = ?1 AND role IN ('user', 'assistant', 'tool')");
 	if (txc_hermes_db_has_col(&s->msg, "active"))
 		txc_buf_addstr(&b, txc_hermes_db_has_col(&s->msg, "compacted") ? " AND (active = 1 OR compacted = 1)"
 									       : " AND active = 1");
+	txc_buf_addstr(&b, " ORDER BY id");
 	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, st, NULL);
 	txc_buf_release(&b);
 	return rc;
+}
+
+static bool same_session(const struct numbered *e, sqlite3_value *sid)
+{
+	return e->type == sqlite3_value_type(sid) && e->key_len == (size_t)sqlite3_value_bytes(sid) &&
+	       memcmp(e->key, sqlite3_value_text(sid), e->key_len) == 0;
+}
+
+static void drop_numbered(struct numbers *c, struct numbered *e)
+{
+	c->n_ids -= e->n;
+	free(e->key);
+	free(e->ids);
+	memset(e, 0, sizeof(*e));
+}
+
+/* An empty slot, after dropping the least recently used entries while over the budget. */
+static struct numbered *free_slot(struct numbers *c)
+{
+	for (;;) {
+		struct numbered *lru = NULL, *empty = NULL;
+		for (size_t i = 0; i < NUMBERED; i++) {
+			if (c->v[i].type == 0)
+				empty = empty ? empty : &c->v[i];
+			else if (lru == NULL || c->v[i].used < lru->used)
+				lru = &c->v[i];
+		}
+		if (empty != NULL && (c->n_ids <= NUMBERED_IDS || lru == NULL))
+			return empty;
+		drop_numbered(c, lru);
+	}
+}
+
+static struct numbered *session_ids(struct numbers *c, sqlite3_value *sid)
+{
+	c->clock++;
+	for (size_t i = 0; i < NUMBERED; i++)
+		if (c->v[i].type != 0 && same_session(&c->v[i], sid)) {
+			c->v[i].used = c->clock;
+			return &c->v[i];
+		}
+	struct numbered *e = free_slot(c);
+	e->type = sqlite3_value_type(sid);
+	e->key_len = (size_t)sqlite3_value_bytes(sid);
+	e->key = txc_xstrndup((const char *)sqlite3_value_text(sid), e->key_len);
+	e->used = c->clock;
+	size_t cap = 0;
+	sqlite3_bind_value(c->st, 1, sid);
+	while (sqlite3_step(c->st) == SQLITE_ROW) {
+		if (e->n == cap)
+			e->ids = txc_xrealloc(e->ids, (cap = cap ? cap * 2 : 256) * sizeof(*e->ids));
+		e->ids[e->n++] = sqlite3_column_int64(c->st, 0);
+	}
+	sqlite3_reset(c->st);
+	c->n_ids += e->n;
+	return e;
 }
 
 static size_t number_of(struct run *r, sqlite3_stmt *row, const struct txc_hit *h)
@@ -294,13 +368,25 @@ static size_t number_of(struct run *r, sqlite3_stmt *row, const struct txc_hit *
 	if (!h->has_row_id || (!h->active && !h->compacted) || !txc_hermes_db_has_col(&r->s->msg, "id") ||
 	    !txc_query_is_message_role(h->role))
 		return 0;
-	if (r->number == NULL && number_sql(r->s, &r->number) != SQLITE_OK)
+	if (r->numbers->st == NULL && number_sql(r->s, &r->numbers->st) != SQLITE_OK)
 		return 0;
-	sqlite3_bind_value(r->number, 1, sqlite3_column_value(row, C_SID));
-	sqlite3_bind_int64(r->number, 2, h->row_id);
-	size_t n = sqlite3_step(r->number) == SQLITE_ROW ? (size_t)sqlite3_column_int64(r->number, 0) : 0;
-	sqlite3_reset(r->number);
-	return n;
+	const struct numbered *e = session_ids(r->numbers, sqlite3_column_value(row, C_SID));
+	size_t lo = 0, hi = e->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->ids[mid] < h->row_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->n && e->ids[lo] == h->row_id ? lo + 1 : 0;
+}
+
+static void numbers_free(struct numbers *c)
+{
+	for (size_t i = 0; i < NUMBERED; i++)
+		drop_numbered(c, &c->v[i]);
+	sqlite3_finalize(c->st);
 }
 
 /* One row of a query: checked against the query, then handed on. */
@@ -569,7 +655,8 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	describe(&p, fts ? fts : "", info);
 	struct tip_cache tips = {0};
 	bool linked = txc_hermes_db_has_col(&s->sess, "parent_session_id") && txc_hermes_db_has_col(&s->sess, "end_reason");
-	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL, NULL};
+	struct numbers numbers = {0};
+	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL, &numbers};
 	int rc;
 	if (p.fts) {
 		rc = search_fts(&r, &p, fts);
@@ -583,7 +670,7 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	}
 	txc_arena_free(r.a);
 	tip_cache_free(&tips);
-	sqlite3_finalize(r.number);
+	numbers_free(&numbers);
 	free(fts);
 	if (rc != SQLITE_OK)
 		return txc_hermes_db_error(s, rc, d, "search");
