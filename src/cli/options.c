@@ -48,7 +48,7 @@ static const struct cli_opt opts[] = {
 	{"json", 0, O_JSON, NULL, NULL, CMD_LIST | CMD_EXPORT | CMD_ARTIFACTS | CMD_SEARCH, "JSON output"},
 	{"sessions", 0, O_SESSIONS, NULL, NULL, CMD_SEARCH, "search: print only the ids of matching sessions, one a line"},
 	{"role", 0, O_ROLE, "ROLE", "user assistant tool", CMD_SEARCH, "search: only messages of ROLE (user, assistant, tool)"},
-	{"tool", 0, O_TOOL, "NAME", NULL, CMD_SEARCH, "search: only results of the tool NAME"},
+	{"tool", 0, O_TOOL, "NAME", NULL, CMD_SEARCH, "search: only calls to the tool NAME and its results"},
 	{"sort", 0, O_SORT, "KEY", "rank newest oldest", CMD_SEARCH, "search: rank (best first, default), newest or oldest"},
 	{"include-inactive", 0, O_INACTIVE, NULL, NULL, CMD_SEARCH, "search: also messages rewound away (hidden by default)"},
 	{"verbose", 0, O_VERBOSE, NULL, NULL, CMD_SEARCH, "search: say on stderr which index answered and whether the answer is complete"},
@@ -116,9 +116,9 @@ static const struct cli_cmd_info cmds[] = {
 	 "QUERY: words (all must match; case and punctuation do not matter, so chat-send\n"
 	 "finds \"chat send\"), \"exact phrases\", -word or -\"phrase\" to exclude, word* for a\n"
 	 "prefix.  Nothing else is syntax: AND, OR, NOT, col:term, C++ are words and\n"
-	 "punctuation.  Words of CJK or emoji match as substrings.  Hermes's full-text index\n"
-	 "answers when the store has a usable one, else the rows are scanned (same hits,\n"
-	 "slower); --verbose says which.  Each hit is ID#N: message N of session ID, counting\n"
+	 "punctuation.  Words of CJK or emoji match as substrings.  Hermes's full-text\n"
+	 "index answers when the store has a usable one, else the rows are scanned (same\n"
+	 "hits, slower); --verbose says which.  Each hit is ID#N: message N of session ID, counting\n"
 	 "its user, assistant and tool messages (compacted ones too) in order; messages\n"
 	 "rewound away (--include-inactive) have no number.\n",
 	 cmd_search, CLI_CMD_STORE, NULL},

@@ -164,7 +164,9 @@ static void filters(struct hermes_db *s, struct txc_buf *b, const struct txc_sea
 									     : " AND m.active = 1");
 	if (o->role)
 		txc_buf_addstr(b, " AND m.role = ?2");
-	if (o->tool)
+	if (o->tool && txc_hermes_db_has_col(&s->msg, "tool_calls")) /* a result of it, or a call to it (checked in row_hit) */
+		txc_buf_addstr(b, " AND (m.tool_name = ?3 OR instr(m.tool_calls, ?3) > 0)");
+	else if (o->tool)
 		txc_buf_addstr(b, " AND m.tool_name = ?3");
 }
 
@@ -397,10 +399,11 @@ static int row_hit(struct run *r, sqlite3_stmt *st)
 	h.cols[1] = col_str(st, C_TOOL);
 	h.cols[2] = col_str(st, C_CALLS);
 	r->offered++;
-	if (!txc_query_match(r->q, h.cols, 3))
+	txc_arena_reset(r->a);
+	if (!txc_query_match(r->q, h.cols, 3) ||
+	    (r->o->tool && !txc_source_uses_tool(r->a, h.cols[1], h.cols[2], r->o->tool)))
 		return 0;
 	r->kept++;
-	txc_arena_reset(r->a);
 	h.sid = txc_source_sid(r->a, col_json(r->a, st, C_SID), sqlite3_column_type(st, C_SROWID) == SQLITE_INTEGER,
 			       sqlite3_column_int64(st, C_SROWID));
 	h.has_row_id = sqlite3_column_type(st, C_ID) == SQLITE_INTEGER;

@@ -77,6 +77,9 @@ void txc_source_info(const struct txc_json *row, struct txc_session_info *info);
 /* Summaries of Hermes session objects, each placed at its index + 1 (for sources that load by place). */
 int txc_source_infos(struct txc_arena *a, const struct txc_json *rows, struct txc_session_info **out, size_t *n);
 
+/* Whether a row is of tool name: its tool_name, or a call to it in its tool_calls (JSON text). */
+bool txc_source_uses_tool(struct txc_arena *a, struct txc_str tool_name, struct txc_str calls, const char *name);
+
 /* Split an export object into t->native: "messages" becomes rows, "last_active" last_active. */
 void txc_source_split(struct txc_transcript *t, const struct txc_json *obj);
 

@@ -494,8 +494,24 @@ struct search_ctx {
 	const struct txc_search_opts *o;
 	const struct txc_session_info *session;
 	size_t n_messages; /* of the session being scanned, so far: message numbers */
+	struct txc_arena *scratch;
 	struct txc_buf text[2];
 };
+
+bool txc_source_uses_tool(struct txc_arena *a, struct txc_str tool_name, struct txc_str calls, const char *name)
+{
+	if (tool_name.ptr != NULL && txc_str_eq(tool_name, name))
+		return true;
+	const struct txc_json *v;
+	if (calls.ptr == NULL || txc_json_parse(a, calls.ptr, calls.len, &v) != 0 || v->kind != TXC_JSON_ARRAY)
+		return false;
+	for (size_t i = 0; i < v->n; i++) {
+		const char *n = txc_json_cstr(txc_json_get(txc_json_get(v->items[i], "function"), "name"));
+		if (n != NULL && strcmp(n, name) == 0)
+			return true;
+	}
+	return false;
+}
 
 /* A backend's hit: kept when its session is selected. */
 static int chosen_hit(void *ctx, const struct txc_hit *h)
@@ -545,12 +561,14 @@ static int scan_row(void *ctx, const struct txc_json *row)
 	if (!h.active && !h.compacted && !x->o->include_inactive)
 		return 0;
 	const char *tool = txc_json_cstr(txc_json_get(row, "tool_name"));
-	if ((x->o->role && (role == NULL || strcmp(role, x->o->role) != 0)) ||
-	    (x->o->tool && (tool == NULL || strcmp(tool, x->o->tool) != 0)))
+	if (x->o->role && (role == NULL || strcmp(role, x->o->role) != 0))
 		return 0;
 	h.cols[0] = col_text(txc_json_get(row, "content"), &x->text[0]);
 	h.cols[1] = tool ? txc_str_c(tool) : TXC_STR_NULL;
 	h.cols[2] = col_text(txc_json_get(row, "tool_calls"), &x->text[1]);
+	if (x->o->tool && !txc_source_uses_tool(x->scratch, h.cols[1], h.cols[2], x->o->tool))
+		return 0;
+	txc_arena_reset(x->scratch);
 	if (!txc_query_match(x->q, h.cols, 3))
 		return 0;
 	h.has_row_id = txc_json_is_int(txc_json_get(row, "id"), &h.row_id);
@@ -590,7 +608,8 @@ int txc_store_search(struct txc_store *s, const struct txc_query *q, const struc
 		c.order[i] = i;
 	sort_ctx = sel;
 	qsort(c.order, n, sizeof(size_t), cmp_chosen);
-	struct search_ctx x = {.c = &c, .sink = sink, .q = q, .o = o, .text = {TXC_BUF_INIT, TXC_BUF_INIT}};
+	struct search_ctx x = {.c = &c, .sink = sink, .q = q, .o = o, .text = {TXC_BUF_INIT, TXC_BUF_INIT},
+			       .scratch = txc_arena_new(0)};
 	int rc;
 	if (s->ops->search != NULL) {
 		struct txc_hit_sink mine = {chosen_hit, &x};
@@ -600,6 +619,7 @@ int txc_store_search(struct txc_store *s, const struct txc_query *q, const struc
 	}
 	txc_buf_release(&x.text[0]);
 	txc_buf_release(&x.text[1]);
+	txc_arena_free(x.scratch);
 	free(c.order);
 	return rc;
 }

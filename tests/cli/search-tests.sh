@@ -144,6 +144,14 @@ expect_rc 0 "role" S --db external.db --json --role user retry loop
 same "role user" "1 13" "$(rows)"
 expect_rc 0 "tool" S --db external.db --json --tool terminal removed
 same "tool" "11" "$(rows)"
+for l in external none; do # a call to the tool (in tool_calls) and its result (tool_name)
+	expect_rc 0 "tool call $l" S --db $l.db --json --tool terminal '"rm -rf"'
+	same "tool calls $l" "10" "$(rows)"
+	expect_rc 0 "tool both $l" S --db $l.db --json --tool terminal tmp build
+	same "tool both $l" "10 11" "$(rows)"
+	expect_rc 0 "tool other $l" S --db $l.db --json --tool read_file tmp build
+	same "tool other $l" "" "$(rows)"
+done
 expect_rc 0 "cwd filter" S --db external.db --json --cwd /other retry
 same "cwd" "13" "$(rows)"
 expect_rc 0 "title filter" S --db none.db --json --title retry retry
