@@ -40,7 +40,7 @@ struct txc_term {
 
 struct txc_query {
 	struct txc_term *v;
-	size_t n, n_positive, n_words; /* n_words: positive terms of tokens (the index can narrow by them) */
+	size_t n, cap, n_positive, n_words; /* n_words: positive terms of tokens */
 };
 
 /* Parse the user's text (len bytes, NUL allowed); TXC_E_USAGE with d set when nothing is left to find. */

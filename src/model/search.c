@@ -147,7 +147,8 @@ static void add_term(struct txc_query *q, const char *s, size_t len, bool negate
 		txc_buf_release(&b);
 		return;
 	}
-	q->v = txc_xrealloc(q->v, (q->n + 1) * sizeof(*q->v));
+	if (q->n == q->cap)
+		q->v = txc_xrealloc(q->v, (q->cap = q->cap ? q->cap * 2 : 8) * sizeof(*q->v));
 	q->v[q->n++] = (struct txc_term){b.buf, b.len, text, prefix, negated};
 	q->n_positive += !negated;
 	q->n_words += !negated && !text;
