@@ -125,4 +125,48 @@ struct txc_row_sink {
 int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
 		     struct txc_diag *d);
 
+/* ---- search (txc search): the full-text index a store keeps, else a scan ---- */
+
+struct txc_query; /* search.h */
+enum txc_search_sort { TXC_SORT_RANK, TXC_SORT_NEWEST, TXC_SORT_OLDEST };
+struct txc_search_opts {
+	const char *role;      /* only rows of this role, or NULL */
+	const char *tool;      /* only rows whose tool_name is this, or NULL */
+	enum txc_search_sort sort;
+	bool include_inactive; /* also rows rewound away (never compacted ones: those are always searched) */
+	const char *text;      /* the query as typed, for sources that search themselves (a dashboard) */
+};
+/* One matching row.  Everything borrowed for the call only. */
+struct txc_hit {
+	const struct txc_session_info *session; /* the selected session it is in (façade) */
+	struct txc_sid sid;                     /* the backend's name of that session */
+	bool has_row_id;
+	int64_t row_id;
+	size_t number; /* its message number in the session (search.h), 0 when it has none (rewound) or unknown */
+	struct txc_str role, tool_name;        /* ptr NULL when absent */
+	const struct txc_json *timestamp;      /* as stored (a number), or NULL */
+	struct txc_str cols[3];                /* the searched text: content, tool_name, tool_calls */
+	bool has_rank, active, compacted;
+	double rank;                           /* FTS5 bm25: lower is better */
+	struct txc_str tip; /* the session ended in a compression: the live tip of its chain (Hermes's resume rule) */
+};
+/* hit() returns 0 to go on, anything else stops the search and is returned (1: enough). */
+struct txc_hit_sink {
+	int (*hit)(void *ctx, const struct txc_hit *h);
+	void *ctx;
+};
+/* How the answer was found: the index used (or "scan"), whether it is complete, and why. */
+struct txc_search_info {
+	char index[64];
+	bool complete;
+	char how[320];
+};
+/*
+ * The rows of the sessions sel[0..n) that match q, in the order o asks (rank: the index's
+ * ranking, or newest first where there is none), to sink.  Never changes the store.
+ */
+int txc_store_search(struct txc_store *s, const struct txc_query *q, const struct txc_search_opts *o,
+		     const struct txc_session_info *const *sel, size_t n, const struct txc_hit_sink *sink,
+		     struct txc_search_info *info, struct txc_diag *d);
+
 #endif

@@ -69,11 +69,19 @@ struct cli_store_opts {
 	long timeout;
 };
 
+/* txc search's own options */
+struct cli_search {
+	bool sessions, include_inactive, verbose;
+	const char *role, *tool;
+	int sort; /* enum txc_search_sort */
+};
+
 struct cli_args {
 	struct cli_store_opts store;
 	bool all_profiles, json, force, install, as_new, help, version, dry_run, progress, check;
 	const char *to, *output, *out_dir;
 	struct cli_select sel;
+	struct cli_search search;
 	struct txc_write_opts w;
 	char cwd_now[4096]; /* w.cwd points here (cli_write_opts_finish) */
 	unsigned wgiven; /* the write options given (enum txc_write_opt bits) */

@@ -15,12 +15,13 @@ enum {
 	O_DB = 1000, O_HOME, O_PROFILE, O_ALL_PROFILES, O_JSON, O_ARCHIVED, O_SINCE, O_UNTIL, O_SOURCE, O_MODEL,
 	O_CWD, O_TITLE, O_LIMIT, O_ORDER, O_UTC, O_TO, O_OUT, O_FORCE, O_INSTALL, O_REASONING, O_DETAIL, O_MAXLINES,
 	O_IMAGES, O_COMPACTED, O_DRY_RUN, O_PROGRESS, O_CHECK, O_COLOR, O_VERSION, O_INPUT, O_SKIP_BAD, O_REMOTE,
-	O_TOKEN, O_TIMEOUT, O_AS_NEW,
+	O_TOKEN, O_TIMEOUT, O_AS_NEW, O_SESSIONS, O_ROLE, O_TOOL, O_SORT, O_INACTIVE, O_VERBOSE,
 };
 
 #define ALL CMD_ANY
 #define STORE CMD_STORE
 #define SEL (CMD_LIST | CMD_EXPORT)
+#define FILTERS (SEL | CMD_SEARCH) /* the filters of list, which search takes too */
 
 /*
  * values: completion words; "@file" / "@dir" complete paths; "@format" the writers' names;
@@ -38,17 +39,23 @@ static const struct cli_opt opts[] = {
 	{"token", 0, O_TOKEN, "TOKEN", NULL, STORE,
 	 "dashboard session token (default $HERMES_DASHBOARD_SESSION_TOKEN, else read from the dashboard page)"},
 	{"timeout", 0, O_TIMEOUT, "SECONDS", NULL, STORE, "with --remote: give up on a request after SECONDS (default 300)"},
-	{"since", 0, O_SINCE, "WHEN", "today yesterday 1h 1d 1w", SEL, "sessions started at or after WHEN"},
-	{"until", 0, O_UNTIL, "WHEN", "today yesterday", SEL, "sessions started before WHEN (a date: through that day)"},
-	{"source", 0, O_SOURCE, "NAME", "cli telegram discord slack whatsapp signal api_server cron", SEL,
+	{"since", 0, O_SINCE, "WHEN", "today yesterday 1h 1d 1w", FILTERS, "sessions started at or after WHEN"},
+	{"until", 0, O_UNTIL, "WHEN", "today yesterday", FILTERS, "sessions started before WHEN (a date: through that day)"},
+	{"source", 0, O_SOURCE, "NAME", "cli telegram discord slack whatsapp signal api_server cron", FILTERS,
 	 "only sessions from this source"},
-	{"model", 0, O_MODEL, "TEXT", NULL, SEL, "only models whose name contains TEXT (any case)"},
-	{"cwd", 0, O_CWD, "PATH", "@dir", SEL, "only sessions whose working directory is PATH (relative: to here) or below it"},
-	{"title", 0, O_TITLE, "TEXT", NULL, SEL, "only titles containing TEXT (any case)"},
-	{"limit", 0, O_LIMIT, "N", NULL, SEL, "at most N sessions"},
-	{"archived", 0, O_ARCHIVED, NULL, NULL, CMD_LIST, "include archived sessions (export always does)"},
+	{"model", 0, O_MODEL, "TEXT", NULL, FILTERS, "only models whose name contains TEXT (any case)"},
+	{"cwd", 0, O_CWD, "PATH", "@dir", FILTERS, "only sessions whose working directory is PATH (relative: to here) or below it"},
+	{"title", 0, O_TITLE, "TEXT", NULL, FILTERS, "only titles containing TEXT (any case)"},
+	{"limit", 0, O_LIMIT, "N", NULL, FILTERS, "at most N sessions (search: N hits, default 20)"},
+	{"archived", 0, O_ARCHIVED, NULL, NULL, CMD_LIST | CMD_SEARCH, "include archived sessions (export always does)"},
 	{"order", 0, O_ORDER, "KEY", "started recent", SEL, "started (start time) or recent (last activity)"},
-	{"json", 0, O_JSON, NULL, NULL, CMD_LIST | CMD_EXPORT | CMD_ARTIFACTS, "JSON output"},
+	{"json", 0, O_JSON, NULL, NULL, CMD_LIST | CMD_EXPORT | CMD_ARTIFACTS | CMD_SEARCH, "JSON output"},
+	{"sessions", 0, O_SESSIONS, NULL, NULL, CMD_SEARCH, "search: print only the ids of matching sessions, one a line"},
+	{"role", 0, O_ROLE, "ROLE", "user assistant tool", CMD_SEARCH, "search: only messages of ROLE (user, assistant, tool)"},
+	{"tool", 0, O_TOOL, "NAME", NULL, CMD_SEARCH, "search: only calls to the tool NAME and its results"},
+	{"sort", 0, O_SORT, "KEY", "rank newest oldest", CMD_SEARCH, "search: rank (best first, default), newest or oldest"},
+	{"include-inactive", 0, O_INACTIVE, NULL, NULL, CMD_SEARCH, "search: also messages rewound away (hidden by default)"},
+	{"verbose", 0, O_VERBOSE, NULL, NULL, CMD_SEARCH, "search: say on stderr which index answered and whether the answer is complete"},
 	{"to", 0, O_TO, "FORMAT", "@format", CMD_CONVERT | CMD_EXPORT, "output format"},
 	{"output", 'o', 'o', "FILE", "@file", CMD_CONVERT, "write FILE atomically instead of stdout (- is stdout)"},
 	{"out", 0, O_OUT, "DIR", "@dir", CMD_EXPORT, "write one file per session in DIR, with manifest.jsonl"},
@@ -108,6 +115,17 @@ static const struct cli_cmd_info cmds[] = {
 	 "assistant and tool messages (MEDIA: tags, screenshot paths, Markdown images and\n"
 	 "links, tool-result keys such as saved_to).  Paths are shown, never opened.\n",
 	 cmd_artifacts, CLI_CMD_STORE, NULL},
+	{CMD_SEARCH, "search", "QUERY [options]", "find messages by their words (the store's own full-text index)",
+	 "Find the messages that contain every word of QUERY, in the selected sessions.\n"
+	 "QUERY: words (all must match; case and punctuation do not matter, so chat-send\n"
+	 "finds \"chat send\"), \"exact phrases\", -word or -\"phrase\" to exclude, word* for a\n"
+	 "prefix.  Nothing else is syntax: AND, OR, NOT, col:term, C++ are words and\n"
+	 "punctuation.  Words of CJK or emoji match as substrings.  Hermes's full-text\n"
+	 "index answers when the store has a usable one, else the rows are scanned (same\n"
+	 "hits, slower); --verbose says which.  Each hit is ID#N: message N of session ID, counting\n"
+	 "its user, assistant and tool messages (compacted ones too) in order; messages\n"
+	 "rewound away (--include-inactive) have no number.\n",
+	 cmd_search, CLI_CMD_STORE, NULL},
 	{0, "completions", "SHELL", "print a bash, zsh or fish completion script", NULL, cmd_completions, 0,
 	 "bash zsh fish"},
 	{0, "save", NULL, "refused: Hermes's store is private and read-only to txc", NULL, cmd_refused,
@@ -251,6 +269,8 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	static const enum txc_images images_v[] = {TXC_IMAGES_INLINE, TXC_IMAGES_FILES, TXC_IMAGES_OMIT};
 	static const char *const order[] = {"started", "recent"};
 	static const char *const color[] = {"auto", "always", "never"};
+	static const char *const roles[] = {"user", "assistant", "tool"};
+	static const char *const sorts[] = {"rank", "newest", "oldest"};
 	int k;
 	enum txc_err rc = TXC_OK;
 	switch (id) {
@@ -309,6 +329,18 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 			a->w.images = images_v[k];
 		break;
 	case O_COMPACTED: a->w.include_compacted = true; break;
+	case O_SESSIONS: a->search.sessions = true; break;
+	case O_ROLE:
+		if ((rc = choice(cmd, "role", v, roles, 3, &k)) == 0)
+			a->search.role = v;
+		break;
+	case O_TOOL: a->search.tool = v; break;
+	case O_SORT:
+		if ((rc = choice(cmd, "sort", v, sorts, 3, &k)) == 0)
+			a->search.sort = k;
+		break;
+	case O_INACTIVE: a->search.include_inactive = true; break;
+	case O_VERBOSE: a->search.verbose = true; break;
 	case O_COLOR:
 		if ((rc = choice(cmd, "color", v, color, 3, &k)) == 0)
 			cli_color_set(k);

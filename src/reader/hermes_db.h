@@ -40,4 +40,8 @@ bool txc_hermes_db_has_col(const struct columns *c, const char *name);
 int txc_hermes_db_error(struct hermes_db *s, int rc, struct txc_diag *d, const char *what);
 bool txc_hermes_db_is_ioerr(int rc);
 
+/* txc_source_ops.search (hermes_db_search.c): messages_fts read-only, else a scan. */
+int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc_search_opts *o,
+			 const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d);
+
 #endif

@@ -519,4 +519,5 @@ const struct txc_source_ops txc_hermes_db_ops = {
 	.export_order = db_export_order,
 	.load = db_load,
 	.stream = db_stream,
+	.search = txc_hermes_db_search,
 };

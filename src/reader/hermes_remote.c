@@ -18,6 +18,7 @@
 
 #include "source.h"
 #include "txc/http.h"
+#include "txc/search.h"
 
 /* at most this many list pages (1,000,000 sessions), and twice what the first page's total needs */
 #define MAX_PAGES 10000
@@ -367,10 +368,85 @@ static int rm_list(void *impl, unsigned flags, struct txc_arena *a, struct txc_s
 	return rc ? rc : txc_source_infos(a, all, out, n);
 }
 
+/* ---- search: GET /api/sessions/search (reference hermes-lineage-redact-search.md §3.5) ---- */
+
+/* The dashboard's snippet without its >>> <<< marks (txc marks its own matches). */
+static struct txc_str unmarked(struct txc_arena *a, struct txc_str s)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	for (size_t i = 0; i < s.len;) {
+		if (s.len - i >= 3 && (memcmp(s.ptr + i, ">>>", 3) == 0 || memcmp(s.ptr + i, "<<<", 3) == 0)) {
+			i += 3;
+			continue;
+		}
+		txc_buf_addch(&b, s.ptr[i++]);
+	}
+	struct txc_str out = txc_arena_str(a, b.buf, b.len);
+	txc_buf_release(&b);
+	return out;
+}
+
+/* One result: a content match (an id match has no role and is not a message); false when filtered out. */
+static bool result_hit(struct txc_arena *a, const struct txc_json *res, const struct txc_search_opts *o,
+		       struct txc_hit *h)
+{
+	const char *role = txc_json_cstr(txc_json_get(res, "role"));
+	const struct txc_json *sid = txc_json_get(res, "session_id");
+	if (role == NULL || sid == NULL || (o->role && strcmp(role, o->role) != 0) || o->tool)
+		return false;
+	memset(h, 0, sizeof(*h));
+	h->sid = txc_source_sid(a, sid, false, 0);
+	h->role = txc_str_c(role);
+	h->active = true;
+	const char *snip = txc_json_cstr(txc_json_get(res, "snippet"));
+	if (snip != NULL)
+		h->cols[0] = unmarked(a, txc_str_c(snip));
+	return true;
+}
+
+static int rm_search(void *impl, const struct txc_query *q, const struct txc_search_opts *o,
+		     const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d)
+{
+	(void)q;
+	struct remote *r = impl;
+	snprintf(info->index, sizeof(info->index), "dashboard");
+	snprintf(info->how, sizeof(info->how), "the dashboard's own search (GET /api/sessions/search): its matching, "
+					       "one hit per conversation, named by its live tip, at most 100");
+	info->complete = false;
+	struct txc_buf url = TXC_BUF_INIT, body = TXC_BUF_INIT;
+	txc_buf_addf(&url, "%s/api/sessions/search?limit=100&q=", r->base);
+	url_escape(&url, o->text != NULL ? o->text : "");
+	if (r->profile != NULL) {
+		txc_buf_addstr(&url, "&profile=");
+		url_escape(&url, r->profile);
+	}
+	long status = 0;
+	int rc = get_all(r, url.buf, &body, &status, d);
+	if (rc == TXC_OK && status != 200)
+		rc = status_error(r, status, "search", d);
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_json *doc = NULL, *results = NULL;
+	if (rc == TXC_OK && (txc_json_parse(a, body.buf, body.len, &doc) != 0 ||
+			     (results = txc_json_get(doc, "results")) == NULL || results->kind != TXC_JSON_ARRAY)) {
+		txc_diag_set(d, TXC_E_FAIL, "search: the dashboard at %s did not answer with {\"results\": [...]}", r->shown);
+		rc = TXC_E_FAIL;
+	}
+	for (size_t i = 0; rc == TXC_OK && i < results->n; i++) {
+		struct txc_hit h;
+		if (result_hit(a, results->items[i], o, &h))
+			rc = sink->hit(sink->ctx, &h);
+	}
+	txc_arena_free(a);
+	txc_buf_release(&url);
+	txc_buf_release(&body);
+	return rc > 0 ? TXC_OK : rc; /* >0: the sink had enough */
+}
+
 const struct txc_source_ops txc_hermes_dashboard_ops = {
 	.name = "hermes-dashboard",
 	.caps = TXC_SRC_NATIVE_ROWS,
 	.close = rm_close,
 	.sessions = rm_list,
 	.load_at = rm_load,
+	.search = rm_search,
 };

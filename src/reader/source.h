@@ -52,6 +52,13 @@ struct txc_source_ops {
 	/* TXC_SRC_STREAM: as txc_store_stream */
 	int (*stream)(void *impl, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
 		      struct txc_diag *d);
+	/*
+	 * Optional: the matching rows of every session (hits name sessions by
+	 * the backend's sid; the façade keeps those selected), info filled.
+	 * Without it the façade scans each selected session's rows.
+	 */
+	int (*search)(void *impl, const struct txc_query *q, const struct txc_search_opts *o,
+		      const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d);
 };
 
 extern const struct txc_source_ops txc_hermes_db_ops, txc_hermes_file_ops, txc_hermes_dashboard_ops;
@@ -69,6 +76,9 @@ struct txc_sid txc_source_sid(struct txc_arena *a, const struct txc_json *v, boo
 void txc_source_info(const struct txc_json *row, struct txc_session_info *info);
 /* Summaries of Hermes session objects, each placed at its index + 1 (for sources that load by place). */
 int txc_source_infos(struct txc_arena *a, const struct txc_json *rows, struct txc_session_info **out, size_t *n);
+
+/* Whether a row is of tool name: its tool_name, or a call to it in its tool_calls (JSON text). */
+bool txc_source_uses_tool(struct txc_arena *a, struct txc_str tool_name, struct txc_str calls, const char *name);
 
 /* Split an export object into t->native: "messages" becomes rows, "last_active" last_active. */
 void txc_source_split(struct txc_transcript *t, const struct txc_json *obj);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "source.h"
+#include "txc/search.h"
 
 struct txc_store {
 	const struct txc_source_ops *ops;
@@ -455,5 +456,192 @@ int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned fla
 	for (size_t i = 0; rc == TXC_OK && rows != NULL && i < rows->n; i++)
 		rc = sink->row(sink->ctx, rows->items[i]);
 	txc_transcript_free(t);
+	return rc;
+}
+
+/* ---- search ---- */
+
+/* The selected sessions, sorted by how a backend names them (place, else identity text). */
+struct chosen {
+	const struct txc_session_info *const *v;
+	size_t *order, n;
+};
+
+static int cmp_sid(const struct txc_sid *a, const struct txc_sid *b)
+{
+	if (a->placed != b->placed)
+		return a->placed ? -1 : 1;
+	if (a->placed)
+		return (a->pos > b->pos) - (a->pos < b->pos);
+	return cmp_bytes(a->text, b->text);
+}
+
+/* qsort has no context: the array being sorted (one search at a time) */
+static const struct txc_session_info *const *sort_ctx;
+
+static int cmp_chosen(const void *pa, const void *pb)
+{
+	const size_t *a = pa, *b = pb;
+	return cmp_sid(&sort_ctx[*a]->sid, &sort_ctx[*b]->sid);
+}
+
+/* A session named by its place, or (a backend that names hits by id alone) by identity text. */
+static const struct txc_session_info *chosen_find(const struct chosen *c, const struct txc_sid *id)
+{
+	if (!id->placed) {
+		for (size_t i = 0; i < c->n; i++)
+			if (cmp_bytes(c->v[i]->sid.text, id->text) == 0)
+				return c->v[i];
+		return NULL;
+	}
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int k = cmp_sid(&c->v[c->order[mid]]->sid, id);
+		if (k == 0)
+			return c->v[c->order[mid]];
+		if (k < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+struct search_ctx {
+	const struct chosen *c;
+	const struct txc_hit_sink *sink;
+	/* the scan: */
+	const struct txc_query *q;
+	const struct txc_search_opts *o;
+	const struct txc_session_info *session;
+	size_t n_messages; /* of the session being scanned, so far: message numbers */
+	struct txc_arena *scratch;
+	struct txc_buf text[2];
+};
+
+bool txc_source_uses_tool(struct txc_arena *a, struct txc_str tool_name, struct txc_str calls, const char *name)
+{
+	if (tool_name.ptr != NULL && txc_str_eq(tool_name, name))
+		return true;
+	const struct txc_json *v;
+	if (calls.ptr == NULL || txc_json_parse(a, calls.ptr, calls.len, &v) != 0 || v->kind != TXC_JSON_ARRAY)
+		return false;
+	for (size_t i = 0; i < v->n; i++) {
+		const char *n = txc_json_cstr(txc_json_get(txc_json_get(v->items[i], "function"), "name"));
+		if (n != NULL && strcmp(n, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A backend's hit: kept when its session is selected. */
+static int chosen_hit(void *ctx, const struct txc_hit *h)
+{
+	struct search_ctx *x = ctx;
+	struct txc_hit k = *h;
+	k.session = chosen_find(x->c, &h->sid);
+	if (k.session == NULL)
+		return 0;
+	return x->sink->hit(x->sink->ctx, &k);
+}
+
+/* A column as text: a string as it is, anything else as compact JSON (into b). */
+static struct txc_str col_text(const struct txc_json *v, struct txc_buf *b)
+{
+	if (v == NULL || v->kind == TXC_JSON_NULL)
+		return TXC_STR_NULL;
+	if (v->kind == TXC_JSON_STRING)
+		return v->s;
+	txc_buf_reset(b);
+	txc_json_emit(b, v, 0);
+	return (struct txc_str){b->buf, b->len};
+}
+
+static bool int_is(const struct txc_json *v, int64_t want)
+{
+	int64_t x;
+	return v != NULL && txc_json_is_int(v, &x) && x == want;
+}
+
+static int scan_head(void *ctx, const struct txc_transcript *t)
+{
+	(void)ctx;
+	(void)t;
+	return 0;
+}
+
+static int scan_row(void *ctx, const struct txc_json *row)
+{
+	struct search_ctx *x = ctx;
+	struct txc_hit h = {.session = x->session, .sid = x->session->sid};
+	h.active = txc_hermes_row_active(row);
+	h.compacted = int_is(txc_json_get(row, "compacted"), 1);
+	const char *role = txc_json_cstr(txc_json_get(row, "role"));
+	bool counted = (h.active || h.compacted) && txc_query_is_message_role(role ? txc_str_c(role) : TXC_STR_NULL);
+	x->n_messages += counted;
+	if (!h.active && !h.compacted && !x->o->include_inactive)
+		return 0;
+	const char *tool = txc_json_cstr(txc_json_get(row, "tool_name"));
+	if (x->o->role && (role == NULL || strcmp(role, x->o->role) != 0))
+		return 0;
+	h.cols[0] = col_text(txc_json_get(row, "content"), &x->text[0]);
+	h.cols[1] = tool ? txc_str_c(tool) : TXC_STR_NULL;
+	h.cols[2] = col_text(txc_json_get(row, "tool_calls"), &x->text[1]);
+	if (x->o->tool && !txc_source_uses_tool(x->scratch, h.cols[1], h.cols[2], x->o->tool))
+		return 0;
+	txc_arena_reset(x->scratch);
+	if (!txc_query_match(x->q, h.cols, 3))
+		return 0;
+	h.has_row_id = txc_json_is_int(txc_json_get(row, "id"), &h.row_id);
+	h.number = counted ? x->n_messages : 0;
+	h.role = role ? txc_str_c(role) : TXC_STR_NULL;
+	h.tool_name = h.cols[1];
+	h.timestamp = txc_json_get(row, "timestamp");
+	return x->sink->hit(x->sink->ctx, &h);
+}
+
+/* No index: every selected session's rows, read one at a time (sessions in listing order, rows in order). */
+static int scan_sessions(struct txc_store *s, struct search_ctx *x, const struct txc_session_info *const *sel,
+			 size_t n, struct txc_search_info *info, struct txc_diag *d)
+{
+	snprintf(info->index, sizeof(info->index), "scan");
+	snprintf(info->how, sizeof(info->how), "%s has no full-text index: every selected session's rows were read",
+		 s->ops->name);
+	info->complete = true;
+	struct txc_row_sink rs = {scan_head, scan_row, x};
+	unsigned flags = TXC_LOAD_COMPACTED;
+	int rc = TXC_OK;
+	for (size_t i = 0; i < n && rc == TXC_OK; i++) {
+		x->session = sel[i];
+		x->n_messages = 0;
+		rc = txc_store_stream(s, &sel[i]->sid, flags, &rs, d);
+	}
+	return rc;
+}
+
+int txc_store_search(struct txc_store *s, const struct txc_query *q, const struct txc_search_opts *o,
+		     const struct txc_session_info *const *sel, size_t n, const struct txc_hit_sink *sink,
+		     struct txc_search_info *info, struct txc_diag *d)
+{
+	memset(info, 0, sizeof(*info));
+	struct chosen c = {sel, txc_xmalloc((n ? n : 1) * sizeof(size_t)), n};
+	for (size_t i = 0; i < n; i++)
+		c.order[i] = i;
+	sort_ctx = sel;
+	qsort(c.order, n, sizeof(size_t), cmp_chosen);
+	struct search_ctx x = {.c = &c, .sink = sink, .q = q, .o = o, .text = {TXC_BUF_INIT, TXC_BUF_INIT},
+			       .scratch = txc_arena_new(0)};
+	int rc;
+	if (s->ops->search != NULL) {
+		struct txc_hit_sink mine = {chosen_hit, &x};
+		rc = s->ops->search(s->impl, q, o, &mine, info, d);
+	} else {
+		rc = scan_sessions(s, &x, sel, n, info, d);
+	}
+	txc_buf_release(&x.text[0]);
+	txc_buf_release(&x.text[1]);
+	txc_arena_free(x.scratch);
+	free(c.order);
 	return rc;
 }

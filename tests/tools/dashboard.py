@@ -5,6 +5,8 @@ shapes (hermes-store.md section 8), served from a `txc export --json` file.
   GET /                            the page, with window.__HERMES_SESSION_TOKEN__
   GET /api/sessions                {"sessions", "total", "limit", "offset"}, paged
   GET /api/sessions/{id}/export    compact JSON of the session with "messages", chunked
+  GET /api/sessions/search?q=&limit=  {"results": [...]}: the first message of each session
+                                   holding every word (any case), snippet marked >>>word<<<
 
 Faults on demand: --fail-first N (the first N API requests get 500), --cut ID (the
 export of ID stops half-way and the connection is closed), --slow SECONDS (exports
@@ -77,6 +79,26 @@ def row(s):
     return r
 
 
+def search(text, limit):
+    """Hermes's shape (one result per session, keys in its order); its matching much simplified."""
+    words = [w.lower() for w in text.split()]
+    results = []
+    for s in sessions:
+        if not words or s.get("archived"):
+            continue
+        for m in s.get("messages", []):
+            content = m.get("content") if isinstance(m.get("content"), str) else ""
+            if all(w in content.lower() for w in words):
+                at = content.lower().index(words[0])
+                snippet = content[:at] + ">>>" + content[at:at + len(words[0])] + "<<<" + content[at + len(words[0]):]
+                results.append({"snippet": snippet, "role": m.get("role"), "source": s.get("source"),
+                                "model": s.get("model"), "session_started": s.get("started_at"),
+                                "session_id": s.get("id"), "lineage_root": s.get("id"), "id": s.get("id"),
+                                "title": s.get("title")})
+                break
+    return results[:max(1, min(limit, 100))]
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -136,6 +158,9 @@ class Handler(BaseHTTPRequestHandler):
             if args.no_total:
                 del body["total"]
             return self.send(200, json.dumps(body, ensure_ascii=False))
+        if url.path == "/api/sessions/search":
+            return self.send(200, json.dumps({"results": search(q.get("q", [""])[0], int(q.get("limit", ["20"])[0]))},
+                                             ensure_ascii=False))
         parts = url.path.split("/")
         if len(parts) == 5 and parts[1:3] == ["api", "sessions"] and parts[4] == "export":
             sid = urllib.parse.unquote(parts[3])

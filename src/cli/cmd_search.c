@@ -1,0 +1,462 @@
+/*
+ * cmd_search.c - `txc search QUERY`: the messages of the selected sessions
+ * that match, as text grouped by session, session ids (--sessions) or a
+ * JSON array streamed hit by hit (--json).
+ *
+ * The store answers (txc_store_search: its full-text index, else a scan);
+ * this file selects the sessions as `list` does and prints each hit as
+ * ID#N, the message a person can find again (search.h: message numbers).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "txc/search.h"
+
+enum { SNIPPET_BYTES = 160, DEFAULT_LIMIT = 20 };
+
+/* Text output waits for the end so that each session's hits are shown together. */
+struct group {
+	size_t sel; /* index in the selection */
+	char *tip;  /* its compression chain's live tip, or NULL */
+	struct txc_buf lines;
+};
+
+struct search_out {
+	const struct cli_args *a;
+	const struct txc_query *q;
+	const char *text; /* the query as typed */
+	struct cli_stores *st;
+	size_t store;            /* the store being searched */
+	const struct cli_session *sel;
+	size_t n_sel;
+	size_t *by_info;         /* selection indexes sorted by info pointer */
+	bool *seen;              /* per selection index: a hit was shown */
+	size_t limit, n_hits, n_sessions;
+	bool more;               /* the limit stopped the search */
+	struct txc_out out;      /* --json */
+	struct cli_tty tty;
+	struct group *groups;    /* text */
+	size_t n_groups;
+	bool color, tty_out;
+};
+
+/* ---- which selected session a hit is in ---- */
+
+static const struct cli_session *sort_sel;
+
+static int cmp_info(const void *pa, const void *pb)
+{
+	const struct txc_session_info *x = sort_sel[*(const size_t *)pa].info, *y = sort_sel[*(const size_t *)pb].info;
+	return (x > y) - (x < y);
+}
+
+static size_t sel_index(const struct search_out *o, const struct txc_session_info *info)
+{
+	size_t lo = 0, hi = o->n_sel;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct txc_session_info *m = o->sel[o->by_info[mid]].info;
+		if (m == info)
+			return o->by_info[mid];
+		if (m < info)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return o->n_sel;
+}
+
+/* ---- snippets ---- */
+
+/* The column whose match is shown: content, else the tool call, else the tool name. */
+static struct txc_str shown_text(const struct txc_query *q, const struct txc_hit *h)
+{
+	static const int order[] = {0, 2, 1};
+	for (int k = 0; k < 3; k++) {
+		struct txc_str c = h->cols[order[k]];
+		for (size_t i = 0; c.ptr != NULL && i < q->n; i++)
+			if (!q->v[i].negated && txc_query_term_in(q, i, c.ptr, c.len))
+				return c;
+	}
+	return h->cols[0];
+}
+
+/* One line: the window around the match, marks as colour or >>> <<<, every byte safe for a terminal. */
+static void snippet(struct txc_buf *b, const struct txc_query *q, const struct txc_hit *h, bool color, bool raw)
+{
+	struct txc_str t = shown_text(q, h);
+	if (t.ptr == NULL)
+		return;
+	if (t.len >= 6 && memcmp(t.ptr, "\0json:", 6) == 0) { /* Hermes's marker for JSON content */
+		t.ptr += 6;
+		t.len -= 6;
+	}
+	struct txc_snippet s;
+	txc_query_snippet(q, t.ptr, t.len, SNIPPET_BYTES, &s);
+	struct txc_buf piece = TXC_BUF_INIT;
+	if (s.cut_left)
+		txc_buf_addstr(b, "...");
+	size_t at = s.start;
+	for (size_t k = 0; k <= s.n; k++) {
+		size_t z = k < s.n ? s.mark[k][0] : s.end;
+		for (int part = 0; part < 2; part++) {
+			size_t from = part ? z : at, to = part ? (k < s.n ? s.mark[k][1] : z) : z;
+			if (to <= from)
+				continue;
+			txc_buf_reset(&piece);
+			if (raw) /* JSON: the text as it is, line breaks made spaces */
+				for (size_t i = from; i < to; i++)
+					txc_buf_addch(&piece, t.ptr[i] == '\n' || t.ptr[i] == '\r' || t.ptr[i] == '\t' ? ' ' : t.ptr[i]);
+			else
+				cli_safe_text(&piece, t.ptr + from, to - from, true);
+			if (part && color)
+				cli_paint(b, "1;31", piece.buf, piece.len);
+			else if (part)
+				txc_buf_addf(b, ">>>%s<<<", piece.buf);
+			else
+				txc_buf_add(b, piece.buf, piece.len);
+		}
+		if (k < s.n)
+			at = s.mark[k][1];
+	}
+	if (s.cut_right)
+		txc_buf_addstr(b, "...");
+	txc_buf_release(&piece);
+}
+
+static void fmt_when(char out[32], double secs, bool utc)
+{
+	if (!isfinite(secs) || fabs(secs) > 1e13) {
+		strcpy(out, "-");
+		return;
+	}
+	time_t tt = (time_t)floor(secs);
+	struct tm tm;
+	if (utc)
+		gmtime_r(&tt, &tm);
+	else
+		localtime_r(&tt, &tm);
+	strftime(out, 32, "%Y-%m-%d %H:%M", &tm);
+}
+
+/* ---- output ---- */
+
+static void json_str_or_null(struct txc_buf *b, struct txc_str s)
+{
+	if (s.ptr == NULL)
+		txc_buf_addstr(b, "null");
+	else
+		txc_json_emit_str(b, s.ptr, s.len);
+}
+
+static void hit_json(struct search_out *o, const struct txc_hit *h, size_t num)
+{
+	struct txc_buf *b = &o->out.buf;
+	const struct txc_session_info *in = h->session;
+	txc_buf_addstr(b, o->n_hits ? ",\n" : "\n");
+	txc_buf_addstr(b, "{\"session_id\":");
+	txc_json_emit_str(b, in->sid.text.ptr, in->sid.text.len);
+	if (num)
+		txc_buf_addf(b, ",\"message\":%zu", num);
+	else
+		txc_buf_addstr(b, ",\"message\":null");
+	if (h->has_row_id)
+		txc_buf_addf(b, ",\"row_id\":%lld", (long long)h->row_id);
+	else
+		txc_buf_addstr(b, ",\"row_id\":null");
+	txc_buf_addstr(b, ",\"role\":");
+	json_str_or_null(b, h->role);
+	txc_buf_addstr(b, ",\"tool_name\":");
+	json_str_or_null(b, h->tool_name);
+	txc_buf_addstr(b, ",\"timestamp\":");
+	if (h->timestamp != NULL)
+		txc_json_emit(b, h->timestamp, 0);
+	else
+		txc_buf_addstr(b, "null");
+	struct txc_buf snip = TXC_BUF_INIT;
+	snippet(&snip, o->q, h, false, true);
+	txc_buf_addstr(b, ",\"snippet\":");
+	txc_json_emit_str(b, snip.buf, snip.len);
+	txc_buf_release(&snip);
+	txc_buf_addstr(b, ",\"rank\":");
+	if (h->has_rank && isfinite(h->rank))
+		txc_json_emit_real(b, h->rank);
+	else
+		txc_buf_addstr(b, "null");
+	txc_buf_addstr(b, ",\"title\":");
+	json_str_or_null(b, in->title);
+	txc_buf_addstr(b, ",\"tip\":");
+	json_str_or_null(b, h->tip);
+	txc_buf_addf(b, ",\"active\":%s,\"compacted\":%s", h->active ? "true" : "false",
+		     h->compacted ? "true" : "false");
+	if (o->a->all_profiles) {
+		const char *p = o->st->v[o->store].profile;
+		txc_buf_addstr(b, ",\"profile\":");
+		txc_json_emit_str(b, p, strlen(p));
+	}
+	txc_buf_addch(b, '}');
+	txc_out_maybe_flush(&o->out);
+}
+
+static struct group *group_of(struct search_out *o, size_t sel)
+{
+	for (size_t i = 0; i < o->n_groups; i++)
+		if (o->groups[i].sel == sel)
+			return &o->groups[i];
+	o->groups = txc_xrealloc(o->groups, (o->n_groups + 1) * sizeof(*o->groups));
+	o->groups[o->n_groups] = (struct group){sel, NULL, TXC_BUF_INIT};
+	return &o->groups[o->n_groups++];
+}
+
+/* "  ID#N  role  time  snippet" */
+static void hit_line(struct search_out *o, const struct txc_hit *h, size_t num, size_t sel)
+{
+	struct group *g = group_of(o, sel);
+	struct txc_buf *b = &g->lines, id = TXC_BUF_INIT;
+	if (g->tip == NULL && h->tip.ptr != NULL)
+		g->tip = txc_xstrndup(h->tip.ptr, h->tip.len);
+	char when[32];
+	cli_safe_text(&id, h->session->sid.text.ptr, h->session->sid.text.len, true);
+	if (num)
+		txc_buf_addf(&id, "#%zu", num);
+	else
+		txc_buf_addstr(&id, h->active || h->compacted ? "#?" : " (rewound)");
+	txc_buf_addstr(b, "  ");
+	cli_paint(b, "33", id.buf, id.len);
+	txc_buf_release(&id);
+	txc_buf_addstr(b, "  ");
+	struct txc_buf role = TXC_BUF_INIT;
+	cli_safe_text(&role, h->role.ptr ? h->role.ptr : "-", h->role.ptr ? h->role.len : 1, true);
+	if (h->tool_name.ptr != NULL && h->tool_name.len) {
+		txc_buf_addch(&role, ':');
+		cli_safe_text(&role, h->tool_name.ptr, h->tool_name.len, true);
+	}
+	if (h->compacted && !h->active)
+		txc_buf_addstr(&role, " (compacted)");
+	txc_buf_add(b, role.buf, role.len);
+	txc_buf_release(&role);
+	double secs = NAN;
+	if (h->timestamp != NULL && !txc_json_number(h->timestamp, &secs))
+		secs = NAN;
+	fmt_when(when, secs, o->a->sel.utc);
+	txc_buf_addf(b, "  %s  ", when);
+	snippet(b, o->q, h, o->color, false);
+	txc_buf_addch(b, '\n');
+}
+
+static int on_hit(void *ctx, const struct txc_hit *h)
+{
+	struct search_out *o = ctx;
+	size_t sel = sel_index(o, h->session);
+	if (sel == o->n_sel)
+		return 0;
+	if (o->a->search.sessions) {
+		if (o->seen[sel])
+			return 0;
+		if (o->n_sessions == o->limit) {
+			o->more = true;
+			return 1;
+		}
+		o->seen[sel] = true;
+		o->n_sessions++;
+		struct txc_buf b = TXC_BUF_INIT;
+		if (o->tty_out) /* a terminal: escaped like all text; a pipe: the id as it is, for xargs */
+			cli_safe_text(&b, h->session->sid.text.ptr, h->session->sid.text.len, true);
+		else
+			txc_buf_add(&b, h->session->sid.text.ptr, h->session->sid.text.len);
+		txc_buf_addch(&b, '\n');
+		cli_stdout_write(b.buf, b.len);
+		txc_buf_release(&b);
+		return 0;
+	}
+	if (o->n_hits == o->limit) {
+		o->more = true;
+		return 1;
+	}
+	size_t num = h->number;
+	if (o->a->json)
+		hit_json(o, h, num);
+	else
+		hit_line(o, h, num, sel);
+	o->n_hits++;
+	o->n_sessions += !o->seen[sel];
+	o->seen[sel] = true;
+	return 0;
+}
+
+static void print_groups(struct search_out *o)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	for (size_t i = 0; i < o->n_groups; i++) {
+		const struct cli_session *cs = &o->sel[o->groups[i].sel];
+		char when[32];
+		struct txc_buf t = TXC_BUF_INIT;
+		cli_safe_text(&t, cs->id.text.ptr, cs->id.text.len, true);
+		cli_paint(&b, "1;33", t.buf, t.len);
+		txc_buf_reset(&t);
+		fmt_when(when, cs->info->started, o->a->sel.utc);
+		txc_buf_addf(&b, "  %s  ", when);
+		if (cs->info->title.ptr)
+			cli_safe_text(&t, cs->info->title.ptr, cs->info->title.len, true);
+		cli_paint(&b, "1", t.buf, t.len);
+		if (o->groups[i].tip != NULL) {
+			txc_buf_reset(&t);
+			cli_safe_text(&t, o->groups[i].tip, strlen(o->groups[i].tip), true);
+			txc_buf_addf(&b, "  (compressed; continued in %s)", t.buf);
+			free(o->groups[i].tip);
+		}
+		txc_buf_release(&t);
+		txc_buf_addch(&b, '\n');
+		txc_buf_add(&b, o->groups[i].lines.buf, o->groups[i].lines.len);
+		txc_buf_release(&o->groups[i].lines);
+	}
+	cli_stdout_write(b.buf, b.len);
+	txc_buf_release(&b);
+	free(o->groups);
+}
+
+/* ---- the command ---- */
+
+/* QUERY: the arguments joined by spaces, refused when too long or not UTF-8, then parsed. */
+static int query_of(const struct cli_args *a, struct txc_query *q, char **text)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	for (int i = 0; i < a->n_pos; i++) {
+		if (i)
+			txc_buf_addch(&b, ' ');
+		txc_buf_addstr(&b, a->pos[i]);
+	}
+	struct txc_diag d = {0};
+	int rc = TXC_E_USAGE;
+	if (b.len > TXC_QUERY_MAX)
+		cli_usage(CMD_SEARCH, "the query is %zu bytes long; at most %d are searched for", b.len, TXC_QUERY_MAX);
+	else if (!txc_utf8_valid(b.buf, b.len))
+		cli_usage(CMD_SEARCH, "the query is not valid UTF-8");
+	else if ((rc = txc_query_parse(b.buf, b.len, q, &d)) != TXC_OK)
+		cli_usage(CMD_SEARCH, "%s", d.msg);
+	*text = rc == TXC_OK ? txc_xstrdup(b.buf) : NULL;
+	txc_buf_release(&b);
+	return rc;
+}
+
+static void say_how(const struct cli_store_ref *ref, const struct txc_search_info *info, const struct search_out *o)
+{
+	struct txc_buf b = TXC_BUF_INIT, line = TXC_BUF_INIT;
+	txc_buf_addf(&b, "%s: %s, %s: %s; %zu hit%s", ref->path, info->index,
+		     info->complete ? "complete" : "INCOMPLETE", info->how, o->n_hits, o->n_hits == 1 ? "" : "s");
+	cli_safe_text(&line, b.buf, b.len, true);
+	fprintf(stderr, "txc: search: %s\n", line.buf);
+	txc_buf_release(&b);
+	txc_buf_release(&line);
+}
+
+/* Search store i over its selected sessions. */
+static int search_store(struct search_out *o, size_t i, struct txc_diag *d)
+{
+	const struct txc_session_info **infos = txc_xmalloc((o->n_sel ? o->n_sel : 1) * sizeof(*infos));
+	size_t n = 0;
+	for (size_t k = 0; k < o->n_sel; k++)
+		if (o->sel[k].store == i)
+			infos[n++] = o->sel[k].info;
+	struct txc_search_opts so = {.role = o->a->search.role, .tool = o->a->search.tool,
+				     .sort = (enum txc_search_sort)o->a->search.sort,
+				     .include_inactive = o->a->search.include_inactive, .text = o->text};
+	struct txc_hit_sink sink = {on_hit, o};
+	struct txc_search_info info;
+	o->store = i;
+	int rc = txc_store_search(o->st->v[i].s, o->q, &so, infos, n, &sink, &info, d);
+	free(infos);
+	if (rc == TXC_OK && o->a->search.verbose)
+		say_how(&o->st->v[i], &info, o);
+	return rc;
+}
+
+static int run_search(struct search_out *o, struct txc_diag *d)
+{
+	o->by_info = txc_xmalloc((o->n_sel ? o->n_sel : 1) * sizeof(size_t));
+	o->seen = txc_xcalloc(o->n_sel ? o->n_sel : 1, 1);
+	for (size_t i = 0; i < o->n_sel; i++)
+		o->by_info[i] = i;
+	sort_sel = o->sel;
+	qsort(o->by_info, o->n_sel, sizeof(size_t), cmp_info);
+	if (o->a->json) {
+		cli_out_stdout(&o->out, &o->tty);
+		txc_buf_addch(&o->out.buf, '[');
+	}
+	int rc = TXC_OK;
+	for (size_t i = 0; i < o->st->n && rc == TXC_OK && !o->more; i++)
+		rc = search_store(o, i, d);
+	if (o->a->json) {
+		txc_buf_addstr(&o->out.buf, o->n_hits ? "\n]\n" : "]\n");
+		if (cli_out_finish(&o->out) != 0)
+			cli_stdout_failed(o->out.err);
+		txc_out_release(&o->out);
+	} else if (!o->a->search.sessions) {
+		print_groups(o);
+	}
+	if (o->more && !o->a->json)
+		fprintf(stderr, "txc: search: more %s not shown (raise --limit)\n", o->a->search.sessions ? "sessions" : "hits");
+	else if (rc == TXC_OK && o->n_hits == 0 && o->n_sessions == 0 && !o->a->json)
+		fprintf(stderr, "txc: search: no message matches\n");
+	free(o->by_info);
+	free(o->seen);
+	return rc;
+}
+
+int cmd_search(int argc, char **argv)
+{
+	struct cli_args a;
+	int rc;
+	if (!cli_begin(CMD_SEARCH, argc, argv, &a, &rc))
+		return rc;
+	if (a.n_pos == 0)
+		return cli_usage(CMD_SEARCH, "what to search for is missing: txc search QUERY");
+	if (a.json && a.search.sessions)
+		return cli_usage(CMD_SEARCH, "--json and --sessions do not go together");
+	struct txc_query q;
+	char *text;
+	if (query_of(&a, &q, &text) != TXC_OK)
+		return 2;
+	struct txc_diag d = {0};
+	struct cli_stores st;
+	rc = cli_stores_open(&a, &st, &d);
+	bool named = a.store.db || a.store.home || a.store.profile || a.store.input || a.store.remote;
+	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1 && !named) {
+		cli_warn("no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
+		if (a.json)
+			fputs("[]\n", stdout);
+		cli_stores_close(&st);
+		txc_query_free(&q);
+		free(text);
+		return 0;
+	}
+	struct txc_arena *arena = txc_arena_new(0);
+	struct cli_session *v = NULL;
+	size_t n = 0, more = 0;
+	if (rc == TXC_OK) {
+		struct cli_args sa = a; /* every selected session: --limit counts hits */
+		sa.sel.limit = 0;
+		sa.json = false;
+		rc = cli_select_sessions(&sa, CMD_SEARCH, &st, arena, &v, &n, &more, &d);
+	}
+	if (rc == TXC_OK) {
+		struct search_out o = {.a = &a, .q = &q, .text = text, .st = &st, .sel = v, .n_sel = n};
+		o.limit = a.sel.limit > 0 ? (size_t)a.sel.limit : DEFAULT_LIMIT;
+		o.color = cli_color_stdout();
+		o.tty_out = isatty(STDOUT_FILENO);
+		rc = run_search(&o, &d);
+	}
+	free(v);
+	txc_arena_free(arena);
+	size_t broken = st.n_broken;
+	cli_stores_close(&st);
+	txc_query_free(&q);
+	free(text);
+	return rc ? cli_fail(&d) : broken ? 1 : 0;
+}

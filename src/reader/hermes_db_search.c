@@ -1,0 +1,681 @@
+/*
+ * hermes_db_search.c - `txc search` on Hermes's state.db: the full-text
+ * index Hermes keeps (messages_fts), read-only, else a scan that gives the
+ * same hits.
+ *
+ * Rules (shared/reference hermes-lineage-redact-search.md §3): only MATCH,
+ * rank and rowid are used, so every layout works (legacy inline, external
+ * content, the later views); a table is probed before use and an error
+ * means "use a scan"; messages_fts_cjk is never touched; nothing is ever
+ * written (no 'rebuild', no repair).  The index only narrows: every row it
+ * offers is checked against the query in C (search.h), the check a scan
+ * makes, so the two agree.  Rows the index does not hold (a rebuild's
+ * window, tool rows a view cut) are scanned on top.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h> /* strncasecmp */
+
+#include "hermes_db.h"
+#include "txc/search.h"
+
+enum { TOOL_CUT = 8192 }; /* layout 3 indexes tool rows through their first 8192 characters */
+
+/* What the index can answer, and what must be scanned on top of it. */
+struct plan {
+	bool fts, legacy;
+	bool window;    /* rows lo < id <= hi are not indexed yet (a rebuild in progress) */
+	sqlite3_int64 lo, hi;
+	bool tools_cut; /* layout 3 */
+	char why[200];  /* why a scan, when !fts */
+};
+
+static bool meta_value(struct hermes_db *s, const char *key, char *out, size_t size)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM state_meta WHERE key = ?1", -1, &st, NULL) != SQLITE_OK)
+		return false; /* no state_meta: an older store */
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	bool found = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	if (found)
+		snprintf(out, size, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* The stored CREATE of messages_fts (malloc'd), or NULL. */
+static char *fts_sql(struct hermes_db *s)
+{
+	sqlite3_stmt *st;
+	char *sql = NULL;
+	if (sqlite3_prepare_v2(s->db, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'messages_fts'", -1,
+			       &st, NULL) != SQLITE_OK)
+		return NULL;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
+		sql = txc_xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return sql;
+}
+
+/* Whether the table can be read here: a missing tokenizer or module fails now, not mid-search. */
+static bool fts_readable(struct hermes_db *s, char *err, size_t size)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT * FROM messages_fts LIMIT 0", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		snprintf(err, size, "%s", sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE;
+}
+
+/* A tokenizer other than the default unicode61 (porter, trigram, options, an extension): its tokens are not ours. */
+static const char *find_nocase(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	for (; *s; s++)
+		if (strncasecmp(s, word, n) == 0)
+			return s;
+	return NULL;
+}
+
+static bool odd_tokenizer(const char *sql)
+{
+	const char *t = find_nocase(sql, "tokenize");
+	if (t == NULL)
+		return false;
+	t += 8;
+	while (*t == ' ' || *t == '=' || *t == '\'' || *t == '"')
+		t++;
+	if (strncasecmp(t, "unicode61", 9) != 0)
+		return true;
+	t += 9;
+	return *t != '\'' && *t != '"';
+}
+
+static void plan_index(struct hermes_db *s, const struct txc_query *q, struct plan *p)
+{
+	char err[120], v[64], hw[64];
+	char *expr = txc_query_fts(q);
+	free(expr);
+	if (expr == NULL) {
+		snprintf(p->why, sizeof(p->why), "no word of the query is plain ASCII letters and digits (CJK and symbols "
+						 "match as substrings, other letters exactly), which the index cannot narrow by");
+		return;
+	}
+	char *sql = fts_sql(s);
+	if (sql == NULL) {
+		snprintf(p->why, sizeof(p->why), "the store has no full-text index (messages_fts)");
+		return;
+	}
+	if (odd_tokenizer(sql)) {
+		snprintf(p->why, sizeof(p->why), "messages_fts uses a tokenizer other than unicode61");
+	} else if (!fts_readable(s, err, sizeof(err))) {
+		snprintf(p->why, sizeof(p->why), "messages_fts cannot be read by this SQLite (%s)", err);
+	} else if (meta_value(s, "fts_stale", v, sizeof(v)) && strcmp(v, "0") != 0) {
+		snprintf(p->why, sizeof(p->why), "Hermes marked messages_fts stale (state_meta fts_stale)");
+	} else {
+		p->fts = true;
+		p->legacy = strstr(sql, "tool_name") == NULL;
+		p->tools_cut = strstr(sql, "messages_fts_src") != NULL;
+		if (meta_value(s, "fts_rebuild_high_water", hw, sizeof(hw))) {
+			p->window = true;
+			p->hi = strtoll(hw, NULL, 10);
+			p->lo = meta_value(s, "fts_rebuild_progress", v, sizeof(v)) ? strtoll(v, NULL, 10) : 0;
+		}
+	}
+	free(sql);
+}
+
+/* ---- SQL ---- */
+
+static void msg_col(struct hermes_db *s, struct txc_buf *b, const char *name)
+{
+	if (txc_hermes_db_has_col(&s->msg, name))
+		txc_buf_addf(b, "m.\"%s\"", name);
+	else
+		txc_buf_addstr(b, "NULL");
+}
+
+enum { C_ID, C_ROLE, C_CONTENT, C_TOOL, C_CALLS, C_TIME, C_ACTIVE, C_COMPACTED, C_SROWID, C_SID, C_RANK };
+
+static void select_cols(struct hermes_db *s, struct txc_buf *b, const char *rank)
+{
+	static const char *const cols[] = {"id", "role", "content", "tool_name", "tool_calls", "timestamp", "active",
+					   "compacted"};
+	txc_buf_addstr(b, "SELECT ");
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		msg_col(s, b, cols[i]);
+		txc_buf_addstr(b, ", ");
+	}
+	txc_buf_addf(b, "%s%s, s.id", s->rowid ? "s." : "", s->rowid ? s->rowid : "NULL");
+	txc_buf_addf(b, ", %s", rank);
+}
+
+/* ?2 role, ?3 tool name; the visibility rule Hermes's search has */
+static void filters(struct hermes_db *s, struct txc_buf *b, const struct txc_search_opts *o)
+{
+	txc_buf_addstr(b, " WHERE 1");
+	if (!o->include_inactive && txc_hermes_db_has_col(&s->msg, "active"))
+		txc_buf_addstr(b, txc_hermes_db_has_col(&s->msg, "compacted") ? " AND (m.active = 1 OR m.compacted = 1)"
+									     : " AND m.active = 1");
+	if (o->role)
+		txc_buf_addstr(b, " AND m.role = ?2");
+	if (o->tool && txc_hermes_db_has_col(&s->msg, "tool_calls")) /* a result of it, or a call to it (checked in row_hit) */
+		txc_buf_addstr(b, " AND (m.tool_name = ?3 OR instr(m.tool_calls, ?3) > 0)");
+	else if (o->tool)
+		txc_buf_addstr(b, " AND m.tool_name = ?3");
+}
+
+static void order_by(struct txc_buf *b, const struct txc_search_opts *o, bool ranked)
+{
+	if (o->sort == TXC_SORT_OLDEST)
+		txc_buf_addstr(b, ranked ? " ORDER BY m.timestamp ASC, f.k" : " ORDER BY m.timestamp ASC, m.id ASC");
+	else if (o->sort == TXC_SORT_NEWEST || !ranked)
+		txc_buf_addstr(b, ranked ? " ORDER BY m.timestamp DESC, f.k" : " ORDER BY m.timestamp DESC, m.id DESC");
+	else
+		txc_buf_addstr(b, " ORDER BY f.k");
+}
+
+/* Every row the index offers for ?1. */
+static void fts_query(struct hermes_db *s, struct txc_buf *b, const struct txc_search_opts *o)
+{
+	select_cols(s, b, "f.k");
+	txc_buf_addstr(b, " FROM (SELECT rowid AS r, rank AS k FROM messages_fts WHERE messages_fts MATCH ?1) f"
+			  " JOIN messages m ON m.id = f.r JOIN sessions s ON s.id = m.session_id");
+	filters(s, b, o);
+	order_by(b, o, true);
+}
+
+/*
+ * A scan: every visible row (extra: more conditions), narrowed by LIKE on
+ * the longest piece of each term (?4, ?5, ...; LIKE folds ASCII as the match
+ * does).  Content that starts with NUL ("\0json:") is past LIKE: always checked.
+ */
+static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_query *q,
+		       const struct txc_search_opts *o, const char *extra, bool ids_only)
+{
+	if (ids_only) { /* (id, no rank) for by_ids: the sort holds two small values a row */
+		txc_buf_addstr(b, "SELECT m.id, NULL FROM messages m");
+	} else {
+		select_cols(s, b, "NULL");
+		txc_buf_addstr(b, " FROM messages m JOIN sessions s ON s.id = m.session_id");
+	}
+	filters(s, b, o);
+	if (extra)
+		txc_buf_addstr(b, extra);
+	for (size_t i = 0, k = 4; i < q->n; i++) {
+		if (q->v[i].negated)
+			continue;
+		txc_buf_addf(b, " AND (m.content LIKE ?%zu ESCAPE '\\' OR CAST(m.content AS BLOB) < X'01'", k);
+		if (txc_hermes_db_has_col(&s->msg, "tool_name"))
+			txc_buf_addf(b, " OR m.tool_name LIKE ?%zu ESCAPE '\\'", k);
+		if (txc_hermes_db_has_col(&s->msg, "tool_calls"))
+			txc_buf_addf(b, " OR m.tool_calls LIKE ?%zu ESCAPE '\\'", k);
+		txc_buf_addch(b, ')');
+		k++;
+	}
+	order_by(b, o, false);
+}
+
+static void bind_like(sqlite3_stmt *st, int k, struct txc_str needle)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addch(&b, '%');
+	for (size_t i = 0; i < needle.len; i++) {
+		char c = needle.ptr[i];
+		if (c == '%' || c == '_' || c == '\\')
+			txc_buf_addch(&b, '\\');
+		txc_buf_addch(&b, c);
+	}
+	txc_buf_addch(&b, '%');
+	sqlite3_bind_text(st, k, b.buf, (int)b.len, SQLITE_TRANSIENT);
+	txc_buf_release(&b);
+}
+
+/* ---- running one query ---- */
+
+static struct txc_str col_str(sqlite3_stmt *st, int i)
+{
+	int t = sqlite3_column_type(st, i);
+	if (t == SQLITE_NULL)
+		return TXC_STR_NULL;
+	const void *p = t == SQLITE_BLOB ? sqlite3_column_blob(st, i) : (const void *)sqlite3_column_text(st, i);
+	return (struct txc_str){p ? p : "", (size_t)sqlite3_column_bytes(st, i)};
+}
+
+static const struct txc_json *col_json(struct txc_arena *a, sqlite3_stmt *st, int i)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER: return txc_json_int(a, sqlite3_column_int64(st, i));
+	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_column_double(st, i));
+	case SQLITE_TEXT:
+	case SQLITE_BLOB: return txc_json_string(a, col_str(st, i).ptr, col_str(st, i).len);
+	default: return &txc_json_null_value;
+	}
+}
+
+struct tip_cache;
+static const char *tip_of(struct hermes_db *s, struct tip_cache *c, const char *id);
+
+struct run {
+	struct hermes_db *s;
+	const struct txc_query *q;
+	const struct txc_search_opts *o;
+	const struct txc_hit_sink *sink;
+	struct txc_arena *a;
+	size_t offered, kept; /* rows the SQL gave, rows that matched */
+	int stop;             /* what the sink said when it stopped the search */
+	struct tip_cache *tips; /* NULL: the store has no compression links */
+	struct numbers *numbers; /* message numbers (number_of) */
+};
+
+/*
+ * A row's message number (search.h, txc_query_is_message_role): its place
+ * among the session's rows of those roles that are active or compacted, by
+ * id.  The ids of a session are read once (one indexed pass, 8 bytes a
+ * row) and kept, least recently used dropped first beyond 256 sessions or
+ * 512k ids (4 MiB); a number is a binary search.
+ */
+enum { NUMBERED = 256, NUMBERED_IDS = 512 * 1024 };
+
+struct numbered {
+	int type;          /* the session id's SQLite type; 0: empty slot */
+	char *key;         /* its bytes (text, or the integer's digits) */
+	size_t key_len;
+	sqlite3_int64 *ids;
+	size_t n, used; /* used: when last asked for */
+};
+
+struct numbers {
+	struct numbered v[NUMBERED];
+	size_t clock, n_ids;
+	sqlite3_stmt *st;
+};
+
+static int number_sql(struct hermes_db *s, sqlite3_stmt **st)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addstr(&b, "SELECT id FROM messages WHERE session_id = ?1 AND role IN ('user', 'assistant', 'tool')");
+	if (txc_hermes_db_has_col(&s->msg, "active"))
+		txc_buf_addstr(&b, txc_hermes_db_has_col(&s->msg, "compacted") ? " AND (active = 1 OR compacted = 1)"
+									       : " AND active = 1");
+	txc_buf_addstr(&b, " ORDER BY id");
+	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, st, NULL);
+	txc_buf_release(&b);
+	return rc;
+}
+
+static bool same_session(const struct numbered *e, sqlite3_value *sid)
+{
+	return e->type == sqlite3_value_type(sid) && e->key_len == (size_t)sqlite3_value_bytes(sid) &&
+	       memcmp(e->key, sqlite3_value_text(sid), e->key_len) == 0;
+}
+
+static void drop_numbered(struct numbers *c, struct numbered *e)
+{
+	c->n_ids -= e->n;
+	free(e->key);
+	free(e->ids);
+	memset(e, 0, sizeof(*e));
+}
+
+/* An empty slot, after dropping the least recently used entries while over the budget. */
+static struct numbered *free_slot(struct numbers *c)
+{
+	for (;;) {
+		struct numbered *lru = NULL, *empty = NULL;
+		for (size_t i = 0; i < NUMBERED; i++) {
+			if (c->v[i].type == 0)
+				empty = empty ? empty : &c->v[i];
+			else if (lru == NULL || c->v[i].used < lru->used)
+				lru = &c->v[i];
+		}
+		if (empty != NULL && (c->n_ids <= NUMBERED_IDS || lru == NULL))
+			return empty;
+		drop_numbered(c, lru);
+	}
+}
+
+static struct numbered *session_ids(struct numbers *c, sqlite3_value *sid)
+{
+	c->clock++;
+	for (size_t i = 0; i < NUMBERED; i++)
+		if (c->v[i].type != 0 && same_session(&c->v[i], sid)) {
+			c->v[i].used = c->clock;
+			return &c->v[i];
+		}
+	struct numbered *e = free_slot(c);
+	e->type = sqlite3_value_type(sid);
+	e->key_len = (size_t)sqlite3_value_bytes(sid);
+	e->key = txc_xstrndup((const char *)sqlite3_value_text(sid), e->key_len);
+	e->used = c->clock;
+	size_t cap = 0;
+	sqlite3_bind_value(c->st, 1, sid);
+	while (sqlite3_step(c->st) == SQLITE_ROW) {
+		if (e->n == cap)
+			e->ids = txc_xrealloc(e->ids, (cap = cap ? cap * 2 : 256) * sizeof(*e->ids));
+		e->ids[e->n++] = sqlite3_column_int64(c->st, 0);
+	}
+	sqlite3_reset(c->st);
+	c->n_ids += e->n;
+	return e;
+}
+
+static size_t number_of(struct run *r, sqlite3_stmt *row, const struct txc_hit *h)
+{
+	if (!h->has_row_id || (!h->active && !h->compacted) || !txc_hermes_db_has_col(&r->s->msg, "id") ||
+	    !txc_query_is_message_role(h->role))
+		return 0;
+	if (r->numbers->st == NULL && number_sql(r->s, &r->numbers->st) != SQLITE_OK)
+		return 0;
+	const struct numbered *e = session_ids(r->numbers, sqlite3_column_value(row, C_SID));
+	size_t lo = 0, hi = e->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->ids[mid] < h->row_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->n && e->ids[lo] == h->row_id ? lo + 1 : 0;
+}
+
+static void numbers_free(struct numbers *c)
+{
+	for (size_t i = 0; i < NUMBERED; i++)
+		drop_numbered(c, &c->v[i]);
+	sqlite3_finalize(c->st);
+}
+
+/* One row of a query: checked against the query, then handed on. */
+static int row_hit(struct run *r, sqlite3_stmt *st)
+{
+	struct txc_hit h = {0};
+	h.cols[0] = col_str(st, C_CONTENT);
+	h.cols[1] = col_str(st, C_TOOL);
+	h.cols[2] = col_str(st, C_CALLS);
+	r->offered++;
+	txc_arena_reset(r->a);
+	if (!txc_query_match(r->q, h.cols, 3) ||
+	    (r->o->tool && !txc_source_uses_tool(r->a, h.cols[1], h.cols[2], r->o->tool)))
+		return 0;
+	r->kept++;
+	h.sid = txc_source_sid(r->a, col_json(r->a, st, C_SID), sqlite3_column_type(st, C_SROWID) == SQLITE_INTEGER,
+			       sqlite3_column_int64(st, C_SROWID));
+	h.has_row_id = sqlite3_column_type(st, C_ID) == SQLITE_INTEGER;
+	h.row_id = sqlite3_column_int64(st, C_ID);
+	h.role = col_str(st, C_ROLE);
+	h.tool_name = h.cols[1];
+	h.timestamp = sqlite3_column_type(st, C_TIME) == SQLITE_NULL ? NULL : col_json(r->a, st, C_TIME);
+	h.active = sqlite3_column_type(st, C_ACTIVE) == SQLITE_NULL || sqlite3_column_int64(st, C_ACTIVE) == 1;
+	h.compacted = sqlite3_column_int64(st, C_COMPACTED) == 1;
+	h.has_rank = sqlite3_column_type(st, C_RANK) != SQLITE_NULL;
+	h.rank = sqlite3_column_double(st, C_RANK);
+	h.number = number_of(r, st, &h);
+	if (r->tips != NULL && sqlite3_column_type(st, C_SID) == SQLITE_TEXT) {
+		const char *tip = tip_of(r->s, r->tips, (const char *)sqlite3_column_text(st, C_SID));
+		h.tip = tip ? txc_str_c(tip) : TXC_STR_NULL;
+	}
+	return r->sink->hit(r->sink->ctx, &h);
+}
+
+static void bind_filters(struct run *r, sqlite3_stmt *st, const char *match, bool likes);
+
+static int run_sql(struct run *r, const char *sql, const char *match)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(r->s->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	bind_filters(r, st, match, true);
+	if (r->stop)
+		rc = SQLITE_DONE;
+	else
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW && (r->stop = row_hit(r, st)) == 0)
+			;
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE || r->stop ? SQLITE_OK : rc;
+}
+
+/* ---- a compression chain's live tip (reference §2.3) ---- */
+
+enum { TIP_STEPS = 100, TIP_CACHE = 16 };
+
+/* The continuation Hermes resumes from session ?1, or nothing (not ended by compression, or no such child). */
+static void tip_sql(struct hermes_db *s, struct txc_buf *b)
+{
+	bool mc = txc_hermes_db_has_col(&s->sess, "model_config");
+	bool src = txc_hermes_db_has_col(&s->sess, "source");
+	txc_buf_addstr(b, "SELECT c.id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id"
+			  " WHERE p.id = ?1 AND p.end_reason = 'compression'");
+	if (mc)
+		txc_buf_addstr(b, " AND NOT (json_valid(c.model_config) AND (json_extract(c.model_config, '$._branched_from')"
+				  " IS NOT NULL OR json_extract(c.model_config, '$._delegate_from') IS NOT NULL))");
+	if (src)
+		txc_buf_addstr(b, " AND COALESCE(c.source, '') <> 'tool'");
+	txc_buf_addstr(b, " ORDER BY c.end_reason = 'compression' DESC, c.ended_at IS NULL DESC, COALESCE(NULLIF(MAX(");
+	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "last_activity_at") ? "COALESCE(c.last_activity_at, 0)" : "0");
+	txc_buf_addstr(b, ", COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = c.id), 0)), 0),"
+			  " c.started_at) DESC, c.started_at DESC, c.id DESC LIMIT 1");
+}
+
+struct tip_cache {
+	char *from[TIP_CACHE], *tip[TIP_CACHE]; /* tip NULL: none */
+	size_t next;
+	sqlite3_stmt *st;
+};
+
+/* Follow continuations from id (TEXT ids only), seen-set and step cap against cycles; malloc'd, or NULL. */
+static char *walk_tip(sqlite3_stmt *st, const char *id)
+{
+	char *seen[TIP_STEPS + 1], *cur = txc_xstrdup(id);
+	size_t n = 0;
+	seen[n++] = cur;
+	while (n <= TIP_STEPS) {
+		sqlite3_bind_text(st, 1, cur, -1, SQLITE_STATIC);
+		char *next = NULL;
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
+			next = txc_xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_reset(st);
+		bool looped = false;
+		for (size_t i = 0; next != NULL && i < n; i++)
+			looped |= strcmp(seen[i], next) == 0;
+		if (next == NULL || looped) {
+			free(next);
+			break;
+		}
+		seen[n++] = cur = next;
+	}
+	char *tip = n > 1 ? txc_xstrdup(cur) : NULL;
+	for (size_t i = 0; i < n; i++)
+		free(seen[i]);
+	return tip;
+}
+
+static const char *tip_of(struct hermes_db *s, struct tip_cache *c, const char *id)
+{
+	for (size_t i = 0; i < TIP_CACHE; i++)
+		if (c->from[i] != NULL && strcmp(c->from[i], id) == 0)
+			return c->tip[i];
+	if (c->st == NULL) {
+		struct txc_buf b = TXC_BUF_INIT;
+		tip_sql(s, &b);
+		if (sqlite3_prepare_v2(s->db, b.buf, -1, &c->st, NULL) != SQLITE_OK)
+			c->st = NULL;
+		txc_buf_release(&b);
+		if (c->st == NULL)
+			return NULL;
+	}
+	size_t k = c->next++ % TIP_CACHE;
+	free(c->from[k]);
+	free(c->tip[k]);
+	c->from[k] = txc_xstrdup(id);
+	c->tip[k] = walk_tip(c->st, id);
+	return c->tip[k];
+}
+
+static void tip_cache_free(struct tip_cache *c)
+{
+	for (size_t i = 0; i < TIP_CACHE; i++) {
+		free(c->from[i]);
+		free(c->tip[i]);
+	}
+	sqlite3_finalize(c->st);
+}
+
+/* ---- the op ---- */
+
+static void describe(const struct plan *p, const char *fts, struct txc_search_info *info)
+{
+	info->complete = true;
+	if (!p->fts) {
+		snprintf(info->index, sizeof(info->index), "scan");
+		snprintf(info->how, sizeof(info->how), "every row was read: %s", p->why);
+		return;
+	}
+	snprintf(info->index, sizeof(info->index), "%s", p->legacy ? "messages_fts (legacy inline)"
+								  : "messages_fts (external content)");
+	int n = snprintf(info->how, sizeof(info->how), "MATCH %s", fts);
+	if (p->window && n > 0 && (size_t)n < sizeof(info->how))
+		n += snprintf(info->how + n, sizeof(info->how) - (size_t)n,
+			      "; rows %lld..%lld are not indexed yet (a rebuild in progress): scanned",
+			      (long long)p->lo + 1, (long long)p->hi);
+	if (p->tools_cut && n > 0 && (size_t)n < sizeof(info->how))
+		snprintf(info->how + n, sizeof(info->how) - (size_t)n,
+			 "; tool rows longer than %d characters are indexed only in part: scanned", TOOL_CUT);
+}
+
+static void bind_filters(struct run *r, sqlite3_stmt *st, const char *match, bool likes)
+{
+	if (match)
+		sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
+	if (r->o->role)
+		sqlite3_bind_text(st, 2, r->o->role, -1, SQLITE_STATIC);
+	if (r->o->tool)
+		sqlite3_bind_text(st, 3, r->o->tool, -1, SQLITE_STATIC);
+	for (size_t i = 0, k = 4; likes && i < r->q->n; i++)
+		if (!r->q->v[i].negated)
+			bind_like(st, (int)k++, txc_query_needle(r->q, i));
+}
+
+/*
+ * Rows in the order ids_sql gives their ids (id, rank), each then looked up
+ * by id (?5, its rank bound as ?6) until the sink has enough: the order is
+ * made from ids alone (FTS5's own ORDER BY rank; a sort of ids and times),
+ * and a top 20 reads about 20 whole rows, not every match.
+ */
+static int by_ids(struct run *r, const char *ids_sql, const char *match, bool likes)
+{
+	sqlite3_stmt *ids = NULL, *one = NULL;
+	struct txc_buf b = TXC_BUF_INIT;
+	select_cols(r->s, &b, "?6");
+	txc_buf_addstr(&b, " FROM messages m JOIN sessions s ON s.id = m.session_id");
+	filters(r->s, &b, r->o);
+	txc_buf_addstr(&b, " AND m.id = ?5");
+	int rc = sqlite3_prepare_v2(r->s->db, ids_sql, -1, &ids, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->s->db, b.buf, -1, &one, NULL);
+	txc_buf_release(&b);
+	if (rc == SQLITE_OK) {
+		bind_filters(r, ids, match, likes);
+		bind_filters(r, one, NULL, false);
+	}
+	while (rc == SQLITE_OK && r->stop == 0 && (rc = sqlite3_step(ids)) == SQLITE_ROW) {
+		sqlite3_bind_value(one, 5, sqlite3_column_value(ids, 0));
+		sqlite3_bind_value(one, 6, sqlite3_column_value(ids, 1));
+		while (r->stop == 0 && (rc = sqlite3_step(one)) == SQLITE_ROW) /* repeated session ids: more than one */
+			r->stop = row_hit(r, one);
+		sqlite3_reset(one);
+		rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(ids);
+	sqlite3_finalize(one);
+	return rc == SQLITE_DONE || r->stop ? SQLITE_OK : rc;
+}
+
+/* Best first: the index's ranking. */
+static int fts_ranked(struct run *r, const char *fts)
+{
+	return by_ids(r, "SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ?1 ORDER BY rank", fts, false);
+}
+
+/* No index: the ids of the rows LIKE lets through, newest (or oldest) first, then each row. */
+static int scan_all(struct run *r)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	scan_query(r->s, &b, r->q, r->o, NULL, true);
+	int rc = by_ids(r, b.buf, NULL, true);
+	txc_buf_release(&b);
+	return rc;
+}
+
+/* The index, then what it lacks: the rebuild's window and cut tool rows (those the index found excluded). */
+static int search_fts(struct run *r, const struct plan *p, const char *fts)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	int rc;
+	if (r->o->sort == TXC_SORT_RANK) {
+		rc = fts_ranked(r, fts);
+	} else {
+		fts_query(r->s, &b, r->o);
+		rc = run_sql(r, b.buf, fts);
+	}
+	if (rc == SQLITE_OK && p->window) {
+		char extra[96];
+		snprintf(extra, sizeof(extra), " AND m.id > %lld AND m.id <= %lld", (long long)p->lo, (long long)p->hi);
+		txc_buf_reset(&b);
+		scan_query(r->s, &b, r->q, r->o, extra, false);
+		rc = run_sql(r, b.buf, NULL);
+	}
+	if (rc == SQLITE_OK && p->tools_cut) {
+		txc_buf_reset(&b);
+		scan_query(r->s, &b, r->q, r->o,
+			   " AND m.role = 'tool' AND length(m.content) > 8192"
+			   " AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)", false);
+		rc = run_sql(r, b.buf, fts);
+	}
+	txc_buf_release(&b);
+	return rc;
+}
+
+int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc_search_opts *o,
+			 const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d)
+{
+	struct hermes_db *s = impl;
+	if (!s->has_messages || !txc_hermes_db_has_col(&s->msg, "session_id")) {
+		snprintf(info->index, sizeof(info->index), "none");
+		snprintf(info->how, sizeof(info->how), "the store has no messages table");
+		info->complete = true;
+		return TXC_OK;
+	}
+	struct plan p = {0};
+	plan_index(s, q, &p);
+	char *fts = txc_query_fts(q);
+	describe(&p, fts ? fts : "", info);
+	struct tip_cache tips = {0};
+	bool linked = txc_hermes_db_has_col(&s->sess, "parent_session_id") && txc_hermes_db_has_col(&s->sess, "end_reason");
+	struct numbers numbers = {0};
+	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL, &numbers};
+	int rc;
+	if (p.fts) {
+		rc = search_fts(&r, &p, fts);
+	} else if (txc_hermes_db_has_col(&s->msg, "id")) {
+		rc = scan_all(&r);
+	} else { /* no id to look rows up by: one pass */
+		struct txc_buf b = TXC_BUF_INIT;
+		scan_query(s, &b, q, o, NULL, false);
+		rc = run_sql(&r, b.buf, NULL);
+		txc_buf_release(&b);
+	}
+	txc_arena_free(r.a);
+	tip_cache_free(&tips);
+	numbers_free(&numbers);
+	free(fts);
+	if (rc != SQLITE_OK)
+		return txc_hermes_db_error(s, rc, d, "search");
+	return r.stop > 0 ? TXC_OK : r.stop; /* 1: the sink had enough */
+}

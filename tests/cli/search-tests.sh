@@ -1,0 +1,269 @@
+#!/bin/sh
+# txc search: every index layout Hermes stores (legacy inline, external content, the truncating
+# view, a rebuild in progress, stale, an FTS table with a tokenizer this SQLite lacks, trigram
+# only, none) must give the hits the rows really hold; hostile queries; output forms; the store
+# untouched.
+# usage: search-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+
+long=$(python3 -c 'print("filler " * 1300 + "needleattheend")')
+cat > base.sql <<SQL
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL,
+  ended_at REAL, end_reason TEXT, parent_session_id TEXT, message_count INTEGER DEFAULT 0, cwd TEXT, title TEXT,
+  archived INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL,
+  content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL,
+  active INTEGER NOT NULL DEFAULT 1, compacted INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE state_meta (key TEXT PRIMARY KEY, value TEXT);
+INSERT INTO sessions VALUES ('s_retry', 'cli', 'm', 1789000000, NULL, NULL, NULL, 6, '/repo', 'Retry loop', 0);
+INSERT INTO sessions VALUES ('s_cjk', 'telegram', 'm', 1789000100, NULL, NULL, NULL, 3, '/repo', '週末の予定', 0);
+INSERT INTO sessions VALUES ('s_tools', 'cli', 'm', 1789000200, NULL, NULL, NULL, 4, '/other', 'Tools', 0);
+INSERT INTO sessions VALUES ('s_arch', 'cli', 'm', 1789000300, NULL, NULL, NULL, 1, '/repo', 'Archived', 1);
+-- 1..6
+INSERT INTO messages VALUES (1, 's_retry', 'user', 'Fix the retry loop in chat-send please', NULL, NULL, NULL, 1789000001, 1, 0);
+INSERT INTO messages VALUES (2, 's_retry', 'assistant', 'The RETRY logic: loop until done. See snake_case_name and P2.2', NULL, NULL, NULL, 1789000002, 1, 0);
+INSERT INTO messages VALUES (3, 's_retry', 'user', 'rewound secretword retry loop', NULL, NULL, NULL, 1789000003, 0, 0);
+INSERT INTO messages VALUES (4, 's_retry', 'user', 'compacted oldword history', NULL, NULL, NULL, 1789000004, 0, 1);
+INSERT INTO messages VALUES (5, 's_retry', 'assistant', 'Chat Send works; C++ and col:term are text', NULL, NULL, NULL, 1789000005, 1, 0);
+INSERT INTO messages VALUES (6, 's_retry', 'assistant', 'retrying is not retry? loops neither', NULL, NULL, NULL, 1789000006, 1, 0);
+-- 7..9
+INSERT INTO messages VALUES (7, 's_cjk', 'user', '週末の予定を教えて 東京', NULL, NULL, NULL, 1789000101, 1, 0);
+INSERT INTO messages VALUES (8, 's_cjk', 'assistant', 'Party time 🎉 deploy done 🚀', NULL, NULL, NULL, 1789000102, 1, 0);
+INSERT INTO messages VALUES (9, 's_cjk', 'assistant', 'café naïve Über', NULL, NULL, NULL, 1789000103, 1, 0);
+-- 10..13
+INSERT INTO messages VALUES (10, 's_tools', 'assistant', '', NULL, '[{"id":"c1","type":"function","function":{"name":"terminal","arguments":"{\"command\":\"rm -rf /tmp/build\"}"}}]', NULL, 1789000201, 1, 0);
+INSERT INTO messages VALUES (11, 's_tools', 'tool', 'removed /tmp/build', 'c1', NULL, 'terminal', 1789000202, 1, 0);
+INSERT INTO messages VALUES (12, 's_tools', 'tool', '$long', 'c2', NULL, 'read_file', 1789000203, 1, 0);
+INSERT INTO messages VALUES (13, 's_tools', 'user', 'thanks, the retry loop is fine', NULL, NULL, NULL, 1789000204, 1, 0);
+-- 14; 15: Hermes's "\0json:" content (LIKE and length() stop at the NUL)
+INSERT INTO messages VALUES (14, 's_arch', 'user', 'archived retry loop', NULL, NULL, NULL, 1789000301, 1, 0);
+INSERT INTO messages VALUES (15, 's_cjk', 'user', CAST(X'006A736F6E3A5B7B2274797065223A2274657874222C2274657874223A226A736F6E776F7264227D5D' AS TEXT), NULL, NULL, NULL, 1789000104, 1, 0);
+SQL
+
+ext='CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id);
+INSERT INTO messages_fts(messages_fts) VALUES ('"'"'rebuild'"'"');'
+mk() { # name extra-sql
+	cat base.sql > "$1.sql" && printf '%s\n' "$2" >> "$1.sql" && "$mkdb" "$1.db" "$1.sql" || bad "mkdb $1"
+}
+mk none ''
+mk external "$ext
+INSERT INTO state_meta VALUES ('fts_storage_version', '1');"
+mk legacy "CREATE VIRTUAL TABLE messages_fts USING fts5(content);
+INSERT INTO messages_fts(rowid, content) SELECT id, COALESCE(content, '') || ' ' || COALESCE(tool_name, '') || ' ' || COALESCE(tool_calls, '') FROM messages;
+INSERT INTO state_meta VALUES ('fts_optimize_available', '1');"
+mk view3 "CREATE VIEW messages_fts_src AS SELECT id, CASE WHEN role = 'tool' THEN substr(COALESCE(content, ''), 1, 8192) ELSE content END AS content, tool_name, tool_calls FROM messages;
+CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content='messages_fts_src', content_rowid='id');
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+INSERT INTO state_meta VALUES ('fts_storage_version', '3');"
+# a rebuild in progress: rows 3..9 (progress 2, high water 9) are not in the index yet
+mk rebuild "$ext
+INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls) SELECT 'delete', id, content, tool_name, tool_calls FROM messages WHERE id > 2 AND id <= 9;
+INSERT INTO state_meta VALUES ('fts_rebuild_high_water', '9'), ('fts_rebuild_progress', '2');"
+# stale: the index misses rows Hermes knows about
+mk stale "$ext
+INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls) SELECT 'delete', id, content, tool_name, tool_calls FROM messages WHERE id = 1;
+INSERT INTO state_meta VALUES ('fts_stale', '1');"
+# trigram only (messages_fts built with the trigram tokenizer, not Hermes's words)
+mk trigram "CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id, tokenize='trigram');
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='trigram');"
+# a tokenizer this SQLite lacks (Hermes's optional cjk_unicode61): any use of the table fails
+mk notok "$ext
+PRAGMA writable_schema = ON;
+UPDATE sqlite_master SET sql = 'CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id, tokenize=''cjk_unicode61'')' WHERE name = 'messages_fts';
+PRAGMA writable_schema = OFF;"
+layouts="none external legacy view3 rebuild stale trigram notok"
+sha256sum *.db > before.sha
+
+S() { "$txc" search "$@"; }
+rows() { # the row ids of a --json answer, sorted, space separated
+	python3 -c 'import json,sys; print(" ".join(str(r) for r in sorted(h["row_id"] for h in json.load(sys.stdin))))' < out.txt
+}
+same() { # desc want got
+	if [ "$2" = "$3" ]; then ok; else bad "$1: rows '$3', want '$2'"; fi
+}
+# query | the rows that really hold it (active or compacted, unarchived)
+cases='retry loop|1 2 13
+chat-send|1 5
+snake_case_name|2
+P2.2|2
+retry*|1 2 6 13
+"retry loop"|1 13
+retry -loop|6
+oldword|4
+C++ col:term|5
+needleattheend|12
+"rm -rf"|10
+rm -rf|
+terminal|10 11
+東京|7
+予定|7
+🎉|8
+café|9
+jsonword|15
+NOT retry|6
+"retry loop|1 2 13
+retry loop"|1 2 13
+AND OR|'
+printf '%s\n' "$cases" > cases.txt
+for l in $layouts; do
+	while IFS='|' read -r q truth; do
+		expect_rc 0 "$l: $q" S --db "$l.db" --json --limit 1000 -- $q
+		same "$l: $q" "$truth" "$(rows)"
+	done < cases.txt
+done
+# the answer says which index answered and whether it is complete
+expect_rc 0 "verbose external" S --db external.db --verbose retry
+grep -q 'messages_fts (external content), complete' err.txt && ok || bad "external: $(cat err.txt)"
+expect_rc 0 "verbose legacy" S --db legacy.db --verbose retry
+grep -q 'messages_fts (legacy inline)' err.txt && ok || bad "legacy: $(cat err.txt)"
+expect_rc 0 "verbose rebuild" S --db rebuild.db --verbose retry
+grep -q 'rows 3..9 are not indexed yet' err.txt && ok || bad "rebuild window: $(cat err.txt)"
+expect_rc 0 "verbose view3" S --db view3.db --verbose needleattheend
+grep -q 'indexed only in part' err.txt && ok || bad "view3: $(cat err.txt)"
+for l in none stale trigram notok; do
+	expect_rc 0 "verbose $l" S --db $l.db --verbose retry
+	grep -q ': scan, complete: every row was read' err.txt && ok || bad "$l: $(cat err.txt)"
+done
+grep -q 'cjk_unicode61\|tokenizer' err.txt && ok || bad "notok names the tokenizer: $(cat err.txt)"
+expect_rc 0 "verbose cjk" S --db external.db --verbose 東京
+grep -q 'substrings' err.txt && ok || bad "cjk scans: $(cat err.txt)"
+
+# filters, roles, tools, visibility
+expect_rc 0 "include-inactive" S --db external.db --json --include-inactive secretword
+same "include-inactive" "3" "$(rows)"
+expect_rc 0 "rewound hidden" S --db external.db --json secretword
+same "rewound hidden" "" "$(rows)"; [ "$(cat out.txt)" = "[]" ] && ok || bad "empty json is []: $(cat out.txt)"
+expect_rc 0 "archived" S --db external.db --json --archived retry loop
+same "archived" "1 2 13 14" "$(rows)"
+expect_rc 0 "role" S --db external.db --json --role user retry loop
+same "role user" "1 13" "$(rows)"
+expect_rc 0 "tool" S --db external.db --json --tool terminal removed
+same "tool" "11" "$(rows)"
+for l in external none; do # a call to the tool (in tool_calls) and its result (tool_name)
+	expect_rc 0 "tool call $l" S --db $l.db --json --tool terminal '"rm -rf"'
+	same "tool calls $l" "10" "$(rows)"
+	expect_rc 0 "tool both $l" S --db $l.db --json --tool terminal tmp build
+	same "tool both $l" "10 11" "$(rows)"
+	expect_rc 0 "tool other $l" S --db $l.db --json --tool read_file tmp build
+	same "tool other $l" "" "$(rows)"
+done
+expect_rc 0 "cwd filter" S --db external.db --json --cwd /other retry
+same "cwd" "13" "$(rows)"
+expect_rc 0 "title filter" S --db none.db --json --title retry retry
+same "title" "1 2 6" "$(rows)"
+expect_rc 0 "limit" S --db external.db --json --limit 2 retry
+[ "$(rows | wc -w)" = 2 ] && ok || bad "limit 2: $(rows)"
+expect_rc 0 "sort oldest" S --db external.db --json --sort oldest retry
+python3 -c 'import json,sys; t=[h["timestamp"] for h in json.load(sys.stdin)]; sys.exit(t != sorted(t))' < out.txt && ok || bad "oldest order"
+expect_rc 0 "sort newest" S --db none.db --json --sort newest retry
+python3 -c 'import json,sys; t=[h["timestamp"] for h in json.load(sys.stdin)]; sys.exit(t != sorted(t, reverse=True))' < out.txt && ok || bad "newest order"
+"$jsoncheck" out.txt > /dev/null 2>&1 && ok || bad "json valid"
+
+# message numbers are those of the model (convert --include-compacted): row 5 is message 4 (row 3 is rewound)
+expect_rc 0 "numbers" S --db external.db --json "C++"
+python3 -c 'import json,sys; h=json.load(sys.stdin)[0]; sys.exit(h["message"] != 4 or h["session_id"] != "s_retry")' < out.txt && ok || bad "message number: $(cat out.txt)"
+expect_rc 0 "text form" S --db external.db --color never chat-send
+grep -q '^s_retry  ' out.txt && ok || bad "session heading: $(cat out.txt)"
+grep -q '  s_retry#1  user  .*>>>chat-send<<<' out.txt && ok || bad "hit line: $(cat out.txt)"
+grep -q '>>>Chat Send<<<' out.txt && ok || bad "second hit marked: $(cat out.txt)"
+expect_rc 0 "sessions" S --db external.db --sessions retry
+[ "$(cat out.txt)" = "s_retry
+s_tools" ] && ok || bad "--sessions: $(cat out.txt)"
+expect_rc 0 "no match" S --db external.db zzznothing
+[ -s out.txt ] && bad "no match prints nothing: $(cat out.txt)" || ok
+grep -q 'no message matches' err.txt && ok || bad "no match said"
+
+# hostile queries: a clear answer (exit 2, one line), never a crash
+expect_rc 2 "punctuation only" S --db external.db '!!! ...'; one_line_err "punctuation only"
+expect_rc 2 "only exclusions" S --db external.db -- -retry; one_line_err "only exclusions"
+expect_rc 2 "no query" S --db external.db; one_line_err "no query"
+expect_rc 2 "invalid utf-8" S --db external.db "$(printf 'retry\377')"; one_line_err "invalid utf-8"
+# (a 1 MB argument is refused by the kernel before txc runs; test_model's search tests parse 1 MB)
+big=$(python3 -c 'print("a " * 60000)')
+expect_rc 2 "120 kB query" S --db external.db "$big"; one_line_err "120 kB query"
+grep -q 'at most 4096' err.txt && ok || bad "a long query says the cap"
+expect_rc 2 "json and sessions" S --db external.db --json --sessions retry
+expect_rc 2 "bad role" S --db external.db --role system retry
+for q in 'NOT' 'NEAR(a b)' '"' '^' 'a:b:c' '*' '**retry' 'retry**' '-' '(' ')' '{' 'OR retry' 'x"y"z'; do
+	"$txc" search --db external.db --json -- "$q" > out.txt 2> err.txt; rc=$?
+	case $rc in 0 | 2) ok ;; *) bad "hostile '$q': exit $rc" ;; esac
+	grep -qi 'fts5\|syntax' err.txt && bad "hostile '$q' reached FTS5: $(cat err.txt)" || ok
+done
+# a terminal gets every byte escaped (no raw escape from a row)
+cat > esc.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('e1', 'cli', 1789000000, 'esc' || char(27) || '[31m');
+INSERT INTO messages VALUES (1, 'e1', 'user', 'evil ' || char(27) || ']0;pwned' || char(7) || ' word', 1789000001);
+INSERT INTO messages VALUES (2, 'e1', 'user', '週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定 word 週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定週末の予定', 1789000002);
+SQL
+"$mkdb" esc.db esc.sql || bad "mkdb esc"
+expect_rc 0 "escapes (pipe: markers)" S --db esc.db word
+if command -v script > /dev/null; then
+	script -qec "'$txc' search --db esc.db --color always word" /dev/null > tty.txt 2>&1
+	grep -q "$(printf '\033')\]0;pwned" tty.txt && bad "raw OSC reached the terminal" || ok
+	grep -q '\\x1b\]0;pwned' tty.txt && ok || bad "escaped OSC shown: $(head -c 300 tty.txt)"
+fi
+python3 -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' < out.txt && ok || bad "snippet cut inside a UTF-8 character"
+grep -q '^  e1#2  user  .*\.\.\..*>>>word<<<.*\.\.\.$' out.txt && ok || bad "long snippet cut both sides: $(cat out.txt)"
+
+# a compression chain c1 -> c2 -> c3 (c3 live); a branch and a delegate of c1 are no continuations; a cycle ends
+cat > chain.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, ended_at REAL,
+  end_reason TEXT, parent_session_id TEXT, model_config TEXT, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('c1', 'cli', 100, 200, 'compression', NULL, NULL, 'chain');
+INSERT INTO sessions VALUES ('b1', 'cli', 150, NULL, NULL, 'c1', '{"_branched_from": "c1"}', 'branch');
+INSERT INTO sessions VALUES ('d1', 'subagent', 160, NULL, NULL, 'c1', '{"_delegate_from": "c1"}', 'delegate');
+INSERT INTO sessions VALUES ('c2', 'cli', 201, 300, 'compression', 'c1', NULL, 'chain #2');
+INSERT INTO sessions VALUES ('c3', 'cli', 301, NULL, NULL, 'c2', NULL, 'chain #3');
+INSERT INTO sessions VALUES ('y1', 'cli', 400, 500, 'compression', 'y2', NULL, 'cycle');
+INSERT INTO sessions VALUES ('y2', 'cli', 401, 501, 'compression', 'y1', NULL, 'cycle');
+INSERT INTO messages VALUES (1, 'c1', 'user', 'lineage word', 101), (2, 'c3', 'user', 'lineage word', 302);
+INSERT INTO messages VALUES (3, 'b1', 'user', 'lineage word', 151), (4, 'y1', 'user', 'lineage word', 402);
+SQL
+"$mkdb" chain.db chain.sql || bad "mkdb chain"
+expect_rc 0 "chain tip" S --db chain.db --json lineage
+python3 -c '
+import json, sys
+tips = {h["session_id"]: h["tip"] for h in json.load(sys.stdin)}
+sys.exit(tips != {"c1": "c3", "c3": None, "b1": None, "y1": "y2"})' < out.txt && ok || bad "chain tips: $(cat out.txt)"
+expect_rc 0 "chain tip text" S --db chain.db --color never lineage
+grep -q '^c1 .*(compressed; continued in c3)' out.txt && ok || bad "tip named: $(cat out.txt)"
+
+# --input (export files) are scanned with the same answers
+"$txc" export --db external.db --json > export.jsonl 2> /dev/null || bad "export"
+expect_rc 0 "input" S --input export.jsonl --json --verbose retry loop
+same "input" "1 2 13" "$(rows)"
+grep -q ': scan' err.txt && ok || bad "input scans: $(cat err.txt)"
+
+# --remote: the dashboard's own search (one hit per session, named by id, snippet re-marked by txc)
+python3 "$src/tools/dashboard.py" --data export.jsonl > port.txt 2> server.err &
+server=$!
+i=0; while [ ! -s port.txt ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+url=http://127.0.0.1:$(head -n 1 port.txt)
+expect_rc 0 "remote" S --remote "$url" --json --verbose retry loop
+python3 -c '
+import json, sys
+hits = json.load(sys.stdin)
+sys.exit(sorted(h["session_id"] for h in hits) != ["s_retry", "s_tools"] or ">>>retry<<<" not in hits[0]["snippet"].lower())' < out.txt && ok || bad "remote hits: $(cat out.txt)"
+grep -q 'dashboard, INCOMPLETE' err.txt && ok || bad "remote says incomplete: $(cat err.txt)"
+grep -q 'GET /api/sessions/search?limit=100&q=retry%20loop' server.err && ok || bad "remote request: $(cat server.err)"
+expect_rc 0 "remote role" S --remote "$url" --json --role assistant retry loop
+[ "$(cat out.txt)" = "[]" ] && ok || bad "remote role filter: $(cat out.txt)"
+kill $server 2> /dev/null; wait $server 2> /dev/null
+
+# --help, completions
+expect_rc 0 "help" "$txc" search --help
+grep -q 'exact phrases' out.txt && grep -q -- '--include-inactive' out.txt && ok || bad "help text"
+"$txc" completions bash | grep -q 'search' && ok || bad "completion has search"
+
+sha256sum -c --quiet before.sha > sha.txt 2>&1 && ok || bad "a store changed: $(cat sha.txt)"
+ls *-wal *-shm *-journal > /dev/null 2>&1 && bad "a -wal, -shm or -journal appeared" || ok
+echo "search: $passes passed, $fails failed"
+[ "$fails" = 0 ]
