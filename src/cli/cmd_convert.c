@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "txc/writer_hermes.h"
 #include "commands.h"
 
 /*
@@ -60,9 +59,10 @@ int cli_out_finish(struct txc_out *out)
 	return rc;
 }
 
-/* ---- --to hermes: row by row, never the whole session (like export --json) ---- */
+/* ---- a writer that streams (TXC_WCAP_STREAM: hermes): row by row, never the whole session ---- */
 
-struct hermes_stream {
+struct row_stream {
+	const struct txc_writer_stream *ops;
 	struct txc_out *out;
 	const struct txc_write_opts *w;
 	size_t n_rows;
@@ -70,27 +70,27 @@ struct hermes_stream {
 
 static int stream_head(void *ctx, const struct txc_transcript *t)
 {
-	struct hermes_stream *hs = ctx;
-	txc_writer_hermes.stream->head(hs->out, t, hs->w);
+	struct row_stream *hs = ctx;
+	hs->ops->head(hs->out, t, hs->w);
 	return 0;
 }
 
 static int stream_row(void *ctx, const struct txc_json *row)
 {
-	struct hermes_stream *hs = ctx;
-	txc_writer_hermes.stream->row(hs->out, row, &hs->n_rows);
+	struct row_stream *hs = ctx;
+	hs->ops->row(hs->out, row, &hs->n_rows);
 	return hs->out->err ? TXC_E_FAIL : 0;
 }
 
 /* a write error stops the stream with out->err set and d left for the caller to fill */
-static int stream_hermes(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_out *out,
-			 const struct txc_write_opts *w, struct txc_diag *d)
+static int stream_rows(const struct txc_writer_ops *ops, struct txc_store *s, const struct txc_sid *id,
+		       unsigned flags, struct txc_out *out, const struct txc_write_opts *w, struct txc_diag *d)
 {
-	struct hermes_stream hs = {out, w, 0};
+	struct row_stream hs = {ops->stream, out, w, 0};
 	struct txc_row_sink sink = {stream_head, stream_row, &hs};
 	int rc = txc_store_stream(s, id, flags, &sink, d);
 	if (rc == 0)
-		txc_writer_hermes.stream->tail(out);
+		ops->stream->tail(out);
 	return rc;
 }
 
@@ -178,7 +178,7 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 	else
 		cli_out_stdout(&out, &tty);
 	if (rc == TXC_OK && src->stream)
-		rc = stream_hermes(src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w, d);
+		rc = stream_rows(ops, src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w, d);
 	else if (rc == TXC_OK)
 		rc = ops->write(&out, src->t, &a->w, d);
 	convert_close(src); /* the store is done with before the file lands */
