@@ -636,5 +636,32 @@ else
 	skip "escapes on a terminal" "no script(1)"
 fi
 
+
+# ---- more --since spellings that are not dates, profile names by character, more artifact paths ----
+for w in "2026-09-00" "2026-09-14Tab:00" "2026-09-14T1:000" "2026-09-14T10:15:-1" "2026-09-14T00:00Zx"; do
+	expect_rc 2 "bad --since '$w'" env TZ=UTC "$txc" list --db eq.db --since "$w"
+	grep -q -- "--since takes a date.*not '$w'" err.txt && ok "bad --since '$w': said" || bad "bad --since '$w': $(cat err.txt)"
+done
+expect_rc 0 "--since with a space and seconds" env TZ=UTC "$txc" list --db eq.db --since "2026-09-13 23:59:59"
+[ "$(n_listed)" = 3 ] && ok "--since 'date time:ss': before the instant" || bad "--since space: $(cat out.txt)"
+for p in "{x" "a{" "aB" "a.b" "a/b" "a:" "@a"; do
+	expect_rc 2 "profile name '$p'" "$txc" list --home u/.hermes --profile "$p"
+	grep -q "profile" err.txt && ok "profile name '$p': said" || bad "profile '$p': $(cat err.txt)"
+done
+expect_rc 3 "profile name of digits, _ and -" "$txc" list --home u/.hermes --profile "9_-z"
+grep -q "9_-z" err.txt && ok "profile '9_-z' is a valid name, looked for" || bad "profile 9_-z: $(cat err.txt)"
+cat > art3.sql <<SQL
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('chk3', 'cli', 1, '$work/art');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('chk3', 'assistant',
+ '[h](file://$work/art/re%6c.txt) [i](file://$work/art/r%.el.txt) [l](c:/low/p.pdf) [n](\\\\srv\\s\\q.pdf)', 2);
+SQL
+"$mkdb" art3.db art3.sql || exit 1
+expect_rc 0 "artifacts --check: lowercase escapes, a bare %, other systems' paths" "$txc" artifacts chk3 --db art3.db --check --color never
+for want in "file://$work/art/re%6c.txt  ok (file, 0 bytes)" "file://$work/art/r%.el.txt  missing" "c:/low/p.pdf  not checkable on this system" \
+	'\\srv\s\q.pdf  not checkable on this system'; do
+	grep -qF -- "$want" out.txt && ok "--check: $want" || bad "--check: missing '$want' in $(cat out.txt)"
+done
 summary edges
 [ "$fails" = 0 ]
