@@ -81,6 +81,21 @@ static void test_json_python_rules(void **state)
 	txc_arena_free(a);
 }
 
+/* the sorted emitter: keys in order, reversed and mixed, a prefix before its longer key, odd counts */
+static void test_json_sorted_orders(void **state)
+{
+	(void)state;
+	struct txc_arena *a = txc_arena_new(0);
+	assert_string_equal(roundtrip(a, "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5}", TXC_JSON_SORTED),
+			    "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5}");
+	assert_string_equal(roundtrip(a, "{\"e\":5,\"d\":4,\"c\":3,\"b\":2,\"a\":1}", TXC_JSON_SORTED),
+			    "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5}");
+	assert_string_equal(roundtrip(a, "{\"ab\":1,\"c\":2,\"a\":3,\"b\":[{\"y\":0,\"x\":1}]}", TXC_JSON_SORTED),
+			    "{\"a\":3,\"ab\":1,\"b\":[{\"x\":1,\"y\":0}],\"c\":2}");
+	assert_string_equal(roundtrip(a, "{\"only\":{}}", TXC_JSON_SORTED), "{\"only\":{}}");
+	txc_arena_free(a);
+}
+
 static void test_json_depth_and_size(void **state)
 {
 	(void)state;
@@ -369,7 +384,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_cut),
-		cmocka_unit_test(test_repr),	       cmocka_unit_test(test_json_python_rules),
+		cmocka_unit_test(test_repr),	       cmocka_unit_test(test_json_python_rules), cmocka_unit_test(test_json_sorted_orders),
 		cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_sha256_base36),   cmocka_unit_test(test_time_iso), cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_json_values), cmocka_unit_test(test_json_strings), cmocka_unit_test(test_buf_arena),
