@@ -663,5 +663,18 @@ for want in "file://$work/art/re%6c.txt  ok (file, 0 bytes)" "file://$work/art/r
 	'\\srv\s\q.pdf  not checkable on this system'; do
 	grep -qF -- "$want" out.txt && ok "--check: $want" || bad "--check: missing '$want' in $(cat out.txt)"
 done
+
+# ---- export file names: the title slug stops at 48 bytes; braces, tildes and non-ASCII letters separate words ----
+cat > slug.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('t1', 'cli', 1, 'Fix {the} ~parser~ in Über-module, then write the release notes for version 2 and more'),
+ ('t2', 'cli', 2, '~~~');
+INSERT INTO messages VALUES (1, 't1', 'user', 'hi', 1), (2, 't2', 'user', 'hi', 2);
+SQL
+"$mkdb" slug.db slug.sql || exit 1
+expect_rc 0 "export of long and symbol-only titles" "$txc" export --to markdown --out slug --db slug.db
+[ -f slug/t1-fix-the-parser-in-ber-module-then-write-the-rel.md ] && [ -f slug/t2.md ] && [ "$(ls slug | wc -l)" = 3 ] &&
+	ok "slugs: 48 bytes at most, symbols dropped" || bad "slugs: $(ls slug)"
 summary edges
 [ "$fails" = 0 ]
