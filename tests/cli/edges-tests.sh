@@ -676,5 +676,15 @@ SQL
 expect_rc 0 "export of long and symbol-only titles" "$txc" export --to markdown --out slug --db slug.db
 [ -f slug/t1-fix-the-parser-in-ber-module-then-write-the-rel.md ] && [ -f slug/t2.md ] && [ "$(ls slug | wc -l)" = 3 ] &&
 	ok "slugs: 48 bytes at most, symbols dropped" || bad "slugs: $(ls slug)"
+
+# ---- usage: a short option with more after it, a --limit past int64, a --limit above the count, two sources ----
+expect_rc 2 "a short option with letters after it" "$txc" list -hx
+grep -q "unknown option '-hx'" err.txt && ok "-hx: unknown option said" || bad "-hx: $(cat err.txt)"
+expect_rc 2 "--limit out of range" "$txc" list --db eq.db --limit 99999999999999999999
+grep -q -- "--limit takes a positive number, not '99999999999999999999'" err.txt && ok "--limit overflow: said" || bad "--limit overflow: $(cat err.txt)"
+expect_rc 0 "--limit above the number of sessions" "$txc" list --db eq.db --limit 10
+[ "$(n_listed)" = 3 ] && ! grep -q 'more' err.txt && ok "--limit 10 of 3: all three, nothing more said" || bad "--limit 10: $(cat out.txt err.txt)"
+expect_rc 2 "list with two sources named" "$txc" list hermes extra --db eq.db
+grep -q "unknown source 'extra'" err.txt && ok "two sources: the unknown one named" || bad "two sources: $(cat err.txt)"
 summary edges
 [ "$fails" = 0 ]
