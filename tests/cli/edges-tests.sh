@@ -686,5 +686,8 @@ expect_rc 0 "--limit above the number of sessions" "$txc" list --db eq.db --limi
 [ "$(n_listed)" = 3 ] && ! grep -q 'more' err.txt && ok "--limit 10 of 3: all three, nothing more said" || bad "--limit 10: $(cat out.txt err.txt)"
 expect_rc 2 "list with two sources named" "$txc" list hermes extra --db eq.db
 grep -q "unknown source 'extra'" err.txt && ok "two sources: the unknown one named" || bad "two sources: $(cat err.txt)"
+
+expect_rc 0 "--cwd with dot-names" "$txc" list --db eq.db --cwd /repo/.x/../sub/.y/..
+[ "$(grep -c '^eq_' out.txt)" = 1 ] && grep -q '^eq_b ' out.txt && ok "--cwd /repo/.x/../sub/.y/.. is /repo/sub" || bad "--cwd dot-names: $(cat out.txt)"
 summary edges
 [ "$fails" = 0 ]

@@ -172,7 +172,7 @@ static void test_base64(void **state)
 	b64_is("aGVsbG8=", "hello", 5);
 	b64_is("aGVsbA==", "hell", 4);
 	b64_is("AP8A", "\0\xff\0", 3);
-	const char *bad[] = {"a", "aGVsbG8", "aGV=bG8=", "a===", "aGVs bG8=", "aGVsbG8=aGVs", "aGVsbG-_"};
+	const char *bad[] = {"a", "aGVsbG8", "aGV=bG8=", "a===", "aGVs bG8=", "aGVsbG8=aGVs", "aGVsbG-_", "aG=A"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct txc_buf b = TXC_BUF_INIT;
 		assert_false(txc_base64_decode(&b, bad[i], strlen(bad[i])));
@@ -190,6 +190,12 @@ static void test_time_iso(void **state)
 	assert_string_equal(out, "1969-12-31T23:59:58.500Z");
 	assert_false(txc_time_iso_ms(out, 1e300));
 	assert_string_equal(out, "1970-01-01T00:00:00.000Z");
+	assert_false(txc_time_iso_ms(out, -62135596801.0)); /* before year 1 */
+	assert_string_equal(out, "1970-01-01T00:00:00.000Z");
+	assert_true(txc_time_iso_ms(out, -62135596800.0));
+	assert_string_equal(out, "0001-01-01T00:00:00.000Z");
+	assert_false(txc_time_iso_ms(out, 253402300800.0)); /* year 10000 */
+	assert_false(txc_time_iso_ms(out, NAN));
 }
 
 /* a message cut to fit its buffer ends at a character boundary */
