@@ -689,5 +689,15 @@ grep -q "unknown source 'extra'" err.txt && ok "two sources: the unknown one nam
 
 expect_rc 0 "--cwd with dot-names" "$txc" list --db eq.db --cwd /repo/.x/../sub/.y/..
 [ "$(grep -c '^eq_' out.txt)" = 1 ] && grep -q '^eq_b ' out.txt && ok "--cwd /repo/.x/../sub/.y/.. is /repo/sub" || bad "--cwd dot-names: $(cat out.txt)"
+
+# ---- --input - is kept in a temporary file: TMPDIR missing is one error line, TMPDIR empty means /tmp ----
+expect_rc 1 "--input - with TMPDIR missing" sh -c "TMPDIR='$work/no-such-tmp' '$txc' export --json --input - < feat.jsonl"
+[ ! -s out.txt ] && grep -q '^txc: error: cannot keep standard input in a temporary file: No such file' err.txt &&
+	ok "TMPDIR missing: said, nothing written" || bad "TMPDIR missing: $(cat err.txt)"
+mkdir -p tmpd
+for t in "" "$work/tmpd"; do
+	expect_rc 0 "--input - with TMPDIR='$t'" sh -c "TMPDIR='$t' '$txc' export --json --input - < feat.jsonl"
+	cmp -s out.txt feat.jsonl && [ -z "$(ls tmpd)" ] && ok "TMPDIR='$t': the export, no file left" || bad "TMPDIR='$t': $(cat err.txt)"
+done
 summary edges
 [ "$fails" = 0 ]
