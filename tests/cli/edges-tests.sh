@@ -636,5 +636,68 @@ else
 	skip "escapes on a terminal" "no script(1)"
 fi
 
+
+# ---- more --since spellings that are not dates, profile names by character, more artifact paths ----
+for w in "2026-09-00" "2026-09-14Tab:00" "2026-09-14T1:000" "2026-09-14T10:15:-1" "2026-09-14T00:00Zx"; do
+	expect_rc 2 "bad --since '$w'" env TZ=UTC "$txc" list --db eq.db --since "$w"
+	grep -q -- "--since takes a date.*not '$w'" err.txt && ok "bad --since '$w': said" || bad "bad --since '$w': $(cat err.txt)"
+done
+expect_rc 0 "--since with a space and seconds" env TZ=UTC "$txc" list --db eq.db --since "2026-09-13 23:59:59"
+[ "$(n_listed)" = 3 ] && ok "--since 'date time:ss': before the instant" || bad "--since space: $(cat out.txt)"
+for p in "{x" "a{" "aB" "a.b" "a/b" "a:" "@a"; do
+	expect_rc 2 "profile name '$p'" "$txc" list --home u/.hermes --profile "$p"
+	grep -q "profile" err.txt && ok "profile name '$p': said" || bad "profile '$p': $(cat err.txt)"
+done
+expect_rc 3 "profile name of digits, _ and -" "$txc" list --home u/.hermes --profile "9_-z"
+grep -q "9_-z" err.txt && ok "profile '9_-z' is a valid name, looked for" || bad "profile 9_-z: $(cat err.txt)"
+cat > art3.sql <<SQL
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('chk3', 'cli', 1, '$work/art');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('chk3', 'assistant',
+ '[h](file://$work/art/re%6c.txt) [i](file://$work/art/r%.el.txt) [l](c:/low/p.pdf) [n](\\\\srv\\s\\q.pdf)', 2);
+SQL
+"$mkdb" art3.db art3.sql || exit 1
+expect_rc 0 "artifacts --check: lowercase escapes, a bare %, other systems' paths" "$txc" artifacts chk3 --db art3.db --check --color never
+for want in "file://$work/art/re%6c.txt  ok (file, 0 bytes)" "file://$work/art/r%.el.txt  missing" "c:/low/p.pdf  not checkable on this system" \
+	'\\srv\s\q.pdf  not checkable on this system'; do
+	grep -qF -- "$want" out.txt && ok "--check: $want" || bad "--check: missing '$want' in $(cat out.txt)"
+done
+
+# ---- export file names: the title slug stops at 48 bytes; braces, tildes and non-ASCII letters separate words ----
+cat > slug.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('t1', 'cli', 1, 'Fix {the} ~parser~ in Über-module, then write the release notes for version 2 and more'),
+ ('t2', 'cli', 2, '~~~');
+INSERT INTO messages VALUES (1, 't1', 'user', 'hi', 1), (2, 't2', 'user', 'hi', 2);
+SQL
+"$mkdb" slug.db slug.sql || exit 1
+expect_rc 0 "export of long and symbol-only titles" "$txc" export --to markdown --out slug --db slug.db
+[ -f slug/t1-fix-the-parser-in-ber-module-then-write-the-rel.md ] && [ -f slug/t2.md ] && [ "$(ls slug | wc -l)" = 3 ] &&
+	ok "slugs: 48 bytes at most, symbols dropped" || bad "slugs: $(ls slug)"
+
+# ---- usage: a short option with more after it, a --limit past int64, a --limit above the count, two sources ----
+expect_rc 2 "a short option with letters after it" "$txc" list -hx
+grep -q "unknown option '-hx'" err.txt && ok "-hx: unknown option said" || bad "-hx: $(cat err.txt)"
+expect_rc 2 "--limit out of range" "$txc" list --db eq.db --limit 99999999999999999999
+grep -q -- "--limit takes a positive number, not '99999999999999999999'" err.txt && ok "--limit overflow: said" || bad "--limit overflow: $(cat err.txt)"
+expect_rc 0 "--limit above the number of sessions" "$txc" list --db eq.db --limit 10
+[ "$(n_listed)" = 3 ] && ! grep -q 'more' err.txt && ok "--limit 10 of 3: all three, nothing more said" || bad "--limit 10: $(cat out.txt err.txt)"
+expect_rc 2 "list with two sources named" "$txc" list hermes extra --db eq.db
+grep -q "unknown source 'extra'" err.txt && ok "two sources: the unknown one named" || bad "two sources: $(cat err.txt)"
+
+expect_rc 0 "--cwd with dot-names" "$txc" list --db eq.db --cwd /repo/.x/../sub/.y/..
+[ "$(grep -c '^eq_' out.txt)" = 1 ] && grep -q '^eq_b ' out.txt && ok "--cwd /repo/.x/../sub/.y/.. is /repo/sub" || bad "--cwd dot-names: $(cat out.txt)"
+
+# ---- --input - is kept in a temporary file: TMPDIR missing is one error line, TMPDIR empty means /tmp ----
+expect_rc 1 "--input - with TMPDIR missing" sh -c "TMPDIR='$work/no-such-tmp' '$txc' export --json --input - < feat.jsonl"
+[ ! -s out.txt ] && grep -q '^txc: error: cannot keep standard input in a temporary file: No such file' err.txt &&
+	ok "TMPDIR missing: said, nothing written" || bad "TMPDIR missing: $(cat err.txt)"
+mkdir -p tmpd
+for t in "" "$work/tmpd"; do
+	expect_rc 0 "--input - with TMPDIR='$t'" sh -c "TMPDIR='$t' '$txc' export --json --input - < feat.jsonl"
+	cmp -s out.txt feat.jsonl && [ -z "$(ls tmpd)" ] && ok "TMPDIR='$t': the export, no file left" || bad "TMPDIR='$t': $(cat err.txt)"
+done
 summary edges
 [ "$fails" = 0 ]

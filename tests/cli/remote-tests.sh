@@ -87,6 +87,8 @@ expect_rc 3 "remote unknown session" "$txc" convert nosuch --to claude --remote 
 unset HERMES_DASHBOARD_SESSION_TOKEN
 expect_rc 0 "token from the page" "$txc" list --remote "$url"
 head -n 1 out.txt | grep -q '^ID ' && grep -q '^7f3e' out.txt && ok "token from the page: the list" || bad "token from the page: $(cat out.txt)"
+expect_rc 0 "an empty HERMES_DASHBOARD_SESSION_TOKEN is no token" env HERMES_DASHBOARD_SESSION_TOKEN= "$txc" list --remote "$url"
+grep -q '^7f3e' out.txt && ok "empty token variable: the token from the page" || bad "empty token variable: $(cat err.txt)"
 expect_rc 1 "wrong token" "$txc" list --remote "$url" --token wrong-and-secret
 grep -q 'refused the session token' err.txt && ok || bad "wrong token message: $(cat err.txt)"
 grep -q '(HTTP 401); pass --token or set HERMES_DASHBOARD_SESSION_TOKEN$' err.txt && ok || bad "the CLI's advice for a token: $(cat err.txt)"

@@ -386,6 +386,8 @@ static void test_tool_kinds(void **state)
 	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": 5, \"limit\": null}"), TXC_TOOL_READ);
 	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": \"5\"}"), TXC_TOOL_RAW);   /* a string offset */
 	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": -5}"), TXC_TOOL_RAW);    /* negative */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": 123456789012345678901}"), TXC_TOOL_RAW); /* 21 digits */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": 18446744073709551615}"), TXC_TOOL_READ);
 	assert_int_equal(tool_of("Read", "{\"file_path\": null}"), TXC_TOOL_RAW);                      /* required null */
 	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"extra\": 1}"), TXC_TOOL_RAW);    /* unknown field */
 	assert_int_equal(tool_of("Read", "[\"/a\"]"), TXC_TOOL_RAW);                                   /* not an object */

@@ -155,6 +155,43 @@ static void test_image_ext(void **state)
 	}
 }
 
+/* what an image may be shown or saved as: an image/ type of plain characters, not SVG, base64 data */
+static void test_image_check(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *type, *data;
+		enum txc_image_check want;
+	} cases[] = {
+		{"image/png", "iVBO+/w==", TXC_IMAGE_OK},
+		{"image/vnd.x-icon", "AAAA", TXC_IMAGE_OK},
+		{"IMAGE/Z9", "", TXC_IMAGE_OK},
+		{"image/p ng", "AAAA", TXC_IMAGE_BAD_TYPE},
+		{"image/png;x", "AAAA", TXC_IMAGE_BAD_TYPE},
+		{"image/png~", "AAAA", TXC_IMAGE_BAD_TYPE},
+		{"image/p\x80g", "AAAA", TXC_IMAGE_BAD_TYPE},
+		{"image", "AAAA", TXC_IMAGE_BAD_TYPE},
+		{"video/mp4", "AAAA", TXC_IMAGE_BAD_TYPE},
+		{"image/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "AAAA", TXC_IMAGE_BAD_TYPE},
+		{"image/svg+xml", "AAAA", TXC_IMAGE_SCRIPTABLE},
+		{"IMAGE/SVG", "AAAA", TXC_IMAGE_SCRIPTABLE},
+		{"image/png", "AA\nAA", TXC_IMAGE_BAD_DATA},
+		{"image/png", "AA-_", TXC_IMAGE_BAD_DATA},
+		{"image/png", "AA~", TXC_IMAGE_BAD_DATA},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct txc_block b = {.kind = TXC_BLOCK_IMAGE, .media_type = txc_str_c(cases[i].type),
+				      .data = txc_str_c(cases[i].data)};
+		if (txc_render_image_check(&b) != cases[i].want)
+			fail_msg("image check of %s / %s", cases[i].type, cases[i].data);
+	}
+	char ext[16];
+	txc_render_image_ext(ext, txc_str_c("image/x-icon"));
+	assert_string_equal(ext, "x");
+	txc_render_image_ext(ext, txc_str_c("image/abcdefghijklmnopqrst"));
+	assert_string_equal(ext, "abcdefghijklmno");
+}
+
 /* escape sequences go, text stays: an OSC that never ends takes only its ESC ] with it */
 static void test_clean_escapes(void **state)
 {
@@ -214,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_bash_and_edit_fields),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_image_ext),
+		cmocka_unit_test(test_image_check),
 		cmocka_unit_test(test_clean_escapes),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -81,6 +81,21 @@ static void test_json_python_rules(void **state)
 	txc_arena_free(a);
 }
 
+/* the sorted emitter: keys in order, reversed and mixed, a prefix before its longer key, odd counts */
+static void test_json_sorted_orders(void **state)
+{
+	(void)state;
+	struct txc_arena *a = txc_arena_new(0);
+	assert_string_equal(roundtrip(a, "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5}", TXC_JSON_SORTED),
+			    "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5}");
+	assert_string_equal(roundtrip(a, "{\"e\":5,\"d\":4,\"c\":3,\"b\":2,\"a\":1}", TXC_JSON_SORTED),
+			    "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5}");
+	assert_string_equal(roundtrip(a, "{\"ab\":1,\"c\":2,\"a\":3,\"b\":[{\"y\":0,\"x\":1}]}", TXC_JSON_SORTED),
+			    "{\"a\":3,\"ab\":1,\"b\":[{\"x\":1,\"y\":0}],\"c\":2}");
+	assert_string_equal(roundtrip(a, "{\"only\":{}}", TXC_JSON_SORTED), "{\"only\":{}}");
+	txc_arena_free(a);
+}
+
 static void test_json_depth_and_size(void **state)
 {
 	(void)state;
@@ -157,7 +172,7 @@ static void test_base64(void **state)
 	b64_is("aGVsbG8=", "hello", 5);
 	b64_is("aGVsbA==", "hell", 4);
 	b64_is("AP8A", "\0\xff\0", 3);
-	const char *bad[] = {"a", "aGVsbG8", "aGV=bG8=", "a===", "aGVs bG8=", "aGVsbG8=aGVs", "aGVsbG-_"};
+	const char *bad[] = {"a", "aGVsbG8", "aGV=bG8=", "a===", "aGVs bG8=", "aGVsbG8=aGVs", "aGVsbG-_", "aG=A"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct txc_buf b = TXC_BUF_INIT;
 		assert_false(txc_base64_decode(&b, bad[i], strlen(bad[i])));
@@ -175,6 +190,12 @@ static void test_time_iso(void **state)
 	assert_string_equal(out, "1969-12-31T23:59:58.500Z");
 	assert_false(txc_time_iso_ms(out, 1e300));
 	assert_string_equal(out, "1970-01-01T00:00:00.000Z");
+	assert_false(txc_time_iso_ms(out, -62135596801.0)); /* before year 1 */
+	assert_string_equal(out, "1970-01-01T00:00:00.000Z");
+	assert_true(txc_time_iso_ms(out, -62135596800.0));
+	assert_string_equal(out, "0001-01-01T00:00:00.000Z");
+	assert_false(txc_time_iso_ms(out, 253402300800.0)); /* year 10000 */
+	assert_false(txc_time_iso_ms(out, NAN));
 }
 
 /* a message cut to fit its buffer ends at a character boundary */
@@ -373,7 +394,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_cut),
-		cmocka_unit_test(test_repr),	       cmocka_unit_test(test_json_python_rules),
+		cmocka_unit_test(test_repr),	       cmocka_unit_test(test_json_python_rules), cmocka_unit_test(test_json_sorted_orders),
 		cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_sha256_base36),   cmocka_unit_test(test_time_iso), cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_json_values), cmocka_unit_test(test_json_strings), cmocka_unit_test(test_buf_arena),
