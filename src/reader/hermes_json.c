@@ -130,6 +130,11 @@ static FILE *spool(FILE *in, struct txc_diag *d)
 			fclose(f);
 			return NULL;
 		}
+	if (ferror(in)) { /* a directory or a device that fails: not an empty export */
+		txc_diag_set(d, TXC_E_FAIL, "cannot read standard input: %s", strerror(errno));
+		fclose(f);
+		return NULL;
+	}
 	rewind(f);
 	return f;
 }

@@ -1,4 +1,5 @@
 /* json.c - Python-compatible JSON parser and emitter on arena trees. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -467,8 +468,9 @@ bool txc_json_is_int(const struct txc_json *v, int64_t *out)
 	if (v == NULL || v->kind != TXC_JSON_INT || v->s.len > 19)
 		return false;
 	char *end;
+	errno = 0;
 	long long x = strtoll(v->s.ptr, &end, 10);
-	if (*end != '\0')
+	if (*end != '\0' || errno == ERANGE) /* past int64: not clamped to its limit */
 		return false;
 	if (out != NULL)
 		*out = x;

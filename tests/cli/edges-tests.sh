@@ -699,5 +699,10 @@ for t in "" "$work/tmpd"; do
 	expect_rc 0 "--input - with TMPDIR='$t'" sh -c "TMPDIR='$t' '$txc' export --json --input - < feat.jsonl"
 	cmp -s out.txt feat.jsonl && [ -z "$(ls tmpd)" ] && ok "TMPDIR='$t': the export, no file left" || bad "TMPDIR='$t': $(cat err.txt)"
 done
+# standard input that cannot be read (a directory) is an error, not an empty export
+expect_rc 1 "--input - from a directory" sh -c "'$txc' list --input - < ."
+[ ! -s out.txt ] && grep -q '^txc: error: cannot read standard input' err.txt && [ "$(wc -l < err.txt)" = 1 ] &&
+	ok "stdin a directory: one error line" || bad "stdin a directory: $(cat out.txt err.txt)"
+
 summary edges
 [ "$fails" = 0 ]

@@ -248,6 +248,12 @@ static void test_json_values(void **state)
 	assert_false(txc_json_is_int(v->items[15], &x)); /* 20 digits: not an int64 */
 	assert_false(txc_json_is_int(v->items[6], &x));  /* a real */
 	assert_false(txc_json_is_int(NULL, &x));
+	const struct txc_json *big, *max;
+	assert_int_equal(txc_json_parse(a, "9999999999999999999", 19, &big), 0); /* 19 digits past INT64_MAX */
+	assert_false(txc_json_is_int(big, &x));
+	assert_int_equal(txc_json_parse(a, "9223372036854775807", 19, &max), 0);
+	assert_true(txc_json_is_int(max, &x));
+	assert_true(x == INT64_MAX);
 	double d;
 	assert_true(txc_json_number(v->items[6], &d));
 	assert_true(d == 2.5);
