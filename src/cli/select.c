@@ -379,71 +379,93 @@ static void add_hint_lines(char *hint, size_t size, const char *lines, const cha
  * An exact id anywhere wins over prefixes everywhere; then a unique prefix.
  * Two exact ids (or two prefixes) in different profiles need --profile.
  */
-enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d)
+/* What every store said of one SESSION argument: exact and prefix matches, and ambiguity. */
+struct matches {
+	size_t found[2]; /* [0] prefix matches, [1] exact */
+	size_t at[2];
+	struct txc_sid got[2]; /* the first of each */
+	char hint[2][sizeof(((struct txc_diag *)0)->hint)];
+	struct txc_diag ambiguous; /* the first store where a prefix named several */
+};
+
+static void note_ambiguous(struct matches *m, const struct cli_stores *st, size_t i, const struct txc_diag *d1)
 {
-	size_t found[2] = {0, 0}; /* [0] prefix matches, [1] exact */
-	size_t at[2] = {0, 0};
-	struct txc_sid got_v[2] = {{0}, {0}};
-	char hint[2][sizeof(d->hint)] = {"", ""};
-	struct txc_diag ambiguous = {0};
-	for (size_t i = 0; i < st->n; i++) {
-		struct txc_sid got = {0};
-		struct txc_diag d1 = {0};
-		int rc = txc_store_resolve(st->v[i].s, arg, &got, &d1);
-		if (rc == TXC_E_NOTFOUND)
-			continue;
-		if (rc == TXC_E_AMBIGUOUS) {
-			add_hint_lines(hint[0], sizeof(hint[0]), d1.hint, st->v[i].profile);
-			if (ambiguous.code == 0) {
-				ambiguous = d1;
-				if (st->n > 1)
-					snprintf(ambiguous.msg + strlen(ambiguous.msg), sizeof(ambiguous.msg) - strlen(ambiguous.msg),
-						 " (profile %s)", st->v[i].profile);
-			}
-			continue;
-		}
-		if (rc != TXC_OK) {
-			*d = d1;
-			txc_sid_release(&got_v[0]), txc_sid_release(&got_v[1]);
-			return rc;
-		}
-		int k = got.text.len == strlen(arg) && memcmp(got.text.ptr, arg, got.text.len) == 0;
-		size_t hl = strlen(hint[k]);
-		const char *prof = st->v[i].profile ? st->v[i].profile : "-";
-		if (hl + got.text.len + strlen(prof) + 16 < sizeof(hint[k])) /* whole lines only */
-			snprintf(hint[k] + hl, sizeof(hint[k]) - hl, "  %.*s (profile %s)\n", (int)got.text.len,
-				 got.text.ptr, prof);
-		if (found[k]++ == 0) {
-			at[k] = i;
-			got_v[k] = got;
-		} else {
-			txc_sid_release(&got);
-		}
+	add_hint_lines(m->hint[0], sizeof(m->hint[0]), d1->hint, st->v[i].profile);
+	if (m->ambiguous.code != TXC_OK)
+		return;
+	m->ambiguous = *d1;
+	size_t ml = strlen(m->ambiguous.msg);
+	if (st->n > 1)
+		snprintf(m->ambiguous.msg + ml, sizeof(m->ambiguous.msg) - ml, " (profile %s)", st->v[i].profile);
+}
+
+static void note_match(struct matches *m, const struct cli_stores *st, size_t i, const char *arg, struct txc_sid got)
+{
+	int k = got.text.len == strlen(arg) && memcmp(got.text.ptr, arg, got.text.len) == 0;
+	size_t hl = strlen(m->hint[k]);
+	const char *prof = st->v[i].profile ? st->v[i].profile : "-";
+	if (hl + got.text.len + strlen(prof) + 16 < sizeof(m->hint[k])) /* whole lines only */
+		snprintf(m->hint[k] + hl, sizeof(m->hint[k]) - hl, "  %.*s (profile %s)\n", (int)got.text.len,
+			 got.text.ptr, prof);
+	if (m->found[k]++ == 0) {
+		m->at[k] = i;
+		m->got[k] = got;
+	} else {
+		txc_sid_release(&got);
 	}
-	int k = found[1] ? 1 : 0;
-	if (found[k] == 1 && (k == 1 || ambiguous.code == 0)) {
-		*store = at[k];
-		*id = got_v[k];
-		txc_sid_release(&got_v[!k]);
-		return TXC_OK;
-	}
-	txc_sid_release(&got_v[0]), txc_sid_release(&got_v[1]);
-	if (found[k] == 0 && ambiguous.code != 0) {
-		*d = ambiguous;
+}
+
+/* No single answer: not found, ambiguous in one store, or found in several profiles. */
+static enum txc_err no_single(struct matches *m, const struct cli_stores *st, const char *arg, int k,
+			      struct txc_diag *d)
+{
+	if (m->found[k] == 0 && m->ambiguous.code != TXC_OK) {
+		*d = m->ambiguous;
 		return TXC_E_AMBIGUOUS;
 	}
-	if (found[k] == 0) {
-		if (st->n == 1)
-			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", arg, st->v[0].path);
-		else
-			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in any profile (see 'txc list --all-profiles')",
-				     arg);
+	if (m->found[k] == 0 && st->n == 1) {
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in '%s' (see 'txc list')", arg, st->v[0].path);
+		return TXC_E_NOTFOUND;
+	}
+	if (m->found[k] == 0) {
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%s' in any profile (see 'txc list --all-profiles')", arg);
 		return TXC_E_NOTFOUND;
 	}
 	txc_diag_set(d, TXC_E_AMBIGUOUS, "'%s' names sessions in %zu profiles; add --profile NAME:", arg,
-		     found[k] + (k == 0 && ambiguous.code != 0));
-	memcpy(d->hint, hint[k], sizeof(d->hint));
+		     m->found[k] + (k == 0 && m->ambiguous.code != TXC_OK));
+	memcpy(d->hint, m->hint[k], sizeof(d->hint));
 	return TXC_E_AMBIGUOUS;
+}
+
+enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d)
+{
+	struct matches m;
+	memset(&m, 0, sizeof(m));
+	for (size_t i = 0; i < st->n; i++) {
+		struct txc_sid got = {0};
+		struct txc_diag d1 = {0};
+		enum txc_err rc = txc_store_resolve(st->v[i].s, arg, &got, &d1);
+		if (rc == TXC_E_AMBIGUOUS) {
+			note_ambiguous(&m, st, i, &d1);
+		} else if (rc == TXC_OK) {
+			note_match(&m, st, i, arg, got);
+		} else if (rc != TXC_E_NOTFOUND) {
+			*d = d1;
+			txc_sid_release(&m.got[0]);
+			txc_sid_release(&m.got[1]);
+			return rc;
+		}
+	}
+	int k = m.found[1] ? 1 : 0;
+	if (m.found[k] == 1 && (k == 1 || m.ambiguous.code == TXC_OK)) {
+		*store = m.at[k];
+		*id = m.got[k];
+		txc_sid_release(&m.got[!k]);
+		return TXC_OK;
+	}
+	txc_sid_release(&m.got[0]);
+	txc_sid_release(&m.got[1]);
+	return no_single(&m, st, arg, k, d);
 }
 
 struct txc_str cli_profile_scope(const char *profile)
