@@ -322,12 +322,13 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 {
 	*out = NULL;
 	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0) {
-		txc_diag_set(d, TXC_E_USAGE, "'%s' is not an http:// or https:// URL, such as http://127.0.0.1:9119", url);
+		/* not echoed: a URL we cannot parse may still hold user:password@ or ?token= */
+		txc_diag_set(d, TXC_E_USAGE, "not an http:// or https:// URL, such as http://127.0.0.1:9119");
 		return TXC_E_USAGE;
 	}
 	if (strpbrk(url, "?#") != NULL) {
 		char *shown = txc_http_url_shown(url);
-		txc_diag_set(d, TXC_E_USAGE, "--remote takes the dashboard's address without '?' or '#' (%s); give the "
+		txc_diag_set(d, TXC_E_USAGE, "the dashboard's address takes no '?' or '#' (%s); give the "
 					     "token with --token or HERMES_DASHBOARD_SESSION_TOKEN", shown);
 		free(shown);
 		return TXC_E_USAGE;

@@ -316,5 +316,13 @@ expect_rc 0 "a list without total" "$txc" list --remote "$url" --token t --archi
 	bad "no total: $(grep -c '^[0-9a-f]' out.txt) sessions listed, want $(grep -c '^[0-9a-f]' all.txt)"
 stop
 
+# credentials in a --remote that is refused before any request are never printed (the whole argument was echoed)
+for u in 'ftp://u:PASSW@127.0.0.1/?token=SECRETQ' 'HTTP://u:PASSW@127.0.0.1:1/' 'u:PASSW@127.0.0.1:1' 'http://u:PASSW@127.0.0.1:1/?token=SECRETQ#F'; do
+	expect_rc 2 "refused --remote $u" "$txc" list --remote "$u"
+	one_line_err "refused --remote"
+	grep -q 'PASSW\|SECRETQ' err.txt && bad "a refused --remote printed its credentials: $(cat err.txt)" || ok "refused --remote: no credentials"
+	grep -q -- '--remote: --remote' err.txt && bad "the flag named twice: $(cat err.txt)" || ok
+done
+
 summary remote
 [ "$fails" = 0 ]
