@@ -324,5 +324,16 @@ for u in 'ftp://u:PASSW@127.0.0.1/?token=SECRETQ' 'HTTP://u:PASSW@127.0.0.1:1/' 
 	grep -q -- '--remote: --remote' err.txt && bad "the flag named twice: $(cat err.txt)" || ok
 done
 
+# --input: a file rewritten in place while txc reads it never gives one session's content under another's id
+python3 -c "
+for i in range(3000): print('{\"id\": \"s%04d\", \"source\": \"cli\", \"started_at\": %d, \"messages\": [{\"role\": \"user\", \"content\": \"body of s%04d\", \"timestamp\": %d}]}' % (i, 1000 + i, i, 1000 + i))" > chgA.jsonl
+sed '1!G;h;$!d' chgA.jsonl > chgB.jsonl; cp chgA.jsonl chg.jsonl
+(while :; do dd if=chgB.jsonl of=chg.jsonl conv=notrunc status=none; dd if=chgA.jsonl of=chg.jsonl conv=notrunc status=none; done) &
+writer=$!
+rm -rf chgout; "$txc" export --to hermes --out chgout --input chg.jsonl > /dev/null 2> err.txt
+kill $writer; wait $writer 2> /dev/null
+wrong=0; for f in chgout/s*.jsonl; do [ -e "$f" ] || continue; grep -q "\"id\": \"$(basename "$f" | cut -c1-5)\"" "$f" || wrong=$((wrong + 1)); done
+[ "$wrong" = 0 ] && ok "a file changed while read: no session under another's id" || bad "a file changed while read: $wrong files hold another session"
+
 summary remote
 [ "$fails" = 0 ]
