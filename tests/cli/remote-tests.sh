@@ -335,5 +335,13 @@ kill $writer; wait $writer 2> /dev/null
 wrong=0; for f in chgout/s*.jsonl; do [ -e "$f" ] || continue; grep -q "\"id\": \"$(basename "$f" | cut -c1-5)\"" "$f" || wrong=$((wrong + 1)); done
 [ "$wrong" = 0 ] && ok "a file changed while read: no session under another's id" || bad "a file changed while read: $wrong files hold another session"
 
+# an option of another source is refused, not silently ignored
+expect_rc 2 "--skip-bad without --input" "$txc" list --db demo.db --skip-bad
+grep -q -- '--skip-bad works with --input only' err.txt && ok || bad "--skip-bad without --input: $(cat err.txt)"
+expect_rc 2 "--token without --remote" "$txc" list --input demo.jsonl --token t
+grep -q -- '--token works with --remote only' err.txt && ok || bad "--token without --remote: $(cat err.txt)"
+expect_rc 2 "--timeout without --remote" "$txc" convert x --to hermes --db demo.db --timeout 5
+grep -q -- '--timeout works with --remote only' err.txt && ok || bad "--timeout without --remote: $(cat err.txt)"
+
 summary remote
 [ "$fails" = 0 ]
