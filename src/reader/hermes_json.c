@@ -220,8 +220,11 @@ static int index_whole(struct json_file *jf, struct txc_diag *d)
 		add_entry(jf, o, jf->start, all.len);
 		jf->whole = true;
 	} else {
-		txc_diag_set(d, TXC_E_FAIL, "%s: not a Hermes session export (JSONL, or one JSON session object)", jf->name);
-		rc = TXC_E_FAIL;
+		/* a bad line like any other (line 1): its number, and the CLI's --skip-bad advice */
+		txc_diag_set(d, TXC_E_BAD_LINE,
+			     "%s: not a Hermes session export (JSONL, or one JSON session object): line 1 is not a session",
+			     jf->name);
+		rc = TXC_E_BAD_LINE;
 	}
 	txc_arena_free(scratch);
 	txc_buf_release(&all);

@@ -343,5 +343,13 @@ grep -q -- '--token works with --remote only' err.txt && ok || bad "--token with
 expect_rc 2 "--timeout without --remote" "$txc" convert x --to hermes --db demo.db --timeout 5
 grep -q -- '--timeout works with --remote only' err.txt && ok || bad "--timeout without --remote: $(cat err.txt)"
 
+# a broken first line is named like any other bad line, with the way past it (the man page says so)
+{ echo '{broken'; cat demo.jsonl; } > badfirst.jsonl
+expect_rc 1 "a broken first line" "$txc" list --input badfirst.jsonl
+one_line_err "a broken first line"
+grep -q 'line 1 is not a session; fix it or pass --skip-bad' err.txt && ok || bad "broken first line: $(cat err.txt)"
+expect_rc 0 "a broken first line, --skip-bad" "$txc" list --input badfirst.jsonl --skip-bad --json --archived
+[ "$(grep -c '"id"' out.txt)" = "$(wc -l < demo.jsonl)" ] && grep -q 'skipped 1 malformed lines' err.txt && ok || bad "--skip-bad line 1: $(cat err.txt)"
+
 summary remote
 [ "$fails" = 0 ]
