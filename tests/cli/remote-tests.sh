@@ -334,6 +334,7 @@ rm -rf chgout; "$txc" export --to hermes --out chgout --input chg.jsonl > /dev/n
 kill $writer; wait $writer 2> /dev/null
 wrong=0; for f in chgout/s*.jsonl; do [ -e "$f" ] || continue; grep -q "\"id\": \"$(basename "$f" | cut -c1-5)\"" "$f" || wrong=$((wrong + 1)); done
 [ "$wrong" = 0 ] && ok "a file changed while read: no session under another's id" || bad "a file changed while read: $wrong files hold another session"
+rm -rf chgout chgA.jsonl chgB.jsonl chg.jsonl
 
 # an option of another source is refused, not silently ignored
 expect_rc 2 "--skip-bad without --input" "$txc" list --db demo.db --skip-bad
@@ -344,12 +345,16 @@ expect_rc 2 "--timeout without --remote" "$txc" convert x --to hermes --db demo.
 grep -q -- '--timeout works with --remote only' err.txt && ok || bad "--timeout without --remote: $(cat err.txt)"
 
 # a broken first line is named like any other bad line, with the way past it (the man page says so)
-{ echo '{broken'; cat demo.jsonl; } > badfirst.jsonl
-expect_rc 1 "a broken first line" "$txc" list --input badfirst.jsonl
+{ echo '{broken'; cat demo.jsonl; } > badfirst.txt
+expect_rc 1 "a broken first line" "$txc" list --input badfirst.txt
 one_line_err "a broken first line"
 grep -q 'line 1 is not a session; fix it or pass --skip-bad' err.txt && ok || bad "broken first line: $(cat err.txt)"
-expect_rc 0 "a broken first line, --skip-bad" "$txc" list --input badfirst.jsonl --skip-bad --json --archived
+expect_rc 0 "a broken first line, --skip-bad" "$txc" list --input badfirst.txt --skip-bad --json --archived
 [ "$(grep -c '"id"' out.txt)" = "$(wc -l < demo.jsonl)" ] && grep -q 'skipped 1 malformed lines' err.txt && ok || bad "--skip-bad line 1: $(cat err.txt)"
+
+# an error quoting a name with a line break is still one line on a pipe (a log reads it as two messages)
+expect_rc 3 "a file name with a line break" "$txc" list --input "$(printf 'no\nsuch\rfile')"
+[ "$(wc -l < err.txt)" = 1 ] && grep -q "cannot open 'no\\\\nsuch\\\\rfile'" err.txt && ok || bad "line break in a message: $(cat -A err.txt)"
 
 summary remote
 [ "$fails" = 0 ]
