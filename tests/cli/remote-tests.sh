@@ -356,5 +356,11 @@ expect_rc 0 "a broken first line, --skip-bad" "$txc" list --input badfirst.txt -
 expect_rc 3 "a file name with a line break" "$txc" list --input "$(printf 'no\nsuch\rfile')"
 [ "$(wc -l < err.txt)" = 1 ] && grep -q "cannot open 'no\\\\nsuch\\\\rfile'" err.txt && ok || bad "line break in a message: $(cat -A err.txt)"
 
+# a session token with a line break would add request headers of its own: refused, never sent
+start --token t
+expect_rc 2 "a token with CR LF" env "HERMES_DASHBOARD_SESSION_TOKEN=$(printf 't\r\nX-Evil: 1')" "$txc" list --remote "$url"
+grep -q 'session token given holds control characters' err.txt && ok || bad "token with CR LF: $(cat err.txt)"
+stop
+
 summary remote
 [ "$fails" = 0 ]
