@@ -362,5 +362,9 @@ expect_rc 2 "a token with CR LF" env "HERMES_DASHBOARD_SESSION_TOKEN=$(printf 't
 grep -q 'session token given holds control characters' err.txt && ok || bad "token with CR LF: $(cat err.txt)"
 stop
 
+# an option before the command: the message says where it goes
+expect_rc 2 "an option before the command" "$txc" --input demo.jsonl list
+grep -q "options go after the command: 'txc list --input ...'" err.txt && ok || bad "option before the command: $(cat err.txt)"
+
 summary remote
 [ "$fails" = 0 ]
