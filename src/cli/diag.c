@@ -83,6 +83,16 @@ void cli_paint(struct txc_buf *b, const char *sgr, const char *text, size_t len)
 
 enum level { L_ERROR, L_WARNING };
 
+/* a pipe or log gets the bytes as they are, but a message stays one line: a line break in an id or path is \n */
+static void add_one_line(struct txc_buf *b, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\r')
+			txc_buf_addstr(b, *s == '\n' ? "\\n" : "\\r");
+		else
+			txc_buf_add(b, s, 1);
+}
+
 static void say(enum level lv, const char *fmt, va_list ap)
 {
 	static const char *const word[] = {[L_ERROR] = "error: ", [L_WARNING] = "warning: "};
@@ -95,7 +105,7 @@ static void say(enum level lv, const char *fmt, va_list ap)
 	if (stderr_tty)
 		cli_safe_text(&b, raw, strlen(raw), true);
 	else
-		txc_buf_addstr(&b, raw);
+		add_one_line(&b, raw);
 	if (color_for(STDERR_FILENO))
 		fprintf(stderr, "txc: \x1b[%sm%s\x1b[m%s\n", sgr[lv], word[lv], b.buf);
 	else

@@ -158,6 +158,18 @@ static enum txc_err open_remote(const struct cli_args *a, struct cli_stores *out
 	return rc;
 }
 
+/* an option of another source would be silently ignored: refused, like a writer's (exit 2) */
+static const char *stray_option(const struct cli_args *a)
+{
+	if (a->store.skip_bad && a->store.input == NULL)
+		return "--skip-bad works with --input only";
+	if (a->store.token != NULL && a->store.remote == NULL)
+		return "--token works with --remote only";
+	if (a->store.timeout && a->store.remote == NULL)
+		return "--timeout works with --remote only";
+	return NULL;
+}
+
 /* --all-profiles: the root store, if any, and every profiles/NAME/state.db */
 static enum txc_err add_all_profiles(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
@@ -229,6 +241,11 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);
 	if (sources > 1 || (sources && a->all_profiles) || ((a->store.input || a->store.db) && a->store.home)) {
 		txc_diag_set(d, TXC_E_USAGE, "give one source: --db, --home/--profile, --all-profiles, --input or --remote");
+		return TXC_E_USAGE;
+	}
+	const char *stray = stray_option(a);
+	if (stray != NULL) {
+		txc_diag_set(d, TXC_E_USAGE, "%s", stray);
 		return TXC_E_USAGE;
 	}
 	if (a->store.input != NULL)

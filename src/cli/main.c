@@ -108,6 +108,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const struct cli_cmd_info *c = cli_command_named(argv[1]);
+	if (c == NULL && argv[1][0] == '-')
+		for (int i = 2; i < argc; i++)
+			if (cli_command_named(argv[i]) != NULL) /* 'txc --db X list': say the order, not "unknown command" */
+				return cli_usage(0, "options go after the command: 'txc %s %s ...'", argv[i], argv[1]);
 	if (c == NULL)
 		return cli_usage(0, "unknown command '%s'", argv[1]);
 	return cli_finish_stdout(c->run(argc - 1, argv + 1));

@@ -83,6 +83,15 @@ static int jf_sessions(void *impl, struct txc_arena *a, const struct txc_json **
 	return TXC_OK;
 }
 
+/* the line read again holds the session indexed there: same id, same JSON text */
+static bool same_id(const struct txc_json *indexed, const struct txc_json *o)
+{
+	const struct txc_json *a = txc_json_get(indexed, "id");
+	const struct txc_json *b = o->kind == TXC_JSON_OBJECT ? txc_json_get(o, "id") : NULL;
+	return a != NULL && b != NULL && a->kind == b->kind && a->s.len == b->s.len &&
+	       (a->s.len == 0 || memcmp(a->s.ptr, b->s.ptr, a->s.len) == 0);
+}
+
 static int jf_load(void *impl, size_t i, struct txc_transcript *t, struct txc_diag *d)
 {
 	struct json_file *jf = impl;
@@ -96,7 +105,7 @@ static int jf_load(void *impl, size_t i, struct txc_transcript *t, struct txc_di
 		}
 		int rc = txc_json_parse(t->arena, buf, jf->v[i].len, &o);
 		free(buf);
-		if (rc != 0) {
+		if (rc != 0 || !same_id(jf->v[i].session, o)) { /* another session at that place: not used */
 			txc_diag_set(d, TXC_E_FAIL, "'%s' changed while txc read it", jf->name);
 			return TXC_E_FAIL;
 		}
@@ -216,8 +225,11 @@ static int index_whole(struct json_file *jf, struct txc_diag *d)
 		add_entry(jf, o, jf->start, all.len);
 		jf->whole = true;
 	} else {
-		txc_diag_set(d, TXC_E_FAIL, "%s: not a Hermes session export (JSONL, or one JSON session object)", jf->name);
-		rc = TXC_E_FAIL;
+		/* a bad line like any other (line 1): its number, and the CLI's --skip-bad advice */
+		txc_diag_set(d, TXC_E_BAD_LINE,
+			     "%s: not a Hermes session export (JSONL, or one JSON session object): line 1 is not a session",
+			     jf->name);
+		rc = TXC_E_BAD_LINE;
 	}
 	txc_arena_free(scratch);
 	txc_buf_release(&all);

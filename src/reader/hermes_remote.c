@@ -293,6 +293,15 @@ static void rm_close(void *impl)
 	free(r);
 }
 
+/* a token goes into a request header: a control byte (CR, LF) would end it and add others */
+static bool token_ok(const char *t)
+{
+	for (; *t; t++)
+		if ((unsigned char)*t < 0x20 || *t == 0x7f)
+			return false;
+	return true;
+}
+
 /* window.__HERMES_SESSION_TOKEN__ = "..." in the dashboard's page */
 static char *scrape_token(struct remote *r)
 {
@@ -323,12 +332,13 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 {
 	*out = NULL;
 	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0) {
-		txc_diag_set(d, TXC_E_USAGE, "'%s' is not an http:// or https:// URL, such as http://127.0.0.1:9119", url);
+		/* not echoed: a URL we cannot parse may still hold user:password@ or ?token= */
+		txc_diag_set(d, TXC_E_USAGE, "not an http:// or https:// URL, such as http://127.0.0.1:9119");
 		return TXC_E_USAGE;
 	}
 	if (strpbrk(url, "?#") != NULL) {
 		char *shown = txc_http_url_shown(url);
-		txc_diag_set(d, TXC_E_USAGE, "--remote takes the dashboard's address without '?' or '#' (%s); give the "
+		txc_diag_set(d, TXC_E_USAGE, "the dashboard's address takes no '?' or '#' (%s); give the "
 					     "token with --token or HERMES_DASHBOARD_SESSION_TOKEN", shown);
 		free(shown);
 		return TXC_E_USAGE;
@@ -348,6 +358,13 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 		struct txc_buf h = TXC_BUF_INIT;
 		txc_buf_addf(&h, "X-Hermes-Session-Token: %s", token);
 		r->header = txc_buf_detach(&h, NULL);
+	}
+	if (token != NULL && !token_ok(token)) {
+		txc_diag_set(d, o->token ? TXC_E_USAGE : TXC_E_FAIL, "the session token %s holds control characters; not sent",
+			     o->token ? "given" : "in the dashboard's page");
+		free(scraped);
+		rm_close(r);
+		return d->code;
 	}
 	free(scraped);
 	d->hint[0] = '\0';

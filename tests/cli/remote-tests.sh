@@ -318,5 +318,55 @@ expect_rc 0 "a list without total" "$txc" list --remote "$url" --token t --archi
 	bad "no total: $(grep -c '^[0-9a-f]' out.txt) sessions listed, want $(grep -c '^[0-9a-f]' all.txt)"
 stop
 
+# credentials in a --remote that is refused before any request are never printed (the whole argument was echoed)
+for u in 'ftp://u:PASSW@127.0.0.1/?token=SECRETQ' 'HTTP://u:PASSW@127.0.0.1:1/' 'u:PASSW@127.0.0.1:1' 'http://u:PASSW@127.0.0.1:1/?token=SECRETQ#F'; do
+	expect_rc 2 "refused --remote $u" "$txc" list --remote "$u"
+	one_line_err "refused --remote"
+	grep -q 'PASSW\|SECRETQ' err.txt && bad "a refused --remote printed its credentials: $(cat err.txt)" || ok "refused --remote: no credentials"
+	grep -q -- '--remote: --remote' err.txt && bad "the flag named twice: $(cat err.txt)" || ok
+done
+
+# --input: a file rewritten in place while txc reads it never gives one session's content under another's id
+python3 -c "
+for i in range(3000): print('{\"id\": \"s%04d\", \"source\": \"cli\", \"started_at\": %d, \"messages\": [{\"role\": \"user\", \"content\": \"body of s%04d\", \"timestamp\": %d}]}' % (i, 1000 + i, i, 1000 + i))" > chgA.jsonl
+sed '1!G;h;$!d' chgA.jsonl > chgB.jsonl; cp chgA.jsonl chg.jsonl
+(while :; do dd if=chgB.jsonl of=chg.jsonl conv=notrunc status=none; dd if=chgA.jsonl of=chg.jsonl conv=notrunc status=none; done) &
+writer=$!
+rm -rf chgout; "$txc" export --to hermes --out chgout --input chg.jsonl > /dev/null 2> err.txt
+kill $writer; wait $writer 2> /dev/null
+wrong=0; for f in chgout/s*.jsonl; do [ -e "$f" ] || continue; grep -q "\"id\": \"$(basename "$f" | cut -c1-5)\"" "$f" || wrong=$((wrong + 1)); done
+[ "$wrong" = 0 ] && ok "a file changed while read: no session under another's id" || bad "a file changed while read: $wrong files hold another session"
+rm -rf chgout chgA.jsonl chgB.jsonl chg.jsonl
+
+# an option of another source is refused, not silently ignored
+expect_rc 2 "--skip-bad without --input" "$txc" list --db demo.db --skip-bad
+grep -q -- '--skip-bad works with --input only' err.txt && ok || bad "--skip-bad without --input: $(cat err.txt)"
+expect_rc 2 "--token without --remote" "$txc" list --input demo.jsonl --token t
+grep -q -- '--token works with --remote only' err.txt && ok || bad "--token without --remote: $(cat err.txt)"
+expect_rc 2 "--timeout without --remote" "$txc" convert x --to hermes --db demo.db --timeout 5
+grep -q -- '--timeout works with --remote only' err.txt && ok || bad "--timeout without --remote: $(cat err.txt)"
+
+# a broken first line is named like any other bad line, with the way past it (the man page says so)
+{ echo '{broken'; cat demo.jsonl; } > badfirst.txt
+expect_rc 1 "a broken first line" "$txc" list --input badfirst.txt
+one_line_err "a broken first line"
+grep -q 'line 1 is not a session; fix it or pass --skip-bad' err.txt && ok || bad "broken first line: $(cat err.txt)"
+expect_rc 0 "a broken first line, --skip-bad" "$txc" list --input badfirst.txt --skip-bad --json --archived
+[ "$(grep -c '"id"' out.txt)" = "$(wc -l < demo.jsonl)" ] && grep -q 'skipped 1 malformed lines' err.txt && ok || bad "--skip-bad line 1: $(cat err.txt)"
+
+# an error quoting a name with a line break is still one line on a pipe (a log reads it as two messages)
+expect_rc 3 "a file name with a line break" "$txc" list --input "$(printf 'no\nsuch\rfile')"
+[ "$(wc -l < err.txt)" = 1 ] && grep -q "cannot open 'no\\\\nsuch\\\\rfile'" err.txt && ok || bad "line break in a message: $(cat -A err.txt)"
+
+# a session token with a line break would add request headers of its own: refused, never sent
+start --token t
+expect_rc 2 "a token with CR LF" env "HERMES_DASHBOARD_SESSION_TOKEN=$(printf 't\r\nX-Evil: 1')" "$txc" list --remote "$url"
+grep -q 'session token given holds control characters' err.txt && ok || bad "token with CR LF: $(cat err.txt)"
+stop
+
+# an option before the command: the message says where it goes
+expect_rc 2 "an option before the command" "$txc" --input demo.jsonl list
+grep -q "options go after the command: 'txc list --input ...'" err.txt && ok || bad "option before the command: $(cat err.txt)"
+
 summary remote
 [ "$fails" = 0 ]
