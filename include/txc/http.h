@@ -16,9 +16,9 @@
 
 struct txc_http_req {
 	const char *url;
-	const char *header;          /* one extra "Name: value" header, or NULL */
-	long timeout;                /* total seconds */
-	size_t max_bytes;            /* body cap */
+	const char *header;                                 /* one extra "Name: value" header, or NULL */
+	long timeout;                                       /* total seconds */
+	size_t max_bytes;                                   /* body cap */
 	int (*on_data)(void *ctx, const char *p, size_t n); /* 0, or -1 to stop */
 	void *ctx;
 };

@@ -31,11 +31,11 @@ enum txc_json_kind {
 
 struct txc_json {
 	enum txc_json_kind kind;
-	size_t n;                 /* items in an array or object */
-	struct txc_str s;         /* string bytes, integer digits, real lexeme, blob */
-	double d;                 /* REAL */
+	size_t n;                      /* items in an array or object */
+	struct txc_str s;              /* string bytes, integer digits, real lexeme, blob */
+	double d;                      /* REAL */
 	const struct txc_json **items; /* array items / object values */
-	struct txc_str *keys;     /* object keys, parallel to items */
+	struct txc_str *keys;          /* object keys, parallel to items */
 };
 
 extern const struct txc_json txc_json_null_value;
@@ -46,7 +46,7 @@ int txc_json_parse(struct txc_arena *a, const char *p, size_t len, const struct 
 const struct txc_json *txc_json_get(const struct txc_json *obj, const char *key);
 const char *txc_json_cstr(const struct txc_json *v); /* string value or NULL */
 bool txc_json_is_int(const struct txc_json *v, int64_t *out);
-bool txc_json_truthy(const struct txc_json *v);      /* Python truthiness */
+bool txc_json_truthy(const struct txc_json *v); /* Python truthiness */
 /* An INT (by its digits) or REAL as a double: false for anything else (v may be NULL). */
 bool txc_json_number(const struct txc_json *v, double *out);
 

@@ -49,34 +49,34 @@ enum txc_stop {
 
 struct txc_block {
 	enum txc_block_kind kind;
-	struct txc_str text;        /* TEXT, THINKING (may be empty) */
-	struct txc_str signature;   /* THINKING: provider signature, if any */
-	struct txc_str encrypted;   /* THINKING: opaque provider reasoning, if any */
-	struct txc_str id;          /* TOOL_USE: call id; TOOL_RESULT: the call it answers */
-	struct txc_str name;        /* TOOL_USE: canonical name; TOOL_RESULT: tool name if known */
-	struct txc_str source_name; /* TOOL_USE: the name as the source wrote it */
-	enum txc_tool tool;         /* TOOL_USE: typed variant, or RAW */
+	struct txc_str text;           /* TEXT, THINKING (may be empty) */
+	struct txc_str signature;      /* THINKING: provider signature, if any */
+	struct txc_str encrypted;      /* THINKING: opaque provider reasoning, if any */
+	struct txc_str id;             /* TOOL_USE: call id; TOOL_RESULT: the call it answers */
+	struct txc_str name;           /* TOOL_USE: canonical name; TOOL_RESULT: tool name if known */
+	struct txc_str source_name;    /* TOOL_USE: the name as the source wrote it */
+	enum txc_tool tool;            /* TOOL_USE: typed variant, or RAW */
 	const struct txc_json *input;  /* TOOL_USE: canonical input (any JSON) */
 	const struct txc_json *output; /* TOOL_RESULT: JSON output already a tree, or NULL */
 	struct txc_str output_text;    /* TOOL_RESULT: the output as text (when output is NULL) */
 	bool output_json;              /* TOOL_RESULT: output_text is a JSON object or array:
 					  txc_block_output() parses it on demand */
-	bool is_error;              /* TOOL_RESULT */
-	bool denied;                /* TOOL_RESULT: refused by the user or a policy */
-	struct txc_str media_type;  /* IMAGE */
-	struct txc_str data;        /* IMAGE: base64 */
+	bool is_error;                 /* TOOL_RESULT */
+	bool denied;                   /* TOOL_RESULT: refused by the user or a policy */
+	struct txc_str media_type;     /* IMAGE */
+	struct txc_str data;           /* IMAGE: base64 */
 };
 
 struct txc_message {
 	enum txc_role role;
 	struct txc_block *blocks;
 	size_t n_blocks;
-	double time;           /* seconds since the epoch (UTC) */
-	struct txc_str model;  /* assistant: the model that wrote it */
+	double time;          /* seconds since the epoch (UTC) */
+	struct txc_str model; /* assistant: the model that wrote it */
 	enum txc_stop stop;
 	struct txc_str stop_other;
-	int64_t row_id;        /* source row id (Hermes messages.id), 0 if none */
-	bool compacted;        /* history archived by compaction (not live) */
+	int64_t row_id; /* source row id (Hermes messages.id), 0 if none */
+	bool compacted; /* history archived by compaction (not live) */
 };
 
 /*
@@ -108,15 +108,15 @@ void txc_model_id_key(struct txc_buf *out, enum txc_id_kind kind, struct txc_str
 struct txc_meta {
 	enum txc_id_kind id_kind; /* id: identity text, never NULL once a reader has loaded it */
 	struct txc_str id, title, cwd, git_branch, model, source, end_reason, billing_provider;
-	double started_at;     /* seconds; the epoch when unknown */
-	double ended_at;       /* valid when has_ended */
+	double started_at; /* seconds; the epoch when unknown */
+	double ended_at;   /* valid when has_ended */
 	bool has_ended;
 	bool archived;
 	int64_t message_count, tool_call_count;
-	bool has_usage;        /* token columns present and non-zero */
+	bool has_usage; /* token columns present and non-zero */
 	int64_t input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens;
 	bool has_cost;
-	double cost_usd;       /* actual_cost_usd when recorded, else estimated */
+	double cost_usd; /* actual_cost_usd when recorded, else estimated */
 	bool cost_is_actual;
 };
 

@@ -28,8 +28,7 @@ struct txc_store;
 
 int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d);
 /* A database image held in memory (a copy is taken); name is used in messages. */
-int txc_store_open_image(struct txc_store **out, const void *image, size_t len, const char *name,
-			 struct txc_diag *d);
+int txc_store_open_image(struct txc_store **out, const void *image, size_t len, const char *name, struct txc_diag *d);
 /*
  * A Hermes export file as a store (JSONL from `hermes sessions export` or
  * `txc export --json`, or one JSON session object); "-" is standard input.
@@ -43,8 +42,7 @@ struct txc_remote_opts {
 	const char *profile;
 	long timeout; /* seconds per request */
 };
-int txc_store_open_remote(struct txc_store **out, const char *url, const struct txc_remote_opts *o,
-			  struct txc_diag *d);
+int txc_store_open_remote(struct txc_store **out, const char *url, const struct txc_remote_opts *o, struct txc_diag *d);
 void txc_store_close(struct txc_store *s);
 /* What the store's backend can do (enum txc_source_caps) and its name ("hermes-sqlite", ...). */
 enum txc_source_caps {
@@ -82,11 +80,11 @@ void txc_sid_release(struct txc_sid *id); /* frees the text of one from resolve 
  * arena; ptr is NULL when the source has no such value.
  */
 struct txc_session_info {
-	struct txc_sid sid;            /* names it in its store */
-	struct txc_str title, cwd;     /* text values only */
-	struct txc_str source, model;  /* text, or an integer's digits */
-	struct txc_str n_messages;     /* the message count as the source wrote it (digits) */
-	double started, last_active;   /* seconds; NAN when unknown (last_active: TXC_LIST_LAST_ACTIVE) */
+	struct txc_sid sid;           /* names it in its store */
+	struct txc_str title, cwd;    /* text values only */
+	struct txc_str source, model; /* text, or an integer's digits */
+	struct txc_str n_messages;    /* the message count as the source wrote it (digits) */
+	double started, last_active;  /* seconds; NAN when unknown (last_active: TXC_LIST_LAST_ACTIVE) */
 	bool archived;
 	const struct txc_json *native; /* the source's own session row (Hermes: the columns in table
 					  order, then last_active), for `list --json`; every Hermes
@@ -130,8 +128,8 @@ int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned fla
 struct txc_query; /* search.h */
 enum txc_search_sort { TXC_SORT_RANK, TXC_SORT_NEWEST, TXC_SORT_OLDEST };
 struct txc_search_opts {
-	const char *role;      /* only rows of this role, or NULL */
-	const char *tool;      /* only rows whose tool_name is this, or NULL */
+	const char *role; /* only rows of this role, or NULL */
+	const char *tool; /* only rows whose tool_name is this, or NULL */
 	enum txc_search_sort sort;
 	bool include_inactive; /* also rows rewound away (never compacted ones: those are always searched) */
 	const char *text;      /* the query as typed, for sources that search themselves (a dashboard) */
@@ -143,11 +141,11 @@ struct txc_hit {
 	bool has_row_id;
 	int64_t row_id;
 	size_t number; /* its message number in the session (search.h), 0 when it has none (rewound) or unknown */
-	struct txc_str role, tool_name;        /* ptr NULL when absent */
-	const struct txc_json *timestamp;      /* as stored (a number), or NULL */
-	struct txc_str cols[3];                /* the searched text: content, tool_name, tool_calls */
+	struct txc_str role, tool_name;   /* ptr NULL when absent */
+	const struct txc_json *timestamp; /* as stored (a number), or NULL */
+	struct txc_str cols[3];           /* the searched text: content, tool_name, tool_calls */
 	bool has_rank, active, compacted;
-	double rank;                           /* FTS5 bm25: lower is better */
+	double rank;        /* FTS5 bm25: lower is better */
 	struct txc_str tip; /* the session ended in a compression: the live tip of its chain (Hermes's resume rule) */
 };
 /* hit() returns 0 to go on, anything else stops the search and is returned (1: enough). */

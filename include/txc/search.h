@@ -31,7 +31,7 @@
 enum { TXC_QUERY_MAX = 4096 }; /* bytes: longer queries are refused, not cut */
 
 struct txc_term {
-	char *text;    /* WORDS: the tokens joined by one space; TEXT: the text itself */
+	char *text; /* WORDS: the tokens joined by one space; TEXT: the text itself */
 	size_t len;
 	bool text_kind; /* a substring (CJK, symbols), not tokens */
 	bool prefix;    /* word*: the last token is a prefix */
@@ -71,13 +71,12 @@ bool txc_query_is_message_role(struct txc_str role);
 /* A one-line window of text around the first match, and the matches inside it. */
 enum { TXC_SNIP_MARKS = 16 };
 struct txc_snippet {
-	size_t start, end;  /* the window: byte offsets at UTF-8 boundaries */
+	size_t start, end; /* the window: byte offsets at UTF-8 boundaries */
 	bool cut_left, cut_right;
-	size_t n;           /* marks */
+	size_t n; /* marks */
 	size_t mark[TXC_SNIP_MARKS][2];
 };
 /* width: about how many bytes of text to show. */
-void txc_query_snippet(const struct txc_query *q, const char *text, size_t len, size_t width,
-		       struct txc_snippet *out);
+void txc_query_snippet(const struct txc_query *q, const char *text, size_t len, size_t width, struct txc_snippet *out);
 
 #endif

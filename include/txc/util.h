@@ -35,7 +35,10 @@ struct txc_buf {
 	size_t alloc;
 };
 extern char txc_buf_empty[];
-#define TXC_BUF_INIT {txc_buf_empty, 0, 0}
+#define TXC_BUF_INIT                \
+	{                           \
+		txc_buf_empty, 0, 0 \
+	}
 void txc_buf_init(struct txc_buf *b);
 void txc_buf_release(struct txc_buf *b);
 void txc_buf_grow(struct txc_buf *b, size_t extra);

@@ -43,16 +43,16 @@ struct txc_asset_sink {
 };
 
 struct txc_write_opts {
-	bool bulk;                   /* hermes: the bulk export line (adds last_active) */
-	enum txc_reasoning reasoning;/* claude */
-	struct txc_str cwd;          /* claude: cwd to record when the session has none */
-	struct txc_str scope;        /* claude: the store's profile, mixed into the session uuid so that one
-					id in two profiles is two sessions; empty for the root store */
-	enum txc_detail detail;      /* markdown */
-	long max_output_lines;       /* markdown, normal detail */
-	bool include_compacted;      /* markdown */
-	bool utc;                    /* markdown headings in UTC rather than local time */
-	enum txc_images images;      /* markdown */
+	bool bulk;                           /* hermes: the bulk export line (adds last_active) */
+	enum txc_reasoning reasoning;        /* claude */
+	struct txc_str cwd;                  /* claude: cwd to record when the session has none */
+	struct txc_str scope;                /* claude: the store's profile, mixed into the session uuid so that one
+						id in two profiles is two sessions; empty for the root store */
+	enum txc_detail detail;              /* markdown */
+	long max_output_lines;               /* markdown, normal detail */
+	bool include_compacted;              /* markdown */
+	bool utc;                            /* markdown headings in UTC rather than local time */
+	enum txc_images images;              /* markdown */
 	const struct txc_asset_sink *assets; /* markdown, images == FILES */
 };
 

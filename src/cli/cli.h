@@ -62,7 +62,7 @@ struct cli_store_opts {
 	const char *db;
 	const char *home;
 	const char *profile;
-	const char *input;  /* --input FILE|- */
+	const char *input; /* --input FILE|- */
 	bool skip_bad;
 	const char *remote; /* --remote URL */
 	const char *token;  /* --token (copied; the argument is wiped) */
@@ -84,7 +84,7 @@ struct cli_args {
 	struct cli_search search;
 	struct txc_write_opts w;
 	char cwd_now[4096]; /* w.cwd points here (cli_write_opts_finish) */
-	unsigned wgiven; /* the write options given (enum txc_write_opt bits) */
+	unsigned wgiven;    /* the write options given (enum txc_write_opt bits) */
 	char **pos;
 	int n_pos;
 };
@@ -147,8 +147,8 @@ struct cli_session {
 	const struct txc_session_info *info; /* the store's summary (in the listing's arena) */
 	size_t store;                        /* index in cli_stores */
 	struct txc_sid id;                   /* names it in its store (kind, identity text, place) */
-	size_t rank;   /* internal: position in Hermes's export order */
-	double key[2]; /* internal: the sort keys, largest first (NaN last) */
+	size_t rank;                         /* internal: position in Hermes's export order */
+	double key[2];                       /* internal: the sort keys, largest first (NaN last) */
 };
 /* Parse WHEN (see --help); until: a bare date means the end of that day. */
 int cli_parse_when(const char *s, bool utc, bool until, double now, double *out);

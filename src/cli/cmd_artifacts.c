@@ -17,7 +17,7 @@
 
 struct check {
 	bool local, exists;
-	bool foreign; /* a Windows or UNC path: it cannot be looked at on this system */
+	bool foreign;     /* a Windows or UNC path: it cannot be looked at on this system */
 	const char *type; /* file, directory, other */
 	long long size;
 	char resolved[PATH_MAX];
@@ -34,7 +34,10 @@ static bool foreign_path(const char *v)
 
 static int hexval(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
 }
 
 /* file:///abs, file://localhost/abs, file:/abs, file:rel: the path, %XX decoded; false for another host */
@@ -89,7 +92,8 @@ static void check_path(const struct txc_artifact *x, struct txc_str cwd, struct 
 		txc_buf_addf(&full, "%s/%s", getenv("HOME"), path + 2);
 	else if (path[0] == '/')
 		txc_buf_addstr(&full, path);
-	else if (path[0] != '~' && path[0] != '\0' && cwd.ptr != NULL && strlen(cwd.ptr) == cwd.len && cwd.ptr[0] == '/')
+	else if (path[0] != '~' && path[0] != '\0' && cwd.ptr != NULL && strlen(cwd.ptr) == cwd.len &&
+		 cwd.ptr[0] == '/')
 		txc_buf_addf(&full, "%s/%s", cwd.ptr, path);
 	txc_buf_release(&p);
 	if (full.len == 0) {

@@ -83,8 +83,8 @@ static int stream_row(void *ctx, const struct txc_json *row)
 }
 
 /* a write error stops the stream with out->err set and d left for the caller to fill */
-static int stream_rows(const struct txc_writer_ops *ops, struct txc_store *s, const struct txc_sid *id,
-		       unsigned flags, struct txc_out *out, const struct txc_write_opts *w, struct txc_diag *d)
+static int stream_rows(const struct txc_writer_ops *ops, struct txc_store *s, const struct txc_sid *id, unsigned flags,
+		       struct txc_out *out, const struct txc_write_opts *w, struct txc_diag *d)
 {
 	struct row_stream hs = {ops->stream, out, w, 0};
 	struct txc_row_sink sink = {stream_head, stream_row, &hs};
@@ -183,7 +183,8 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 		rc = ops->write(&out, src->t, &a->w, d);
 	convert_close(src); /* the store is done with before the file lands */
 	if ((rc == TXC_OK && cli_out_finish(&out) != 0) || (rc != TXC_OK && out.err && d->msg[0] == '\0')) {
-		txc_diag_set(d, TXC_E_FAIL, "cannot write to %s: %s", a->output ? a->output : "stdout", strerror(out.err));
+		txc_diag_set(d, TXC_E_FAIL, "cannot write to %s: %s", a->output ? a->output : "stdout",
+			     strerror(out.err));
 		rc = TXC_E_FAIL;
 	}
 	if (rc == TXC_OK && a->output != NULL)
@@ -219,4 +220,3 @@ int cmd_convert(int argc, char **argv)
 	convert_close(&src);
 	return err != TXC_OK ? cli_fail(&d) : 0;
 }
-

@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "txc/writer_hermes.h"
 #include "commands.h"
 #include "txc/model_hermes.h"
+#include "txc/writer_hermes.h"
 
 /* ---- --json: stream each session, hold no session whole ---- */
 
@@ -54,8 +54,7 @@ static int json_row(void *ctx, const struct txc_json *row)
 	return js->out->err ? TXC_E_FAIL : 0;
 }
 
-static int export_json(struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles,
-		       struct txc_diag *d)
+static int export_json(struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles, struct txc_diag *d)
 {
 	struct txc_out out;
 	struct cli_tty tty;
@@ -88,7 +87,8 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 	}
 	txc_out_release(&out);
 	if (rc == 0 && lost) {
-		txc_diag_set(d, TXC_E_FAIL, "%zu session%s could not be exported (see above)", lost, lost == 1 ? "" : "s");
+		txc_diag_set(d, TXC_E_FAIL, "%zu session%s could not be exported (see above)", lost,
+			     lost == 1 ? "" : "s");
 		rc = TXC_E_FAIL;
 	}
 	return rc;
@@ -168,7 +168,7 @@ struct asset_rec {
 };
 
 struct entry {
-	char *path, *line; /* path relative to DIR; the manifest line without its newline */
+	char *path, *line;                /* path relative to DIR; the manifest line without its newline */
 	char *session, *profile, *format; /* NULL when absent */
 	size_t session_len;               /* an id may hold NUL bytes */
 	char sha[65];
@@ -237,7 +237,8 @@ static size_t *eindex_get(const struct eindex *x, const struct manifest *m, cons
 {
 	size_t *v = NULL;
 	*n = 0;
-	for (size_t h = x->cap ? key_hash(key, len) & (x->cap - 1) : 0; x->cap && x->slot[h]; h = (h + 1) & (x->cap - 1)) {
+	for (size_t h = x->cap ? key_hash(key, len) & (x->cap - 1) : 0; x->cap && x->slot[h];
+	     h = (h + 1) & (x->cap - 1)) {
 		struct txc_str k = entry_key(&m->v[x->slot[h] - 1], by_session);
 		if (k.ptr == NULL || k.len != len || memcmp(k.ptr, key, len) != 0)
 			continue;
@@ -321,7 +322,8 @@ static void manifest_read(struct manifest *m, const char *file)
 		const char *path, *sha;
 		if (len == 0)
 			continue;
-		if (txc_json_parse(a, line, (size_t)len, &o) != 0 || (path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
+		if (txc_json_parse(a, line, (size_t)len, &o) != 0 ||
+		    (path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
 		    (sha = txc_json_cstr(txc_json_get(o, "sha256"))) == NULL || strlen(sha) != 64) {
 			cli_warn("%s:%zu: not a manifest entry; it will be dropped", file, lineno);
 			continue;
@@ -652,7 +654,8 @@ static enum outcome sync_assets(const struct bulk *bk, const struct entry *old, 
 		for (size_t k = 0; have && old != NULL && k < old->n_assets; k++)
 			ours |= strcmp(old->assets[k].path, v[i].path) == 0 && strcmp(old->assets[k].sha, now) == 0;
 		if (!ours && !bk->a->force && oc == SAME) {
-			txc_diag_set(d, TXC_E_FAIL, "'%s' exists and is not as txc wrote it; pass --force to overwrite it", full.buf);
+			txc_diag_set(d, TXC_E_FAIL,
+				     "'%s' exists and is not as txc wrote it; pass --force to overwrite it", full.buf);
 			oc = REFUSED;
 		}
 		need[i] = true;
@@ -741,8 +744,8 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 		else if (a->force || (e != NULL && have_old && strcmp(old, e->sha) == 0))
 			oc = UPDATED; /* ours, as we left it: the session changed */
 		else {
-			txc_diag_set(d, TXC_E_FAIL, "'%s' exists and is not as txc wrote it; pass --force to overwrite it",
-				     path.buf);
+			txc_diag_set(d, TXC_E_FAIL,
+				     "'%s' exists and is not as txc wrote it; pass --force to overwrite it", path.buf);
 			oc = REFUSED;
 		}
 	}
@@ -837,8 +840,8 @@ static void progress(size_t done, size_t total, double t0, bool tty)
 	double rate = el > 0 ? done / el : 0;
 	if (tty) {
 		int width = 30, fill = total ? (int)(width * done / total) : width;
-		fprintf(stderr, "\r[%.*s%*s] %zu/%zu sessions  %.1f/s", fill, "##############################", width - fill,
-			"", done, total, rate);
+		fprintf(stderr, "\r[%.*s%*s] %zu/%zu sessions  %.1f/s", fill, "##############################",
+			width - fill, "", done, total, rate);
 		if (done == total)
 			fputc('\n', stderr);
 	} else if (total && (done == total || done * 10 / total != (done - 1) * 10 / total)) {
@@ -856,9 +859,9 @@ static double mono_now(void)
 
 static enum outcome install_outcome(int res)
 {
-	static const enum outcome map[] = {[CLI_INST_NEW] = NEW,		[CLI_INST_UPDATED] = UPDATED,
-					   [CLI_INST_SAME] = SAME,		[CLI_INST_EMPTY] = SKIPPED,
-					   [CLI_INST_REFUSED] = REFUSED, [CLI_INST_FAILED] = FAILED};
+	static const enum outcome map[] = {
+		[CLI_INST_NEW] = NEW,       [CLI_INST_UPDATED] = UPDATED, [CLI_INST_SAME] = SAME,
+		[CLI_INST_EMPTY] = SKIPPED, [CLI_INST_REFUSED] = REFUSED, [CLI_INST_FAILED] = FAILED};
 	return map[res];
 }
 
@@ -949,7 +952,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			if (show && tty)
 				fputc('\n', stderr);
 			if (d1.msg[0] && ((oc == REFUSED && d1.code != TXC_E_REFUSED) || lr == TXC_E_NOTFOUND))
-				cli_warn("%s", d1.msg); /* someone else's file (left alone), or a session deleted meanwhile */
+				cli_warn("%s",
+					 d1.msg); /* someone else's file (left alone), or a session deleted meanwhile */
 			else if (d1.msg[0])
 				cli_report(&d1);
 			hard |= d1.code == TXC_E_REFUSED || res == CLI_INST_REFUSED;
@@ -968,8 +972,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	}
 	if (show || bk.count[REFUSED] || bk.count[FAILED])
 		fprintf(stderr, "txc: %s %zu sessions%s%s: %zu new, %zu updated, %zu unchanged%s (%.2f s)\n",
-			a->dry_run ? "would export" : "exported", n, a->out_dir ? " to " : "", a->out_dir ? a->out_dir : "",
-			bk.count[NEW], bk.count[UPDATED], bk.count[SAME],
+			a->dry_run ? "would export" : "exported", n, a->out_dir ? " to " : "",
+			a->out_dir ? a->out_dir : "", bk.count[NEW], bk.count[UPDATED], bk.count[SAME],
 			bk.count[REFUSED] || bk.count[FAILED] ? ", some refused or failed (see above)" : "",
 			mono_now() - t0);
 	free(manifest);
@@ -1000,7 +1004,8 @@ int cmd_export(int argc, char **argv)
 		return cli_usage(CMD_EXPORT, "unexpected argument '%s' (export selects with --since, --title, ...)",
 				 a.pos[0]);
 	if (a.json && (a.to || a.out_dir || a.install))
-		return cli_usage(CMD_EXPORT, "--json prints to stdout; it does not combine with --to, --out or --install");
+		return cli_usage(CMD_EXPORT,
+				 "--json prints to stdout; it does not combine with --to, --out or --install");
 	if (!a.json && a.to == NULL)
 		return cli_usage(CMD_EXPORT, "missing --json or --to FORMAT --out DIR");
 	const struct txc_writer_ops *ops = NULL;

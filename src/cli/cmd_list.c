@@ -75,8 +75,8 @@ static struct txc_str shown(struct txc_str s)
 
 enum { C_PROFILE, C_ID, C_STARTED, C_SOURCE, C_MODEL, C_MSGS, C_TITLE, N_COLS };
 
-static void print_table(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles,
-			bool utc, size_t more)
+static void print_table(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles, bool utc,
+			size_t more)
 {
 	static const char *const heads[N_COLS] = {"PROFILE", "ID", "STARTED", "SOURCE", "MODEL", "MSGS", "TITLE"};
 	static const size_t caps[N_COLS] = {24, 40, 16, 16, 28, 8, 0};

@@ -32,16 +32,16 @@ struct search_out {
 	const struct txc_query *q;
 	const char *text; /* the query as typed */
 	struct cli_stores *st;
-	size_t store;            /* the store being searched */
+	size_t store; /* the store being searched */
 	const struct cli_session *sel;
 	size_t n_sel;
-	size_t *by_info;         /* selection indexes sorted by info pointer */
-	bool *seen;              /* per selection index: a hit was shown */
+	size_t *by_info; /* selection indexes sorted by info pointer */
+	bool *seen;      /* per selection index: a hit was shown */
 	size_t limit, n_hits, n_sessions;
-	bool more;               /* the limit stopped the search */
-	struct txc_out out;      /* --json */
+	bool more;          /* the limit stopped the search */
+	struct txc_out out; /* --json */
 	struct cli_tty tty;
-	struct group *groups;    /* text */
+	struct group *groups; /* text */
 	size_t n_groups;
 	bool color, tty_out;
 };
@@ -112,7 +112,9 @@ static void snippet(struct txc_buf *b, const struct txc_query *q, const struct t
 			txc_buf_reset(&piece);
 			if (raw) /* JSON: the text as it is, line breaks made spaces */
 				for (size_t i = from; i < to; i++)
-					txc_buf_addch(&piece, t.ptr[i] == '\n' || t.ptr[i] == '\r' || t.ptr[i] == '\t' ? ' ' : t.ptr[i]);
+					txc_buf_addch(&piece, t.ptr[i] == '\n' || t.ptr[i] == '\r' || t.ptr[i] == '\t'
+								      ? ' '
+								      : t.ptr[i]);
 			else
 				cli_safe_text(&piece, t.ptr + from, to - from, true);
 			if (part && color)
@@ -364,9 +366,11 @@ static int search_store(struct search_out *o, size_t i, struct txc_diag *d)
 	for (size_t k = 0; k < o->n_sel; k++)
 		if (o->sel[k].store == i)
 			infos[n++] = o->sel[k].info;
-	struct txc_search_opts so = {.role = o->a->search.role, .tool = o->a->search.tool,
+	struct txc_search_opts so = {.role = o->a->search.role,
+				     .tool = o->a->search.tool,
 				     .sort = (enum txc_search_sort)o->a->search.sort,
-				     .include_inactive = o->a->search.include_inactive, .text = o->text};
+				     .include_inactive = o->a->search.include_inactive,
+				     .text = o->text};
 	struct txc_hit_sink sink = {on_hit, o};
 	struct txc_search_info info;
 	o->store = i;
@@ -401,7 +405,8 @@ static int run_search(struct search_out *o, struct txc_diag *d)
 		print_groups(o);
 	}
 	if (o->more && !o->a->json)
-		fprintf(stderr, "txc: search: more %s not shown (raise --limit)\n", o->a->search.sessions ? "sessions" : "hits");
+		fprintf(stderr, "txc: search: more %s not shown (raise --limit)\n",
+			o->a->search.sessions ? "sessions" : "hits");
 	else if (rc == TXC_OK && o->n_hits == 0 && o->n_sessions == 0 && !o->a->json)
 		fprintf(stderr, "txc: search: no message matches\n");
 	free(o->by_info);

@@ -12,7 +12,7 @@
 #include "cli.h"
 
 static bool stderr_tty;
-static int color_when; /* 0 auto, 1 always, 2 never */
+static int color_when;   /* 0 auto, 1 always, 2 never */
 static int stdout_errno; /* why a write to stdout failed, taken when it failed (errno moves on) */
 
 int cli_stdout_write(const char *p, size_t len)
@@ -173,7 +173,8 @@ void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
 		break;
 	case TXC_W_ODD_IDS:
 		cli_warn("the dashboard at %s lists %zu sessions whose id cannot be asked for (\".\", \"..\" or a NUL "
-			 "byte); skipped", where, n);
+			 "byte); skipped",
+			 where, n);
 		break;
 	}
 }

@@ -14,10 +14,10 @@
 /* ---- the sources txc reads: never written, whatever the flags ---- */
 
 struct guard_src {
-	char *path; /* as given */
-	char *name; /* realpath of its folder + its base name: the name a new file would take */
-	char *real; /* realpath of the file itself, or NULL */
-	bool store; /* a SQLite store: its -wal, -shm and -journal are sources too */
+	char *path;   /* as given */
+	char *name;   /* realpath of its folder + its base name: the name a new file would take */
+	char *real;   /* realpath of the file itself, or NULL */
+	bool store;   /* a SQLite store: its -wal, -shm and -journal are sources too */
 	bool fd_only; /* standard input redirected from a file: known by device+inode only */
 	dev_t dev;
 	ino_t ino;
@@ -84,7 +84,8 @@ static bool is_source(const struct stat *tst, const char *name, struct txc_buf *
 				continue;
 			}
 			/* the same file under another name (symlink, hardlink, ..), or the name a -wal would take */
-			if ((tst != NULL && stat(src->buf, &sst) == 0 && sst.st_dev == tst->st_dev && sst.st_ino == tst->st_ino) ||
+			if ((tst != NULL && stat(src->buf, &sst) == 0 && sst.st_dev == tst->st_dev &&
+			     sst.st_ino == tst->st_ino) ||
 			    (name != NULL && g->name != NULL && same_name(name, g->name, store_suffix[k])) ||
 			    (name != NULL && g->real != NULL && same_name(name, g->real, store_suffix[k])))
 				return true;
@@ -102,7 +103,8 @@ enum txc_err cli_guard_check(const char *target, struct txc_diag *d)
 	bool hit = is_source(exists ? &tst : NULL, name, &src);
 	free(name);
 	if (hit)
-		txc_diag_set(d, TXC_E_REFUSED, "refusing to write '%s': it is '%s', which txc is reading", target, src.buf);
+		txc_diag_set(d, TXC_E_REFUSED, "refusing to write '%s': it is '%s', which txc is reading", target,
+			     src.buf);
 	txc_buf_release(&src);
 	return hit ? TXC_E_REFUSED : TXC_OK;
 }
@@ -174,8 +176,8 @@ enum txc_err cli_atomic_open(struct cli_atomic *w, const char *path, bool force,
 	if (cli_guard_check(path, d) != 0)
 		return TXC_E_REFUSED;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a rename would replace /dev/null itself */
-		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a regular file; txc writes only files (-o - is standard output)",
-			     path);
+		txc_diag_set(d, TXC_E_FAIL,
+			     "'%s' is not a regular file; txc writes only files (-o - is standard output)", path);
 		return TXC_E_FAIL;
 	}
 	if (!force && lstat(path, &st) == 0) {
@@ -243,7 +245,8 @@ enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 		     old.st_mtim.tv_sec != w->unchanged->st_mtim.tv_sec ||
 		     old.st_mtim.tv_nsec != w->unchanged->st_mtim.tv_nsec)) {
 			/* someone (Claude Code) wrote to it since it was checked: theirs */
-			txc_diag_set(d, TXC_E_FAIL, "'%s' changed while txc was writing it; nothing was written", w->path);
+			txc_diag_set(d, TXC_E_FAIL, "'%s' changed while txc was writing it; nothing was written",
+				     w->path);
 			cli_atomic_abort(w);
 			return TXC_E_FAIL;
 		}
@@ -298,7 +301,8 @@ void cli_safe_text(struct txc_buf *b, const char *s, size_t len, bool one_line)
 			txc_buf_addf(b, "\\x%02x", (unsigned)cp);
 		else if (cp >= 0x80 && cp < 0xA0)
 			txc_buf_addf(b, "\\u%04x", (unsigned)cp);
-		else if (cp == 0x2028 || cp == 0x2029 || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+		else if (cp == 0x2028 || cp == 0x2029 || (cp >= 0x202A && cp <= 0x202E) ||
+			 (cp >= 0x2066 && cp <= 0x2069))
 			txc_buf_addf(b, "\\u%04x", (unsigned)cp); /* line breaks and bidi overrides */
 		else
 			txc_buf_add(b, s + i, n);

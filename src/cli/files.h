@@ -52,7 +52,7 @@ struct cli_assets {
 	struct {
 		char *name, *bytes;
 		size_t len;
-	} *items;
+	} * items;
 	size_t n;
 };
 void cli_assets_init(struct cli_assets *as, const char *output);

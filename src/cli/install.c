@@ -42,8 +42,8 @@ static enum line txc_line(const char *line, size_t len, const char *uuid)
 		else if (type != NULL && sid != NULL && strcmp(sid, uuid) == 0 && strcmp(type, "custom-title") == 0)
 			k = L_TITLE;
 		else if (type != NULL && sid != NULL && strcmp(sid, uuid) == 0 &&
-			 (strcmp(type, "user") == 0 || strcmp(type, "assistant") == 0) && u != NULL && strlen(u) == 36 &&
-			 u[14] == '5')
+			 (strcmp(type, "user") == 0 || strcmp(type, "assistant") == 0) && u != NULL &&
+			 strlen(u) == 36 && u[14] == '5')
 			k = L_RECORD;
 	}
 	txc_arena_free(ar);
@@ -123,7 +123,8 @@ static enum txc_err config_dir(struct txc_buf *b, struct txc_diag *d)
 	} else if (home != NULL && home[0] != '\0') {
 		txc_buf_addf(b, "%s/.claude", home);
 	} else {
-		txc_diag_set(d, TXC_E_USAGE, "cannot find Claude Code's folder: HOME is not set; set HOME or CLAUDE_CONFIG_DIR");
+		txc_diag_set(d, TXC_E_USAGE,
+			     "cannot find Claude Code's folder: HOME is not set; set HOME or CLAUDE_CONFIG_DIR");
 		return TXC_E_USAGE;
 	}
 	return TXC_OK;
@@ -184,15 +185,16 @@ static enum txc_err install_at(const struct cli_args *a, const struct txc_transc
 	} else if (k == K_CONTINUED) {
 		txc_diag_set(d, TXC_E_REFUSED,
 			     "'%s' was continued in Claude Code; txc never replaces it (not even with --force): "
-			     "add --as-new to install this session again as a separate Claude Code session", path);
+			     "add --as-new to install this session again as a separate Claude Code session",
+			     path);
 		rc = TXC_E_REFUSED;
 	} else if (k == K_FOREIGN && !a->force) {
-		txc_diag_set(d, TXC_E_FAIL, "'%s' exists and is not a session txc installed; pass --force to overwrite it",
-			     path);
+		txc_diag_set(d, TXC_E_FAIL,
+			     "'%s' exists and is not a session txc installed; pass --force to overwrite it", path);
 		rc = TXC_E_FAIL;
 	} else {
 		*res = CLI_INST_UPDATED; /* txc's own older output (or --force over a stranger) */
-		f.unchanged = &before; /* checked again just before the rename, after the fsync */
+		f.unchanged = &before;   /* checked again just before the rename, after the fsync */
 		return cli_atomic_commit(&f, d);
 	}
 	cli_atomic_abort(&f);
@@ -238,7 +240,7 @@ static struct txc_str install_cwd(const struct txc_transcript *t, bool quiet, ch
 		cli_warn("the session has no recorded working directory; installing for %s", cwd_now);
 	else
 		cli_warn("the session's directory '%.*s' does not exist here; installing for %s",
-			(int)(cwd.len > 200 ? 200 : cwd.len), cwd.ptr, cwd_now);
+			 (int)(cwd.len > 200 ? 200 : cwd.len), cwd.ptr, cwd_now);
 	return txc_str_c(cwd_now);
 }
 
@@ -252,7 +254,8 @@ static enum txc_err empty_session(const struct txc_transcript *t, bool quiet, in
 	if (quiet) {
 		cli_warn("session '%s' has no messages; not installed", id.buf);
 	} else {
-		txc_diag_set(d, TXC_E_FAIL, "session '%s' has no messages: nothing Claude Code could resume; nothing installed",
+		txc_diag_set(d, TXC_E_FAIL,
+			     "session '%s' has no messages: nothing Claude Code could resume; nothing installed",
 			     id.buf);
 		rc = TXC_E_FAIL;
 	}

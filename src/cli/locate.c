@@ -30,7 +30,8 @@ char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d)
 	struct txc_buf b = TXC_BUF_INIT;
 	if (o->db != NULL) {
 		if (o->profile != NULL) {
-			txc_diag_set(d, TXC_E_USAGE, "--db and --profile cannot be combined (a profile is a folder of a Hermes home)");
+			txc_diag_set(d, TXC_E_USAGE,
+				     "--db and --profile cannot be combined (a profile is a folder of a Hermes home)");
 			return NULL;
 		}
 		return txc_xstrdup(o->db);
@@ -43,7 +44,8 @@ char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d)
 		} else {
 			const char *h = getenv("HOME");
 			if (h == NULL || h[0] == '\0') {
-				txc_diag_set(d, TXC_E_USAGE, "cannot find the Hermes home: HOME is not set; use --home or --db");
+				txc_diag_set(d, TXC_E_USAGE,
+					     "cannot find the Hermes home: HOME is not set; use --home or --db");
 				return NULL;
 			}
 			txc_buf_addf(&b, "%s/.hermes", h);
@@ -240,7 +242,8 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 	memset(out, 0, sizeof(*out));
 	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);
 	if (sources > 1 || (sources && a->all_profiles) || ((a->store.input || a->store.db) && a->store.home)) {
-		txc_diag_set(d, TXC_E_USAGE, "give one source: --db, --home/--profile, --all-profiles, --input or --remote");
+		txc_diag_set(d, TXC_E_USAGE,
+			     "give one source: --db, --home/--profile, --all-profiles, --input or --remote");
 		return TXC_E_USAGE;
 	}
 	const char *stray = stray_option(a);

@@ -94,7 +94,8 @@ int cmd_version(int argc, char **argv)
 int cmd_refused(int argc, char **argv)
 {
 	(void)argc;
-	cli_error("'%s' is refused: Hermes has no import API and state.db is its private schema, so txc never writes to "
+	cli_error(
+		"'%s' is refused: Hermes has no import API and state.db is its private schema, so txc never writes to "
 		"it; use 'txc export' or 'txc convert' to copy sessions out",
 		argv[0]);
 	return 4;
@@ -110,7 +111,8 @@ int main(int argc, char **argv)
 	const struct cli_cmd_info *c = cli_command_named(argv[1]);
 	if (c == NULL && argv[1][0] == '-')
 		for (int i = 2; i < argc; i++)
-			if (cli_command_named(argv[i]) != NULL) /* 'txc --db X list': say the order, not "unknown command" */
+			if (cli_command_named(argv[i]) !=
+			    NULL) /* 'txc --db X list': say the order, not "unknown command" */
 				return cli_usage(0, "options go after the command: 'txc %s %s ...'", argv[i], argv[1]);
 	if (c == NULL)
 		return cli_usage(0, "unknown command '%s'", argv[1]);

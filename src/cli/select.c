@@ -275,7 +275,7 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
 
 enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
-			struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
 {
 	struct cli_select sel_abs = a->sel;
 	const struct cli_select *sel = &sel_abs;
@@ -293,16 +293,20 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 	double now = (double)time(NULL);
 	if (sel->since_arg != NULL) {
 		if (cli_parse_when(sel->since_arg, sel->utc, false, now, &f.since) != 0) {
-			txc_diag_set(d, TXC_E_USAGE, "--since takes a date (2026-09-14), a date-time (2026-09-14T10:15), "
-						     "a span (30m, 5h, 2d, 1w), today or yesterday, not '%s'", sel->since_arg);
+			txc_diag_set(d, TXC_E_USAGE,
+				     "--since takes a date (2026-09-14), a date-time (2026-09-14T10:15), "
+				     "a span (30m, 5h, 2d, 1w), today or yesterday, not '%s'",
+				     sel->since_arg);
 			return TXC_E_USAGE;
 		}
 		f.has_since = true;
 	}
 	if (sel->until_arg != NULL) {
 		if (cli_parse_when(sel->until_arg, sel->utc, true, now, &f.until) != 0) {
-			txc_diag_set(d, TXC_E_USAGE, "--until takes a date (2026-09-14), a date-time (2026-09-14T10:15), "
-						     "a span (30m, 5h, 2d, 1w), today or yesterday, not '%s'", sel->until_arg);
+			txc_diag_set(d, TXC_E_USAGE,
+				     "--until takes a date (2026-09-14), a date-time (2026-09-14T10:15), "
+				     "a span (30m, 5h, 2d, 1w), today or yesterday, not '%s'",
+				     sel->until_arg);
 			return TXC_E_USAGE;
 		}
 		f.has_until = true;
@@ -335,10 +339,10 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 	}
 	if (no_id)
 		cli_warn("%zu session%s no id (NULL or empty); each is named by its place: no-id~N", no_id,
-			no_id == 1 ? " has" : "s have");
+			 no_id == 1 ? " has" : "s have");
 	if (dup_id)
 		cli_warn("%zu session%s an id an earlier session has; each is named ID~2, ID~3, ...", dup_id,
-			dup_id == 1 ? " repeats" : "s repeat");
+			 dup_id == 1 ? " repeats" : "s repeat");
 	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
 	enum order by = BY_STARTED;
 	if (sel->order_set ? sel->order == 1 : cmd == CMD_EXPORT)

@@ -13,20 +13,26 @@
 
 static const char *const image_ext[] = {"png", "jpg", "jpeg", "gif", "webp", "svg", "bmp", "tiff", NULL};
 static const char *const file_ext[] = {
-	"pdf", "txt", "json", "md", "csv", "tsv", "zip", "tar", "gz", "tgz", "bz2", "xz", "7z", "rar", "avi", "flac",
-	"m4a", "mkv", "mp3", "ogg", "opus", "wav", "webm", "mp4", "mov", "3gp", "m2a", "docx", "doc", "odt", "rtf",
-	"epub", "xlsx", "xls", "ods", "xml", "yaml", "yml", "kmz", "kml", "geojson", "gpx", "pptx", "ppt", "odp",
-	"key", "apk", "ipa", "html", "htm", NULL};
+	"pdf", "txt",     "json", "md",   "csv", "tsv",  "zip",  "tar",  "gz",  "tgz",  "bz2",  "xz",  "7z",
+	"rar", "avi",     "flac", "m4a",  "mkv", "mp3",  "ogg",  "opus", "wav", "webm", "mp4",  "mov", "3gp",
+	"m2a", "docx",    "doc",  "odt",  "rtf", "epub", "xlsx", "xls",  "ods", "xml",  "yaml", "yml", "kmz",
+	"kml", "geojson", "gpx",  "pptx", "ppt", "odp",  "key",  "apk",  "ipa", "html", "htm",  NULL};
 
-static const char *const strong_keys[] = {
-	"artifact_file", "artifact_image", "artifact_path", "artifact_url", "files_created", "file_created",
-	"files_modified", "files_written", "generated_file", "generated_image", "generated_path", "generated_url",
-	"media_tag", "output_file", "output_path", "output_url", "result_file", "result_path", "result_url",
-	"saved_to", "screenshot_path", NULL};
+static const char *const strong_keys[] = {"artifact_file",   "artifact_image",
+					  "artifact_path",   "artifact_url",
+					  "files_created",   "file_created",
+					  "files_modified",  "files_written",
+					  "generated_file",  "generated_image",
+					  "generated_path",  "generated_url",
+					  "media_tag",       "output_file",
+					  "output_path",     "output_url",
+					  "result_file",     "result_path",
+					  "result_url",      "saved_to",
+					  "screenshot_path", NULL};
 static const char *const weak_keys[] = {
-	"artifact", "artifacts", "attachment", "attachments", "download", "downloads", "audio", "audio_file",
-	"audio_path", "audio_url", "image", "image_file", "image_path", "image_url", "video", "video_file",
-	"video_path", "video_url", "file_path", "local_path", "media", "path", NULL};
+	"artifact",   "artifacts", "attachment", "attachments", "download",   "downloads", "audio", "audio_file",
+	"audio_path", "audio_url", "image",      "image_file",  "image_path", "image_url", "video", "video_file",
+	"video_path", "video_url", "file_path",  "local_path",  "media",      "path",      NULL};
 
 static bool in_list(const char *const *list, const char *s, size_t len)
 {
@@ -85,7 +91,7 @@ static bool txc_artifact_looks_like(const char *v, size_t len)
 static bool txc_artifact_is_producer(const char *tool, size_t len)
 {
 	static const char *const verbs[] = {"create", "creation", "download", "export", "generate", "generation",
-					    "render", "save", "speech", "tts", "write", NULL};
+					    "render", "save",     "speech",   "tts",    "write",    NULL};
 	if (starts(tool, len, "bfl_flux3_"))
 		return true;
 	size_t s = 0;
@@ -265,7 +271,8 @@ static void assistant_text(struct found *f, const char *s, size_t len)
 				if (t1 < len && s[t1] == ')' && t1 > t0) {
 					if (img)
 						add(f, s + t0, t1 - t0, "markdown-image");
-					else if (!(i > 0 && s[i - 1] == '!') && txc_artifact_looks_like(s + t0, t1 - t0))
+					else if (!(i > 0 && s[i - 1] == '!') &&
+						 txc_artifact_looks_like(s + t0, t1 - t0))
 						add(f, s + t0, t1 - t0, "markdown-link");
 					i = t1;
 					continue;
@@ -273,7 +280,8 @@ static void assistant_text(struct found *f, const char *s, size_t len)
 			}
 			continue;
 		}
-		if ((c == 'h' || c == 'H') && (starts(s + i, len - i, "http://") || starts(s + i, len - i, "https://")) &&
+		if ((c == 'h' || c == 'H') &&
+		    (starts(s + i, len - i, "http://") || starts(s + i, len - i, "https://")) &&
 		    (i == 0 || !isalnum((unsigned char)s[i - 1]))) {
 			size_t e = token_end(s, len, i, "<>\"')");
 			add(f, s + i, e - i, "url");

@@ -52,9 +52,8 @@ static const struct field f_edit[] = {
 	{"file_path", 's', 1}, {"old_string", 's', 1}, {"new_string", 's', 1}, {"replace_all", 'b', 0}, {0}};
 static const struct field f_edit1[] = {{"old_string", 's', 1}, {"new_string", 's', 1}, {"replace_all", 'b', 0}, {0}};
 static const struct field f_multi[] = {{"file_path", 's', 1}, {"edits", 'e', 1}, {0}};
-static const struct field f_bash[] = {{"command", 's', 1},   {"workdir", 's', 0},
-				      {"timeout_ms", 'u', 0}, {"description", 's', 0},
-				      {"run_in_background", 'b', 0}, {0}};
+static const struct field f_bash[] = {{"command", 's', 1},     {"workdir", 's', 0},           {"timeout_ms", 'u', 0},
+				      {"description", 's', 0}, {"run_in_background", 'b', 0}, {0}};
 static const struct field f_command[] = {{"args", 's', 0}, {0}};
 
 static bool fits(const struct txc_json *in, const struct field *fs);
@@ -123,8 +122,11 @@ static enum txc_tool txc_model_tool_kind(const char *name, const struct txc_json
 	static const struct {
 		const char *name;
 		enum txc_tool kind;
-	} named[] = {{"Read", TXC_TOOL_READ},		{"Write", TXC_TOOL_WRITE}, {"Edit", TXC_TOOL_EDIT},
-		     {"MultiEdit", TXC_TOOL_MULTIEDIT}, {"Bash", TXC_TOOL_BASH}};
+	} named[] = {{"Read", TXC_TOOL_READ},
+		     {"Write", TXC_TOOL_WRITE},
+		     {"Edit", TXC_TOOL_EDIT},
+		     {"MultiEdit", TXC_TOOL_MULTIEDIT},
+		     {"Bash", TXC_TOOL_BASH}};
 	enum txc_tool k = TXC_TOOL_RAW;
 	if (name[0] == '/') {
 		k = TXC_TOOL_COMMAND;
@@ -171,11 +173,16 @@ enum txc_stop txc_model_stop_from_text(const char *s, size_t len)
 	static const struct {
 		const char *text;
 		enum txc_stop stop;
-	} map[] = {{"stop", TXC_STOP_END_TURN},	      {"end_turn", TXC_STOP_END_TURN},
-		   {"tool_calls", TXC_STOP_TOOL_USE},     {"tool_use", TXC_STOP_TOOL_USE},
-		   {"length", TXC_STOP_MAX_TOKENS},       {"max_tokens", TXC_STOP_MAX_TOKENS},
-		   {"stop_sequence", TXC_STOP_STOP_SEQUENCE}, {"aborted", TXC_STOP_ABORTED},
-		   {"cancelled", TXC_STOP_ABORTED},       {"error", TXC_STOP_ERROR}};
+	} map[] = {{"stop", TXC_STOP_END_TURN},
+		   {"end_turn", TXC_STOP_END_TURN},
+		   {"tool_calls", TXC_STOP_TOOL_USE},
+		   {"tool_use", TXC_STOP_TOOL_USE},
+		   {"length", TXC_STOP_MAX_TOKENS},
+		   {"max_tokens", TXC_STOP_MAX_TOKENS},
+		   {"stop_sequence", TXC_STOP_STOP_SEQUENCE},
+		   {"aborted", TXC_STOP_ABORTED},
+		   {"cancelled", TXC_STOP_ABORTED},
+		   {"error", TXC_STOP_ERROR}};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (strlen(map[i].text) == len && memcmp(map[i].text, s, len) == 0)
 			return map[i].stop;

@@ -106,7 +106,7 @@ static void remove_key(struct txc_json *o, const char *key)
 }
 
 static void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b, const char *name, size_t len,
-				const struct txc_json *input)
+				       const struct txc_json *input)
 {
 	struct txc_str src = txc_arena_str(a, name, len);
 	const char *canon = src.ptr;
@@ -118,7 +118,8 @@ static void txc_model_tool_from_hermes(struct txc_arena *a, struct txc_block *b,
 			o = copy_object(a, input, 0);
 			rename_key(o, "path", "file_path");
 			canon = src.ptr[0] == 'r' ? "Read" : "Write";
-		} else if (strcmp(src.ptr, "patch") == 0 && txc_str_eq(nonempty(txc_json_get(input, "mode")), "replace")) {
+		} else if (strcmp(src.ptr, "patch") == 0 &&
+			   txc_str_eq(nonempty(txc_json_get(input, "mode")), "replace")) {
 			o = copy_object(a, input, 0);
 			remove_key(o, "mode");
 			rename_key(o, "path", "file_path");
@@ -323,7 +324,6 @@ struct messages {
 	size_t n, cap;
 };
 
-
 /* A JSON result is kept as its text (output_json): a tree is made only when a writer asks. */
 static void tool_row(struct txc_arena *a, struct txc_arena *tmp, struct blocks *bs, const struct txc_json *row)
 {
@@ -398,8 +398,8 @@ static void meta_from_session(struct txc_transcript *t)
 	m->cache_read_tokens = int_of(txc_json_get(s, "cache_read_tokens"));
 	m->cache_write_tokens = int_of(txc_json_get(s, "cache_write_tokens"));
 	m->reasoning_tokens = int_of(txc_json_get(s, "reasoning_tokens"));
-	m->has_usage = m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 ||
-		       m->cache_write_tokens > 0;
+	m->has_usage =
+		m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 || m->cache_write_tokens > 0;
 	double c;
 	if (number_of(txc_json_get(s, "actual_cost_usd"), &c) && c > 0) {
 		m->has_cost = m->cost_is_actual = true;
@@ -412,7 +412,7 @@ static void meta_from_session(struct txc_transcript *t)
 
 struct txc_model_builder {
 	struct txc_transcript *t;
-	struct messages ms;  /* heap vector, copied into the arena at the end */
+	struct messages ms; /* heap vector, copied into the arena at the end */
 	struct blocks bs;
 	double last_time;
 	struct txc_arena *tmp; /* throw-away parses (a tool result, to judge is_error) */
@@ -470,8 +470,7 @@ static void assistant_blocks(struct txc_arena *a, struct blocks *bs, const struc
 }
 
 /* The row's blocks into mb->bs and its role; false for rows that make no turn. */
-static bool row_blocks(struct txc_model_builder *mb, struct txc_arena *a, const struct txc_json *row,
-		       enum txc_role *r)
+static bool row_blocks(struct txc_model_builder *mb, struct txc_arena *a, const struct txc_json *row, enum txc_role *r)
 {
 	const char *role = txc_json_cstr(txc_json_get(row, "role"));
 	if (role == NULL)
@@ -564,4 +563,3 @@ void txc_model_from_hermes(struct txc_transcript *t)
 		txc_model_add_row(mb, rows->items[i], NULL);
 	txc_model_end(mb);
 }
-

@@ -58,7 +58,8 @@ static bool is_symbol(uint32_t cp)
 	       (cp >= 0x3008 && cp <= 0x3020) || cp == 0x3030 || (cp >= 0x303D && cp <= 0x303F) ||
 	       (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
 	       (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65) ||
-	       (cp >= 0x1F000 && cp <= 0x1FAFF && !(cp >= 0x1F100 && cp <= 0x1F10C)) || (cp >= 0xE0000 && cp <= 0xE007F);
+	       (cp >= 0x1F000 && cp <= 0x1FAFF && !(cp >= 0x1F100 && cp <= 0x1F10C)) ||
+	       (cp >= 0xE0000 && cp <= 0xE007F);
 }
 
 /* The character at p: its length (an invalid byte is one) and whether it belongs to a token. */
@@ -195,8 +196,9 @@ int txc_query_parse(const char *s, size_t len, struct txc_query *q, struct txc_d
 		parse_item(q, s, len, &i);
 	}
 	if (q->n_positive == 0) {
-		txc_diag_set(d, TXC_E_USAGE, q->n ? "the query only excludes words: give at least one word to find"
-						  : "the query has no word to find (a word has letters, digits or symbols)");
+		txc_diag_set(d, TXC_E_USAGE,
+			     q->n ? "the query only excludes words: give at least one word to find"
+				  : "the query has no word to find (a word has letters, digits or symbols)");
 		txc_query_free(q);
 		return TXC_E_USAGE;
 	}
@@ -360,7 +362,8 @@ bool txc_query_match(const struct txc_query *q, const struct txc_str *cols, size
 
 bool txc_query_is_message_role(struct txc_str role)
 {
-	return role.ptr != NULL && (txc_str_eq(role, "user") || txc_str_eq(role, "assistant") || txc_str_eq(role, "tool"));
+	return role.ptr != NULL &&
+	       (txc_str_eq(role, "user") || txc_str_eq(role, "assistant") || txc_str_eq(role, "tool"));
 }
 
 /* ---- snippets ---- */
@@ -389,8 +392,7 @@ static void add_mark(struct txc_snippet *s, size_t a, size_t z)
 	s->n++;
 }
 
-void txc_query_snippet(const struct txc_query *q, const char *text, size_t len, size_t width,
-		       struct txc_snippet *out)
+void txc_query_snippet(const struct txc_query *q, const char *text, size_t len, size_t width, struct txc_snippet *out)
 {
 	memset(out, 0, sizeof(*out));
 	size_t first = len, ms, me;
@@ -411,8 +413,9 @@ void txc_query_snippet(const struct txc_query *q, const char *text, size_t len, 
 		if (q->v[i].negated)
 			continue;
 		/* from the text's start: a window may begin inside a token */
-		for (size_t from = 0; from < end && find_term(&q->v[i], text, len, from, &ms, &me) && ms < end;
-		     from = me > ms ? me : ms + 1)
+		for (size_t from = 0;
+		     from < end && find_term(&q->v[i], text, len, from, &ms, &me) && ms<end; from = me> ms ? me
+													   : ms + 1)
 			if (ms >= start)
 				add_mark(out, ms, me);
 	}

@@ -20,10 +20,10 @@ struct columns {
 };
 
 struct hermes_db {
-	const char *rowid;     /* the name that reaches the sessions table's rowid, or NULL (WITHOUT ROWID) */
-	bool wal_blocked;      /* a WAL store whose -shm cannot be made: read a snapshot */
-	char *snapshot_dir;    /* private copy of the database and its WAL, removed on close */
-	char *note;            /* said once by the CLI */
+	const char *rowid;  /* the name that reaches the sessions table's rowid, or NULL (WITHOUT ROWID) */
+	bool wal_blocked;   /* a WAL store whose -shm cannot be made: read a snapshot */
+	char *snapshot_dir; /* private copy of the database and its WAL, removed on close */
+	char *note;         /* said once by the CLI */
 	sqlite3 *db;
 	char *path;
 	struct columns sess, msg;

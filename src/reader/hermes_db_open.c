@@ -35,9 +35,11 @@ int txc_hermes_db_error(struct hermes_db *s, int rc, struct txc_diag *d, const c
 	}
 	if (rc == SQLITE_READONLY_ROLLBACK) {
 		/* a hot -journal: a writer stopped mid-transaction; rolling it back needs write access */
-		txc_diag_set(d, TXC_E_FAIL, "'%s' has an unfinished write ('%s-journal'): Hermes is mid-write or was "
-					    "interrupted, and a read-only reader cannot recover it; let Hermes open the "
-					    "store once (or finish), then retry", s->path, s->path);
+		txc_diag_set(d, TXC_E_FAIL,
+			     "'%s' has an unfinished write ('%s-journal'): Hermes is mid-write or was "
+			     "interrupted, and a read-only reader cannot recover it; let Hermes open the "
+			     "store once (or finish), then retry",
+			     s->path, s->path);
 		return TXC_E_FAIL;
 	}
 	txc_diag_set(d, TXC_E_FAIL, "cannot %s '%s': %s", what, s->path,
@@ -215,15 +217,19 @@ static int open_snapshot(struct hermes_db **out, const char *path, struct txc_di
 	snprintf(dir, sizeof(dir), "%s/txc-snapshot-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
 	snprintf(src_wal, sizeof(src_wal), "%s-wal", path);
 	if (mkdtemp(dir) == NULL) {
-		txc_diag_set(d, TXC_E_FAIL, "'%s' is a WAL store in a read-only folder without its -shm file, and no "
-					    "snapshot copy could be made: %s", path, strerror(errno));
+		txc_diag_set(d, TXC_E_FAIL,
+			     "'%s' is a WAL store in a read-only folder without its -shm file, and no "
+			     "snapshot copy could be made: %s",
+			     path, strerror(errno));
 		return TXC_E_FAIL;
 	}
 	snprintf(db, sizeof(db), "%s/state.db", dir);
 	snprintf(wal, sizeof(wal), "%s/state.db-wal", dir);
 	if (!copy_file(path, db) || (access(src_wal, F_OK) == 0 && !copy_file(src_wal, wal))) {
-		txc_diag_set(d, TXC_E_FAIL, "'%s' is a WAL store in a read-only folder without its -shm file, and "
-					    "copying it to '%s' failed: %s", path, dir, strerror(errno));
+		txc_diag_set(d, TXC_E_FAIL,
+			     "'%s' is a WAL store in a read-only folder without its -shm file, and "
+			     "copying it to '%s' failed: %s",
+			     path, dir, strerror(errno));
 		remove_snapshot(dir);
 		return TXC_E_FAIL;
 	}
@@ -237,8 +243,9 @@ static int open_snapshot(struct hermes_db **out, const char *path, struct txc_di
 	s->path = txc_xstrdup(path);
 	s->snapshot_dir = txc_xstrdup(dir);
 	struct txc_buf n = TXC_BUF_INIT;
-	txc_buf_addf(&n, "'%s' is a WAL store in a read-only folder without its -shm file; reading a private "
-			 "snapshot copy of it and its WAL",
+	txc_buf_addf(&n,
+		     "'%s' is a WAL store in a read-only folder without its -shm file; reading a private "
+		     "snapshot copy of it and its WAL",
 		     path);
 	s->note = txc_buf_detach(&n, NULL);
 	return TXC_OK;
@@ -272,7 +279,9 @@ static int db_open(struct hermes_db **out, const char *path, struct txc_diag *d)
 	struct txc_buf uri = TXC_BUF_INIT;
 	uri_escape(&uri, abs ? abs : path);
 	free(abs);
-	int rc = sqlite3_open_v2(uri.buf, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX, NULL);
+	int rc = sqlite3_open_v2(uri.buf, &s->db,
+				 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX,
+				 NULL);
 	txc_buf_release(&uri);
 	if (rc == SQLITE_OK) {
 		sqlite3_busy_timeout(s->db, 5000);
@@ -299,7 +308,7 @@ static int db_open_image(struct hermes_db **out, const void *image, size_t len, 
 	int rc = sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_EXRESCODE, NULL);
 	if (rc == SQLITE_OK) {
 		unsigned char *copy = sqlite3_malloc64(len ? len : 1);
-		if (copy == NULL) /* LCOV_EXCL_BR_LINE: out of memory */
+		if (copy == NULL)          /* LCOV_EXCL_BR_LINE: out of memory */
 			rc = SQLITE_NOMEM; /* LCOV_EXCL_LINE */
 		else if (len)
 			memcpy(copy, image, len);
@@ -344,8 +353,7 @@ int txc_store_open(struct txc_store **out, const char *path, struct txc_diag *d)
 	return rc;
 }
 
-int txc_store_open_image(struct txc_store **out, const void *image, size_t len, const char *name,
-			 struct txc_diag *d)
+int txc_store_open_image(struct txc_store **out, const void *image, size_t len, const char *name, struct txc_diag *d)
 {
 	struct hermes_db *s;
 	*out = NULL;

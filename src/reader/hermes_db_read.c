@@ -26,7 +26,8 @@ static void col_or_null(struct txc_buf *b, const struct columns *c, const char *
 static void resolved_prompt(struct hermes_db *s, struct txc_buf *b)
 {
 	if (s->has_prompts && txc_hermes_db_has_col(&s->sess, "system_prompt_hash")) {
-		txc_buf_addstr(b, "COALESCE((SELECT sp.prompt FROM system_prompts sp WHERE sp.hash = s.system_prompt_hash), ");
+		txc_buf_addstr(
+			b, "COALESCE((SELECT sp.prompt FROM system_prompts sp WHERE sp.hash = s.system_prompt_hash), ");
 		col_or_null(b, &s->sess, "s", "system_prompt");
 		txc_buf_addch(b, ')');
 	} else {
@@ -39,7 +40,8 @@ static void last_active_expr(struct hermes_db *s, struct txc_buf *b)
 	txc_buf_addstr(b, "COALESCE((SELECT MAX(v) FROM (SELECT ");
 	col_or_null(b, &s->sess, "s", "last_activity_at");
 	txc_buf_addstr(b, " AS v UNION ALL SELECT ");
-	if (s->has_messages && txc_hermes_db_has_col(&s->msg, "timestamp") && txc_hermes_db_has_col(&s->msg, "session_id"))
+	if (s->has_messages && txc_hermes_db_has_col(&s->msg, "timestamp") &&
+	    txc_hermes_db_has_col(&s->msg, "session_id"))
 		txc_buf_addstr(b, "(SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id)");
 	else
 		txc_buf_addstr(b, "NULL");
@@ -158,7 +160,8 @@ static const struct txc_json *decode_tool_calls(struct txc_arena *a, const struc
 	const struct txc_json *out;
 	if (!txc_json_truthy(v))
 		return v;
-	if ((v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB) && txc_json_parse(a, v->s.ptr, v->s.len, &out) == 0)
+	if ((v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB) &&
+	    txc_json_parse(a, v->s.ptr, v->s.len, &out) == 0)
 		return out;
 	/* Hermes reads a value that is not JSON as []; the empty array keeps the text in s
 	 * (never emitted) so that the model can still show it */
@@ -227,8 +230,8 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
 		txc_buf_addstr(b, "SELECT s.id AS id");
 	} else if (flags & TXC_LIST_BRIEF) {
 		/* the columns the summary uses: a few instead of sixty */
-		static const char *const cols[] = {"id", "source", "model", "started_at", "message_count", "cwd",
-						   "title", "archived"};
+		static const char *const cols[] = {"id",  "source", "model",   "started_at", "message_count",
+						   "cwd", "title",  "archived"};
 		txc_buf_addstr(b, "SELECT ");
 		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 			if (i)
@@ -247,7 +250,7 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
 	identity_cols(s, b); /* not part of the row */
 	txc_buf_addstr(b, " FROM sessions s");
 	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC, id DESC"
-								     : " ORDER BY id DESC");
+									: " ORDER BY id DESC");
 }
 
 /* Every session, archived ones too, newest first (TXC_SRC_ORDERED). */
@@ -354,8 +357,8 @@ static int read_head(struct hermes_db *s, const struct txc_sid *id, unsigned fla
 	if (*sqlrc != SQLITE_ROW) {
 		sqlite3_reset(st);
 		if (*sqlrc == SQLITE_DONE) {
-			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s'",
-				     (int)id->text.len, id->text.ptr, s->path);
+			txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s'", (int)id->text.len, id->text.ptr,
+				     s->path);
 			return TXC_E_NOTFOUND;
 		}
 		return txc_hermes_db_error(s, *sqlrc, d, "read a session from");

@@ -26,7 +26,7 @@ enum { TOOL_CUT = 8192 }; /* layout 3 indexes tool rows through their first 8192
 /* What the index can answer, and what must be scanned on top of it. */
 struct plan {
 	bool fts, legacy;
-	bool window;    /* rows lo < id <= hi are not indexed yet (a rebuild in progress) */
+	bool window; /* rows lo < id <= hi are not indexed yet (a rebuild in progress) */
 	sqlite3_int64 lo, hi;
 	bool tools_cut; /* layout 3 */
 	char why[200];  /* why a scan, when !fts */
@@ -50,8 +50,8 @@ static char *fts_sql(struct hermes_db *s)
 {
 	sqlite3_stmt *st;
 	char *sql = NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'messages_fts'", -1,
-			       &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'messages_fts'",
+			       -1, &st, NULL) != SQLITE_OK)
 		return NULL;
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
 		sql = txc_xstrdup((const char *)sqlite3_column_text(st, 0));
@@ -102,8 +102,9 @@ static void plan_index(struct hermes_db *s, const struct txc_query *q, struct pl
 	char *expr = txc_query_fts(q);
 	free(expr);
 	if (expr == NULL) {
-		snprintf(p->why, sizeof(p->why), "no word of the query is plain ASCII letters and digits (CJK and symbols "
-						 "match as substrings, other letters exactly), which the index cannot narrow by");
+		snprintf(p->why, sizeof(p->why),
+			 "no word of the query is plain ASCII letters and digits (CJK and symbols "
+			 "match as substrings, other letters exactly), which the index cannot narrow by");
 		return;
 	}
 	char *sql = fts_sql(s);
@@ -144,8 +145,8 @@ enum { C_ID, C_ROLE, C_CONTENT, C_TOOL, C_CALLS, C_TIME, C_ACTIVE, C_COMPACTED, 
 
 static void select_cols(struct hermes_db *s, struct txc_buf *b, const char *rank)
 {
-	static const char *const cols[] = {"id", "role", "content", "tool_name", "tool_calls", "timestamp", "active",
-					   "compacted"};
+	static const char *const cols[] = {"id",         "role",      "content", "tool_name",
+					   "tool_calls", "timestamp", "active",  "compacted"};
 	txc_buf_addstr(b, "SELECT ");
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 		msg_col(s, b, cols[i]);
@@ -161,10 +162,11 @@ static void filters(struct hermes_db *s, struct txc_buf *b, const struct txc_sea
 	txc_buf_addstr(b, " WHERE 1");
 	if (!o->include_inactive && txc_hermes_db_has_col(&s->msg, "active"))
 		txc_buf_addstr(b, txc_hermes_db_has_col(&s->msg, "compacted") ? " AND (m.active = 1 OR m.compacted = 1)"
-									     : " AND m.active = 1");
+									      : " AND m.active = 1");
 	if (o->role)
 		txc_buf_addstr(b, " AND m.role = ?2");
-	if (o->tool && txc_hermes_db_has_col(&s->msg, "tool_calls")) /* a result of it, or a call to it (checked in row_hit) */
+	if (o->tool &&
+	    txc_hermes_db_has_col(&s->msg, "tool_calls")) /* a result of it, or a call to it (checked in row_hit) */
 		txc_buf_addstr(b, " AND (m.tool_name = ?3 OR instr(m.tool_calls, ?3) > 0)");
 	else if (o->tool)
 		txc_buf_addstr(b, " AND m.tool_name = ?3");
@@ -267,9 +269,9 @@ struct run {
 	const struct txc_search_opts *o;
 	const struct txc_hit_sink *sink;
 	struct txc_arena *a;
-	size_t offered, kept; /* rows the SQL gave, rows that matched */
-	int stop;             /* what the sink said when it stopped the search */
-	struct tip_cache *tips; /* NULL: the store has no compression links */
+	size_t offered, kept;    /* rows the SQL gave, rows that matched */
+	int stop;                /* what the sink said when it stopped the search */
+	struct tip_cache *tips;  /* NULL: the store has no compression links */
 	struct numbers *numbers; /* message numbers (number_of) */
 };
 
@@ -283,8 +285,8 @@ struct run {
 enum { NUMBERED = 256, NUMBERED_IDS = 512 * 1024 };
 
 struct numbered {
-	int type;          /* the session id's SQLite type; 0: empty slot */
-	char *key;         /* its bytes (text, or the integer's digits) */
+	int type;  /* the session id's SQLite type; 0: empty slot */
+	char *key; /* its bytes (text, or the integer's digits) */
 	size_t key_len;
 	sqlite3_int64 *ids;
 	size_t n, used; /* used: when last asked for */
@@ -453,12 +455,14 @@ static void tip_sql(struct hermes_db *s, struct txc_buf *b)
 	txc_buf_addstr(b, "SELECT c.id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id"
 			  " WHERE p.id = ?1 AND p.end_reason = 'compression'");
 	if (mc)
-		txc_buf_addstr(b, " AND NOT (json_valid(c.model_config) AND (json_extract(c.model_config, '$._branched_from')"
-				  " IS NOT NULL OR json_extract(c.model_config, '$._delegate_from') IS NOT NULL))");
+		txc_buf_addstr(
+			b, " AND NOT (json_valid(c.model_config) AND (json_extract(c.model_config, '$._branched_from')"
+			   " IS NOT NULL OR json_extract(c.model_config, '$._delegate_from') IS NOT NULL))");
 	if (src)
 		txc_buf_addstr(b, " AND COALESCE(c.source, '') <> 'tool'");
 	txc_buf_addstr(b, " ORDER BY c.end_reason = 'compression' DESC, c.ended_at IS NULL DESC, COALESCE(NULLIF(MAX(");
-	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "last_activity_at") ? "COALESCE(c.last_activity_at, 0)" : "0");
+	txc_buf_addstr(b,
+		       txc_hermes_db_has_col(&s->sess, "last_activity_at") ? "COALESCE(c.last_activity_at, 0)" : "0");
 	txc_buf_addstr(b, ", COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = c.id), 0)), 0),"
 			  " c.started_at) DESC, c.started_at DESC, c.id DESC LIMIT 1");
 }
@@ -537,8 +541,8 @@ static void describe(const struct plan *p, const char *fts, struct txc_search_in
 		snprintf(info->how, sizeof(info->how), "every row was read: %s", p->why);
 		return;
 	}
-	snprintf(info->index, sizeof(info->index), "%s", p->legacy ? "messages_fts (legacy inline)"
-								  : "messages_fts (external content)");
+	snprintf(info->index, sizeof(info->index), "%s",
+		 p->legacy ? "messages_fts (legacy inline)" : "messages_fts (external content)");
 	int n = snprintf(info->how, sizeof(info->how), "MATCH %s", fts);
 	if (p->window && n > 0 && (size_t)n < sizeof(info->how))
 		n += snprintf(info->how + n, sizeof(info->how) - (size_t)n,
@@ -635,7 +639,8 @@ static int search_fts(struct run *r, const struct plan *p, const char *fts)
 		txc_buf_reset(&b);
 		scan_query(r->s, &b, r->q, r->o,
 			   " AND m.role = 'tool' AND length(m.content) > 8192"
-			   " AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)", false);
+			   " AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)",
+			   false);
 		rc = run_sql(r, b.buf, fts);
 	}
 	txc_buf_release(&b);
@@ -657,7 +662,8 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	char *fts = txc_query_fts(q);
 	describe(&p, fts ? fts : "", info);
 	struct tip_cache tips = {0};
-	bool linked = txc_hermes_db_has_col(&s->sess, "parent_session_id") && txc_hermes_db_has_col(&s->sess, "end_reason");
+	bool linked =
+		txc_hermes_db_has_col(&s->sess, "parent_session_id") && txc_hermes_db_has_col(&s->sess, "end_reason");
 	struct numbers numbers = {0};
 	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL, &numbers};
 	int rc;

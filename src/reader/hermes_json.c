@@ -98,7 +98,8 @@ static int jf_load(void *impl, size_t i, struct txc_transcript *t, struct txc_di
 	if (i < jf->n) {
 		char *buf = txc_xmalloc(jf->v[i].len + 1);
 		const struct txc_json *o;
-		if (fseek(jf->f, jf->v[i].offset, SEEK_SET) != 0 || fread(buf, 1, jf->v[i].len, jf->f) != jf->v[i].len) {
+		if (fseek(jf->f, jf->v[i].offset, SEEK_SET) != 0 ||
+		    fread(buf, 1, jf->v[i].len, jf->f) != jf->v[i].len) {
 			free(buf);
 			txc_diag_set(d, TXC_E_FAIL, "cannot read '%s' again: %s", jf->name, strerror(errno));
 			return TXC_E_FAIL;
@@ -135,7 +136,8 @@ static FILE *spool(FILE *in, struct txc_diag *d)
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof(chunk), in)) > 0)
 		if (fwrite(chunk, 1, n, f) != n) {
-			txc_diag_set(d, TXC_E_FAIL, "cannot keep standard input in a temporary file: %s", strerror(errno));
+			txc_diag_set(d, TXC_E_FAIL, "cannot keep standard input in a temporary file: %s",
+				     strerror(errno));
 			fclose(f);
 			return NULL;
 		}
@@ -192,8 +194,8 @@ static int index_file(struct json_file *jf, bool skip_bad, bool lines_only, stru
 		} else if (skip_bad) {
 			bad++;
 		} else {
-			txc_diag_set(d, TXC_E_BAD_LINE, "%s:%zu: not a Hermes session (invalid JSON or no id)", jf->name,
-				     lineno);
+			txc_diag_set(d, TXC_E_BAD_LINE, "%s:%zu: not a Hermes session (invalid JSON or no id)",
+				     jf->name, lineno);
 			rc = TXC_E_BAD_LINE;
 			break;
 		}
@@ -226,9 +228,10 @@ static int index_whole(struct json_file *jf, struct txc_diag *d)
 		jf->whole = true;
 	} else {
 		/* a bad line like any other (line 1): its number, and the CLI's --skip-bad advice */
-		txc_diag_set(d, TXC_E_BAD_LINE,
-			     "%s: not a Hermes session export (JSONL, or one JSON session object): line 1 is not a session",
-			     jf->name);
+		txc_diag_set(
+			d, TXC_E_BAD_LINE,
+			"%s: not a Hermes session export (JSONL, or one JSON session object): line 1 is not a session",
+			jf->name);
 		rc = TXC_E_BAD_LINE;
 	}
 	txc_arena_free(scratch);
@@ -253,7 +256,8 @@ int txc_store_open_file(struct txc_store **out, const char *path, bool skip_bad,
 	struct stat st = {0};
 	st.st_mode = S_IFREG;
 	if (fstat(fileno(jf->f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		txc_diag_set(d, TXC_E_USAGE, "'%s' is a directory; --input takes an export file (JSONL or one JSON session) or -",
+		txc_diag_set(d, TXC_E_USAGE,
+			     "'%s' is a directory; --input takes an export file (JSONL or one JSON session) or -",
 			     path);
 		jf_close(jf);
 		return TXC_E_USAGE;
@@ -320,9 +324,9 @@ enum want { W_FIRST, W_ITEM, W_SEP }; /* after '[', after ',', after an element 
 
 struct txc_export_parser {
 	struct txc_transcript *t;
-	struct txc_buf head; /* the object without its messages' contents */
-	struct txc_buf item; /* the element being read */
-	struct txc_buf key;  /* the raw text of the last string at depth 1 */
+	struct txc_buf head;          /* the object without its messages' contents */
+	struct txc_buf item;          /* the element being read */
+	struct txc_buf key;           /* the raw text of the last string at depth 1 */
 	const struct txc_json **rows; /* heap while they come, then one arena copy */
 	size_t n_rows, cap;
 	int depth;
@@ -502,8 +506,8 @@ int txc_export_parser_feed(struct txc_export_parser *p, const char *data, size_t
 int txc_export_parser_finish(struct txc_export_parser *p)
 {
 	const struct txc_json *o;
-	if (p->bad || p->in_messages || p->depth != 0 || txc_json_parse(p->t->arena, p->head.buf, p->head.len, &o) != 0 ||
-	    o->kind != TXC_JSON_OBJECT)
+	if (p->bad || p->in_messages || p->depth != 0 ||
+	    txc_json_parse(p->t->arena, p->head.buf, p->head.len, &o) != 0 || o->kind != TXC_JSON_OBJECT)
 		return -1;
 	txc_source_split(p->t, o);
 	const struct txc_json *m = txc_json_get(o, "messages"); /* the last one: the parser keeps one key */

@@ -44,7 +44,8 @@ static int collect(void *ctx, const char *p, size_t n)
 static int status_error(const struct remote *r, long status, const char *what, struct txc_diag *d)
 {
 	if (status == 401 || status == 403)
-		txc_diag_set(d, TXC_E_AUTH, "the dashboard at %s refused the session token (HTTP %ld)", r->shown, status);
+		txc_diag_set(d, TXC_E_AUTH, "the dashboard at %s refused the session token (HTTP %ld)", r->shown,
+			     status);
 	else if (status == 404)
 		txc_diag_set(d, TXC_E_NOTFOUND, "%s: not found on the dashboard at %s (HTTP 404)", what, r->shown);
 	else
@@ -147,7 +148,8 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 	int64_t pages = MAX_PAGES;
 	for (int64_t page = 0; page < pages && !ended; page++) {
 		struct txc_buf url = TXC_BUF_INIT, body = TXC_BUF_INIT;
-		txc_buf_addf(&url, "%s/api/sessions?limit=100&offset=%zu&order=created&archived=include", r->base, offset);
+		txc_buf_addf(&url, "%s/api/sessions?limit=100&offset=%zu&order=created&archived=include", r->base,
+			     offset);
 		if (r->profile != NULL) {
 			txc_buf_addstr(&url, "&profile=");
 			url_escape(&url, r->profile);
@@ -160,8 +162,8 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 			rc = status_error(r, status, "the session list", d);
 		if (rc == TXC_OK && (txc_json_parse(r->a, body.buf, body.len, &o) != 0 ||
 				     (rows = txc_json_get(o, "sessions")) == NULL || rows->kind != TXC_JSON_ARRAY)) {
-			txc_diag_set(d, TXC_E_FAIL, "the dashboard at %s sent a session list that is not the expected JSON",
-				     r->shown);
+			txc_diag_set(d, TXC_E_FAIL,
+				     "the dashboard at %s sent a session list that is not the expected JSON", r->shown);
 			rc = TXC_E_FAIL;
 		}
 		txc_buf_release(&body);
@@ -221,12 +223,14 @@ static int rm_load_id(struct remote *r, const char *id, struct txc_transcript *t
 static int rm_load(void *impl, size_t index, struct txc_transcript *t, struct txc_diag *d)
 {
 	struct remote *r = impl;
-	const struct txc_json *v = r->sessions != NULL && index < r->sessions->n
-					   ? txc_json_get(r->sessions->items[index], "id") : NULL;
+	const struct txc_json *v =
+		r->sessions != NULL && index < r->sessions->n ? txc_json_get(r->sessions->items[index], "id") : NULL;
 	if (v == NULL || (v->kind != TXC_JSON_STRING && v->kind != TXC_JSON_INT) || v->s.len == 0 ||
 	    memchr(v->s.ptr, '\0', v->s.len) != NULL) {
-		txc_diag_set(d, TXC_E_FAIL, "a session of the dashboard at %s has an id that cannot be put in a URL "
-					    "(not a non-empty string or integer)", r->shown);
+		txc_diag_set(d, TXC_E_FAIL,
+			     "a session of the dashboard at %s has an id that cannot be put in a URL "
+			     "(not a non-empty string or integer)",
+			     r->shown);
 		return TXC_E_FAIL;
 	}
 	char *id = txc_xstrndup(v->s.ptr, v->s.len);
@@ -272,8 +276,8 @@ static int rm_load_id(struct remote *r, const char *id, struct txc_transcript *t
 			     r->shown);
 		rc = TXC_E_FAIL;
 	} else if (rc == TXC_OK && !is_session_id(t, id)) {
-		txc_diag_set(d, TXC_E_FAIL, "the dashboard at %s answered with another session than '%s'; not used", r->shown,
-			     id);
+		txc_diag_set(d, TXC_E_FAIL, "the dashboard at %s answered with another session than '%s'; not used",
+			     r->shown, id);
 		rc = TXC_E_FAIL;
 	}
 	txc_export_parser_free(e.p);
@@ -338,8 +342,10 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 	}
 	if (strpbrk(url, "?#") != NULL) {
 		char *shown = txc_http_url_shown(url);
-		txc_diag_set(d, TXC_E_USAGE, "the dashboard's address takes no '?' or '#' (%s); give the "
-					     "token with --token or HERMES_DASHBOARD_SESSION_TOKEN", shown);
+		txc_diag_set(d, TXC_E_USAGE,
+			     "the dashboard's address takes no '?' or '#' (%s); give the "
+			     "token with --token or HERMES_DASHBOARD_SESSION_TOKEN",
+			     shown);
 		free(shown);
 		return TXC_E_USAGE;
 	}
@@ -360,7 +366,8 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 		r->header = txc_buf_detach(&h, NULL);
 	}
 	if (token != NULL && !token_ok(token)) {
-		txc_diag_set(d, o->token ? TXC_E_USAGE : TXC_E_FAIL, "the session token %s holds control characters; not sent",
+		txc_diag_set(d, o->token ? TXC_E_USAGE : TXC_E_FAIL,
+			     "the session token %s holds control characters; not sent",
 			     o->token ? "given" : "in the dashboard's page");
 		free(scraped);
 		rm_close(r);
@@ -427,8 +434,9 @@ static int rm_search(void *impl, const struct txc_query *q, const struct txc_sea
 	(void)q;
 	struct remote *r = impl;
 	snprintf(info->index, sizeof(info->index), "dashboard");
-	snprintf(info->how, sizeof(info->how), "the dashboard's own search (GET /api/sessions/search): its matching, "
-					       "one hit per conversation, named by its live tip, at most 100");
+	snprintf(info->how, sizeof(info->how),
+		 "the dashboard's own search (GET /api/sessions/search): its matching, "
+		 "one hit per conversation, named by its live tip, at most 100");
 	info->complete = false;
 	struct txc_buf url = TXC_BUF_INIT, body = TXC_BUF_INIT;
 	txc_buf_addf(&url, "%s/api/sessions/search?limit=100&q=", r->base);
@@ -445,7 +453,8 @@ static int rm_search(void *impl, const struct txc_query *q, const struct txc_sea
 	const struct txc_json *doc = NULL, *results = NULL;
 	if (rc == TXC_OK && (txc_json_parse(a, body.buf, body.len, &doc) != 0 ||
 			     (results = txc_json_get(doc, "results")) == NULL || results->kind != TXC_JSON_ARRAY)) {
-		txc_diag_set(d, TXC_E_FAIL, "search: the dashboard at %s did not answer with {\"results\": [...]}", r->shown);
+		txc_diag_set(d, TXC_E_FAIL, "search: the dashboard at %s did not answer with {\"results\": [...]}",
+			     r->shown);
 		rc = TXC_E_FAIL;
 	}
 	for (size_t i = 0; rc == TXC_OK && i < results->n; i++) {

@@ -43,7 +43,8 @@ int txc_source_infos(struct txc_arena *a, const struct txc_json *rows, struct tx
 	struct txc_session_info *v = txc_arena_array(a, rows->n ? rows->n : 1, sizeof(*v));
 	for (size_t i = 0; i < rows->n; i++) {
 		txc_source_info(rows->items[i], &v[i]);
-		v[i].sid = txc_source_sid(a, txc_json_get(rows->items[i], "id"), true, (int64_t)i + 1); /* 1: the first */
+		v[i].sid =
+			txc_source_sid(a, txc_json_get(rows->items[i], "id"), true, (int64_t)i + 1); /* 1: the first */
 	}
 	*out = v;
 	*n = rows->n;

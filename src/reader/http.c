@@ -85,13 +85,14 @@ static bool load_curl(struct txc_diag *d)
 			*(void **)&cu.slist_append = dlsym(h, "curl_slist_append");
 			*(void **)&cu.slist_free_all = dlsym(h, "curl_slist_free_all");
 			if (cu.global_init && cu.easy_init && cu.easy_reset && cu.easy_setopt && cu.easy_perform &&
-			    cu.easy_getinfo && cu.easy_cleanup && cu.easy_strerror && cu.slist_append && cu.slist_free_all &&
-			    cu.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK)
+			    cu.easy_getinfo && cu.easy_cleanup && cu.easy_strerror && cu.slist_append &&
+			    cu.slist_free_all && cu.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK)
 				state = 1;
 		}
 	}
 	if (state < 0)
-		txc_diag_set(d, TXC_E_FAIL, "cannot load libcurl, which reading a Hermes dashboard needs (apt-get install libcurl4)");
+		txc_diag_set(d, TXC_E_FAIL,
+			     "cannot load libcurl, which reading a Hermes dashboard needs (apt-get install libcurl4)");
 	return state > 0;
 }
 
@@ -129,13 +130,15 @@ static enum txc_err failure(const struct txc_http_req *req, const struct call *c
 {
 	const char *why = errbuf[0] ? errbuf : cu.easy_strerror(cc);
 	if (c->too_big) {
-		txc_diag_set(d, TXC_E_FAIL, "the answer from %s is larger than %zu bytes; giving up", shown, req->max_bytes);
+		txc_diag_set(d, TXC_E_FAIL, "the answer from %s is larger than %zu bytes; giving up", shown,
+			     req->max_bytes);
 	} else if (cc == CURLE_OPERATION_TIMEDOUT) {
 		txc_diag_set(d, TXC_E_TIMEOUT, "%s did not answer within %ld s", shown, req->timeout);
 		return TXC_E_TIMEOUT;
 	} else if (cc == CURLE_COULDNT_CONNECT) {
-		txc_diag_set(d, TXC_E_FAIL, "cannot connect to the Hermes dashboard at %s: %s (is `hermes dashboard` running?)",
-			     shown, why);
+		txc_diag_set(d, TXC_E_FAIL,
+			     "cannot connect to the Hermes dashboard at %s: %s (is `hermes dashboard` running?)", shown,
+			     why);
 	} else if (cc == CURLE_PARTIAL_FILE || cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING) {
 		txc_diag_set(d, TXC_E_FAIL, "the connection to %s was cut after %zu bytes; retry", shown, c->got);
 	} else {

@@ -90,7 +90,7 @@ void txc_source_split(struct txc_transcript *t, const struct txc_json *obj);
 struct txc_export_parser;
 struct txc_export_parser *txc_export_parser_new(struct txc_transcript *t);
 int txc_export_parser_feed(struct txc_export_parser *p, const char *data, size_t len); /* 0, -1 on bad JSON */
-int txc_export_parser_finish(struct txc_export_parser *p);                           /* 0, -1 if incomplete */
+int txc_export_parser_finish(struct txc_export_parser *p);                             /* 0, -1 if incomplete */
 void txc_export_parser_free(struct txc_export_parser *p);
 
 #endif

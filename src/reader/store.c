@@ -215,7 +215,8 @@ static void sort_sessions(struct txc_session_info *v, size_t n, bool by_last)
 	struct txc_session_info *c = txc_xmalloc((n ? n : 1) * sizeof(*c));
 	for (size_t i = 0; i < n; i++) {
 		double started = key_of(v[i].started);
-		r[i] = (struct ranked){{by_last ? key_of(v[i].last_active) : started, by_last ? started : 0}, v[i].sid.text, i};
+		r[i] = (struct ranked){
+			{by_last ? key_of(v[i].last_active) : started, by_last ? started : 0}, v[i].sid.text, i};
 	}
 	qsort(r, n, sizeof(*r), cmp_ranked);
 	for (size_t i = 0; i < n; i++)
@@ -316,7 +317,8 @@ static bool match_offer(struct prefix_match *m, const struct txc_sid *id)
 	if (m->matches++ == 0)
 		match_keep(m, id);
 	if (m->matches <= 10 && m->hlen + vlen + 4 < sizeof(m->d->hint))
-		m->hlen += (size_t)snprintf(m->d->hint + m->hlen, sizeof(m->d->hint) - m->hlen, "  %.*s\n", (int)vlen, v);
+		m->hlen +=
+			(size_t)snprintf(m->d->hint + m->hlen, sizeof(m->d->hint) - m->hlen, "  %.*s\n", (int)vlen, v);
 	return true;
 }
 
@@ -602,8 +604,8 @@ static int scan_row(void *ctx, const struct txc_json *row)
 }
 
 /* No index: every selected session's rows, read one at a time (sessions in listing order, rows in order). */
-static int scan_sessions(struct txc_store *s, struct search_ctx *x, const struct txc_session_info *const *sel,
-			 size_t n, struct txc_search_info *info, struct txc_diag *d)
+static int scan_sessions(struct txc_store *s, struct search_ctx *x, const struct txc_session_info *const *sel, size_t n,
+			 struct txc_search_info *info, struct txc_diag *d)
 {
 	snprintf(info->index, sizeof(info->index), "scan");
 	snprintf(info->how, sizeof(info->how), "%s has no full-text index: every selected session's rows were read",
@@ -630,7 +632,11 @@ int txc_store_search(struct txc_store *s, const struct txc_query *q, const struc
 		c.order[i] = i;
 	sort_ctx = sel;
 	qsort(c.order, n, sizeof(size_t), cmp_chosen);
-	struct search_ctx x = {.c = &c, .sink = sink, .q = q, .o = o, .text = {TXC_BUF_INIT, TXC_BUF_INIT},
+	struct search_ctx x = {.c = &c,
+			       .sink = sink,
+			       .q = q,
+			       .o = o,
+			       .text = {TXC_BUF_INIT, TXC_BUF_INIT},
 			       .scratch = txc_arena_new(0)};
 	int rc;
 	if (s->ops->search != NULL) {

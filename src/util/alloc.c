@@ -18,7 +18,7 @@ static void oom(size_t n) /* LCOV_EXCL_START */
 void *txc_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
-	if (p == NULL) /* LCOV_EXCL_BR_LINE */
+	if (p == NULL)  /* LCOV_EXCL_BR_LINE */
 		oom(n); /* LCOV_EXCL_LINE */
 	return p;
 }
@@ -26,7 +26,7 @@ void *txc_xmalloc(size_t n)
 void *txc_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (p == NULL) /* LCOV_EXCL_BR_LINE */
+	if (p == NULL)         /* LCOV_EXCL_BR_LINE */
 		oom(n * size); /* LCOV_EXCL_LINE */
 	return p;
 }
@@ -34,7 +34,7 @@ void *txc_xcalloc(size_t n, size_t size)
 void *txc_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
-	if (q == NULL) /* LCOV_EXCL_BR_LINE */
+	if (q == NULL)  /* LCOV_EXCL_BR_LINE */
 		oom(n); /* LCOV_EXCL_LINE */
 	return q;
 }
@@ -75,7 +75,7 @@ void txc_buf_release(struct txc_buf *b)
 void txc_buf_grow(struct txc_buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
-	if (need < b->len) /* LCOV_EXCL_BR_LINE: size overflow */
+	if (need < b->len)     /* LCOV_EXCL_BR_LINE: size overflow */
 		oom(SIZE_MAX); /* LCOV_EXCL_LINE */
 	if (need <= b->alloc)
 		return;
@@ -126,7 +126,6 @@ void txc_buf_add_pct(struct txc_buf *b, const char *s, const char *keep)
 {
 	txc_buf_add_pct_n(b, s, strlen(s), keep);
 }
-
 
 void txc_buf_addf(struct txc_buf *b, const char *fmt, ...)
 {

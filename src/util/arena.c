@@ -72,7 +72,7 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 void *txc_arena_array(struct txc_arena *a, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size) /* LCOV_EXCL_BR_LINE: size overflow, out of memory */
-		abort(); /* LCOV_EXCL_LINE */
+		abort();                 /* LCOV_EXCL_LINE */
 	return txc_arena_alloc(a, n * size);
 }
 

@@ -113,7 +113,7 @@ static int parse_string(struct parser *ps, struct txc_str *out)
 {
 	struct txc_buf *b = &ps->tmp;
 	txc_buf_reset(b);
-	ps->p++; /* opening quote */
+	ps->p++;                          /* opening quote */
 	const unsigned char *run = ps->p; /* bytes taken as they are since the last escape */
 	for (;;) {
 		skip_plain(ps);
@@ -645,9 +645,7 @@ void txc_json_emit_str(struct txc_buf *b, const char *s, size_t len)
 		case '\n': txc_buf_add(b, "\\n", 2); break;
 		case '\r': txc_buf_add(b, "\\r", 2); break;
 		case '\t': txc_buf_add(b, "\\t", 2); break;
-		default:
-			e[1] = 'u', e[2] = '0', e[3] = '0', e[4] = hx[c >> 4], e[5] = hx[c & 15];
-			txc_buf_add(b, e, 6);
+		default: e[1] = 'u', e[2] = '0', e[3] = '0', e[4] = hx[c >> 4], e[5] = hx[c & 15]; txc_buf_add(b, e, 6);
 		}
 		i++;
 		run = i;

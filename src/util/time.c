@@ -35,7 +35,7 @@ bool txc_time_format(char *out, size_t cap, double secs, bool utc, const char *f
 		gmtime_r(&tt, &tm);
 	else
 		localtime_r(&tt, &tm);
-	/* fmt is checked where txc_time_format is called (its format attribute, util.h) */
+		/* fmt is checked where txc_time_format is called (its format attribute, util.h) */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 	size_t n = strftime(out, cap, fmt, &tm);

@@ -60,7 +60,8 @@ void txc_claude_project_folder(struct txc_buf *out, const char *cwd, size_t len)
 		}
 		for (int k = 0; k < nu; k++) {
 			h = (int32_t)((uint32_t)h * 31u + u[k]);
-			bool alnum = (u[k] >= 'a' && u[k] <= 'z') || (u[k] >= 'A' && u[k] <= 'Z') || (u[k] >= '0' && u[k] <= '9');
+			bool alnum = (u[k] >= 'a' && u[k] <= 'z') || (u[k] >= 'A' && u[k] <= 'Z') ||
+				     (u[k] >= '0' && u[k] <= '9');
 			if (units < 200)
 				txc_buf_addch(out, alnum ? (char)u[k] : '-');
 			units++;

@@ -151,7 +151,8 @@ static void info_lang(struct txc_buf *b, const char *p, const char *le)
 	while (p < le && (*p == ' ' || *p == '\t'))
 		p++;
 	for (size_t n = 0; p < le && n < 32 && *p != ' ' && *p != '\t'; p++, n++)
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("_+.#-", *p))
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("_+.#-", *p))
 			txc_buf_addch(b, *p);
 }
 
@@ -239,7 +240,8 @@ static bool link_rest(const char *s, size_t p, size_t len, size_t *end)
 {
 	if (skip_ws_nl(s, &p, len) && p < len && (s[p] == '"' || s[p] == '\'' || s[p] == '(')) {
 		char close = s[p] == '(' ? ')' : s[p];
-		size_t stop = len - p > 4 * MD_DEST_SCAN ? p + 4 * MD_DEST_SCAN : len; /* longer: no link (over-approximated) */
+		size_t stop = len - p > 4 * MD_DEST_SCAN ? p + 4 * MD_DEST_SCAN
+							 : len; /* longer: no link (over-approximated) */
 		for (p++; p < stop && s[p] != close; p++) {
 			if (s[p] == '\\' && p + 1 < len && md_punct(s[p + 1]))
 				p++;
@@ -424,7 +426,8 @@ static size_t prose_bracket(struct txc_buf *b, const char *s, size_t i, size_t l
 }
 
 /* one line of prose [i, le) of s */
-static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, size_t len, struct prose_state *ps, bool table)
+static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, size_t len, struct prose_state *ps,
+		       bool table)
 {
 	struct line_state ls = {.seen = i, .table = table};
 	while (i < le) {
@@ -484,9 +487,9 @@ static void code_block(struct txc_buf *b, const char *lang, const struct txc_buf
 }
 
 struct text_state {
-	struct txc_buf *out, pro; /* pro: prose waiting to be escaped */
+	struct txc_buf *out, pro;  /* pro: prose waiting to be escaped */
 	size_t lists[16], n_lists; /* content columns of the open list items */
-	size_t dedent;		   /* columns to drop from lines that followed a code block */
+	size_t dedent;             /* columns to drop from lines that followed a code block */
 	bool prev_blank, after_code;
 };
 

@@ -20,7 +20,7 @@ struct result_ix {
 	struct result_ent {
 		struct txc_str id;
 		size_t mi;
-	} *e;
+	} * e;
 	size_t *cursor; /* per entry; meaningful at a group's first entry */
 	size_t n;
 };
@@ -300,11 +300,11 @@ void txc_render_tool_fields(const struct txc_block *call, struct txc_tool_fields
 const char *txc_render_lang_of(const char *path)
 {
 	static const char *const map[][2] = {
-		{".c", "c"},         {".h", "c"},       {".py", "python"}, {".js", "javascript"}, {".ts", "typescript"},
-		{".rs", "rust"},     {".go", "go"},     {".sh", "bash"},   {".json", "json"},     {".md", "markdown"},
-		{".yaml", "yaml"},   {".yml", "yaml"},  {".toml", "toml"}, {".html", "html"},     {".css", "css"},
-		{".sql", "sql"},     {".rb", "ruby"},   {".java", "java"}, {".cpp", "cpp"},       {".tsx", "tsx"},
-		{".jsx", "jsx"},     {".txt", "text"},  {".xml", "xml"},   {".diff", "diff"},     {".patch", "diff"},
+		{".c", "c"},       {".h", "c"},      {".py", "python"}, {".js", "javascript"}, {".ts", "typescript"},
+		{".rs", "rust"},   {".go", "go"},    {".sh", "bash"},   {".json", "json"},     {".md", "markdown"},
+		{".yaml", "yaml"}, {".yml", "yaml"}, {".toml", "toml"}, {".html", "html"},     {".css", "css"},
+		{".sql", "sql"},   {".rb", "ruby"},  {".java", "java"}, {".cpp", "cpp"},       {".tsx", "tsx"},
+		{".jsx", "jsx"},   {".txt", "text"}, {".xml", "xml"},   {".diff", "diff"},     {".patch", "diff"},
 	};
 	if (path == NULL)
 		return "";

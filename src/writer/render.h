@@ -67,19 +67,19 @@ void txc_render_walk(struct txc_out *out, const struct txc_transcript *t, const 
 enum txc_render_lines { TXC_LINES_NONE, TXC_LINES_RANGE, TXC_LINES_FROM };
 
 struct txc_tool_fields {
-	struct txc_str file_path;     /* input.file_path (Read, Write, Edit, MultiEdit, ...) */
-	struct txc_str path;          /* what the call works on: file_path, else a patch's path */
-	struct txc_str command;       /* Bash */
-	struct txc_str description;   /* Bash */
-	struct txc_str workdir;       /* Bash */
+	struct txc_str file_path;          /* input.file_path (Read, Write, Edit, MultiEdit, ...) */
+	struct txc_str path;               /* what the call works on: file_path, else a patch's path */
+	struct txc_str command;            /* Bash */
+	struct txc_str description;        /* Bash */
+	struct txc_str workdir;            /* Bash */
 	const struct txc_json *timeout_ms; /* Bash, an integer, or NULL */
-	bool background;              /* Bash: run_in_background given */
-	bool replace_all;             /* Edit: replace_all given */
-	struct txc_str content;       /* Write */
-	struct txc_str patch;         /* a "patch" call's patch text, else null */
-	enum txc_render_lines lines;  /* Read: lines line_from..line_to, or from line_from */
+	bool background;                   /* Bash: run_in_background given */
+	bool replace_all;                  /* Edit: replace_all given */
+	struct txc_str content;            /* Write */
+	struct txc_str patch;              /* a "patch" call's patch text, else null */
+	enum txc_render_lines lines;       /* Read: lines line_from..line_to, or from line_from */
 	int64_t line_from, line_to;
-	size_t added, removed;        /* Edit, MultiEdit: the + and - lines of txc_render_edit_diff */
+	size_t added, removed; /* Edit, MultiEdit: the + and - lines of txc_render_edit_diff */
 };
 
 void txc_render_tool_fields(const struct txc_block *call, struct txc_tool_fields *f);
@@ -93,13 +93,13 @@ struct txc_str txc_render_jstr(const struct txc_json *o, const char *key);
 /* ---- what a result shows (render.c) ---- */
 
 struct txc_render_result {
-	struct txc_buf body;              /* cleaned text, no trailing newline; cut to max_output_lines */
-	const char *lang;                 /* "text" or "json" */
-	const char *status;               /* "ok", "error" or "denied" */
-	struct txc_str exit_code;         /* an integer exit code's digits, or null */
-	size_t lines;                     /* lines before any cut */
-	size_t cut;                       /* lines cut (--detail normal, --max-output-lines) */
-	char exit_digits[21];             /* exit_code's bytes live here */
+	struct txc_buf body;      /* cleaned text, no trailing newline; cut to max_output_lines */
+	const char *lang;         /* "text" or "json" */
+	const char *status;       /* "ok", "error" or "denied" */
+	struct txc_str exit_code; /* an integer exit code's digits, or null */
+	size_t lines;             /* lines before any cut */
+	size_t cut;               /* lines cut (--detail normal, --max-output-lines) */
+	char exit_digits[21];     /* exit_code's bytes live here */
 };
 void txc_render_result_init(struct txc_render_result *r, const struct txc_block *res, const struct txc_write_opts *o);
 void txc_render_result_release(struct txc_render_result *r);

@@ -146,7 +146,6 @@ void txc_md_inline(struct txc_buf *b, const char *p, size_t len)
 	txc_buf_release(&t);
 }
 
-
 /* Percent-encode a relative link so that no character can end the link early. */
 void txc_text_percent_encode(struct txc_buf *b, struct txc_str p)
 {

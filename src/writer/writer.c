@@ -8,7 +8,7 @@
 #define TXC_WRITERS(X) X(claude) X(hermes) X(markdown)
 
 #define TXC_WRITER_DECL(n) extern const struct txc_writer_ops txc_writer_##n;
-#define TXC_WRITER_REF(n) &txc_writer_##n,
+#define TXC_WRITER_REF(n)  &txc_writer_##n,
 TXC_WRITERS(TXC_WRITER_DECL)
 static const struct txc_writer_ops *const all[] = {TXC_WRITERS(TXC_WRITER_REF)};
 

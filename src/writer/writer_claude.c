@@ -23,7 +23,8 @@ static bool safe_id(struct txc_str id)
 		return false;
 	for (size_t i = 0; i < id.len; i++) {
 		char c = id.ptr[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+		      c == '-'))
 			return false;
 	}
 	return true;
@@ -39,7 +40,8 @@ static void map_id(struct txc_buf *t, struct txc_str id)
 	size_t mark = t->len;
 	for (size_t i = 0; i < id.len && i < 64; i++) {
 		char c = id.ptr[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+			  c == '-';
 		txc_buf_addch(t, ok ? c : '_');
 	}
 	unsigned char h[32];
@@ -146,7 +148,7 @@ static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi,
  * weight and the earlier records take the rest.  See docs/FORMATS.md, "Usage attribution".
  */
 #define USAGE_OVERHEAD 20000
-#define IMAGE_BYTES 6400 /* an image counts as about 1,600 tokens */
+#define IMAGE_BYTES    6400 /* an image counts as about 1,600 tokens */
 
 struct usage_split {
 	int64_t total_weight; /* over every assistant record */
@@ -299,8 +301,8 @@ static void emit_text(struct txc_buf *b, const char *p, size_t len)
 	txc_buf_addch(b, '}');
 }
 
-static const char *const allowed_result_types[] = {"text", "image", "document", "search_result", "browser_state",
-						   "tool_reference", NULL};
+static const char *const allowed_result_types[] = {"text",          "image",          "document", "search_result",
+						   "browser_state", "tool_reference", NULL};
 
 static bool allowed_block_list(const struct txc_json *v)
 {
@@ -502,8 +504,9 @@ static void emit_usage(struct ctx *c)
 {
 	int64_t s[4];
 	usage_take(&c->usage, &c->t->meta, s);
-	txc_buf_addf(&c->out->buf, ",\"usage\":{\"input_tokens\":%lld,\"cache_creation_input_tokens\":%lld,"
-				   "\"cache_read_input_tokens\":%lld,\"output_tokens\":%lld}",
+	txc_buf_addf(&c->out->buf,
+		     ",\"usage\":{\"input_tokens\":%lld,\"cache_creation_input_tokens\":%lld,"
+		     "\"cache_read_input_tokens\":%lld,\"output_tokens\":%lld}",
 		     (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);
 }
 
@@ -520,8 +523,9 @@ static void assistant_head(struct ctx *c, const struct txc_message *m)
 		if (uuid[i] != '-')
 			hex[h++] = uuid[i];
 	hex[h] = '\0';
-	txc_buf_addf(b, ",\"requestId\":\"req_txc%s\",\"message\":{\"id\":\"msg_txc%s\",\"type\":\"message\","
-			"\"role\":\"assistant\",\"model\":",
+	txc_buf_addf(b,
+		     ",\"requestId\":\"req_txc%s\",\"message\":{\"id\":\"msg_txc%s\",\"type\":\"message\","
+		     "\"role\":\"assistant\",\"model\":",
 		     hex, hex);
 	struct txc_str model = m->model.ptr ? m->model : c->t->meta.model;
 	if (model.ptr)
@@ -560,7 +564,8 @@ static void emit_assistant_image(struct txc_buf *b, const struct txc_block *blk)
 {
 	char note[160];
 	int n = snprintf(note, sizeof(note), "[image: %.*s, %zu bytes of base64 not carried over]",
-			 (int)(blk->media_type.len > 60 ? 60 : blk->media_type.len), blk->media_type.ptr, blk->data.len);
+			 (int)(blk->media_type.len > 60 ? 60 : blk->media_type.len), blk->media_type.ptr,
+			 blk->data.len);
 	emit_text(b, note, (size_t)n);
 }
 
@@ -632,8 +637,10 @@ static void assistant_record(struct ctx *c, const struct txc_message *m, size_t 
 }
 
 /* The media types the API takes, and the spellings clients also record (image/PNG, image/jpg). */
-static const char *const api_image_types[][2] = {{"image/png", "image/png"}, {"image/jpeg", "image/jpeg"},
-						 {"image/jpg", "image/jpeg"}, {"image/gif", "image/gif"},
+static const char *const api_image_types[][2] = {{"image/png", "image/png"},
+						 {"image/jpeg", "image/jpeg"},
+						 {"image/jpg", "image/jpeg"},
+						 {"image/gif", "image/gif"},
 						 {"image/webp", "image/webp"}};
 
 static const char *api_media_type(struct txc_str mt)
@@ -665,8 +672,8 @@ static void emit_user_image(struct txc_buf *b, const struct txc_block *blk)
 		struct txc_buf t = TXC_BUF_INIT;
 		txc_buf_addstr(&t, "[image: ");
 		txc_buf_add(&t, blk->media_type.ptr, blk->media_type.len > 60 ? 60 : blk->media_type.len);
-		txc_buf_addf(&t, "%s, %zu bytes of base64 not carried over: %s]", blk->media_type.len ? "" : "no media type",
-			     blk->data.len, why);
+		txc_buf_addf(&t, "%s, %zu bytes of base64 not carried over: %s]",
+			     blk->media_type.len ? "" : "no media type", blk->data.len, why);
 		emit_text(b, t.buf, t.len);
 		txc_buf_release(&t);
 		return;

@@ -41,8 +41,9 @@ static void yaml_str(struct txc_buf *b, const char *p, size_t len)
 		}
 		/* '<' '>' '&' '[' ']' escaped too: a renderer without front-matter support shows this as
 		 * text (a setext heading), where "[x](javascript:...)" would be a link */
-		if (cp == '<' || cp == '>' || cp == '&' || cp == '[' || cp == ']' || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF ||
-		    cp == 0x2028 || cp == 0x2029)
+		if (cp == '<' || cp == '>' || cp == '&' || cp == '[' || cp == ']' || cp == 0x7F ||
+		    (cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF || cp == 0x2028 ||
+		    cp == 0x2029)
 			txc_buf_addf(b, "\\u%04x", (unsigned)cp);
 		else
 			txc_buf_add(b, j.buf + i, n);
@@ -90,9 +91,11 @@ static void front_matter(struct md *m, size_t n_msgs, size_t n_tools)
 		txc_buf_addstr(b, "ended: null\n");
 	txc_buf_addf(b, "messages: %zu\ntool_calls: %zu\n", n_msgs, n_tools);
 	if (me->has_usage)
-		txc_buf_addf(b, "tokens:\n  input: %lld\n  output: %lld\n  cache_read: %lld\n  cache_write: %lld\n  reasoning: %lld\n",
-			     (long long)me->input_tokens, (long long)me->output_tokens, (long long)me->cache_read_tokens,
-			     (long long)me->cache_write_tokens, (long long)me->reasoning_tokens);
+		txc_buf_addf(
+			b,
+			"tokens:\n  input: %lld\n  output: %lld\n  cache_read: %lld\n  cache_write: %lld\n  reasoning: %lld\n",
+			(long long)me->input_tokens, (long long)me->output_tokens, (long long)me->cache_read_tokens,
+			(long long)me->cache_write_tokens, (long long)me->reasoning_tokens);
 	if (me->has_cost) {
 		txc_buf_addstr(b, "cost_usd: ");
 		txc_json_emit_real(b, me->cost_usd);
