@@ -35,9 +35,9 @@ static uint32_t pick(uint32_t n)
 }
 
 static const char *const words[] = {
-	"the", "retry", "loop", "widget", "client", "timeout", "cache", "schema", "index", "query",
-	"function", "returns", "error", "value", "test", "build", "file", "line", "update", "session",
-	"database", "parser", "output", "input", "thread", "lock", "memory", "buffer", "stream", "token",
+	"the",      "retry",   "loop",   "widget", "client", "timeout", "cache",  "schema", "index",  "query",
+	"function", "returns", "error",  "value",  "test",   "build",   "file",   "line",   "update", "session",
+	"database", "parser",  "output", "input",  "thread", "lock",    "memory", "buffer", "stream", "token",
 };
 
 /* append roughly n bytes of prose to b */
@@ -98,15 +98,16 @@ static void tool_args(char *out, size_t cap, const char *tool, int k)
 	if (strcmp(tool, "terminal") == 0)
 		snprintf(out, cap, "{\\\"command\\\": \\\"make test-%d\\\", \\\"timeout\\\": 120}", k);
 	else if (strcmp(tool, "read_file") == 0)
-		snprintf(out, cap, "{\\\"path\\\": \\\"/repo/src/file%d.c\\\", \\\"offset\\\": %d, \\\"limit\\\": 200}", k,
-			 (int)pick(900) + 1);
+		snprintf(out, cap, "{\\\"path\\\": \\\"/repo/src/file%d.c\\\", \\\"offset\\\": %d, \\\"limit\\\": 200}",
+			 k, (int)pick(900) + 1);
 	else if (strcmp(tool, "write_file") == 0)
 		snprintf(out, cap, "{\\\"path\\\": \\\"/repo/src/new%d.py\\\", \\\"content\\\": \\\"%s\\\"}", k, text);
 	else if (strcmp(tool, "patch") == 0)
-		snprintf(out, cap,
-			 "{\\\"mode\\\": \\\"replace\\\", \\\"path\\\": \\\"/repo/src/file%d.c\\\", \\\"old_string\\\": "
-			 "\\\"%.*s\\\", \\\"new_string\\\": \\\"%s\\\"}",
-			 k, 60, text, text);
+		snprintf(
+			out, cap,
+			"{\\\"mode\\\": \\\"replace\\\", \\\"path\\\": \\\"/repo/src/file%d.c\\\", \\\"old_string\\\": "
+			"\\\"%.*s\\\", \\\"new_string\\\": \\\"%s\\\"}",
+			k, 60, text, text);
 	else
 		snprintf(out, cap, "{\\\"pattern\\\": \\\"%.*s\\\", \\\"path\\\": \\\"/repo\\\"}", 30, text);
 }
@@ -128,7 +129,8 @@ static int tool_result(char *out, size_t cap, size_t n, int fail)
 	return (int)o;
 }
 
-static const char png[] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+static const char png[] =
+	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 static int session_msgs(const char *sid, double t0, int n, int *tool_calls)
 {
@@ -140,10 +142,11 @@ static int session_msgs(const char *sid, double t0, int n, int *tool_calls)
 		size_t len = prose(big, 4000, 80 + pick(600));
 		ts += 1.0 + pick(30);
 		if (pick(40) == 0) {
-			int m = snprintf(tmp, sizeof(tmp),
-					 "%cjson:[{\"type\": \"text\", \"text\": \"what is this?\"}, {\"type\": \"image_url\", "
-					 "\"image_url\": {\"url\": \"data:image/png;base64,%s\"}}]",
-					 0, png);
+			int m = snprintf(
+				tmp, sizeof(tmp),
+				"%cjson:[{\"type\": \"text\", \"text\": \"what is this?\"}, {\"type\": \"image_url\", "
+				"\"image_url\": {\"url\": \"data:image/png;base64,%s\"}}]",
+				0, png);
 			add_msg(sid, "user", tmp, m, NULL, NULL, NULL, ts, NULL, NULL, 1, 0);
 		} else {
 			add_msg(sid, "user", big, (int)len, NULL, NULL, NULL, ts, NULL, NULL, 1, 0);
@@ -157,10 +160,11 @@ static int session_msgs(const char *sid, double t0, int n, int *tool_calls)
 		for (int j = 0; j < ncalls; j++) {
 			const char *tool = tools[pick(sizeof(tools) / sizeof(tools[0]))];
 			tool_args(args, sizeof(args), tool, k + j);
-			c += (size_t)snprintf(calls + c, sizeof(calls) - c,
-					      "%s{\"id\": \"call_%d\", \"type\": \"function\", \"function\": {\"name\": "
-					      "\"%s\", \"arguments\": \"%s\"}}",
-					      j ? ", " : "", k + j, tool, args);
+			c += (size_t)snprintf(
+				calls + c, sizeof(calls) - c,
+				"%s{\"id\": \"call_%d\", \"type\": \"function\", \"function\": {\"name\": "
+				"\"%s\", \"arguments\": \"%s\"}}",
+				j ? ", " : "", k + j, tool, args);
 		}
 		calls[c++] = ']';
 		calls[c] = '\0';
@@ -220,10 +224,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-	sqlite3_prepare_v2(db,
-			   "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp,"
-			   " finish_reason, reasoning, active, compacted) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-			   -1, &ins_msg, NULL);
+	sqlite3_prepare_v2(
+		db,
+		"INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp,"
+		" finish_reason, reasoning, active, compacted) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+		-1, &ins_msg, NULL);
 	sqlite3_stmt *ins_s;
 	sqlite3_prepare_v2(db,
 			   "INSERT INTO sessions (id, source, model, started_at, ended_at, end_reason, message_count,"

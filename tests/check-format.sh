@@ -6,7 +6,7 @@ if ! command -v clang-format > /dev/null; then
 	echo "format: SKIPPED, clang-format is not installed (apt-get install clang-format)"
 	exit 0
 fi
-files=$(git ls-files 'src/*.c' 'src/*.h' 'include/*.h' 2> /dev/null || find src include -name '*.[ch]')
+files=$(git ls-files 'src/*.c' 'src/*.h' 'include/*.h' 'tests/*.c' 'tests/*.h' 'bench/*.c' 2> /dev/null || find src include tests bench -name '*.[ch]')
 bad=0 n=0
 for f in $files; do
 	n=$((n + 1))

@@ -49,7 +49,8 @@ static void check_url(const char *url)
 	if ((end - seg == 1 && seg[0] == '.') || (end - seg == 2 && seg[0] == '.' && seg[1] == '.'))
 		bad_url(url);
 	for (const char *c = seg; c < end; c++)
-		if (!(strchr("-._~%", *c) || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+		if (!(strchr("-._~%", *c) || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
+		      (*c >= 'A' && *c <= 'Z')))
 			bad_url(url);
 }
 

@@ -42,7 +42,8 @@ static int append(const char *path, double secs)
 	}
 	sqlite3_finalize(st);
 	sqlite3_stmt *ins, *upd;
-	sqlite3_prepare_v2(db, "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?1, 'user', ?2, ?3)",
+	sqlite3_prepare_v2(db,
+			   "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?1, 'user', ?2, ?3)",
 			   -1, &ins, NULL);
 	sqlite3_prepare_v2(db, "UPDATE sessions SET message_count = message_count + 1 WHERE id = ?1", -1, &upd, NULL);
 	double end = now() + secs, worst = 0;

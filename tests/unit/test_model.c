@@ -35,9 +35,10 @@ static const char *input_text(const struct txc_block *b)
 static void test_meta(void **state)
 {
 	(void)state;
-	struct txc_transcript *t = load("{\"id\":\"s1\",\"started_at\":1768000000.0,\"cwd\":\"/repo\",\"git_branch\":\"\","
-					"\"title\":\"T\",\"model\":\"m\",\"actual_cost_usd\":0.5,\"input_tokens\":3}",
-					"[]");
+	struct txc_transcript *t =
+		load("{\"id\":\"s1\",\"started_at\":1768000000.0,\"cwd\":\"/repo\",\"git_branch\":\"\","
+		     "\"title\":\"T\",\"model\":\"m\",\"actual_cost_usd\":0.5,\"input_tokens\":3}",
+		     "[]");
 	assert_string_equal(t->meta.id.ptr, "s1");
 	assert_true(t->meta.started_at == 1768000000.0);
 	assert_string_equal(t->meta.cwd.ptr, "/repo");
@@ -108,8 +109,9 @@ static const struct txc_block *call(const char *name, const char *args_json_stri
 	if (t != NULL)
 		txc_transcript_free(t);
 	struct txc_buf rows = TXC_BUF_INIT;
-	txc_buf_addf(&rows, "[{\"role\":\"assistant\",\"content\":null,\"timestamp\":1,\"tool_calls\":[{\"id\":\"c\",\"type\":"
-			    "\"function\",\"function\":{\"name\":\"%s\",\"arguments\":%s}}]}]",
+	txc_buf_addf(&rows,
+		     "[{\"role\":\"assistant\",\"content\":null,\"timestamp\":1,\"tool_calls\":[{\"id\":\"c\",\"type\":"
+		     "\"function\",\"function\":{\"name\":\"%s\",\"arguments\":%s}}]}]",
 		     name, args_json_string);
 	t = load("{\"id\":\"s\"}", rows.buf);
 	txc_buf_release(&rows);
@@ -120,14 +122,17 @@ static const struct txc_block *call(const char *name, const char *args_json_stri
 static void test_tools(void **state)
 {
 	(void)state;
-	const struct txc_block *b = call("read_file", "\"{\\\"path\\\":\\\"/a\\\",\\\"offset\\\":1,\\\"limit\\\":null}\"");
+	const struct txc_block *b =
+		call("read_file", "\"{\\\"path\\\":\\\"/a\\\",\\\"offset\\\":1,\\\"limit\\\":null}\"");
 	assert_int_equal(b->tool, TXC_TOOL_READ);
 	assert_string_equal(b->name.ptr, "Read");
 	assert_string_equal(b->source_name.ptr, "read_file");
 	assert_string_equal(input_text(b), "{\"file_path\":\"/a\",\"offset\":1}");
 	b = call("write_file", "\"{\\\"path\\\":\\\"/a\\\",\\\"content\\\":\\\"x\\\"}\"");
 	assert_int_equal(b->tool, TXC_TOOL_WRITE);
-	b = call("patch", "\"{\\\"mode\\\":\\\"replace\\\",\\\"path\\\":\\\"/a\\\",\\\"old_string\\\":\\\"o\\\",\\\"new_string\\\":\\\"n\\\"}\"");
+	b = call(
+		"patch",
+		"\"{\\\"mode\\\":\\\"replace\\\",\\\"path\\\":\\\"/a\\\",\\\"old_string\\\":\\\"o\\\",\\\"new_string\\\":\\\"n\\\"}\"");
 	assert_int_equal(b->tool, TXC_TOOL_EDIT);
 	assert_string_equal(input_text(b), "{\"file_path\":\"/a\",\"old_string\":\"o\",\"new_string\":\"n\"}");
 	b = call("patch", "\"{\\\"mode\\\":\\\"patch\\\",\\\"patch\\\":\\\"*** Begin Patch\\\"}\"");
@@ -179,8 +184,8 @@ static void test_tool_results(void **state)
 		assert_int_equal(b->is_error, want_err[i]);
 	}
 	assert_true(t->messages[4].blocks[0].denied);
-	assert_null(t->messages[5].blocks[0].output); /* "42" stays text */
-	assert_non_null(t->messages[6].blocks[0].output); /* null is JSON null */
+	assert_null(t->messages[5].blocks[0].output);             /* "42" stays text */
+	assert_non_null(t->messages[6].blocks[0].output);         /* null is JSON null */
 	assert_string_equal(t->messages[7].blocks[0].id.ptr, ""); /* kept, as an orphan */
 	txc_transcript_free(t);
 }
@@ -238,10 +243,10 @@ static void test_session_ids(void **state)
 		const char *session, *name;
 		enum txc_id_kind kind;
 	} cases[] = {
-		{"{\"id\":\"abc\"}", "abc", TXC_ID_TEXT},     {"{\"id\":1}", "1", TXC_ID_INT},
-		{"{\"id\":2.50}", "2.50", TXC_ID_REAL},        {"{\"id\":true}", "true", TXC_ID_JSON},
-		{"{\"id\":[1,2]}", "[1,2]", TXC_ID_JSON},      {"{\"id\":null}", "no-id", TXC_ID_NONE},
-		{"{\"id\":\"\"}", "no-id", TXC_ID_NONE},       {"{}", "no-id", TXC_ID_NONE},
+		{"{\"id\":\"abc\"}", "abc", TXC_ID_TEXT},        {"{\"id\":1}", "1", TXC_ID_INT},
+		{"{\"id\":2.50}", "2.50", TXC_ID_REAL},          {"{\"id\":true}", "true", TXC_ID_JSON},
+		{"{\"id\":[1,2]}", "[1,2]", TXC_ID_JSON},        {"{\"id\":null}", "no-id", TXC_ID_NONE},
+		{"{\"id\":\"\"}", "no-id", TXC_ID_NONE},         {"{}", "no-id", TXC_ID_NONE},
 		{"{\"id\":\"a\\u0000b\"}", "a\0b", TXC_ID_TEXT},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -274,10 +279,13 @@ static void test_hermes_needs_native(void **state)
 	assert_int_equal(d.code, TXC_E_USAGE);
 	assert_int_equal(out.buf.len, 0);
 	txc_transcript_free(t);
-	t = load("{\"id\":\"s1\"}", "[{\"role\":\"user\",\"content\":\"hi\",\"active\":1},{\"role\":\"user\",\"active\":0}]");
+	t = load("{\"id\":\"s1\"}",
+		 "[{\"role\":\"user\",\"content\":\"hi\",\"active\":1},{\"role\":\"user\",\"active\":0}]");
 	assert_int_equal(txc_writer_hermes.write(&out, t, &opt, &d), TXC_OK);
 	txc_buf_addch(&out.buf, '\0');
-	assert_string_equal(out.buf.buf, "{\"id\": \"s1\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\", \"active\": 1}]}\n");
+	assert_string_equal(
+		out.buf.buf,
+		"{\"id\": \"s1\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\", \"active\": 1}]}\n");
 	assert_int_equal(t->native->n_active_rows, 1);
 	txc_out_release(&out);
 	txc_transcript_free(t);
@@ -323,21 +331,38 @@ static const char *artifacts_of(const char *const *rows, size_t n)
 static void test_artifacts(void **state)
 {
 	(void)state;
-	const char *text = "MEDIA:\t`/q/back tick.mp3` MEDIA:'/q/single.wav' MEDIA: nodot MEDIA: a.b!? MEDIA:..x\n"
-			   "[site](HTTP://Example.com/x) [doc](./r.pdf#page=2) [pic](C:/img/p.PNG?raw=1) [no](note.txt)\n"
-			   "[open](./unterminated.pdf [broken\n](./x.pdf) [empty]() ![](/i/a.gif) ![x](data:image/png;base64,AA)\n"
-			   "see xhttp://not.a.url and (https://u.example/a?b=1) and 'C:\\dir\\f.docx'; ~/home.csv, ../up.json.\n"
-			   "~/noext and /etc/passwd and file:/x.png and \\\\srv\\share\\a.zip! /x/request_dump_1.json MEDIA:";
+	const char *text =
+		"MEDIA:\t`/q/back tick.mp3` MEDIA:'/q/single.wav' MEDIA: nodot MEDIA: a.b!? MEDIA:..x\n"
+		"[site](HTTP://Example.com/x) [doc](./r.pdf#page=2) [pic](C:/img/p.PNG?raw=1) [no](note.txt)\n"
+		"[open](./unterminated.pdf [broken\n](./x.pdf) [empty]() ![](/i/a.gif) ![x](data:image/png;base64,AA)\n"
+		"see xhttp://not.a.url and (https://u.example/a?b=1) and 'C:\\dir\\f.docx'; ~/home.csv, ../up.json.\n"
+		"~/noext and /etc/passwd and file:/x.png and \\\\srv\\share\\a.zip! /x/request_dump_1.json MEDIA:";
 	const char *rows[] = {
-		"assistant", text, NULL,
-		"tool", "{\"saved_to\": \"  /s/strong.bin  \", \"nested\": {\"output_path\": [\"/s/a.txt\", 3]}}", "terminal",
-		"tool", "{\"path\": \"/w/weak.png\", \"media_x\": \"https://m.example/v.mp4\", \"note\": \"MEDIA:/w/tag.png\", "
-			"\"image\": \"not a path\"}", "bfl_flux3_pro",
-		"tool", "{\"path\": \"/w/ignored.png\"}", "read_file",
-		"tool", "done MEDIA:/w/text.png", "tts_speak",
-		"tool", "<untrusted_tool_result source=\"x\">\nno blank line", "web_extract",
-		"tool", "{\"_multimodal\": true, \"meta\": {\"screenshot_path\": \"/m/s.webp\"}}", "browser_snapshot",
-		"tool", "Screenshot path: /v/one.png\nother\nScreenshot path: /v/two.png", "browser_vision",
+		"assistant",
+		text,
+		NULL,
+		"tool",
+		"{\"saved_to\": \"  /s/strong.bin  \", \"nested\": {\"output_path\": [\"/s/a.txt\", 3]}}",
+		"terminal",
+		"tool",
+		"{\"path\": \"/w/weak.png\", \"media_x\": \"https://m.example/v.mp4\", \"note\": \"MEDIA:/w/tag.png\", "
+		"\"image\": \"not a path\"}",
+		"bfl_flux3_pro",
+		"tool",
+		"{\"path\": \"/w/ignored.png\"}",
+		"read_file",
+		"tool",
+		"done MEDIA:/w/text.png",
+		"tts_speak",
+		"tool",
+		"<untrusted_tool_result source=\"x\">\nno blank line",
+		"web_extract",
+		"tool",
+		"{\"_multimodal\": true, \"meta\": {\"screenshot_path\": \"/m/s.webp\"}}",
+		"browser_snapshot",
+		"tool",
+		"Screenshot path: /v/one.png\nother\nScreenshot path: /v/two.png",
+		"browser_vision",
 	};
 	const char *want = "media-tag file /q/back tick.mp3\n"
 			   "media-tag file /q/single.wav\n"
@@ -384,22 +409,31 @@ static void test_tool_kinds(void **state)
 {
 	(void)state;
 	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": 5, \"limit\": null}"), TXC_TOOL_READ);
-	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": \"5\"}"), TXC_TOOL_RAW);   /* a string offset */
-	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": -5}"), TXC_TOOL_RAW);    /* negative */
-	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": 123456789012345678901}"), TXC_TOOL_RAW); /* 21 digits */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": \"5\"}"),
+			 TXC_TOOL_RAW); /* a string offset */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": -5}"), TXC_TOOL_RAW); /* negative */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": 123456789012345678901}"),
+			 TXC_TOOL_RAW); /* 21 digits */
 	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"offset\": 18446744073709551615}"), TXC_TOOL_READ);
-	assert_int_equal(tool_of("Read", "{\"file_path\": null}"), TXC_TOOL_RAW);                      /* required null */
-	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"extra\": 1}"), TXC_TOOL_RAW);    /* unknown field */
-	assert_int_equal(tool_of("Read", "[\"/a\"]"), TXC_TOOL_RAW);                                   /* not an object */
-	assert_int_equal(tool_of("Write", "{\"file_path\": \"/a\"}"), TXC_TOOL_RAW);                  /* content missing */
-	assert_int_equal(tool_of("Bash", "{\"command\": \"ls\", \"run_in_background\": false, \"timeout_ms\": 5}"), TXC_TOOL_BASH);
+	assert_int_equal(tool_of("Read", "{\"file_path\": null}"), TXC_TOOL_RAW);                 /* required null */
+	assert_int_equal(tool_of("Read", "{\"file_path\": \"/a\", \"extra\": 1}"), TXC_TOOL_RAW); /* unknown field */
+	assert_int_equal(tool_of("Read", "[\"/a\"]"), TXC_TOOL_RAW);                              /* not an object */
+	assert_int_equal(tool_of("Write", "{\"file_path\": \"/a\"}"), TXC_TOOL_RAW);              /* content missing */
+	assert_int_equal(tool_of("Bash", "{\"command\": \"ls\", \"run_in_background\": false, \"timeout_ms\": 5}"),
+			 TXC_TOOL_BASH);
 	assert_int_equal(tool_of("Bash", "{\"command\": \"ls\", \"run_in_background\": \"yes\"}"), TXC_TOOL_RAW);
-	assert_int_equal(tool_of("Edit", "{\"file_path\": \"/a\", \"old_string\": \"x\", \"new_string\": \"y\", \"replace_all\": true}"),
-			 TXC_TOOL_EDIT);
-	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": [{\"old_string\": \"x\", \"new_string\": \"y\"}]}"),
-			 TXC_TOOL_MULTIEDIT);
-	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": {\"old_string\": \"x\"}}"), TXC_TOOL_RAW);
-	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": [{\"old_string\": \"x\"}]}"), TXC_TOOL_RAW);
+	assert_int_equal(
+		tool_of("Edit",
+			"{\"file_path\": \"/a\", \"old_string\": \"x\", \"new_string\": \"y\", \"replace_all\": true}"),
+		TXC_TOOL_EDIT);
+	assert_int_equal(
+		tool_of("MultiEdit",
+			"{\"file_path\": \"/a\", \"edits\": [{\"old_string\": \"x\", \"new_string\": \"y\"}]}"),
+		TXC_TOOL_MULTIEDIT);
+	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": {\"old_string\": \"x\"}}"),
+			 TXC_TOOL_RAW);
+	assert_int_equal(tool_of("MultiEdit", "{\"file_path\": \"/a\", \"edits\": [{\"old_string\": \"x\"}]}"),
+			 TXC_TOOL_RAW);
 	assert_int_equal(tool_of("/review", "{\"args\": \"x\"}"), TXC_TOOL_COMMAND);
 	assert_int_equal(tool_of("/review", "{\"args\": 1}"), TXC_TOOL_RAW);
 	assert_int_equal(tool_of("read", "{\"file_path\": \"/a\"}"), TXC_TOOL_RAW); /* names are exact */
@@ -453,9 +487,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_session_ids),
-		cmocka_unit_test(test_meta),	     cmocka_unit_test(test_user_content), cmocka_unit_test(test_assistant_reasoning),
-		cmocka_unit_test(test_tools),	     cmocka_unit_test(test_tool_results), cmocka_unit_test(test_claude_folder),
-		cmocka_unit_test(test_session_uuid), cmocka_unit_test(test_hermes_needs_native), cmocka_unit_test(test_artifacts), cmocka_unit_test(test_tool_kinds), cmocka_unit_test(test_odd_values),
+		cmocka_unit_test(test_meta),
+		cmocka_unit_test(test_user_content),
+		cmocka_unit_test(test_assistant_reasoning),
+		cmocka_unit_test(test_tools),
+		cmocka_unit_test(test_tool_results),
+		cmocka_unit_test(test_claude_folder),
+		cmocka_unit_test(test_session_uuid),
+		cmocka_unit_test(test_hermes_needs_native),
+		cmocka_unit_test(test_artifacts),
+		cmocka_unit_test(test_tool_kinds),
+		cmocka_unit_test(test_odd_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

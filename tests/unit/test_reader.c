@@ -253,7 +253,8 @@ static void test_archived(void **state)
 	txc_buf_addstr(&sql, "CREATE TABLE sessions (id TEXT, started_at REAL, archived);");
 	for (size_t i = 0; i < 6; i++) {
 		txc_buf_addf(&sql, "INSERT INTO sessions VALUES ('s%zu', %zu, %s);", i, 10 - i, values[i]);
-		txc_buf_addf(&js, "{\"id\": \"s%zu\", \"started_at\": %zu, \"archived\": %s}\n", i, 10 - i, json_values[i]);
+		txc_buf_addf(&js, "{\"id\": \"s%zu\", \"started_at\": %zu, \"archived\": %s}\n", i, 10 - i,
+			     json_values[i]);
 	}
 	struct txc_store *st[2] = {open_db(sql.buf), open_file(js.buf)};
 	for (int k = 0; k < 2; k++) {
@@ -299,16 +300,18 @@ static void test_export_stream(void **state)
 		size_t rows;
 	} cases[] = {
 		{"{\"id\": \"s\", \"title\": \"a\\\"b\\\\\", \"messages\": [{\"role\": \"user\", \"content\": \"x]}\\\"{\"},\n"
-		 "\t[\"an array\"], {\"n\": {\"deep\": [1, {\"e\": \"]\"}]}}\r\n], \"after\": {\"messages\": [1]}}", 0, 3},
+		 "\t[\"an array\"], {\"n\": {\"deep\": [1, {\"e\": \"]\"}]}}\r\n], \"after\": {\"messages\": [1]}}",
+		 0, 3},
 		{"{\"meta\": {\"messages\": [{\"x\": 1}]}, \"id\": \"s\", \"messages\": []}", 0, 0},
 		{"{\"messages\": \"text\", \"x\": [{\"a\": 1}]}", 0, 0},
 		{"{\"mess\\u0061ges\": [{\"a\": 1}], \"id\": \"s\"}", 0, 1}, /* keys compare decoded: "messages" */
-		{"{\"a_key_longer_than_sixty_four_characters_is_kept_short_in_the_parser_xx\": 1, \"messages\": [{}]}", 0, 1},
-		{"{\"id\": \"s\", \"messages\": [1]}", 0, 1},            /* a scalar message: JSON, kept as the file reader does */
-		{"{\"id\": \"s\", \"messages\": [{\"a\": }]}", -1, 0},   /* a message that is not JSON */
-		{"{\"id\": \"s\", \"messages\": [{\"a\": 1}", -1, 0},    /* cut in the messages */
-		{"{\"id\": \"s\", \"messages\": [], \"x\": ", -1, 0},    /* cut after them */
-		{"[{\"id\": \"s\"}]", -1, 0},                             /* not an object */
+		{"{\"a_key_longer_than_sixty_four_characters_is_kept_short_in_the_parser_xx\": 1, \"messages\": [{}]}",
+		 0, 1},
+		{"{\"id\": \"s\", \"messages\": [1]}", 0, 1}, /* a scalar message: JSON, kept as the file reader does */
+		{"{\"id\": \"s\", \"messages\": [{\"a\": }]}", -1, 0}, /* a message that is not JSON */
+		{"{\"id\": \"s\", \"messages\": [{\"a\": 1}", -1, 0},  /* cut in the messages */
+		{"{\"id\": \"s\", \"messages\": [], \"x\": ", -1, 0},  /* cut after them */
+		{"[{\"id\": \"s\"}]", -1, 0},                          /* not an object */
 		{"{\"id\": \"s\"} trailing", -1, 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -323,10 +326,8 @@ static void test_export_stream(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sqlite_backend),
-		cmocka_unit_test(test_file_backend),
-		cmocka_unit_test(test_capabilities),
-		cmocka_unit_test(test_archived),
+		cmocka_unit_test(test_sqlite_backend), cmocka_unit_test(test_file_backend),
+		cmocka_unit_test(test_capabilities),   cmocka_unit_test(test_archived),
 		cmocka_unit_test(test_export_stream),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

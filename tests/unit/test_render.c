@@ -58,7 +58,8 @@ static void test_bash_and_edit_fields(void **state)
 	assert_string_equal(f.command.ptr, "make -j2");
 	assert_non_null(f.timeout_ms);
 	assert_true(f.background);
-	b = call(TXC_TOOL_EDIT, "Edit", "c", "{\"file_path\":\"/f\",\"old_string\":\"a\\nb\\nc\",\"new_string\":\"d\"}");
+	b = call(TXC_TOOL_EDIT, "Edit", "c",
+		 "{\"file_path\":\"/f\",\"old_string\":\"a\\nb\\nc\",\"new_string\":\"d\"}");
 	txc_render_tool_fields(&b, &f);
 	assert_int_equal(f.removed, 3);
 	assert_int_equal(f.added, 1);
@@ -91,13 +92,19 @@ static void on_start(void *ctx, const struct txc_render_counts *n)
 {
 	txc_buf_addf(ctx, "doc(%zu,%zu) ", n->messages, n->tool_calls);
 }
-static void on_end(void *ctx) { logf_(ctx, "end"); }
+static void on_end(void *ctx)
+{
+	logf_(ctx, "end");
+}
 static void on_msg(void *ctx, const struct txc_message *m, enum txc_render_who who)
 {
 	(void)m;
 	logf_(ctx, who == TXC_RENDER_USER ? "U" : who == TXC_RENDER_ASSISTANT ? "A" : "R");
 }
-static void on_text(void *ctx, const struct txc_block *b) { logf_(ctx, b->text.ptr); }
+static void on_text(void *ctx, const struct txc_block *b)
+{
+	logf_(ctx, b->text.ptr);
+}
 static void on_thinking(void *ctx, const struct txc_block *b)
 {
 	(void)b;
@@ -145,9 +152,9 @@ static const char *walk(const struct txc_transcript *t, enum txc_detail detail, 
 static void test_image_ext(void **state)
 {
 	(void)state;
-	static const char *const cases[][2] = {{"image/png", "png"}, {"image/PNG", "png"}, {"IMAGE/Gif", "gif"},
+	static const char *const cases[][2] = {{"image/png", "png"},  {"image/PNG", "png"},  {"IMAGE/Gif", "gif"},
 					       {"image/jpeg", "jpg"}, {"image/JPEG", "jpg"}, {"image/svg+xml", "svg"},
-					       {"image/", "img"}, {"x", "img"}};
+					       {"image/", "img"},     {"x", "img"}};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char ext[16];
 		txc_render_image_ext(ext, txc_str_c(cases[i][0]));
@@ -180,7 +187,8 @@ static void test_image_check(void **state)
 		{"image/png", "AA~", TXC_IMAGE_BAD_DATA},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct txc_block b = {.kind = TXC_BLOCK_IMAGE, .media_type = txc_str_c(cases[i].type),
+		struct txc_block b = {.kind = TXC_BLOCK_IMAGE,
+				      .media_type = txc_str_c(cases[i].type),
 				      .data = txc_str_c(cases[i].data)};
 		if (txc_render_image_check(&b) != cases[i].want)
 			fail_msg("image check of %s / %s", cases[i].type, cases[i].data);
@@ -247,12 +255,9 @@ int main(void)
 {
 	arena = txc_arena_new(0);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_read_fields),
-		cmocka_unit_test(test_bash_and_edit_fields),
-		cmocka_unit_test(test_walk),
-		cmocka_unit_test(test_image_ext),
-		cmocka_unit_test(test_image_check),
-		cmocka_unit_test(test_clean_escapes),
+		cmocka_unit_test(test_read_fields), cmocka_unit_test(test_bash_and_edit_fields),
+		cmocka_unit_test(test_walk),        cmocka_unit_test(test_image_ext),
+		cmocka_unit_test(test_image_check), cmocka_unit_test(test_clean_escapes),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	txc_buf_release(&walk_log);

@@ -63,8 +63,8 @@ static void test_fts_expression(void **state)
 	expect_fts("NOT", "\"NOT\""); /* a word, never the operator */
 	expect_fts("a OR b AND NEAR(c d)", "\"a\" AND \"OR\" AND \"b\" AND \"AND\" AND \"NEAR c\" AND \"d\"");
 	expect_fts("\"unbalanced retry", "\"unbalanced\" AND \"retry\"");
-	expect_fts("retry -loop", "\"retry\""); /* exclusions are checked on each row */
-	expect_fts("caf\xc3\xa9 au", "\"au\"");  /* a non-ASCII token is left to the row check */
+	expect_fts("retry -loop", "\"retry\"");     /* exclusions are checked on each row */
+	expect_fts("caf\xc3\xa9 au", "\"au\"");     /* a non-ASCII token is left to the row check */
 	expect_fts("\xe6\x9d\xb1\xe4\xba\xac", ""); /* CJK: a substring, the index cannot narrow */
 	expect_fts("\xf0\x9f\x8e\x89 party", "\"party\"");
 	expect_fts("**x x** *", "\"x\" AND \"x\"*"); /* a leading * is punctuation */
@@ -110,16 +110,17 @@ static void test_match(void **state)
 {
 	(void)state;
 	assert_true(matches("retry loop", "the Retry LOOP"));
-	assert_false(matches("retry", "retrying"));        /* whole tokens */
-	assert_true(matches("retry*", "retrying"));        /* a prefix */
+	assert_false(matches("retry", "retrying"));         /* whole tokens */
+	assert_true(matches("retry*", "retrying"));         /* a prefix */
 	assert_true(matches("chat-send", "Chat_Send now")); /* punctuation is a separator */
 	assert_false(matches("chat-send", "chat and send"));
 	assert_true(matches("\"send chat\"", "send, chat"));
 	assert_false(matches("retry -loop", "retry loop"));
 	assert_true(matches("C++", "C and more"));
-	assert_true(matches("\xe6\x9d\xb1\xe4\xba\xac", "\xe5\x9c\xa8\xe6\x9d\xb1\xe4\xba\xac\xe3\x81\xa7")); /* CJK substring */
-	assert_true(matches("\xf0\x9f\x8e\x89", "party\xf0\x9f\x8e\x89!"));                                 /* emoji */
-	assert_false(matches("caf\xc3\xa9", "cafe"));                                               /* exact non-ASCII */
+	assert_true(matches("\xe6\x9d\xb1\xe4\xba\xac",
+			    "\xe5\x9c\xa8\xe6\x9d\xb1\xe4\xba\xac\xe3\x81\xa7")); /* CJK substring */
+	assert_true(matches("\xf0\x9f\x8e\x89", "party\xf0\x9f\x8e\x89!"));       /* emoji */
+	assert_false(matches("caf\xc3\xa9", "cafe"));                             /* exact non-ASCII */
 	struct txc_query q = parse("x", 1);
 	struct txc_str nul = {"a\0x", 3};
 	assert_true(txc_query_match(&q, &nul, 1)); /* NUL in a row: a separator */
@@ -154,8 +155,9 @@ static void test_snippet(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_terms),	      cmocka_unit_test(test_fts_expression), cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_hostile_bytes), cmocka_unit_test(test_match),	     cmocka_unit_test(test_snippet),
+		cmocka_unit_test(test_terms),   cmocka_unit_test(test_fts_expression),
+		cmocka_unit_test(test_refused), cmocka_unit_test(test_hostile_bytes),
+		cmocka_unit_test(test_match),   cmocka_unit_test(test_snippet),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

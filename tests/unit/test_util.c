@@ -74,8 +74,9 @@ static void test_json_python_rules(void **state)
 	assert_string_equal(roundtrip(a, "{\"b\":1,\"a\":{\"d\":1,\"c\":2}}", TXC_JSON_SORTED),
 			    "{\"a\":{\"c\":2,\"d\":1},\"b\":1}");
 	/* Python rejects these */
-	const char *bad[] = {"01", "1.", ".5", "+1", "[1,]", "{\"a\":1,}", "\"a\tb\"", "\"\\x\"", "\xEF\xBB\xBF[]",
-			     "[] x", "", "nan", "-NaN", "{1:2}", "\"abc"};
+	const char *bad[] = {
+		"01",   "1.", ".5",  "+1",   "[1,]",  "{\"a\":1,}", "\"a\tb\"", "\"\\x\"", "\xEF\xBB\xBF[]",
+		"[] x", "",   "nan", "-NaN", "{1:2}", "\"abc"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_string_equal(roundtrip(a, bad[i], 0), "ERROR");
 	txc_arena_free(a);
@@ -131,8 +132,12 @@ static void test_utf8(void **state)
 	assert_false(txc_utf8_valid("\xED\xA0\x80", 3));     /* surrogate */
 	assert_false(txc_utf8_valid("\xF4\x90\x80\x80", 4)); /* > U+10FFFF */
 	struct txc_buf b = TXC_BUF_INIT;
-	txc_utf8_repair(&b, "a\xFF\xFE" "b", 4);
-	assert_string_equal(b.buf, "a\xEF\xBF\xBD\xEF\xBF\xBD" "b");
+	txc_utf8_repair(&b,
+			"a\xFF\xFE"
+			"b",
+			4);
+	assert_string_equal(b.buf, "a\xEF\xBF\xBD\xEF\xBF\xBD"
+				   "b");
 	txc_buf_reset(&b);
 	txc_json_emit_str(&b, "x\0y\xC3", 4);
 	assert_string_equal(b.buf, "\"x\\u0000y\xEF\xBF\xBD\"");
@@ -203,7 +208,7 @@ static void test_diag_cut(void **state)
 {
 	(void)state;
 	char s[16];
-	strcpy(s, "ab\xC3\xA9");        /* ab + e-acute */
+	strcpy(s, "ab\xC3\xA9");                 /* ab + e-acute */
 	assert_int_equal(txc_diag_cut(s, 3), 2); /* inside the 2-byte sequence: dropped */
 	assert_string_equal(s, "ab");
 	strcpy(s, "a\xE2\x80\xA6z");
@@ -233,7 +238,8 @@ static void test_json_values(void **state)
 	const char *all = "[null, false, true, 0, 7, 0.0, 2.5, \"\", \"x\", [], [1], {}, {\"k\": 1}, "
 			  "-12, 9223372036854775807, 99999999999999999999]";
 	assert_int_equal(txc_json_parse(a, all, strlen(all), &v), 0);
-	const bool truthy[] = {false, false, true, false, true, false, true, false, true, false, true, false, true, true};
+	const bool truthy[] = {false, false, true,  false, true,  false, true,
+			       false, true,  false, true,  false, true,  true};
 	for (size_t i = 0; i < sizeof(truthy) / sizeof(truthy[0]); i++)
 		assert_int_equal(txc_json_truthy(v->items[i]), truthy[i]);
 	assert_false(txc_json_truthy(NULL));
@@ -275,10 +281,13 @@ static void test_json_values(void **state)
 	txc_json_put(o, txc_str_c("aa"), &txc_json_null_value);
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_json_emit(&b, o, TXC_JSON_SORTED);
-	assert_string_equal(b.buf, "{\"a\":-3,\"aa\":null,\"ab\":0.5,\"abc\":\"s\",\"b\":true,\"zz\":{\"$blob_hex\":\"00ff\"}}");
+	assert_string_equal(
+		b.buf, "{\"a\":-3,\"aa\":null,\"ab\":0.5,\"abc\":\"s\",\"b\":true,\"zz\":{\"$blob_hex\":\"00ff\"}}");
 	txc_buf_reset(&b);
 	txc_json_emit(&b, txc_json_copy(a, o), TXC_JSON_PY);
-	assert_string_equal(b.buf, "{\"zz\": {\"$blob_hex\": \"00ff\"}, \"b\": true, \"ab\": 0.5, \"a\": -3, \"abc\": \"s\", \"aa\": null}");
+	assert_string_equal(
+		b.buf,
+		"{\"zz\": {\"$blob_hex\": \"00ff\"}, \"b\": true, \"ab\": 0.5, \"a\": -3, \"abc\": \"s\", \"aa\": null}");
 	txc_buf_reset(&b);
 	struct txc_json *arr = txc_json_array(a, 2);
 	txc_json_push(arr, txc_json_array(a, 0));
@@ -297,13 +306,15 @@ static void test_json_strings(void **state)
 {
 	(void)state;
 	struct txc_arena *a = txc_arena_new(0);
-	assert_string_equal(roundtrip(a, "\"\\ud83d\\u0041\"", 0), "\"\xEF\xBF\xBD" "A\"");   /* high + not a low */
-	assert_string_equal(roundtrip(a, "\"\\ud83d\\n\"", 0), "\"\xEF\xBF\xBD\\n\"");        /* high + other escape */
-	assert_string_equal(roundtrip(a, "\"\\ude00\"", 0), "\"\xEF\xBF\xBD\"");              /* lone low */
+	assert_string_equal(roundtrip(a, "\"\\ud83d\\u0041\"", 0), "\"\xEF\xBF\xBD"
+								   "A\"");             /* high + not a low */
+	assert_string_equal(roundtrip(a, "\"\\ud83d\\n\"", 0), "\"\xEF\xBF\xBD\\n\""); /* high + other escape */
+	assert_string_equal(roundtrip(a, "\"\\ude00\"", 0), "\"\xEF\xBF\xBD\"");       /* lone low */
 	assert_string_equal(roundtrip(a, "\"\\b\\f\\r\\t\\\\\\\"\"", 0), "\"\\b\\f\\r\\t\\\\\\\"\"");
 	assert_string_equal(roundtrip(a, "[-0.5e-3, -1E+2, 0e0]", 0), "[-0.5e-3,-1E+2,0e0]");
-	const char *bad[] = {"\"\\u12\"", "\"\\u12g4\"", "-", "-a", "1e", "1e+", "[1 2]", "{\"a\" 1}", "{\"a\":}",
-			     "tru", "nul", "fals", "[", "{", "\"\\", "\"\x01\"", "Infinit", "-Inf"};
+	const char *bad[] = {"\"\\u12\"", "\"\\u12g4\"", "-",        "-a",       "1e",      "1e+",
+			     "[1 2]",     "{\"a\" 1}",   "{\"a\":}", "tru",      "nul",     "fals",
+			     "[",         "{",           "\"\\",     "\"\x01\"", "Infinit", "-Inf"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_string_equal(roundtrip(a, bad[i], 0), "ERROR");
 	txc_arena_free(a);
@@ -400,11 +411,19 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_cut),
-		cmocka_unit_test(test_repr),	       cmocka_unit_test(test_json_python_rules), cmocka_unit_test(test_json_sorted_orders),
-		cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_utf8),
-		cmocka_unit_test(test_sha256_base36),   cmocka_unit_test(test_time_iso), cmocka_unit_test(test_base64),
-		cmocka_unit_test(test_json_values), cmocka_unit_test(test_json_strings), cmocka_unit_test(test_buf_arena),
-		cmocka_unit_test(test_sha256_pieces), cmocka_unit_test(test_diag_codes),
+		cmocka_unit_test(test_repr),
+		cmocka_unit_test(test_json_python_rules),
+		cmocka_unit_test(test_json_sorted_orders),
+		cmocka_unit_test(test_json_depth_and_size),
+		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_sha256_base36),
+		cmocka_unit_test(test_time_iso),
+		cmocka_unit_test(test_base64),
+		cmocka_unit_test(test_json_values),
+		cmocka_unit_test(test_json_strings),
+		cmocka_unit_test(test_buf_arena),
+		cmocka_unit_test(test_sha256_pieces),
+		cmocka_unit_test(test_diag_codes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
