@@ -181,10 +181,7 @@ int cmd_list(int argc, char **argv)
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);
-	/* only the default location may be missing quietly; a store or profile the user named must exist */
-	bool named = a.store.db || a.store.home || a.store.profile || a.store.input || a.store.remote;
-	if (rc == TXC_E_NOTFOUND && !a.all_profiles && st.n == 1 && !named) {
-		cli_warn("no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st.v[0].path);
+	if (cli_default_store_missing(&a, &st, rc)) {
 		if (a.json)
 			fputs("[]\n", stdout);
 		cli_stores_close(&st);

@@ -279,3 +279,12 @@ void cli_stores_close(struct cli_stores *st)
 	free(st->v);
 	memset(st, 0, sizeof(*st));
 }
+
+bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores *st, enum txc_err rc)
+{
+	bool named = a->store.db || a->store.home || a->store.profile || a->store.input || a->store.remote;
+	if (rc != TXC_E_NOTFOUND || a->all_profiles || st->n != 1 || named)
+		return false;
+	cli_warn("no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st->v[0].path);
+	return true;
+}

@@ -24,6 +24,10 @@ struct cli_stores {
 /* One store (--db, --home/--profile), or every profile with --all-profiles. */
 enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
 void cli_stores_close(struct cli_stores *st);
+/* rc from cli_stores_open is "not found" for the default location only (no store was named):
+ * said as a warning, and true: listing commands then show nothing and exit 0.  A store or
+ * profile the user named must exist. */
+bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores *st, enum txc_err rc);
 
 /* The path of state.db the options name (malloc'd), or NULL with d set. */
 char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);
