@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "txc/model_hermes.h"
+#include "txc/search.h"
 
 /* Python/Rust Unicode whitespace: is the text empty once trimmed? */
 static bool is_blank(const char *s, size_t len)
@@ -415,6 +416,7 @@ struct txc_model_builder {
 	struct messages ms; /* heap vector, copied into the arena at the end */
 	struct blocks bs;
 	double last_time;
+	size_t numbered;       /* rows that have a message number so far (search.h) */
 	struct txc_arena *tmp; /* throw-away parses (a tool result, to judge is_error) */
 };
 
@@ -524,6 +526,13 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->bs.n = 0;
 	if (txc_hermes_row_active(row))
 		t->native->n_active_rows++;
+	/* numbered as search numbers it, rows that make no turn included, so #mN is the hit ID#N */
+	double compacted = 0;
+	const char *role = txc_json_cstr(txc_json_get(row, "role"));
+	bool numbered = (txc_hermes_row_active(row) ||
+			 (number_of(txc_json_get(row, "compacted"), &compacted) && compacted == 1)) &&
+			txc_query_is_message_role(role ? txc_str_c(role) : TXC_STR_NULL);
+	mb->numbered += numbered;
 	if (!row_blocks(mb, a, row, &r))
 		return;
 	struct txc_message *m = next_message(mb);
@@ -538,6 +547,7 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->last_time = m->time;
 	m->row_id = int_of(txc_json_get(row, "id"));
 	m->compacted = !txc_hermes_row_active(row);
+	m->number = numbered ? mb->numbered : 0;
 	if (r == TXC_ROLE_ASSISTANT)
 		assistant_meta(t, m, row, row_arena != NULL);
 }
