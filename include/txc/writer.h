@@ -64,6 +64,8 @@ enum txc_writer_cap {
 	TXC_WCAP_STREAM = 1u << 1,      /* can write a session row by row (hermes; writer_hermes.h) */
 	TXC_WCAP_ASSETS = 1u << 2,      /* can put images in files beside its output (--images files) */
 	TXC_WCAP_INSTALL = 1u << 3,     /* can be installed for its program (--install; writer_claude.h) */
+	TXC_WCAP_NUMBERS = 1u << 4,     /* shows message numbers (ID#N): load compacted rows, which count */
+	TXC_WCAP_ONE_FILE = 1u << 5,    /* one self-contained file: images inline unless --images files */
 };
 
 /* The write options a writer reads (its .opts): the CLI refuses the others. */
@@ -88,6 +90,15 @@ struct txc_writer_stream {
 	void (*tail)(struct txc_out *out);
 };
 
+/* One page of a browsable archive (a writer's .index): what export's manifest recorded of it. */
+struct txc_index_entry {
+	struct txc_str path;                     /* relative to the archive's folder, as written */
+	struct txc_str id, title, source, model; /* null when unknown */
+	struct txc_str started;                  /* ISO 8601 UTC text, or null */
+	struct txc_str cost;                     /* the cost in USD as a JSON number's text, or null */
+	int64_t messages;
+};
+
 struct txc_writer_ops {
 	const char *name;    /* --to value */
 	const char *summary; /* one line for --help */
@@ -97,6 +108,8 @@ struct txc_writer_ops {
 	int (*write)(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
 		     struct txc_diag *d);
 	const struct txc_writer_stream *stream; /* TXC_WCAP_STREAM only */
+	/* export --out DIR: the folder's index page of the n pages in v (sorted as given), or NULL */
+	void (*index)(struct txc_buf *out, const struct txc_index_entry *v, size_t n);
 };
 
 /* The registry (writer.c): every writer, in --help order. */

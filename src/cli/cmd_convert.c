@@ -163,7 +163,7 @@ static void convert_close(struct convert_src *src)
 static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_ops *ops, struct convert_src *src,
 				  struct txc_diag *d)
 {
-	cli_write_opts_finish(a, a->output != NULL);
+	cli_write_opts_finish(a, a->output != NULL && !(ops->caps & TXC_WCAP_ONE_FILE));
 	struct cli_assets assets;
 	cli_assets_init(&assets, a->output ? a->output : "-");
 	a->w.assets = &assets.sink;

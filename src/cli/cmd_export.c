@@ -507,6 +507,26 @@ static void free_assets(struct asset_rec *v, size_t n)
 	free(v);
 }
 
+/* What a writer's index page shows of a session (the manifest keeps it for the next run's index). */
+static void page_facts(struct txc_buf *b, const struct txc_transcript *t)
+{
+	static const char *const keys[] = {"title", "source", "model"};
+	const struct txc_str v[] = {t->meta.title, t->meta.source, t->meta.model};
+	for (size_t i = 0; i < 3; i++) {
+		if (v[i].ptr == NULL)
+			continue;
+		txc_buf_addf(b, ",\"%s\":", keys[i]);
+		txc_json_emit_str(b, v[i].ptr, v[i].len);
+	}
+	char iso[64];
+	if (t->meta.started_at != 0 && txc_time_iso_ms(iso, t->meta.started_at))
+		txc_buf_addf(b, ",\"started\":\"%s\"", iso);
+	if (t->meta.has_cost) {
+		txc_buf_addstr(b, ",\"cost_usd\":");
+		txc_json_emit_real(b, t->meta.cost_usd);
+	}
+}
+
 /* The manifest line of a file written or found unchanged; takes the asset list. */
 static void record(struct bulk *bk, const char *rel, const struct cli_store_ref *ref, const struct txc_transcript *t,
 		   const char *sha, size_t bytes, struct asset_rec *av, size_t an)
@@ -531,6 +551,8 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	txc_buf_addf(&b, ",\"format\":\"%s\",\"messages\":%zu,\"bytes\":%zu,\"sha256\":\"%s\",\"exported_at\":\"%s\"",
 		     bk->ops->name, t->native ? t->native->n_active_rows : t->n_messages, bytes, sha, bk->stamp);
 	assets_json(&b, av, an);
+	if (bk->ops->index != NULL)
+		page_facts(&b, t);
 	txc_buf_addch(&b, '}');
 	entry_clear(e);
 	e->line = txc_buf_detach(&b, NULL);
@@ -886,6 +908,105 @@ static int open_dir(struct bulk *bk, char **manifest, int *lock, struct txc_diag
 	return 0;
 }
 
+/* ---- the index page of a writer that has one (index.html) ---- */
+
+static const char index_rel[] = "index.html";
+
+static struct txc_str jstr(const struct txc_json *o, const char *key)
+{
+	const struct txc_json *v = txc_json_get(o, key);
+	return v != NULL && v->kind == TXC_JSON_STRING ? v->s : TXC_STR_NULL;
+}
+
+static int str_cmp(struct txc_str a, struct txc_str b)
+{
+	int c = memcmp(a.ptr ? a.ptr : "", b.ptr ? b.ptr : "", a.len < b.len ? a.len : b.len);
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+/* newest first, then by path: the same bytes for the same manifest */
+static int cmp_page(const void *x, const void *y)
+{
+	const struct txc_index_entry *a = x, *b = y;
+	int c = str_cmp(b->started, a->started);
+	return c ? c : str_cmp(a->path, b->path);
+}
+
+/* The pages of this format the manifest lists (this run's and earlier ones'), as entries in a. */
+static struct txc_index_entry *index_pages(const struct bulk *bk, struct txc_arena *a, size_t *n)
+{
+	struct txc_index_entry *v = txc_xcalloc(bk->m.n + 1, sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < bk->m.n; i++) {
+		const struct entry *e = &bk->m.v[i];
+		const struct txc_json *o;
+		if (e->dropped || e->line == NULL || !opt_eq(e->format, bk->ops->name) ||
+		    txc_json_parse(a, e->line, strlen(e->line), &o) != 0)
+			continue;
+		struct txc_index_entry *p = &v[(*n)++];
+		p->path = txc_str_c(e->path);
+		p->id = jstr(o, "session_id");
+		p->title = jstr(o, "title");
+		p->source = jstr(o, "source");
+		p->model = jstr(o, "model");
+		p->started = jstr(o, "started");
+		const struct txc_json *c = txc_json_get(o, "cost_usd"), *m = txc_json_get(o, "messages");
+		if (c != NULL && (c->kind == TXC_JSON_INT || c->kind == TXC_JSON_REAL))
+			p->cost = c->s;
+		if (m != NULL)
+			txc_json_is_int(m, &p->messages);
+	}
+	qsort(v, *n, sizeof(*v), cmp_page);
+	return v;
+}
+
+/* DIR/index.html rewritten from the manifest, as any file of ours: replaced only when it is as
+ * txc wrote it (or --force), and recorded so that the next run knows it. */
+static int write_index(struct bulk *bk, struct txc_diag *d)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	size_t n;
+	struct txc_index_entry *v = index_pages(bk, a, &n);
+	struct txc_buf page = TXC_BUF_INIT, path = TXC_BUF_INIT;
+	bk->ops->index(&page, v, n);
+	unsigned char h[32];
+	char sha[65], now[65];
+	txc_sha256(page.buf, page.len, h);
+	txc_hex(sha, h, 32);
+	txc_buf_addf(&path, "%s/%s", bk->a->out_dir, index_rel);
+	const struct entry *old = manifest_find(&bk->m, index_rel);
+	struct stat sb;
+	int rc = 0;
+	bool exists = lstat(path.buf, &sb) == 0, have = exists && S_ISREG(sb.st_mode) && file_sha(path.buf, now);
+	if (old != NULL && old->session != NULL) {
+		txc_diag_set(d, TXC_E_FAIL, "no '%s' written: a session's file has that name", path.buf);
+		rc = TXC_E_FAIL;
+	} else if (have && strcmp(now, sha) == 0) {
+		/* unchanged */
+	} else if (exists && !bk->a->force && !(have && old != NULL && strcmp(old->sha, now) == 0)) {
+		txc_diag_set(d, TXC_E_FAIL, "'%s' exists and is not as txc wrote it; pass --force to overwrite it",
+			     path.buf);
+		rc = TXC_E_FAIL;
+	} else {
+		rc = cli_write_file(path.buf, page.buf, page.len, exists, d);
+	}
+	if (rc == 0) {
+		struct entry *e = manifest_put(&bk->m, index_rel);
+		struct txc_buf line = TXC_BUF_INIT;
+		txc_buf_addf(&line, "{\"path\":\"%s\",\"format\":\"index\",\"bytes\":%zu,\"sha256\":\"%s\"}", index_rel,
+			     page.len, sha);
+		entry_clear(e);
+		e->line = txc_buf_detach(&line, NULL);
+		e->format = txc_xstrdup("index");
+		memcpy(e->sha, sha, 65);
+	}
+	txc_buf_release(&page);
+	txc_buf_release(&path);
+	free(v);
+	txc_arena_free(a);
+	return rc;
+}
+
 static int export_files(const struct cli_args *a, struct cli_stores *st, const struct cli_session *v, size_t n,
 			struct txc_diag *d)
 {
@@ -962,6 +1083,14 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		if (show)
 			progress(i + 1, n, t0, tty);
 	}
+	if (manifest != NULL && !a->dry_run && bk.ops->index != NULL &&
+	    bk.count[NEW] + bk.count[UPDATED] + bk.count[SAME] > 0) {
+		struct txc_diag d3 = {0};
+		if (write_index(&bk, &d3) != 0) {
+			cli_report(&d3);
+			rc = TXC_E_FAIL;
+		}
+	}
 	if (manifest != NULL && !a->dry_run && (bk.count[NEW] + bk.count[UPDATED] + bk.count[SAME] > 0 || bk.m.n > 0)) {
 		struct txc_diag d2 = {0};
 		if (manifest_write(&bk.m, manifest, &d2) != 0) {
@@ -1018,7 +1147,7 @@ int cmd_export(int argc, char **argv)
 	if (a.json && (a.dry_run || a.force))
 		return cli_usage(CMD_EXPORT, "--dry-run and --force apply to --out DIR");
 
-	cli_write_opts_finish(&a, true);
+	cli_write_opts_finish(&a, ops == NULL || !(ops->caps & TXC_WCAP_ONE_FILE));
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);

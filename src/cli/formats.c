@@ -33,7 +33,8 @@ void cli_format_words(struct txc_buf *b)
 
 unsigned cli_load_flags(const struct cli_args *a, const struct txc_writer_ops *ops)
 {
-	unsigned flags = a->w.include_compacted ? TXC_LOAD_COMPACTED : 0;
+	/* a writer that numbers messages gets the compacted ones too (it hides them itself): they count */
+	unsigned flags = a->w.include_compacted || (ops->caps & TXC_WCAP_NUMBERS) ? TXC_LOAD_COMPACTED : 0;
 	if (!(ops->caps & TXC_WCAP_NATIVE_ROWS))
 		flags |= TXC_LOAD_MODEL_ONLY;
 	return flags;

@@ -29,6 +29,20 @@ static void check_json_lines(const struct txc_buf *b, const char *writer)
 	txc_arena_free(a);
 }
 
+/* an HTML page: whole, and its one script is its own (text never opens a tag of its own) */
+static void check_html(const struct txc_buf *b, const char *writer)
+{
+	const char *end = "</html>\n";
+	size_t n_open = 0;
+	for (const char *p = b->buf; (p = strstr(p, "<script")) != NULL; p++)
+		n_open++;
+	if (b->len < 20 || strncmp(b->buf, "<!DOCTYPE html>\n", 16) != 0 ||
+	    strcmp(b->buf + b->len - strlen(end), end) != 0)
+		fail("a page not whole", writer);
+	if (n_open != 1)
+		fail("a page without exactly one <script", writer);
+}
+
 static void run_writer(const struct txc_writer_ops *w, const struct txc_transcript *t, const struct txc_write_opts *o)
 {
 	struct txc_out out;
@@ -37,7 +51,9 @@ static void run_writer(const struct txc_writer_ops *w, const struct txc_transcri
 	if (w->write(&out, t, o, &d) == 0) {
 		if (!txc_utf8_valid(out.buf.buf, out.buf.len))
 			fail("invalid UTF-8", w->name);
-		if (strcmp(w->name, "markdown") != 0)
+		if (strcmp(w->name, "html") == 0)
+			check_html(&out.buf, w->name);
+		else if (strcmp(w->name, "markdown") != 0)
 			check_json_lines(&out.buf, w->name);
 	}
 	txc_out_release(&out);

@@ -1,0 +1,722 @@
+/*
+ * writer_html.c - one self-contained page people share: the Markdown writer's
+ * content decisions (render.c's walk) as HTML that works offline.
+ *
+ * Safety rules (docs/FORMATS.md, "HTML"): every piece of transcript text is
+ * cleaned (txc_text_clean) and escaped (& < > " ' as entities, bidi controls
+ * shown as marks), every attribute is double-quoted, and no URL comes from a
+ * transcript except a data: URI of an image that txc_render_image_check
+ * accepted.  The page's only style and script are the constants below, allowed
+ * by their SHA-256 in a Content-Security-Policy that forbids everything else
+ * (no network, no other script, style or frame), so the bytes are the same on
+ * every run.  The page reads fully with JavaScript off; the script only adds
+ * conveniences (expand/collapse all, copy buttons, a filter).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+
+/* ---- the page's own style and script: allowed by hash, nothing else is ---- */
+
+static const char page_css[] =
+	":root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--user:#ddf4ff;"
+	"--asst:#f6f8fa;--res:#fff8c5;--code:#ffffff;--add:#dafbe1;--del:#ffebe9;--link:#0969da;--err:#cf222e}\n"
+	"@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;"
+	"--user:#0c2d48;--asst:#151b23;--res:#2d2400;--code:#0d1117;--add:#12361f;--del:#3d1418;--link:#4493f8;"
+	"--err:#f85149}}\n"
+	"*{box-sizing:border-box}\n"
+	"body{margin:0 auto;max-width:62rem;padding:1rem;background:var(--bg);color:var(--fg);"
+	"font:15px/1.5 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}\n"
+	"a{color:var(--link)}\n"
+	"h1{font-size:1.5rem;margin:.5rem 0;overflow-wrap:anywhere;unicode-bidi:isolate}\n"
+	".summary{color:var(--muted);margin:0 0 .5rem}\n"
+	".facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:0 0 1rem}\n"
+	".facts dt{font-weight:600;color:var(--muted)}.facts dd{margin:0;overflow-wrap:anywhere;unicode-bidi:isolate}\n"
+	".bar{position:sticky;top:0;z-index:1;background:var(--bg);padding:.4rem 0;border-bottom:1px solid var(--line);"
+	"display:flex;gap:.5rem;flex-wrap:wrap}\n"
+	"button,select,input{font:inherit}\n"
+	".msg{border:1px solid var(--line);border-radius:6px;margin:1rem 0;padding:.5rem .9rem;background:var(--asst)}\n"
+	".msg.user{background:var(--user)}.msg.tool{background:var(--res)}\n"
+	".msg h2{font-size:.9rem;margin:0 0 .3rem;color:var(--muted);font-weight:600}\n"
+	".msg h2 a{color:inherit;text-decoration:none}\n"
+	".text{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;margin:.4rem 0}\n"
+	"pre{background:var(--code);border:1px solid var(--line);border-radius:4px;padding:.5rem;margin:.4rem 0;"
+	"white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;"
+	"font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}\n"
+	"code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em;overflow-wrap:anywhere;"
+	"unicode-bidi:isolate}\n"
+	".tool{border-left:3px solid var(--line);padding-left:.6rem;margin:.6rem 0}\n"
+	".call .name{font-weight:700}\n"
+	"details>summary{cursor:pointer;color:var(--muted)}\n"
+	".status-error>summary,.status-denied>summary{color:var(--err)}\n"
+	".d-add{background:var(--add)}.d-del{background:var(--del)}.d-hunk{color:var(--muted)}\n"
+	".note{color:var(--muted);font-style:italic}\n"
+	".bidi{color:var(--err);font-size:.8em;font-style:normal}\n"
+	"img{max-width:100%;height:auto;border:1px solid var(--line)}\n"
+	".copy{float:right;font-size:.75rem;margin-left:.5rem}\n"
+	"[hidden]{display:none!important}\n"
+	"@media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--user:#fff;--asst:#fff;--res:#fff;"
+	"--code:#fff;--add:#e6ffec;--del:#ffebe9;--link:#000}body{max-width:none;padding:0;font-size:11pt}"
+	".bar,.copy{display:none!important}.msg{break-inside:avoid-page}a{text-decoration:none}}\n";
+
+/* Conveniences only: the page is whole without them.  No innerHTML, no eval: text goes in as text. */
+static const char page_js[] =
+	"(function(){'use strict';\n"
+	"var d=document;d.documentElement.setAttribute('data-txc','ready');\n"
+	"var bar=d.getElementById('bar');if(!bar)return;\n"
+	"function mk(tag,text){var e=d.createElement(tag);if(text)e.textContent=text;if(tag==='button')"
+	"e.type='button';return e;}\n"
+	"function each(sel,f,root){Array.prototype.forEach.call((root||d).querySelectorAll(sel),f);}\n"
+	"function all(open){each('details',function(x){x.open=open;});}\n"
+	"var ex=mk('button','Expand all'),co=mk('button','Collapse all'),sel=mk('select');\n"
+	"ex.addEventListener('click',function(){all(true);});co.addEventListener('click',function(){all(false);});\n"
+	"sel.setAttribute('aria-label','Show');\n"
+	"function opt(v,t){var o=mk('option',t);o.value=v;sel.appendChild(o);}\n"
+	"opt('','All messages');opt('role:user','User');opt('role:assistant','Assistant');\n"
+	"var tools={};each('.tool[data-tool]',function(t){tools[t.getAttribute('data-tool')]=1;});\n"
+	"Object.keys(tools).sort().forEach(function(n){opt('tool:'+n,'Tool: '+n);});\n"
+	"sel.addEventListener('change',function(){var v=sel.value;each('.msg',function(m){var show=true;\n"
+	"if(v.indexOf('role:')===0)show=m.getAttribute('data-role')===v.slice(5);\n"
+	"else if(v.indexOf('tool:')===0){show=false;each('.tool',function(t){if(t.getAttribute('data-tool')===v.slice(5))"
+	"show=true;},m);}\n"
+	"m.hidden=!show;});});\n"
+	"bar.appendChild(ex);bar.appendChild(co);bar.appendChild(sel);bar.hidden=false;\n"
+	"each('pre',function(p){var b=mk('button','Copy');b.className='copy';b.addEventListener('click',function(){\n"
+	"if(navigator.clipboard)navigator.clipboard.writeText(p.textContent).then(function(){b.textContent='Copied';},"
+	"function(){b.textContent='Copy failed';});});p.parentNode.insertBefore(b,p);});\n"
+	"window.addEventListener('beforeprint',function(){all(true);});\n"
+	"})();\n";
+
+/* the index page: sort by a column, filter rows by their text */
+static const char index_js[] =
+	"(function(){'use strict';\n"
+	"var d=document;d.documentElement.setAttribute('data-txc','ready');\n"
+	"var t=d.getElementById('sessions'),q=d.getElementById('q');if(!t||!q)return;\n"
+	"var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);\n"
+	"q.hidden=false;q.addEventListener('input',function(){var w=q.value.toLowerCase();\n"
+	"rows.forEach(function(r){r.hidden=w!==''&&r.textContent.toLowerCase().indexOf(w)<0;});});\n"
+	"Array.prototype.forEach.call(t.tHead.rows[0].cells,function(th,i){var up=true;th.tabIndex=0;\n"
+	"function sort(){var num=th.getAttribute('data-type')==='num';\n"
+	"rows.sort(function(a,b){var x=a.cells[i].getAttribute('data-key'),y=b.cells[i].getAttribute('data-key');\n"
+	"var c=num?(parseFloat(x)||0)-(parseFloat(y)||0):(x<y?-1:x>y?1:0);return up?c:-c;});\n"
+	"rows.forEach(function(r){body.appendChild(r);});\n"
+	"Array.prototype.forEach.call(t.tHead.rows[0].cells,function(h){h.removeAttribute('aria-sort');});\n"
+	"th.setAttribute('aria-sort',up?'ascending':'descending');up=!up;}\n"
+	"th.addEventListener('click',sort);th.addEventListener('keydown',function(e){if(e.key==='Enter')sort();});});\n"
+	"})();\n";
+
+static const char index_css[] =
+	":root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;"
+	"--link:#0969da}\n"
+	"@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;"
+	"--head:#151b23;--link:#4493f8}}\n"
+	"body{margin:0 auto;max-width:75rem;padding:1rem;background:var(--bg);color:var(--fg);"
+	"font:15px/1.5 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}\n"
+	"a{color:var(--link)}h1{font-size:1.5rem}\n"
+	"input{font:inherit;width:100%;max-width:30rem;margin:0 0 .8rem;padding:.3rem}\n"
+	"table{border-collapse:collapse;width:100%}\n"
+	"th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top;"
+	"overflow-wrap:anywhere;unicode-bidi:isolate}\n"
+	"th{background:var(--head);cursor:pointer;white-space:nowrap}\n"
+	"th[aria-sort=ascending]::after{content:\" \\25B2\"}th[aria-sort=descending]::after{content:\" \\25BC\"}\n"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	".bidi{color:#cf222e;font-size:.8em}\n"
+	"[hidden]{display:none!important}\n"
+	"@media print{input{display:none}th{background:none}}\n";
+
+static void base64_encode(struct txc_buf *b, const unsigned char *p, size_t n)
+{
+	static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? (unsigned)p[i + 2] : 0);
+		txc_buf_addch(b, al[v >> 18 & 63]);
+		txc_buf_addch(b, al[v >> 12 & 63]);
+		txc_buf_addch(b, i + 1 < n ? al[v >> 6 & 63] : '=');
+		txc_buf_addch(b, i + 2 < n ? al[v & 63] : '=');
+	}
+}
+
+/* 'sha256-…' of the exact bytes between <script> and </script> (or <style>) */
+static void csp_hash(struct txc_buf *b, const char *text)
+{
+	unsigned char h[32];
+	txc_sha256(text, strlen(text), h);
+	txc_buf_addstr(b, "'sha256-");
+	base64_encode(b, h, sizeof(h));
+	txc_buf_addch(b, '\'');
+}
+
+/* the document's head: charset, the policy, the title (already escaped), the style */
+static void page_head(struct txc_buf *b, const char *css, const char *js, bool self_images, const char *title_html)
+{
+	txc_buf_addstr(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src ");
+	csp_hash(b, css);
+	txc_buf_addstr(b, "; script-src ");
+	csp_hash(b, js);
+	txc_buf_addf(b, "; img-src data:%s; base-uri 'none'; form-action 'none'\">\n", self_images ? " 'self'" : "");
+	txc_buf_addstr(b, "<meta name=\"referrer\" content=\"no-referrer\">\n"
+			  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			  "<meta name=\"generator\" content=\"txc\">\n<title>");
+	txc_buf_addstr(b, title_html);
+	txc_buf_addf(b, "</title>\n<style>%s</style>\n</head>\n", css);
+}
+
+/* ---- escaping: everything from a transcript goes through here ---- */
+
+static bool bidi_control(uint32_t cp)
+{
+	return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* text already cleaned: entities for the five specials, bidi controls made visible, C1 and BOM as U+FFFD */
+static void esc_clean(struct txc_buf *b, const char *p, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	size_t i = 0;
+	while (i < len) {
+		uint32_t cp;
+		size_t n = txc_utf8_seq(s + i, len - i, &cp);
+		if (n == 0) { /* cannot happen after cleaning; never pass a stray byte on */
+			txc_buf_addstr(b, "\xEF\xBF\xBD");
+			i++;
+			continue;
+		}
+		switch (cp) {
+		case '&': txc_buf_addstr(b, "&amp;"); break;
+		case '<': txc_buf_addstr(b, "&lt;"); break;
+		case '>': txc_buf_addstr(b, "&gt;"); break;
+		case '"': txc_buf_addstr(b, "&quot;"); break;
+		case '\'': txc_buf_addstr(b, "&#39;"); break;
+		default:
+			if (bidi_control(cp))
+				txc_buf_addf(b, "<span class=\"bidi\">[U+%04X]</span>", (unsigned)cp);
+			else if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF)
+				txc_buf_addstr(b, "\xEF\xBF\xBD");
+			else
+				txc_buf_add(b, p + i, n);
+		}
+		i += n;
+	}
+}
+
+/* untrusted text, any bytes: cleaned, then escaped */
+static void esc(struct txc_buf *b, const char *p, size_t len)
+{
+	struct txc_buf c = TXC_BUF_INIT;
+	txc_text_clean(&c, p, len);
+	esc_clean(b, c.buf, c.len);
+	txc_buf_release(&c);
+}
+
+static void esc_str(struct txc_buf *b, struct txc_str s)
+{
+	esc(b, s.ptr ? s.ptr : "", s.len);
+}
+
+/* an attribute value: escaped, on one line (the quotes are the caller's) */
+static void esc_attr(struct txc_buf *b, struct txc_str s)
+{
+	struct txc_buf c = TXC_BUF_INIT;
+	txc_text_clean(&c, s.ptr ? s.ptr : "", s.len);
+	for (size_t i = 0; i < c.len; i++)
+		if (c.buf[i] == '\n' || c.buf[i] == '\t')
+			c.buf[i] = ' ';
+	esc_clean(b, c.buf, c.len);
+	txc_buf_release(&c);
+}
+
+/* <pre><code>: text as it is; a diff's lines marked by kind */
+static void pre(struct txc_buf *b, const char *lang, struct txc_str text)
+{
+	struct txc_buf c = TXC_BUF_INIT;
+	txc_text_clean(&c, text.ptr ? text.ptr : "", text.len);
+	while (c.len && c.buf[c.len - 1] == '\n')
+		c.len--;
+	if (lang[0])
+		txc_buf_addf(b, "<pre class=\"lang-%s\"><code>", lang);
+	else
+		txc_buf_addstr(b, "<pre><code>");
+	if (strcmp(lang, "diff") != 0) {
+		esc_clean(b, c.buf, c.len);
+	} else {
+		for (size_t i = 0; i < c.len;) {
+			const char *nl = memchr(c.buf + i, '\n', c.len - i);
+			size_t le = nl ? (size_t)(nl - c.buf) : c.len;
+			char k = c.buf[i];
+			const char *cls = k == '+' ? "d-add" : k == '-' ? "d-del" : k == '@' ? "d-hunk" : NULL;
+			if (cls)
+				txc_buf_addf(b, "<span class=\"%s\">", cls);
+			esc_clean(b, c.buf + i, le - i);
+			if (cls)
+				txc_buf_addstr(b, "</span>");
+			if (le < c.len)
+				txc_buf_addch(b, '\n');
+			i = le + 1;
+		}
+	}
+	txc_buf_addstr(b, "</code></pre>\n");
+	txc_buf_release(&c);
+}
+
+/* ---- the handlers' context ---- */
+
+struct page {
+	struct txc_buf *b;
+	const struct txc_transcript *t;
+	const struct txc_write_opts *o;
+	size_t image_no;
+};
+
+static void fmt_time(char out[48], double secs, bool utc)
+{
+	if (!txc_time_format(out, 48, secs, utc, utc ? "%Y-%m-%d %H:%M:%S UTC" : "%Y-%m-%d %H:%M:%S %z"))
+		strcpy(out, "unknown time");
+}
+
+/* ---- the header: the session's facts ---- */
+
+static void fact(struct txc_buf *b, const char *name, struct txc_str v)
+{
+	if (v.ptr == NULL)
+		return;
+	txc_buf_addf(b, "<dt>%s</dt><dd>", name);
+	esc_str(b, v);
+	txc_buf_addstr(b, "</dd>\n");
+}
+
+static void fact_code(struct txc_buf *b, const char *name, struct txc_str v)
+{
+	if (v.ptr == NULL)
+		return;
+	txc_buf_addf(b, "<dt>%s</dt><dd><code>", name);
+	esc_attr(b, v);
+	txc_buf_addstr(b, "</code></dd>\n");
+}
+
+static void fact_time(struct txc_buf *b, const char *name, double secs, bool utc)
+{
+	char when[48];
+	fmt_time(when, secs, utc);
+	txc_buf_addf(b, "<dt>%s</dt><dd>%s</dd>\n", name, when);
+}
+
+static void facts(struct page *pg, const struct txc_render_counts *n)
+{
+	const struct txc_meta *me = &pg->t->meta;
+	struct txc_buf *b = pg->b;
+	txc_buf_addstr(b, "<dl class=\"facts\">\n");
+	fact_code(b, "Session", me->id);
+	fact(b, "Source", me->source);
+	fact(b, "Model", me->model);
+	fact_code(b, "Directory", me->cwd);
+	fact_code(b, "Branch", me->git_branch);
+	if (me->started_at != 0) /* 0: unknown (see the model); no 1970 */
+		fact_time(b, "Started", me->started_at, pg->o->utc);
+	if (me->has_ended)
+		fact_time(b, "Ended", me->ended_at, pg->o->utc);
+	txc_buf_addf(b, "<dt>Messages</dt><dd>%zu</dd>\n<dt>Tool calls</dt><dd>%zu</dd>\n", n->messages, n->tool_calls);
+	if (me->has_usage)
+		txc_buf_addf(b,
+			     "<dt>Tokens</dt><dd>%lld in · %lld out · %lld cache read · %lld cache write · %lld "
+			     "reasoning</dd>\n",
+			     (long long)me->input_tokens, (long long)me->output_tokens,
+			     (long long)me->cache_read_tokens, (long long)me->cache_write_tokens,
+			     (long long)me->reasoning_tokens);
+	if (me->has_cost) {
+		txc_buf_addstr(b, "<dt>Cost</dt><dd>$");
+		txc_json_emit_real(b, me->cost_usd);
+		txc_buf_addf(b, " (%s)</dd>\n", me->cost_is_actual ? "actual" : "estimated");
+	}
+	txc_buf_addstr(b, "</dl>\n");
+}
+
+static void title_of(struct txc_buf *b, const struct txc_meta *me)
+{
+	if (me->title.ptr)
+		esc_attr(b, me->title);
+	else if (me->id.ptr)
+		esc_attr(b, me->id);
+	else
+		txc_buf_addstr(b, "session");
+}
+
+static void on_doc_start(void *ctx, const struct txc_render_counts *n)
+{
+	struct page *pg = ctx;
+	const struct txc_meta *me = &pg->t->meta;
+	struct txc_buf *b = pg->b, title = TXC_BUF_INIT;
+	title_of(&title, me);
+	page_head(b, page_css, page_js, pg->o->images == TXC_IMAGES_FILES && pg->o->assets != NULL, title.buf);
+	txc_buf_addf(b, "<body>\n<header>\n<h1>%s</h1>\n", title.buf);
+	txc_buf_release(&title);
+	txc_buf_addf(b, "<p class=\"summary\">%zu messages · %zu tool calls</p>\n", n->messages, n->tool_calls);
+	facts(pg, n);
+	txc_buf_addstr(b, "<nav class=\"bar\" id=\"bar\" hidden></nav>\n</header>\n<main>\n");
+	if (pg->t->n_messages == 0)
+		txc_buf_addstr(b, "<p class=\"note\">This session has no messages.</p>\n");
+}
+
+static void on_doc_end(void *ctx)
+{
+	struct page *pg = ctx;
+	txc_buf_addf(pg->b,
+		     "</main>\n<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n"
+		     "</body>\n</html>\n",
+		     page_js);
+}
+
+/* ---- messages ---- */
+
+static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_render_who who)
+{
+	static const char *const names[] = {
+		[TXC_RENDER_USER] = "User",
+		[TXC_RENDER_TOOL_RESULT] = "Tool result",
+		[TXC_RENDER_ASSISTANT] = "Assistant",
+	};
+	static const char *const roles[] = {
+		[TXC_RENDER_USER] = "user",
+		[TXC_RENDER_TOOL_RESULT] = "tool",
+		[TXC_RENDER_ASSISTANT] = "assistant",
+	};
+	struct page *pg = ctx;
+	/* the number `txc search` prints as ID#N; a source without one: the place in the session */
+	size_t no = msg->number ? msg->number : (size_t)(msg - pg->t->messages) + 1;
+	char when[48];
+	fmt_time(when, msg->time, pg->o->utc);
+	txc_buf_addf(pg->b,
+		     "<section class=\"msg %s%s\" id=\"m%zu\" data-role=\"%s\">\n"
+		     "<h2><a href=\"#m%zu\">#%zu</a> · %s · %s%s</h2>\n",
+		     roles[who], msg->compacted ? " compacted" : "", no, roles[who], no, no, names[who], when,
+		     msg->compacted ? " · <em>archived by compaction</em>" : "");
+}
+
+static void on_message_end(void *ctx, const struct txc_message *m)
+{
+	(void)m;
+	txc_buf_addstr(((struct page *)ctx)->b, "</section>\n");
+}
+
+static void on_text(void *ctx, const struct txc_block *blk)
+{
+	struct page *pg = ctx;
+	txc_buf_addstr(pg->b, "<div class=\"text\">");
+	struct txc_buf c = TXC_BUF_INIT;
+	txc_text_clean(&c, blk->text.ptr ? blk->text.ptr : "", blk->text.len);
+	while (c.len && c.buf[c.len - 1] == '\n')
+		c.len--;
+	esc_clean(pg->b, c.buf, c.len);
+	txc_buf_release(&c);
+	txc_buf_addstr(pg->b, "</div>\n");
+}
+
+static void on_thinking(void *ctx, const struct txc_block *blk)
+{
+	struct page *pg = ctx;
+	txc_buf_addstr(pg->b, "<details class=\"thinking\"><summary>Reasoning</summary>\n");
+	on_text(ctx, blk);
+	txc_buf_addstr(pg->b, "</details>\n");
+}
+
+/* ---- tool calls ---- */
+
+static void code(struct txc_buf *b, struct txc_str v)
+{
+	txc_buf_addstr(b, " <code>");
+	esc_attr(b, v);
+	txc_buf_addstr(b, "</code>");
+}
+
+static void call_bash(struct txc_buf *b, const struct txc_tool_fields *f)
+{
+	if (f->description.ptr) {
+		txc_buf_addstr(b, " — ");
+		esc_attr(b, f->description);
+	}
+	if (f->workdir.ptr) {
+		txc_buf_addstr(b, " in");
+		code(b, f->workdir);
+	}
+	if (f->timeout_ms != NULL)
+		txc_buf_addf(b, " (timeout %.*s ms)", (int)f->timeout_ms->s.len, f->timeout_ms->s.ptr);
+	if (f->background)
+		txc_buf_addstr(b, " (background)");
+	txc_buf_addstr(b, "</div>\n");
+	pre(b, "bash", f->command);
+}
+
+static void call_read(struct txc_buf *b, const struct txc_tool_fields *f)
+{
+	if (f->file_path.ptr)
+		code(b, f->file_path);
+	if (f->lines == TXC_LINES_RANGE)
+		txc_buf_addf(b, " (lines %lld–%lld)", (long long)f->line_from, (long long)f->line_to);
+	else if (f->lines == TXC_LINES_FROM)
+		txc_buf_addf(b, " (from line %lld)", (long long)f->line_from);
+	txc_buf_addstr(b, "</div>\n");
+}
+
+static void call_edit(struct txc_buf *b, const struct txc_block *blk, const struct txc_tool_fields *f)
+{
+	if (f->file_path.ptr)
+		code(b, f->file_path);
+	txc_buf_addf(b, " <span class=\"note\">+%zu −%zu</span>", f->added, f->removed);
+	if (f->replace_all)
+		txc_buf_addstr(b, " (all occurrences)");
+	txc_buf_addstr(b, "</div>\n");
+	struct txc_buf d = TXC_BUF_INIT;
+	txc_render_edit_diff(&d, blk);
+	pre(b, "diff", (struct txc_str){d.buf ? d.buf : "", d.len});
+	txc_buf_release(&d);
+}
+
+/* any other tool: a patch as a diff, else its input as JSON */
+static void call_other(struct txc_buf *b, const struct txc_block *blk, const struct txc_tool_fields *f)
+{
+	const struct txc_json *in = blk->input;
+	if (f->patch.ptr != NULL) {
+		struct txc_str path = txc_render_jstr(in, "path");
+		if (path.ptr)
+			code(b, path);
+		txc_buf_addstr(b, "</div>\n");
+		pre(b, "diff", f->patch);
+	} else if (in->kind == TXC_JSON_OBJECT && in->n == 0) {
+		txc_buf_addstr(b, "</div>\n");
+	} else {
+		txc_buf_addstr(b, "</div>\n");
+		struct txc_buf t = TXC_BUF_INIT;
+		txc_json_emit(&t, in, TXC_JSON_INDENT);
+		pre(b, "json", (struct txc_str){t.buf ? t.buf : "", t.len});
+		txc_buf_release(&t);
+	}
+}
+
+static void tool_call(struct page *pg, const struct txc_block *blk)
+{
+	struct txc_buf *b = pg->b;
+	struct txc_tool_fields f;
+	txc_render_tool_fields(blk, &f);
+	txc_buf_addstr(b, "<div class=\"call\"><span class=\"name\">");
+	esc_attr(b, blk->name);
+	txc_buf_addstr(b, "</span>");
+	if (pg->o->detail == TXC_DETAIL_BRIEF) {
+		struct txc_str key = blk->tool == TXC_TOOL_BASH ? f.command : f.file_path;
+		if (key.ptr != NULL)
+			code(b, (struct txc_str){key.ptr, key.len > 200 ? 200 : key.len});
+		txc_buf_addstr(b, "</div>\n");
+		return;
+	}
+	switch (blk->tool) {
+	case TXC_TOOL_BASH: call_bash(b, &f); break;
+	case TXC_TOOL_READ: call_read(b, &f); break;
+	case TXC_TOOL_WRITE:
+		if (f.file_path.ptr)
+			code(b, f.file_path);
+		txc_buf_addstr(b, "</div>\n");
+		pre(b, txc_render_lang_of(f.file_path.ptr), f.content);
+		break;
+	case TXC_TOOL_EDIT:
+	case TXC_TOOL_MULTIEDIT: call_edit(b, blk, &f); break;
+	default: call_other(b, blk, &f); break;
+	}
+}
+
+static void tool_result(struct page *pg, const struct txc_block *blk)
+{
+	struct txc_buf *b = pg->b;
+	struct txc_render_result r;
+	txc_render_result_init(&r, blk, pg->o);
+	txc_buf_addf(b, "<details class=\"result status-%s\"><summary>%s", r.status, r.status);
+	if (r.exit_code.ptr != NULL)
+		txc_buf_addf(b, " · exit %.*s", (int)r.exit_code.len, r.exit_code.ptr);
+	txc_buf_addf(b, " · %zu line%s</summary>\n", r.lines, r.lines == 1 ? "" : "s");
+	if (r.body.len)
+		pre(b, strcmp(r.lang, "json") == 0 ? "json" : "", (struct txc_str){r.body.buf, r.body.len});
+	else
+		txc_buf_addstr(b, "<p class=\"note\">(no output)</p>\n");
+	if (r.cut)
+		txc_buf_addf(b, "<p class=\"note\">… %zu more line%s cut (use --detail full to see everything)</p>\n",
+			     r.cut, r.cut == 1 ? "" : "s");
+	txc_buf_addstr(b, "</details>\n");
+	txc_render_result_release(&r);
+}
+
+static void on_tool(void *ctx, const struct txc_render_call *c)
+{
+	struct page *pg = ctx;
+	txc_buf_addstr(pg->b, "<div class=\"tool\" data-tool=\"");
+	esc_attr(pg->b, c->call->name);
+	txc_buf_addstr(pg->b, "\">\n");
+	tool_call(pg, c->call);
+	if (c->show_result) {
+		if (c->result != NULL)
+			tool_result(pg, c->result);
+		else
+			txc_buf_addstr(pg->b, "<p class=\"note\">No result was recorded for this call.</p>\n");
+	}
+	txc_buf_addstr(pg->b, "</div>\n");
+}
+
+static void on_orphan_result(void *ctx, const struct txc_block *blk, bool in_user)
+{
+	struct page *pg = ctx;
+	txc_buf_addstr(pg->b, "<div class=\"tool\" data-tool=\"");
+	esc_attr(pg->b, blk->name);
+	txc_buf_addstr(pg->b, "\">\n");
+	if (in_user) {
+		txc_buf_addstr(pg->b, "<p class=\"note\">Result without a matching call");
+		if (blk->name.len) {
+			txc_buf_addstr(pg->b, " from <strong>");
+			esc_attr(pg->b, blk->name);
+			txc_buf_addstr(pg->b, "</strong>");
+		}
+		txc_buf_addstr(pg->b, "</p>\n");
+	}
+	tool_result(pg, blk);
+	txc_buf_addstr(pg->b, "</div>\n");
+}
+
+/* ---- images ---- */
+
+static void image_note(struct page *pg, const struct txc_block *blk, const char *why)
+{
+	txc_buf_addf(pg->b, "<p class=\"note\">[image %zu: ", pg->image_no);
+	esc_attr(pg->b, blk->media_type);
+	txc_buf_addf(pg->b, " omitted%s%s]</p>\n", why ? ": " : "", why ? why : "");
+}
+
+static void image_file(struct page *pg, const struct txc_block *blk)
+{
+	struct txc_buf bytes = TXC_BUF_INIT;
+	if (!txc_base64_decode(&bytes, blk->data.ptr, blk->data.len)) {
+		txc_buf_addf(pg->b, "<p class=\"note\">[image %zu: not valid base64 image data, omitted]</p>\n",
+			     pg->image_no);
+		txc_buf_release(&bytes);
+		return;
+	}
+	char ext[16], name[64];
+	txc_render_image_ext(ext, blk->media_type);
+	snprintf(name, sizeof(name), "image-%zu.%s", pg->image_no, ext);
+	pg->o->assets->put(pg->o->assets->ctx, name, bytes.buf, bytes.len);
+	/* the folder is the output file's name, percent-encoded: a relative path, never a scheme */
+	txc_buf_addf(pg->b, "<figure><img alt=\"image %zu\" src=\"", pg->image_no);
+	txc_text_percent_encode(pg->b, pg->o->assets->assets_link);
+	txc_buf_addf(pg->b, "/%s\"></figure>\n", name);
+	txc_buf_release(&bytes);
+}
+
+static void on_image(void *ctx, const struct txc_block *blk)
+{
+	struct page *pg = ctx;
+	pg->image_no++;
+	if (pg->o->images == TXC_IMAGES_OMIT || pg->o->detail == TXC_DETAIL_BRIEF) {
+		image_note(pg, blk, NULL);
+		return;
+	}
+	static const char *const why[] = {[TXC_IMAGE_BAD_TYPE] = "not an image media type",
+					  [TXC_IMAGE_SCRIPTABLE] = "SVG can carry script",
+					  [TXC_IMAGE_BAD_DATA] = "not valid base64 image data"};
+	enum txc_image_check ck = txc_render_image_check(blk);
+	if (ck != TXC_IMAGE_OK) {
+		image_note(pg, blk, why[ck]);
+		return;
+	}
+	if (pg->o->images == TXC_IMAGES_FILES && pg->o->assets != NULL) {
+		image_file(pg, blk);
+		return;
+	}
+	/* checked: an image/ type of [A-Za-z0-9/+.-] and base64 characters only, so nothing ends the attribute */
+	txc_buf_addf(pg->b, "<figure><img alt=\"image %zu\" src=\"data:%.*s;base64,%.*s\"></figure>\n", pg->image_no,
+		     (int)blk->media_type.len, blk->media_type.ptr, (int)blk->data.len, blk->data.ptr);
+}
+
+static const struct txc_render_ops html_ops = {
+	.doc_start = on_doc_start,
+	.doc_end = on_doc_end,
+	.message_start = on_message_start,
+	.message_end = on_message_end,
+	.text = on_text,
+	.thinking = on_thinking,
+	.image = on_image,
+	.tool = on_tool,
+	.orphan_result = on_orphan_result,
+};
+
+static int write_html(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *o,
+		      struct txc_diag *d)
+{
+	(void)d;
+	struct page pg = {.b = &out->buf, .t = t, .o = o};
+	txc_render_walk(out, t, o, &html_ops, &pg);
+	return TXC_OK;
+}
+
+/* ---- the archive's index page ---- */
+
+static void index_cell(struct txc_buf *b, const char *cls, struct txc_str key, struct txc_str shown)
+{
+	txc_buf_addf(b, "<td%s data-key=\"", cls);
+	esc_attr(b, key);
+	txc_buf_addstr(b, "\">");
+	esc_attr(b, shown);
+	txc_buf_addstr(b, "</td>");
+}
+
+static void index_row(struct txc_buf *b, const struct txc_index_entry *e)
+{
+	struct txc_str title = e->title.ptr ? e->title : e->id.ptr ? e->id : txc_str_c("session");
+	txc_buf_addstr(b, "<tr><td data-key=\"");
+	esc_attr(b, title);
+	/* the file name txc chose, percent-encoded: a relative link, never a scheme */
+	txc_buf_addstr(b, "\"><a href=\"./");
+	txc_text_percent_encode(b, e->path);
+	txc_buf_addstr(b, "\">");
+	esc_attr(b, title);
+	txc_buf_addstr(b, "</a></td>");
+	struct txc_str date = e->started;
+	if (date.ptr && date.len > 10)
+		date.len = 10; /* the day; the key keeps the time */
+	index_cell(b, "", e->started, date);
+	index_cell(b, "", e->source, e->source);
+	index_cell(b, "", e->model, e->model);
+	char n[24];
+	snprintf(n, sizeof(n), "%lld", (long long)e->messages);
+	index_cell(b, " class=\"n\"", txc_str_c(n), txc_str_c(n));
+	struct txc_buf cost = TXC_BUF_INIT;
+	if (e->cost.ptr) {
+		txc_buf_addch(&cost, '$');
+		txc_buf_add(&cost, e->cost.ptr, e->cost.len);
+	}
+	index_cell(b, " class=\"n\"", e->cost.ptr ? e->cost : txc_str_c("-1"),
+		   (struct txc_str){cost.buf ? cost.buf : "", cost.len});
+	txc_buf_release(&cost);
+	txc_buf_addstr(b, "</tr>\n");
+}
+
+static void write_index(struct txc_buf *b, const struct txc_index_entry *v, size_t n)
+{
+	page_head(b, index_css, index_js, false, "Sessions");
+	txc_buf_addf(b,
+		     "<body>\n<h1>Sessions</h1>\n<p>%zu session%s exported by txc.</p>\n"
+		     "<input id=\"q\" type=\"search\" placeholder=\"Filter sessions\" aria-label=\"Filter sessions\" "
+		     "hidden>\n<table id=\"sessions\">\n<thead><tr><th>Title</th><th>Date</th><th>Source</th>"
+		     "<th>Model</th><th data-type=\"num\">Messages</th><th data-type=\"num\">Cost</th></tr></thead>\n"
+		     "<tbody>\n",
+		     n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++)
+		index_row(b, &v[i]);
+	txc_buf_addf(b, "</tbody>\n</table>\n<script>%s</script>\n</body>\n</html>\n", index_js);
+}
+
+const struct txc_writer_ops txc_writer_html = {
+	.name = "html",
+	.summary = "one offline HTML page: the Markdown view, themes, strict CSP (export --out adds index.html)",
+	.ext = "html",
+	.caps = TXC_WCAP_ASSETS | TXC_WCAP_NUMBERS | TXC_WCAP_ONE_FILE,
+	.opts = TXC_WOPT_DETAIL | TXC_WOPT_MAX_LINES | TXC_WOPT_COMPACTED | TXC_WOPT_UTC | TXC_WOPT_IMAGES,
+	.write = write_html,
+	.index = write_index,
+};
