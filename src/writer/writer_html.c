@@ -73,7 +73,7 @@ static const char page_js[] =
 	"ex.addEventListener('click',function(){all(true);});co.addEventListener('click',function(){all(false);});\n"
 	"sel.setAttribute('aria-label','Show');\n"
 	"function opt(v,t){var o=mk('option',t);o.value=v;sel.appendChild(o);}\n"
-	"opt('','All messages');opt('role:user','User');opt('role:assistant','Assistant');\n"
+	"opt('','All messages');opt('role:user','User');opt('role:assistant','Assistant');opt('role:tool','Tool results');\n"
 	"var tools={};each('.tool[data-tool]',function(t){tools[t.getAttribute('data-tool')]=1;});\n"
 	"Object.keys(tools).sort().forEach(function(n){opt('tool:'+n,'Tool: '+n);});\n"
 	"sel.addEventListener('change',function(){var v=sel.value;each('.msg',function(m){var show=true;\n"

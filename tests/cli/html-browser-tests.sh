@@ -1,0 +1,136 @@
+#!/bin/sh
+# The HTML pages in a real browser (Debian's headless Chromium), network off: every message and
+# tool call is in the rendered DOM, the page's own script ran (allowed by its CSP hash), no
+# script from a transcript ran (the hostile corpus sets data-pwned on <html> if one does), no
+# console message at all (a CSP violation is one), and no network request was even attempted
+# (Chromium's net log).  A control page, the hostile corpus with its escaping undone, must fail
+# every one of those checks, so the checks can fail.  Screenshots stay in WORK_DIR.
+# Skipped, saying why, when no Chromium is installed (.ci/run installs the chromium package).
+# usage: html-browser-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+
+browser=
+for b in chromium-headless-shell chromium chromium-browser; do
+	command -v "$b" > /dev/null && { browser=$b; break; }
+done
+if [ -z "$browser" ]; then
+	skip "real-browser checks" "no Chromium found (apt-get install chromium)"
+	summary html-browser
+	exit 0
+fi
+echo "# browser: $("$browser" --version 2> /dev/null | head -n 1)"
+
+# network off: nothing resolves, everything goes to a closed proxy; the net log still shows any attempt
+open_page() { # name file: name.dom (the DOM after scripts), name.log (console), name.net (net log)
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
+		--disable-background-networking --disable-component-update --disable-sync --disable-default-apps \
+		--disable-domain-reliability --disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication \
+		--no-pings --host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 --user-data-dir="$work/profile" \
+		--enable-logging=stderr --v=0 --log-net-log="$work/$1.net" --virtual-time-budget=3000 \
+		--dump-dom "file://$work/$2" > "$1.dom" 2> "$1.log"
+}
+screenshot() { # name file
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+		--disable-component-update --host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 \
+		--user-data-dir="$work/profile" --hide-scrollbars --window-size=1000,1300 --virtual-time-budget=3000 \
+		--screenshot="$work/$1.png" "file://$work/$2" > /dev/null 2>&1
+	[ -s "$1.png" ] && ok "$1: screenshot $work/$1.png" || bad "$1: no screenshot"
+}
+# the URLs of every request the page made or tried (file: ones are the page itself)
+requests() { # name
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = {v: k for k, v in d["constants"]["logEventTypes"].items()}
+for e in d.get("events", []):
+    u = e.get("params", {}).get("url", "")
+    # made by the page: "not an origin" ones are the browser itself (updates, clock)
+    if names.get(e["type"]) == "URL_REQUEST_START_JOB" and e["params"].get("initiator") != "not an origin" \
+            and not u.startswith(("file:", "data:")):
+        print(u)' "$1.net" 2> /dev/null | sort -u
+}
+# the checks every page gets; want_ok=0 for the control page, which must fail them all
+page_checks() { # name want_ok
+	n=$1 want=$2
+	[ -s "$n.dom" ] || { bad "$n: the browser gave no DOM ($(grep -v 'unexpected operator' "$n.log" | tail -n 2))"; return; }
+	html_tag=$(grep -o '<html[^>]*>' "$n.dom" | head -n 1)
+	verdict() { # what passed: ok when it passes on a page and fails on the control
+		if [ "$2" = "$want" ]; then ok "$n: $1"; else bad "$n: $1 (want $want) $3"; fi
+	}
+	echo "$html_tag" | grep -q 'data-pwned' && r=0 || r=1
+	verdict "no transcript script ran" $r "$html_tag"
+	echo "$html_tag" | grep -q 'data-txc="ready"' && r=1 || r=0
+	verdict "the page's own script ran under its CSP" $r "$html_tag"
+	grep -q 'INFO:CONSOLE' "$n.log" && r=0 || r=1
+	[ "$want" = 1 ] && verdict "no console message (no CSP violation, no error)" $r "$(grep -o 'CONSOLE.*' "$n.log" | head -n 2 | cut -c1-200)"
+	req=$(requests "$n")
+	[ -z "$req" ] && r=1 || r=0
+	verdict "no network request attempted" $r "$(echo $req | cut -c1-200)"
+}
+
+# ---- the golden pages: every message and tool call in the DOM ----
+cp "$src"/golden/features/*.html . || exit 1
+for f in *.html; do
+	n=${f%.html}
+	open_page "$n" "$f"
+	page_checks "$n" 1
+	# the DOM holds what the file holds: every message section and tool call survived parsing
+	want_m=$(grep -c '^<section class="msg' "$f") got_m=$(grep -o '<section class="msg' "$n.dom" | wc -l)
+	[ "$want_m" = "$got_m" ] && ok "$n: $got_m messages in the DOM" || bad "$n: $got_m messages in the DOM, want $want_m"
+	want_t=$(grep -c '^<div class="tool"' "$f") got_t=$(grep -o '<div class="tool"' "$n.dom" | wc -l)
+	[ "$want_t" = "$got_t" ] && ok "$n: $got_t tool calls in the DOM" || bad "$n: $got_t tool calls in the DOM, want $want_t"
+	# and as many as the Markdown writer shows (same content decisions), when there is a Markdown golden
+	md=$src/golden/features/$n.md
+	if [ -f "$md" ]; then
+		mdn=$(grep -cE '^## (User|Assistant|Tool result) · ' "$md")
+		[ "$mdn" = "$got_m" ] && ok "$n: as many messages as $n.md" || bad "$n: $got_m messages, $n.md has $mdn"
+	fi
+	grep -q '<nav class="bar" id="bar"><button' "$n.dom" && ok "$n: toolbar made by the script" || bad "$n: no toolbar"
+done
+# the features the fixture names, by their text in the rendered tools page
+for t in Read Write Bash Edit patch search_files MultiEdit read_file "Run everything" "Parallel calls" "orphan output" "CRLF text" "Done."; do
+	grep -qF "$t" tools.dom && ok "tools: '$t' rendered" || bad "tools: '$t' missing from the DOM"
+done
+grep -q 'id="m13"' tools.dom && ok "tools: anchor #m13" || bad "tools: no #m13"
+screenshot tools tools.html
+
+# ---- the hostile corpus, and its control with the escaping undone ----
+"$mkdb" h.db "$src/fixtures/html-hostile.sql" || exit 1
+"$txc" convert hostile-html --db h.db --to html --utc > hostile.html || bad "hostile: convert failed"
+open_page hostile hostile.html
+page_checks hostile 1
+for m in PAYLOAD-A PAYLOAD-B REASONING RESULT-1 RESULT-2 RESULT-3 IMAGES LAST-MESSAGE; do
+	grep -qF "$m" hostile.dom && ok "hostile: $m shown" || bad "hostile: $m missing"
+done
+grep -q 'onerror=document.documentElement.dataset.pwned=2&gt;' hostile.dom && ok "hostile: payloads are text" || bad "hostile: payload text missing"
+screenshot hostile hostile.html
+# control: no CSP and the entities undone, as a writer that forgot to escape would write it
+sed -e '/Content-Security-Policy/d' -e '/<main>/,/<\/main>/s/&lt;/</g; /<main>/,/<\/main>/s/&gt;/>/g' \
+	-e '/<main>/,/<\/main>/s/&quot;/"/g' -e 's/data-txc/data-off/' hostile.html > control.html
+open_page control control.html
+page_checks control 0
+# control: the page as written but its script changed by one byte, so its hash no longer matches
+sed 's/data-txc/data-tx0/' hostile.html > tampered.html
+open_page tampered tampered.html
+grep -q "INFO:CONSOLE.*violates the following Content Security Policy directive 'script-src" tampered.log &&
+	ok "tampered: the CSP blocked the changed script, and said so" || bad "tampered: no CSP violation reported"
+grep -o '<html[^>]*>' tampered.dom | grep -q 'data-tx0' && bad "tampered: a script outside the CSP ran" || ok
+
+# ---- the archive's index page ----
+"$mkdb" feat.db "$src/fixtures/features.sql" || exit 1
+"$txc" export --db feat.db --to html --out site > /dev/null 2>&1 || bad "export --to html failed"
+cp site/index.html index.html
+open_page index index.html
+page_checks index 1
+rows=$(grep -o '<tr><td' index.dom | wc -l)
+[ "$rows" = 4 ] && ok "index: 4 sessions in the DOM" || bad "index: $rows rows"
+grep -q '<input id="q" type="search"[^>]*>' index.dom && ! grep -q '<input id="q"[^>]* hidden' index.dom &&
+	ok "index: filter box shown by the script" || bad "index: filter box hidden"
+screenshot index index.html
+
+summary html-browser
+[ "$fails" = 0 ]
