@@ -120,8 +120,14 @@ grep -q "INFO:CONSOLE.*violates the following Content Security Policy directive 
 	ok "tampered: the CSP blocked the changed script, and said so" || bad "tampered: no CSP violation reported"
 grep -o '<html[^>]*>' tampered.dom | grep -q 'data-tx0' && bad "tampered: a script outside the CSP ran" || ok
 
-# ---- the archive's index page ----
+# ---- --images files: the page's own images are allowed ('self'), nothing else is ----
 "$mkdb" feat.db "$src/fixtures/features.sql" || exit 1
+"$txc" convert img --db feat.db --to html --utc --images files -o files.html || bad "img --images files failed"
+open_page files files.html
+page_checks files 1
+grep -q '<img alt="image 1" src="files.html.assets/image-1.png">' files.dom && ok "files: image linked" || bad "files: no image"
+
+# ---- the archive's index page ----
 "$txc" export --db feat.db --to html --out site > /dev/null 2>&1 || bad "export --to html failed"
 cp site/index.html index.html
 open_page index index.html
