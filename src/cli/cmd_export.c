@@ -1026,7 +1026,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	bool tty = isatty(STDERR_FILENO), show = tty || a->progress;
 	double t0 = mono_now();
 	int rc = 0;
-	bool hard = false; /* a refusal of exit status 4: a source, or a session continued in Claude Code */
+	bool hard = false;      /* a refusal of exit status 4: a source, or a session continued in Claude Code */
+	bool index_bad = false; /* only the index page failed */
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_store_ref *ref = &st->v[v[i].store];
 		struct txc_transcript *t;
@@ -1087,7 +1088,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	    bk.count[NEW] + bk.count[UPDATED] + bk.count[SAME] > 0) {
 		struct txc_diag d3 = {0};
 		if (write_index(&bk, &d3) != 0) {
-			cli_report(&d3);
+			cli_warn("%s", d3.msg); /* as a session's file: said, left alone, the run fails */
+			index_bad = rc == 0;
 			rc = TXC_E_FAIL;
 		}
 	}
@@ -1110,7 +1112,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	if (lock >= 0)
 		close(lock);
 	if (rc)
-		txc_diag_set(d, hard ? TXC_E_REFUSED : TXC_E_FAIL, "some sessions were not exported (see above)");
+		txc_diag_set(d, hard ? TXC_E_REFUSED : TXC_E_FAIL, "%s (see above)",
+			     index_bad ? "the index page was not written" : "some sessions were not exported");
 	return rc ? d->code : 0;
 }
 

@@ -98,6 +98,7 @@ expect_rc 0 "export one" "$txc" export --db feat.db --to html --out site --title
 echo "mine" >> site/index.html
 expect_rc 1 "edited index" "$txc" export --db feat.db --to html --out site
 grep -q "index.html' exists and is not as txc wrote it" err.txt && ok || bad "no refusal: $(cat err.txt)"
+grep -q "^txc: error: the index page was not written (see above)" err.txt && ok "says the index failed" || bad "summary: $(cat err.txt)"
 tail -n 1 site/index.html | grep -qx mine && ok "edit kept" || bad "edit lost"
 expect_rc 0 "edited index --force" "$txc" export --db feat.db --to html --out site --force
 cmp -s site/index.html index.before && ok "--force rewrote it" || bad "--force"
