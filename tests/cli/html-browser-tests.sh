@@ -4,7 +4,9 @@
 # script from a transcript ran (the hostile corpus sets data-pwned on <html> if one does), no
 # console message at all (a CSP violation is one), and no network request was even attempted
 # (Chromium's net log).  A control page, the hostile corpus with its escaping undone, must fail
-# every one of those checks, so the checks can fail.  Screenshots stay in WORK_DIR.
+# every one of those checks, so the checks can fail.  The conveniences (expand/collapse all,
+# filters, copy buttons, the index's sorting) are used through html-browser-drive.py (the
+# DevTools protocol over a pipe).  Screenshots stay in WORK_DIR.
 # Skipped, saying why, when no Chromium is installed (.ci/run installs the chromium package).
 # usage: html-browser-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
 set -u
@@ -137,6 +139,30 @@ rows=$(grep -o '<tr><td' index.dom | wc -l)
 grep -q '<input id="q" type="search"[^>]*>' index.dom && ! grep -q '<input id="q"[^>]* hidden' index.dom &&
 	ok "index: filter box shown by the script" || bad "index: filter box hidden"
 screenshot index index.html
+
+# ---- the conveniences, used as a person would (clicks and typing over the DevTools pipe) ----
+drive() { # file script: the script's value as JSON, with the console messages and exceptions
+	python3 "$src/cli/html-browser-drive.py" "$browser" "$work/profile-drive" "file://$work/$1" "$2"
+}
+out=$(drive tools.html "(() => { const q = s => Array.from(document.querySelectorAll(s));
+	const b = q('#bar button'), sel = q('#bar select')[0], shown = () => q('section.msg').filter(m => !m.hidden).length;
+	b[0].click(); const opened = q('details').filter(d => d.open).length;
+	b[1].click(); const closed = q('details').filter(d => d.open).length;
+	sel.value = 'tool:Bash'; sel.dispatchEvent(new Event('change')); const bash = shown();
+	sel.value = 'role:user'; sel.dispatchEvent(new Event('change')); const user = shown();
+	sel.value = ''; sel.dispatchEvent(new Event('change'));
+	return [q('details').length, opened, closed, bash, user, shown(), q('button.copy').length, q('pre').length].join(' '); })()")
+details=$(grep -o '<details' tools.html | wc -l) pres=$(grep -o '<pre' tools.html | wc -l)
+want="$details $details 0 1 2 $(grep -c '^<section class="msg' tools.html) $pres $pres"
+echo "$out" | grep -q "\"result\": \"$want\", \"console\": \[\], \"exceptions\": \[\]" &&
+	ok "tools: expand all, collapse all, filter by tool and role, copy buttons ($want)" ||
+	bad "tools: conveniences: $out, want $want"
+out=$(drive index.html "(() => { const th = document.querySelectorAll('th'), rows = c => Array.from(document.querySelectorAll('tbody tr')).map(r => r.cells[c].textContent).join(',');
+	th[4].click(); const up = rows(4); th[4].click(); const down = rows(4); th[1].click(); const date = rows(1);
+	const q = document.getElementById('q'); q.value = 'TELEGRAM'; q.dispatchEvent(new Event('input'));
+	return [up, down, date, Array.from(document.querySelectorAll('tbody tr')).filter(r => !r.hidden).length].join(' '); })()")
+echo "$out" | grep -q '"result": "0,2,4,13 13,4,2,0 2026-01-02,2026-01-03,2026-01-03,2026-01-04 2", "console": \[\], "exceptions": \[\]' &&
+	ok "index: sorts by messages both ways and by date, filters by text" || bad "index: $out"
 
 summary html-browser
 [ "$fails" = 0 ]
