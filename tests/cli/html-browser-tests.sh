@@ -35,8 +35,8 @@ open_page() { # name file: name.dom (the DOM after scripts), name.log (console),
 		--enable-logging=stderr --v=0 --log-net-log="$work/$1.net" --virtual-time-budget=3000 \
 		--dump-dom "file://$work/$2" > "$1.dom" 2> "$1.log"
 }
-screenshot() { # name file
-	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+screenshot() { # name file [flag]: --force-dark-mode for the dark theme
+	timeout 120 "$browser" ${3:-} --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
 		--disable-component-update --host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 \
 		--user-data-dir="$work/profile" --hide-scrollbars --window-size=1000,1300 --virtual-time-budget=3000 \
 		--screenshot="$work/$1.png" "file://$work/$2" > /dev/null 2>&1
@@ -99,6 +99,8 @@ for t in Read Write Bash Edit patch search_files MultiEdit read_file "Run everyt
 done
 grep -q 'id="m13"' tools.dom && ok "tools: anchor #m13" || bad "tools: no #m13"
 screenshot tools tools.html
+screenshot tools-dark tools.html --force-dark-mode
+cmp -s tools.png tools-dark.png && bad "tools: no dark theme (prefers-color-scheme)" || ok "tools: a dark theme"
 
 # ---- the hostile corpus, and its control with the escaping undone ----
 "$mkdb" h.db "$src/fixtures/html-hostile.sql" || exit 1
