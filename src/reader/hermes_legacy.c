@@ -380,7 +380,7 @@ static const struct txc_json *session_row(struct txc_arena *a, const struct lega
 	txc_json_put(row, txc_str_c("message_count"), count != NULL ? count : txc_json_int(a, (int64_t)n_rows));
 	const struct txc_json *title = txc_json_get(ie, "display_name");
 	if (title != NULL && title->kind == TXC_JSON_STRING)
-		txc_json_put(row, txc_str_c("title"), title);
+		txc_json_put(row, txc_str_c("title"), txc_json_copy(a, title)); /* the index outlives no session */
 	for (size_t i = 0; snap != NULL && i < snap->n; i++)
 		if (!mapped_key(snap->keys[i]) && !has_key(row, snap->keys[i]))
 			txc_json_put(row, snap->keys[i], snap->items[i]);
