@@ -31,7 +31,7 @@ run 0 "list hermes --legacy" "$txc" list hermes --legacy --home "$home"
 for id in 20250301_101500_aaaa11 20250302_090000_bbbb22 20250303_120000_cccc33 shared_1; do
 	has "^$id " out.txt "list --legacy shows $id"
 done
-[ "$(wc -l < out.txt)" = 5 ] && ok "list --legacy: a head and 4 sessions" || bad "list --legacy: $(cat out.txt)"
+[ "$(wc -l < out.txt)" = 6 ] && ok "list --legacy: a head and 5 sessions" || bad "list --legacy: $(cat out.txt)"
 hasnt store_only_1 out.txt "list --legacy: not the store"
 hasnt request_dump out.txt "list --legacy: no request dump"
 has "Weather in Lisbon" out.txt "list --legacy: the title from sessions.json"
@@ -42,6 +42,14 @@ has "^20250302_090000_bbbb22 " out.txt "--all-sources: the legacy sessions"
 [ "$(grep -c '^shared_1 ' out.txt)" = 1 ] && ok "--all-sources: a session in both is listed once" || bad "shared_1 twice"
 has "Store copy" out.txt "--all-sources: the store's copy wins"
 hasnt "shadow\|is in '" err.txt "--all-sources without --verbose: no note"
+hasnt "^arch_1 " out.txt "--all-sources: a legacy copy of a session archived in the store stays hidden"
+run 0 "list --all-sources --archived" "$txc" list --all-sources --archived --home "$home"
+[ "$(grep -c '^arch_1 ' out.txt)" = 1 ] && ok "--archived: arch_1 once" || bad "--archived: $(cat out.txt)"
+has "Archived store copy" out.txt "--archived: the store's copy of arch_1"
+run 0 "convert arch_1 --all-sources" "$txc" convert arch_1 --all-sources --home "$home" --to markdown
+has "ARCHIVED STORE COPY" out.txt "convert --all-sources: the store's archived copy, not the legacy one"
+run 0 "convert by a prefix both sources have" "$txc" convert shared --all-sources --home "$home" --to markdown
+has "STORE COPY" out.txt "a prefix of an id in both: the store's copy, not ambiguous"
 run 0 "list --all-sources --verbose" "$txc" list --all-sources --home "$home" --verbose
 has "session shared_1 is in '.*state.db' and in the legacy files of '.*sessions'; the store's is used" err.txt \
 	"--verbose: one line per shadowed id"
@@ -87,11 +95,12 @@ has "config.yaml sets port 8080" out.txt "--all-sources reaches legacy sessions"
 
 # ---- export, search ----
 run 0 "export --all-sources --out" "$txc" export --all-sources --home "$home" --out ex --to markdown
-[ "$(ls ex | grep -c '\.md$')" = 5 ] && ok "export: 5 sessions (shared_1 once)" || bad "export: $(ls ex)"
+[ "$(ls ex | grep -c '\.md$')" = 6 ] && ok "export: 6 sessions (shared_1 and arch_1 once)" || bad "export: $(ls ex)"
+grep -q "ARCHIVED STORE COPY" ex/arch_1-*.md && ok "export: the store's arch_1" || bad "export: arch_1"
 grep -q "STORE COPY" ex/shared_1-*.md && ok "export: the store's shared_1" || bad "export: shared_1"
 run 0 "export --legacy --json" "$txc" export --legacy --home "$home" --json
 json_ok out.txt && ok "export --json: strict JSON lines" || bad "export --json: invalid"
-[ "$(wc -l < out.txt)" = 4 ] && ok "export --json: 4 sessions" || bad "export --json: $(wc -l < out.txt) lines"
+[ "$(wc -l < out.txt)" = 5 ] && ok "export --json: 5 sessions" || bad "export --json: $(wc -l < out.txt) lines"
 run 0 "search --legacy" "$txc" search Lisbon --legacy --home "$home"
 has "20250302_090000_bbbb22#1 *user" out.txt "search finds legacy messages (a scan)"
 run 0 "search --all-sources" "$txc" search COPY --all-sources --home "$home" --sessions
@@ -153,6 +162,19 @@ run 0 "--help names --legacy" "$txc" list --help
 has "--legacy" out.txt "list --help: --legacy"
 has "--all-sources" out.txt "list --help: --all-sources"
 run 0 "the store is never written" cmp "$home/state.db" "$work/only-db/state.db"
+
+# ---- profiles: each profile's state.db and its own sessions/ folder ----
+mkdir -p "$home/profiles/work/sessions"
+cp "$work/only-db/state.db" "$home/profiles/work/state.db"
+cp "$home/sessions/session_shared_1.json" "$home/profiles/work/sessions/"
+printf '{"role": "user", "content": "work profile", "timestamp": "2025-03-12T08:00:00"}\n' > "$home/profiles/work/sessions/prof_1.jsonl"
+run 0 "list --all-profiles --all-sources" "$txc" list --all-profiles --all-sources --home "$home" --verbose
+has "^work  *prof_1 " out.txt "--all-profiles --all-sources: a profile's legacy files"
+[ "$(grep -c ' shared_1 ' out.txt)" = 2 ] && ok "--all-profiles: shared_1 once per profile" || bad "profiles: $(cat out.txt)"
+[ "$(grep -c 'session shared_1 is in' err.txt)" = 2 ] && ok "--verbose: said per profile" || bad "profiles: $(cat err.txt)"
+run 0 "list --profile work --legacy" "$txc" list --profile work --legacy --home "$home"
+has "^prof_1 " out.txt "--profile work --legacy: that profile's folder"
+hasnt "20250302_090000_bbbb22" out.txt "--profile work --legacy: not the root's folder"
 
 # ---- the secret appears nowhere ----
 if grep -rl -- "$secret" all > secret-hits.txt; then bad "the planted secret appeared in: $(cat secret-hits.txt)"
