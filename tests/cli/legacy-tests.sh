@@ -104,7 +104,11 @@ json_ok out.txt && ok "export --json: strict JSON lines" || bad "export --json: 
 run 0 "search --legacy" "$txc" search Lisbon --legacy --home "$home"
 has "20250302_090000_bbbb22#1 *user" out.txt "search finds legacy messages (a scan)"
 run 0 "search --all-sources" "$txc" search COPY --all-sources --home "$home" --sessions
-has "^shared_1" out.txt "search --all-sources: the store's copy"
+[ "$(grep -c '^shared_1' out.txt)" = 1 ] && ok "search --all-sources: shared_1 once" || bad "search: $(cat out.txt)"
+run 0 "search --all-sources for the legacy copy's words" "$txc" search LEGACY --all-sources --home "$home"
+[ -s out.txt ] && bad "search --all-sources searched a shadowed legacy copy" || ok "search --all-sources: not the shadowed copy"
+run 0 "completions know the options" "$txc" completions bash
+has "--all-sources" out.txt "bash completion: --all-sources"
 run 0 "search --legacy: not the store" "$txc" search STORE --legacy --home "$home"
 [ -s out.txt ] && bad "search --legacy found store rows" || ok "search --legacy: no store rows"
 
@@ -144,7 +148,8 @@ has "^garbage1 " out.txt "a transcript with no good line is an empty session"
 run 1 "convert a corrupt snapshot" "$txc" convert broken1 --legacy --home "$h2" --to markdown
 one_line_err "corrupt snapshot"
 for arg in out1 out2 db1 dir1 fifo1 ../state ../../etc/passwd "/etc/passwd" "$(printf 'evil\nname')"; do
-	run 3 "convert '$arg' from a hostile folder" "$txc" convert "$arg" --legacy --home "$h2" --to markdown
+	label=$(printf '%s' "$arg" | tr '\n' '?') # one TAP line
+	run 3 "convert '$label' from a hostile folder" "$txc" convert "$arg" --legacy --home "$h2" --to markdown
 done
 hasnt "OUTSIDE" all/*.out "nothing outside the folder was read through a link"
 
