@@ -291,7 +291,7 @@ static enum txc_err open_stores(const struct cli_args *a, struct cli_stores *out
 			return TXC_E_REFUSED;
 		enum txc_err rc =
 			out->v[i].legacy ? open_legacy(out, i, d) : txc_store_open(&out->v[i].s, out->v[i].path, d);
-		if (rc == TXC_E_NOTFOUND && a->store.all_sources) {
+		if (rc == TXC_E_NOTFOUND && a->store.all_sources && out->n > 1) {
 			drop_missing(out, i, d); /* the store or the folder: either may be missing, not both */
 			continue;
 		}
@@ -308,10 +308,6 @@ static enum txc_err open_stores(const struct cli_args *a, struct cli_stores *out
 	if (out->n == 0 && out->n_broken) {
 		txc_diag_set(d, TXC_E_FAIL, "no profile's store could be read (see above)");
 		return TXC_E_FAIL;
-	}
-	if (out->n == 0) {
-		txc_diag_set(d, TXC_E_NOTFOUND, "no Hermes store and no legacy sessions folder found (--all-sources)");
-		return TXC_E_NOTFOUND;
 	}
 	set_twins(out);
 	return TXC_OK;

@@ -160,6 +160,10 @@ run 2 "--all-sources with --input" "$txc" list --all-sources --input /dev/null
 run 3 "--legacy, no sessions folder" "$txc" list --legacy --home "$work/nowhere"
 run 0 "--all-sources, no state.db" "$txc" list --all-sources --home "$h2"
 has "^20250302_090000_bbbb22 " out.txt "--all-sources without a store: the legacy files"
+run 3 "--all-sources, neither" "$txc" list --all-sources --home "$work/nowhere"
+one_line_err "--all-sources, neither"
+run 0 "--all-sources, nothing at the default place" env HOME="$work/nowhere" HERMES_HOME= "$txc" list --all-sources
+has "no legacy sessions folder at '.*nowhere/.hermes/sessions'" err.txt "nothing at the default place: a warning, exit 0 (as list)"
 mkdir -p only-db && cp "$home/state.db" only-db/
 run 0 "--all-sources, no sessions folder" "$txc" list --all-sources --home "$work/only-db"
 has "^store_only_1 " out.txt "--all-sources without a sessions folder: the store"
