@@ -40,14 +40,21 @@ struct legacy_entry {
 	bool warned;      /* its bad lines were reported (once per run, however often it is read) */
 };
 
+struct routed {
+	const char *sid;
+	const struct txc_json *entry;
+	size_t place;
+};
+
 struct legacy_dir {
 	int dirfd;
 	char *path;
 	struct legacy_entry *v; /* sorted by id */
 	size_t n;
-	struct txc_arena *a;          /* the routing index */
-	const struct txc_json *index; /* sessions.json, or NULL */
-	char **files;                 /* every file name read, for txc_store_file (NULL-terminated) */
+	struct txc_arena *a;  /* the routing index */
+	struct routed *index; /* sessions.json's entries with a text session_id, by it, then by place */
+	size_t n_index;
+	char **files; /* every file name read, for txc_store_file (NULL-terminated) */
 };
 
 /* ---- names ---- */
@@ -312,15 +319,25 @@ static int read_snapshot(struct legacy_dir *ld, const struct legacy_entry *e, st
 
 /* ---- the session row ---- */
 
+static int cmp_routed(const void *x, const void *y)
+{
+	const struct routed *a = x, *b = y;
+	int c = strcmp(a->sid, b->sid);
+	return c ? c : (a->place > b->place) - (a->place < b->place);
+}
+
+/* The routing index's first entry for a session id, or NULL. */
 static const struct txc_json *index_entry(const struct legacy_dir *ld, const char *id)
 {
-	for (size_t i = 0; ld->index != NULL && i < ld->index->n; i++) {
-		const struct txc_json *e = ld->index->items[i];
-		const char *sid = txc_json_cstr(txc_json_get(e, "session_id"));
-		if (sid != NULL && strcmp(sid, id) == 0)
-			return e;
+	size_t lo = 0, hi = ld->n_index;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(ld->index[mid].sid, id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	return lo < ld->n_index && strcmp(ld->index[lo].sid, id) == 0 ? ld->index[lo].entry : NULL;
 }
 
 static bool mapped_key(struct txc_str k)
@@ -400,6 +417,7 @@ static void ld_close(void *impl)
 	for (size_t i = 0; ld->files != NULL && ld->files[i] != NULL; i++)
 		free(ld->files[i]);
 	free(ld->files);
+	free(ld->index);
 	free(ld->v);
 	free(ld->path);
 	txc_arena_free(ld->a);
@@ -638,7 +656,15 @@ static void read_index(struct legacy_dir *ld, size_t *n_files, struct txc_diag *
 		txc_buf_release(&w);
 		o = NULL;
 	}
-	ld->index = o;
+	for (size_t i = 0; o != NULL && i < o->n; i++) { /* entries without a text id name no session */
+		const char *sid = txc_json_cstr(txc_json_get(o->items[i], "session_id"));
+		if (sid == NULL)
+			continue;
+		ld->index = txc_xrealloc(ld->index, (ld->n_index + 1) * sizeof(*ld->index));
+		ld->index[ld->n_index++] = (struct routed){sid, o->items[i], i};
+	}
+	if (ld->n_index > 1)
+		qsort(ld->index, ld->n_index, sizeof(*ld->index), cmp_routed);
 	if (f != NULL)
 		fclose(f);
 	txc_buf_release(&all);

@@ -143,7 +143,9 @@ static void make_folder(void)
 	put("request_dump_snap1_1.json", "{\"session_id\": \"snap1\", \"messages\": [{\"role\": \"user\", "
 					 "\"content\": \"SECRET\"}]}");
 	put("session_bad1.json", "{\"session_id\": \"bad1\", \"messages\": [");
-	put("sessions.json", "{\"k\": {\"session_id\": \"gw1\", \"display_name\": \"Gateway chat\"}}");
+	put("sessions.json", "{\"k0\": 7, \"k1\": {\"session_id\": 5}, \"k\": {\"session_id\": \"gw1\", "
+			     "\"display_name\": \"Gateway chat\"}, \"k2\": {\"session_id\": \"gw1\", \"display_name\": "
+			     "\"Later\"}, \"k3\": {\"session_id\": \"a\"}, \"k4\": {\"session_id\": \"z\"}}");
 	char link[256];
 	snprintf(link, sizeof(link), "%s/link1.jsonl", dir);
 	assert_int_equal(symlink("/etc/passwd", link), 0);
@@ -212,7 +214,7 @@ static void test_backend(void **state)
 	assert_true(txc_str_eq(snap->source, "cli"));
 	assert_true(gw->started == 1740906000.0);
 	assert_true(gw->last_active == 1740906003.5);
-	assert_true(txc_str_eq(gw->title, "Gateway chat"));
+	assert_true(txc_str_eq(gw->title, "Gateway chat")); /* the first entry of an id routed twice */
 	assert_true(txc_str_eq(gw->model, "m2"));
 	assert_true(txc_str_eq(gw->n_messages, "2"));
 	assert_true(txc_str_eq(both->model, "snapmodel"));
