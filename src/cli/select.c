@@ -279,7 +279,13 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 struct listed {
 	const struct txc_session_info *v;
 	size_t n;
+	struct txc_str *ids; /* its ids sorted, made when a legacy folder is checked against it */
 };
+
+static int cmp_ids(const void *a, const void *b)
+{
+	return cmp_text(*(const struct txc_str *)a, *(const struct txc_str *)b);
+}
 
 enum { SHADOW_SAID = 20 }; /* --verbose: at most this many lines, then a count */
 
@@ -294,13 +300,15 @@ static void say_shadowed_more(size_t n)
 }
 
 /* Whether the twin store has a session of this id; --verbose says so, one line each. */
-static bool shadowed(struct shadow *sh, const struct cli_stores *st, size_t i, const struct listed *twin,
-		     struct txc_str id)
+static bool shadowed(struct shadow *sh, const struct cli_stores *st, size_t i, struct listed *twin, struct txc_str id)
 {
-	size_t k = 0;
-	while (k < twin->n && cmp_text(twin->v[k].sid.text, id) != 0)
-		k++;
-	if (k == twin->n)
+	if (twin->ids == NULL) {
+		twin->ids = txc_xmalloc((twin->n ? twin->n : 1) * sizeof(*twin->ids));
+		for (size_t k = 0; k < twin->n; k++)
+			twin->ids[k] = twin->v[k].sid.text;
+		qsort(twin->ids, twin->n, sizeof(*twin->ids), cmp_ids);
+	}
+	if (twin->n == 0 || bsearch(&id, twin->ids, twin->n, sizeof(*twin->ids), cmp_ids) == NULL)
 		return false;
 	if (sh->verbose && sh->n < SHADOW_SAID) {
 		struct txc_buf b = TXC_BUF_INIT, line = TXC_BUF_INIT;
@@ -367,11 +375,13 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 				 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF);
 		int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
 		if (rc) {
+			for (size_t k = 0; k < i; k++)
+				free(got[k].ids);
 			free(v);
 			free(got);
 			return rc;
 		}
-		got[i] = (struct listed){infos, n_infos};
+		got[i] = (struct listed){infos, n_infos, NULL};
 		for (size_t k = 0; k < n_infos; k++) {
 			struct cli_session cs = {.info = &infos[k], .store = i, .id = infos[k].sid};
 			if (!archived && infos[k].archived)
@@ -387,6 +397,8 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 			v[count++] = cs;
 		}
 	}
+	for (size_t i = 0; i < st->n; i++)
+		free(got[i].ids);
 	free(got);
 	if (sh.n > SHADOW_SAID)
 		say_shadowed_more(sh.n - SHADOW_SAID);

@@ -185,6 +185,22 @@ run 0 "list --profile work --legacy" "$txc" list --profile work --legacy --home 
 has "^prof_1 " out.txt "--profile work --legacy: that profile's folder"
 hasnt "20250302_090000_bbbb22" out.txt "--profile work --legacy: not the root's folder"
 
+# ---- many shadowed ids: 20 lines, then a count ----
+many=$work/many
+mkdir -p "$many/sessions"
+sed -n '/^CREATE TABLE/,/;$/p' "$src/fixtures/legacy/store.sql" > many.sql
+i=0
+while [ $i -lt 23 ]; do
+	i=$((i + 1))
+	echo "INSERT INTO sessions VALUES ('dup_$i', 'cli', 'm', $((1741000000 + i)), NULL, NULL, NULL, 0, NULL, NULL, 0);" >> many.sql
+	printf '{"session_id": "dup_%s", "messages": []}' $i > "$many/sessions/session_dup_$i.json"
+done
+"$mkdb" "$many/state.db" many.sql || bad "many.sql"
+run 0 "23 shadowed ids --verbose" "$txc" list --all-sources --home "$many" --verbose
+[ "$(grep -c ' is in ' err.txt)" = 20 ] && ok "--verbose: 20 lines" || bad "--verbose: $(grep -c ' is in ' err.txt) lines"
+has "and 3 more legacy sessions the store has too" err.txt "--verbose: then a count"
+[ "$(grep -c '^dup_' out.txt)" = 23 ] && ok "23 sessions once each" || bad "many: $(cat out.txt)"
+
 # ---- the secret appears nowhere ----
 if grep -rl -- "$secret" all > secret-hits.txt; then bad "the planted secret appeared in: $(cat secret-hits.txt)"
 else ok "the planted secret appears in no output and no stderr ($n_run commands)"; fi
