@@ -43,6 +43,24 @@ struct txc_remote_opts {
 	long timeout; /* seconds per request */
 };
 int txc_store_open_remote(struct txc_store **out, const char *url, const struct txc_remote_opts *o, struct txc_diag *d);
+/*
+ * The legacy session files of a Hermes home: the flat folder dir
+ * ($HERMES_HOME/sessions), read-only (hermes_legacy.c).  Files that cannot
+ * be read and names left out are reported through d->warn.
+ */
+int txc_store_open_legacy(struct txc_store **out, const char *dir, struct txc_diag *d);
+/*
+ * What a legacy folder's file name is: a snapshot session_<id>.json, a
+ * gateway transcript <id>.jsonl, or nothing txc opens (request_dump_* files,
+ * sessions.json, any other name).  The id is name[*id_off, +*id_len).
+ */
+enum txc_legacy_kind { TXC_LEGACY_NONE, TXC_LEGACY_SNAPSHOT, TXC_LEGACY_TRANSCRIPT };
+enum txc_legacy_kind txc_legacy_name(const char *name, size_t *id_off, size_t *id_len);
+/* A legacy session id: [A-Za-z0-9][A-Za-z0-9_.:-]*, at most TXC_LEGACY_ID_MAX bytes, no "..", no "request_dump". */
+#define TXC_LEGACY_ID_MAX 200
+bool txc_legacy_id_ok(const char *id, size_t len);
+/* The i-th file a store reads inside its path (legacy folders), or NULL past the last. */
+const char *txc_store_file(const struct txc_store *s, size_t i);
 void txc_store_close(struct txc_store *s);
 /* What the store's backend can do (enum txc_source_caps) and its name ("hermes-sqlite", ...). */
 enum txc_source_caps {

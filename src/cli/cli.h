@@ -67,6 +67,7 @@ struct cli_store_opts {
 	const char *remote; /* --remote URL */
 	const char *token;  /* --token (copied; the argument is wiped) */
 	long timeout;
+	bool legacy, all_sources; /* --legacy: <home>/sessions/ only; --all-sources: state.db and it */
 };
 
 /* txc search's own options */

@@ -176,6 +176,12 @@ void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
 			 "byte); skipped",
 			 where, n);
 		break;
+	case TXC_W_LEGACY_SKIPPED:
+		cli_warn(
+			"%zu session file%s in %s not read: symbolic links are not followed, only regular files are read",
+			n, n == 1 ? "" : "s", where);
+		break;
+	case TXC_W_LEGACY_UNREADABLE: cli_warn("%s; left out", where); break;
 	}
 }
 

@@ -4,6 +4,7 @@
  * or a --remote dashboard, opened read-only.
  */
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,8 @@ static void add_store(struct cli_stores *st, const char *profile, char *path)
 	st->v[st->n].profile = profile ? txc_xstrdup(profile) : NULL;
 	st->v[st->n].path = path;
 	st->v[st->n].s = NULL;
+	st->v[st->n].legacy = false;
+	st->v[st->n].twin = SIZE_MAX;
 	st->n++;
 }
 
@@ -198,6 +201,72 @@ static enum txc_err add_all_profiles(const struct cli_args *a, struct cli_stores
 	return rc;
 }
 
+/* --all-sources: a store or legacy folder that does not exist is left out, silently. */
+static void drop_missing(struct cli_stores *out, size_t i, struct txc_diag *d)
+{
+	d->msg[0] = '\0';
+	d->code = TXC_OK;
+	free(out->v[i].profile);
+	free(out->v[i].path);
+	memmove(&out->v[i], &out->v[i + 1], (out->n - i - 1) * sizeof(*out->v));
+	out->n--;
+}
+
+/* A legacy folder; every session file in it is a source (never an output). */
+static enum txc_err open_legacy(struct cli_stores *out, size_t i, struct txc_diag *d)
+{
+	cli_guard_source(out->v[i].path, false);
+	d->warn = cli_warning; /* skipped files, bad lines, unreadable files */
+	enum txc_err rc = txc_store_open_legacy(&out->v[i].s, out->v[i].path, d);
+	const char *name;
+	for (size_t k = 0; rc == TXC_OK && (name = txc_store_file(out->v[i].s, k)) != NULL; k++) {
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s", out->v[i].path, name);
+		cli_guard_source(p.buf, false);
+		txc_buf_release(&p);
+	}
+	return rc;
+}
+
+/* --all-sources: each legacy folder's twin is the state.db of the same home just before it. */
+static void set_twins(struct cli_stores *out)
+{
+	for (size_t i = 0; i < out->n; i++) {
+		out->v[i].twin = SIZE_MAX;
+		const char *p = out->v[i].profile, *q = i > 0 ? out->v[i - 1].profile : NULL;
+		if (out->v[i].legacy && i > 0 && !out->v[i - 1].legacy &&
+		    ((p == NULL && q == NULL) || (p && q && strcmp(p, q) == 0)))
+			out->v[i].twin = i - 1;
+	}
+}
+
+/* --legacy: each home's sessions/ folder instead of its state.db; --all-sources: after it. */
+static void add_legacy(const struct cli_args *a, struct cli_stores *out)
+{
+	struct cli_store_ref *v = txc_xmalloc((out->n * 2 + 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		const char *path = out->v[i].path;
+		size_t len = strlen(path), home = len >= 8 ? len - 8 : 0; /* "state.db" */
+		struct txc_buf b = TXC_BUF_INIT;
+		txc_buf_add(&b, path, home);
+		txc_buf_addstr(&b, "sessions");
+		struct cli_store_ref legacy = out->v[i];
+		legacy.path = txc_buf_detach(&b, NULL);
+		legacy.legacy = true;
+		if (a->store.all_sources) {
+			v[n++] = out->v[i];
+			legacy.profile = out->v[i].profile ? txc_xstrdup(out->v[i].profile) : NULL;
+		} else {
+			free(out->v[i].path);
+		}
+		v[n++] = legacy;
+	}
+	free(out->v);
+	out->v = v;
+	out->n = n;
+}
+
 /* Leave out store i, which could not be opened (under --all-profiles), after saying why. */
 static void drop_broken(struct cli_stores *out, size_t i, struct txc_diag *d)
 {
@@ -211,15 +280,21 @@ static void drop_broken(struct cli_stores *out, size_t i, struct txc_diag *d)
 	out->n_broken++;
 }
 
-/* Open the SQLite stores listed in out; one broken profile does not hide the others. */
+/* Open the stores listed in out; one broken profile does not hide the others. */
 static enum txc_err open_stores(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
 	size_t i = 0;
 	while (i < out->n) {
-		cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */
+		if (!out->v[i].legacy)
+			cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */
 		if (cli_guard_stdout(d) != 0)
 			return TXC_E_REFUSED;
-		enum txc_err rc = txc_store_open(&out->v[i].s, out->v[i].path, d);
+		enum txc_err rc =
+			out->v[i].legacy ? open_legacy(out, i, d) : txc_store_open(&out->v[i].s, out->v[i].path, d);
+		if (rc == TXC_E_NOTFOUND && a->store.all_sources && out->n > 1) {
+			drop_missing(out, i, d); /* the store or the folder: either may be missing, not both */
+			continue;
+		}
 		if (rc != TXC_OK && a->all_profiles) {
 			drop_broken(out, i, d); /* said; the run fails at the end */
 			continue;
@@ -234,6 +309,7 @@ static enum txc_err open_stores(const struct cli_args *a, struct cli_stores *out
 		txc_diag_set(d, TXC_E_FAIL, "no profile's store could be read (see above)");
 		return TXC_E_FAIL;
 	}
+	set_twins(out);
 	return TXC_OK;
 }
 
@@ -251,6 +327,13 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 		txc_diag_set(d, TXC_E_USAGE, "%s", stray);
 		return TXC_E_USAGE;
 	}
+	if ((a->store.legacy || a->store.all_sources) && sources) {
+		txc_diag_set(
+			d, TXC_E_USAGE,
+			"--legacy and --all-sources read the sessions/ folder of a Hermes home: not with --db, --input "
+			"or --remote");
+		return TXC_E_USAGE;
+	}
 	if (a->store.input != NULL)
 		return open_input(a, out, d);
 	if (a->store.remote != NULL)
@@ -266,6 +349,8 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 		const char *profile = a->store.profile != NULL ? a->store.profile : "default";
 		add_store(out, a->store.db != NULL ? NULL : profile, path);
 	}
+	if (a->store.legacy || a->store.all_sources)
+		add_legacy(a, out);
 	return open_stores(a, out, d);
 }
 
@@ -285,6 +370,9 @@ bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores
 	bool named = a->store.db || a->store.home || a->store.profile || a->store.input || a->store.remote;
 	if (rc != TXC_E_NOTFOUND || a->all_profiles || st->n != 1 || named)
 		return false;
-	cli_warn("no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st->v[0].path);
+	if (st->v[0].legacy)
+		cli_warn("no legacy sessions folder at '%s' (set HERMES_HOME, or use --home)", st->v[0].path);
+	else
+		cli_warn("no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st->v[0].path);
 	return true;
 }

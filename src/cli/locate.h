@@ -15,6 +15,8 @@ struct cli_store_ref {
 	char *profile; /* "default" for the root store, NULL with --db */
 	char *path;
 	struct txc_store *s;
+	bool legacy; /* a legacy sessions folder (--legacy, --all-sources) */
+	size_t twin; /* legacy with --all-sources: index of the same home's state.db (SIZE_MAX: none) */
 };
 struct cli_stores {
 	struct cli_store_ref *v;

@@ -53,6 +53,8 @@ enum {
 	O_SORT,
 	O_INACTIVE,
 	O_VERBOSE,
+	O_LEGACY,
+	O_ALL_SOURCES,
 };
 
 #define ALL     CMD_ANY
@@ -101,8 +103,9 @@ static const struct cli_opt opts[] = {
 	 "search: rank (best first, default), newest or oldest"},
 	{"include-inactive", 0, O_INACTIVE, NULL, NULL, CMD_SEARCH,
 	 "search: also messages rewound away (hidden by default)"},
-	{"verbose", 0, O_VERBOSE, NULL, NULL, CMD_SEARCH,
-	 "search: say on stderr which index answered and whether the answer is complete"},
+	{"verbose", 0, O_VERBOSE, NULL, NULL, CMD_SEARCH | CMD_LIST,
+	 "search: say on stderr which index answered and whether the answer is complete; list: which legacy "
+	 "sessions the store has too"},
 	{"to", 0, O_TO, "FORMAT", "@format", CMD_CONVERT | CMD_EXPORT, "output format"},
 	{"output", 'o', 'o', "FILE", "@file", CMD_CONVERT, "write FILE atomically instead of stdout (- is stdout)"},
 	{"out", 0, O_OUT, "DIR", "@dir", CMD_EXPORT, "write one file per session in DIR, with manifest.jsonl"},
@@ -133,6 +136,10 @@ static const struct cli_opt opts[] = {
 	 "colour: auto (terminals only; NO_COLOR respected), always, never"},
 	{"help", 'h', 'h', NULL, NULL, ALL | CMD_MAIN, "show this help"},
 	{"version", 0, O_VERSION, NULL, NULL, ALL | CMD_MAIN, "print the version"},
+	{"legacy", 0, O_LEGACY, NULL, NULL, STORE,
+	 "read Hermes's legacy session files (<home>/sessions/: session_ID.json, ID.jsonl) instead of state.db"},
+	{"all-sources", 0, O_ALL_SOURCES, NULL, NULL, STORE,
+	 "read state.db and the legacy session files; the store's copy of a session in both is used"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -392,6 +399,8 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 		break;
 	case O_INACTIVE: a->search.include_inactive = true; break;
 	case O_VERBOSE: a->search.verbose = true; break;
+	case O_LEGACY: a->store.legacy = true; break;
+	case O_ALL_SOURCES: a->store.all_sources = true; break;
 	case O_COLOR:
 		if ((rc = choice(cmd, "color", v, color, 3, &k)) == 0)
 			cli_color_set(k);

@@ -274,6 +274,55 @@ static int cmp_session(const void *pa, const void *pb)
 static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
 		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
 
+/* ---- --all-sources: the store's copy of a session wins over a legacy file's ---- */
+
+struct listed {
+	const struct txc_session_info *v;
+	size_t n;
+	struct txc_str *ids; /* its ids sorted, made when a legacy folder is checked against it */
+};
+
+static int cmp_ids(const void *a, const void *b)
+{
+	return cmp_text(*(const struct txc_str *)a, *(const struct txc_str *)b);
+}
+
+enum { SHADOW_SAID = 20 }; /* --verbose: at most this many lines, then a count */
+
+struct shadow {
+	bool verbose;
+	size_t n;
+};
+
+static void say_shadowed_more(size_t n)
+{
+	fprintf(stderr, "txc: list: and %zu more legacy session%s the store has too\n", n, n == 1 ? "" : "s");
+}
+
+/* Whether the twin store has a session of this id; --verbose says so, one line each. */
+static bool shadowed(struct shadow *sh, const struct cli_stores *st, size_t i, struct listed *twin, struct txc_str id)
+{
+	if (twin->ids == NULL) {
+		twin->ids = txc_xmalloc((twin->n ? twin->n : 1) * sizeof(*twin->ids));
+		for (size_t k = 0; k < twin->n; k++)
+			twin->ids[k] = twin->v[k].sid.text;
+		qsort(twin->ids, twin->n, sizeof(*twin->ids), cmp_ids);
+	}
+	if (twin->n == 0 || bsearch(&id, twin->ids, twin->n, sizeof(*twin->ids), cmp_ids) == NULL)
+		return false;
+	if (sh->verbose && sh->n < SHADOW_SAID) {
+		struct txc_buf b = TXC_BUF_INIT, line = TXC_BUF_INIT;
+		txc_buf_addf(&b, "session %.*s is in '%s' and in the legacy files of '%s'; the store's is used",
+			     (int)id.len, id.ptr, st->v[st->v[i].twin].path, st->v[i].path);
+		cli_safe_text(&line, b.buf, b.len, true);
+		fprintf(stderr, "txc: list: %s\n", line.buf);
+		txc_buf_release(&b);
+		txc_buf_release(&line);
+	}
+	sh->n++;
+	return true;
+}
+
 enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
 				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
 {
@@ -313,21 +362,32 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 	}
 	size_t cap = 64, count = 0, no_id = 0, dup_id = 0;
 	struct cli_session *v = txc_xmalloc(cap * sizeof(*v));
+	struct listed *got = txc_xcalloc(st->n ? st->n : 1, sizeof(*got));
+	struct shadow sh = {.verbose = a->search.verbose};
 	for (size_t i = 0; i < st->n; i++) {
 		const struct txc_session_info *infos;
 		size_t n_infos;
 		bool archived = sel->archived || cmd == CMD_EXPORT; /* Hermes exports archived sessions too */
 		/* last activity costs a look at each session's messages: only when it is shown or ordered by */
 		bool want_last = a->json || cmd == CMD_EXPORT || (sel->order_set && sel->order == 1);
-		unsigned flags = (archived ? TXC_LIST_ARCHIVED : 0) | (want_last ? TXC_LIST_LAST_ACTIVE : 0) |
-				 (a->json ? 0 : TXC_LIST_BRIEF);
+		/* --all-sources: a store's archived session still shadows a legacy copy */
+		unsigned flags = (archived || a->store.all_sources ? TXC_LIST_ARCHIVED : 0) |
+				 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF);
 		int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
 		if (rc) {
+			for (size_t k = 0; k < i; k++)
+				free(got[k].ids);
 			free(v);
+			free(got);
 			return rc;
 		}
+		got[i] = (struct listed){infos, n_infos, NULL};
 		for (size_t k = 0; k < n_infos; k++) {
 			struct cli_session cs = {.info = &infos[k], .store = i, .id = infos[k].sid};
+			if (!archived && infos[k].archived)
+				continue;
+			if (st->v[i].twin != SIZE_MAX && shadowed(&sh, st, i, &got[st->v[i].twin], cs.id.text))
+				continue;
 			no_id += cs.id.kind == TXC_ID_NONE;
 			dup_id += cs.id.kind == TXC_ID_DUP;
 			if (!keep(sel, &f, &cs))
@@ -337,6 +397,11 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 			v[count++] = cs;
 		}
 	}
+	for (size_t i = 0; i < st->n; i++)
+		free(got[i].ids);
+	free(got);
+	if (sh.n > SHADOW_SAID)
+		say_shadowed_more(sh.n - SHADOW_SAID);
 	if (no_id)
 		cli_warn("%zu session%s no id (NULL or empty); each is named by its place: no-id~N", no_id,
 			 no_id == 1 ? " has" : "s have");
@@ -441,6 +506,22 @@ static enum txc_err no_single(struct matches *m, const struct cli_stores *st, co
 	return TXC_E_AMBIGUOUS;
 }
 
+/* A legacy session (--all-sources) whose id its home's state.db has too. */
+static bool legacy_shadowed(struct cli_stores *st, size_t i, struct txc_sid got)
+{
+	if (st->v[i].twin == SIZE_MAX)
+		return false;
+	char *text = txc_xstrndup(got.text.ptr, got.text.len);
+	struct txc_sid in_store = {0};
+	struct txc_diag d1 = {0};
+	bool same = strlen(text) == got.text.len &&
+		    txc_store_resolve(st->v[st->v[i].twin].s, text, &in_store, &d1) == TXC_OK &&
+		    cmp_text(in_store.text, got.text) == 0;
+	txc_sid_release(&in_store);
+	free(text);
+	return same;
+}
+
 enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d)
 {
 	struct matches m;
@@ -451,6 +532,8 @@ enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, 
 		enum txc_err rc = txc_store_resolve(st->v[i].s, arg, &got, &d1);
 		if (rc == TXC_E_AMBIGUOUS) {
 			note_ambiguous(&m, st, i, &d1);
+		} else if (rc == TXC_OK && legacy_shadowed(st, i, got)) {
+			txc_sid_release(&got); /* the store's copy of it is the session */
 		} else if (rc == TXC_OK) {
 			note_match(&m, st, i, arg, got);
 		} else if (rc != TXC_E_NOTFOUND) {

@@ -59,9 +59,12 @@ struct txc_source_ops {
 	 */
 	int (*search)(void *impl, const struct txc_query *q, const struct txc_search_opts *o,
 		      const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d);
+	/* Optional: the i-th file the backend reads beside its path (a name in it), NULL past the last */
+	const char *(*file)(void *impl, size_t i);
 };
 
 extern const struct txc_source_ops txc_hermes_db_ops, txc_hermes_file_ops, txc_hermes_dashboard_ops;
+extern const struct txc_source_ops txc_hermes_legacy_ops; /* hermes_legacy.c */
 
 /*
  * A store over a backend.  It takes impl: ops->close(impl) runs when the

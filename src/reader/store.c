@@ -48,6 +48,11 @@ const char *txc_store_path(const struct txc_store *s)
 	return s->name;
 }
 
+const char *txc_store_file(const struct txc_store *s, size_t i)
+{
+	return s->ops->file != NULL ? s->ops->file(s->impl, i) : NULL;
+}
+
 unsigned txc_store_caps(const struct txc_store *s)
 {
 	return s->ops->caps;
