@@ -77,6 +77,8 @@ struct txc_message {
 	struct txc_str stop_other;
 	int64_t row_id; /* source row id (Hermes messages.id), 0 if none */
 	bool compacted; /* history archived by compaction (not live) */
+	int64_t number; /* its message number, ID#N (search.h): what `txc search` prints and the
+			   Markdown headings show; 0 for a row that has none */
 };
 
 /*
@@ -118,6 +120,8 @@ struct txc_meta {
 	bool has_cost;
 	double cost_usd; /* actual_cost_usd when recorded, else estimated */
 	bool cost_is_actual;
+	int64_t range_first, range_last; /* a range of the session (txc_model_slice): the message
+					    numbers it kept; both 0 for the whole session */
 };
 
 struct txc_hermes_native;

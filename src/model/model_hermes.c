@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "txc/model_hermes.h"
+#include "txc/search.h"
 
 /* Python/Rust Unicode whitespace: is the text empty once trimmed? */
 static bool is_blank(const char *s, size_t len)
@@ -358,6 +359,14 @@ bool txc_hermes_row_active(const struct txc_json *row)
 	return number_of(v, &d) && d == 1;
 }
 
+bool txc_hermes_row_numbered(const struct txc_json *row)
+{
+	const struct txc_json *role = txc_json_get(row, "role"), *c = txc_json_get(row, "compacted");
+	int64_t x;
+	bool compacted = c != NULL && txc_json_is_int(c, &x) && x == 1;
+	return is_str(role) && txc_query_is_message_role(role->s) && (txc_hermes_row_active(row) || compacted);
+}
+
 bool txc_hermes_archived(const struct txc_json *v)
 {
 	double d;
@@ -415,6 +424,7 @@ struct txc_model_builder {
 	struct messages ms; /* heap vector, copied into the arena at the end */
 	struct blocks bs;
 	double last_time;
+	int64_t numbered;      /* rows with a message number so far */
 	struct txc_arena *tmp; /* throw-away parses (a tool result, to judge is_error) */
 };
 
@@ -524,6 +534,9 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->bs.n = 0;
 	if (txc_hermes_row_active(row))
 		t->native->n_active_rows++;
+	/* counted before a row is judged empty: a blank row keeps its number, so later ones agree with search */
+	bool numbered = txc_hermes_row_numbered(row);
+	mb->numbered += numbered;
 	if (!row_blocks(mb, a, row, &r))
 		return;
 	struct txc_message *m = next_message(mb);
@@ -538,6 +551,7 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->last_time = m->time;
 	m->row_id = int_of(txc_json_get(row, "id"));
 	m->compacted = !txc_hermes_row_active(row);
+	m->number = numbered ? mb->numbered : 0;
 	if (r == TXC_ROLE_ASSISTANT)
 		assistant_meta(t, m, row, row_arena != NULL);
 }
