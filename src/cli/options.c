@@ -153,7 +153,12 @@ static const struct cli_cmd_info cmds[] = {
 	 "store is not an error: nothing is listed and stderr says where txc looked.\n",
 	 cmd_list, CLI_CMD_STORE, NULL},
 	{CMD_CONVERT, "convert", "SESSION --to FORMAT [options]", "convert one session to another format",
-	 "Convert one session.  SESSION is an exact id or a unique prefix.\n", cmd_convert, CLI_CMD_STORE, NULL},
+	 "Convert one session.  SESSION is an exact id or a unique prefix.\n"
+	 "SESSION#RANGE converts only some of its messages, numbered as `txc search` (ID#N)\n"
+	 "and the Markdown headings (#N) number them: ID#12-40, ID#5- (to the end), ID#-20\n"
+	 "(the last 20), ID#7 (one).  A range is widened, with a warning, so that no tool\n"
+	 "call is parted from its results; a bad or empty range is a usage error (exit 2).\n",
+	 cmd_convert, CLI_CMD_STORE, NULL},
 	{CMD_EXPORT, "export", "--json | --to FORMAT --out DIR [options]", "export sessions (JSONL, or files)",
 	 "--json prints the selected sessions as JSONL, each line identical to what Hermes\n"
 	 "v0.20.0's `hermes sessions export -` prints (newest activity first).\n"

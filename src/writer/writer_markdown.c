@@ -90,6 +90,9 @@ static void front_matter(struct md *m, size_t n_msgs, size_t n_tools)
 	else
 		txc_buf_addstr(b, "ended: null\n");
 	txc_buf_addf(b, "messages: %zu\ntool_calls: %zu\n", n_msgs, n_tools);
+	if (m->t->meta.range_first > 0) /* ID#RANGE: which messages of the session these are */
+		txc_buf_addf(b, "range: \"%lld-%lld\"\n", (long long)m->t->meta.range_first,
+			     (long long)m->t->meta.range_last);
 	if (me->has_usage)
 		txc_buf_addf(
 			b,

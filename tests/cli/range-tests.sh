@@ -64,5 +64,70 @@ expect_rc 0 "markdown without compacted rows" "$txc" convert r1234 --db r.db --t
 expect_rc 0 "search in r" "$txc" search epsilon --db r.db
 grep -q '^  r1234#10  assistant' out.txt && ok || bad "search number: $(cat out.txt)"
 
+# ---- ranges: the four forms, every writer ----
+heads() { grep -o '^## #[0-9]*' out.txt | tr -d '# ' | tr '\n' ' '; }
+expect_rc 0 "markdown #8-10" "$txc" convert 'r1234#8-10' --db r.db --to markdown --utc
+[ "$(heads)" = "8 9 10 " ] && grep -qx 'range: "8-10"' out.txt && [ ! -s err.txt ] && ok || bad "8-10: $(heads) $(cat err.txt)"
+expect_rc 0 "markdown #-2 (the last two)" "$txc" convert 'r1234#-2' --db r.db --to markdown --utc
+[ "$(heads)" = "9 10 " ] && ok || bad "-2: $(heads)"
+expect_rc 0 "markdown #8- (to the end), by an id prefix" "$txc" convert 'r12#8-' --db r.db --to markdown --utc
+[ "$(heads)" = "8 9 10 " ] && ok || bad "8-: $(heads)"
+expect_rc 0 "markdown #1 (one message)" "$txc" convert 'r1234#1' --db r.db --to markdown --utc
+[ "$(heads)" = "1 " ] && grep -qx 'messages: 1' out.txt && ok || bad "#1: $(heads)"
+expect_rc 0 "hermes #8-9" "$txc" convert 'r1234#8-9' --db r.db --to hermes
+json_ok out.txt && [ "$(grep -o '"id": [0-9]*, "session_id"' out.txt | sed 's/[^0-9]//g' | tr '\n' ' ')" = "8 9 " ] &&
+	"$txc" convert r1234 --db r.db --to hermes | sed 's/, "messages": \[.*//' > whole-head.txt && sed 's/, "messages": \[.*//' out.txt | cmp -s - whole-head.txt &&
+	ok "hermes range: the export's session columns, only rows 8 and 9" || bad "hermes 8-9: $(cat out.txt)"
+expect_rc 0 "claude #8-10" "$txc" convert 'r1234#8-10' --db r.db --to claude
+json_ok out.txt && grep -q '"text":"after tools gamma"' out.txt && grep -q '"text":"final epsilon"' out.txt &&
+	! grep -q 'reply beta\|start alpha' out.txt && ok "claude range: only those messages" || bad "claude 8-10: $(cut -c1-200 out.txt)"
+sid_whole=$("$txc" convert r1234 --db r.db --to claude | grep -o '"sessionId":"[^"]*"' | head -n 1)
+grep -qF "$sid_whole" out.txt && bad "a range has the whole session's Claude id" || ok "a range is a Claude session of its own (its own uuid)"
+expect_rc 0 "install the whole session" env CLAUDE_CONFIG_DIR="$work/cc" "$txc" convert r1234 --db r.db --to claude --install
+expect_rc 0 "install a range beside it" env CLAUDE_CONFIG_DIR="$work/cc" "$txc" convert 'r1234#8-' --db r.db --to claude --install
+[ "$(ls cc/projects/-tmp/*.jsonl | wc -l)" = 2 ] && ok "a range installs as its own session, the whole one untouched" || bad "install: $(ls -R cc)"
+
+# ---- a range never parts a tool call from its results ----
+expect_rc 0 "mid tool pair, markdown" "$txc" convert 'r1234#6' --db r.db --to markdown --utc
+[ "$(heads)" = "5 " ] && grep -qF '<summary>#6 · ok' out.txt && grep -qF '<summary>#7 · ok' out.txt && ok || bad "#6: $(heads)"
+[ "$(wc -l < err.txt)" = 1 ] && grep -qx 'txc: warning: range 6-6 taken as messages 5-7: widened so that no tool call is parted from its result' err.txt &&
+	ok "widening said in one warning line" || bad "widening: $(cat err.txt)"
+expect_rc 0 "mid tool pair, hermes (streamed)" "$txc" convert 'r1234#4-6' --db r.db --to hermes
+[ "$(grep -o '"id": [0-9]*, "session_id"' out.txt | sed 's/[^0-9]//g' | tr '\n' ' ')" = "4 5 6 7 " ] && grep -q 'widened' err.txt && ok || bad "hermes 4-6: $(cat out.txt err.txt)"
+expect_rc 0 "mid tool pair, claude" "$txc" convert 'r1234#5' --db r.db --to claude
+[ "$(grep -c '"type":"tool_result"' out.txt)" = 2 ] && ! grep -q 'interrupted\|No result' out.txt && ok "claude: both results kept" || bad "claude #5: $(cat out.txt)"
+if [ -n "${CLAUDE_CHECK:-}" ]; then "$CLAUDE_CHECK" out.txt > cc.txt 2>&1 && ok "claude-check: a range" || bad "claude-check: $(head -n 3 cc.txt)"; fi
+expect_rc 0 "tools fixture #4-9: calls before and results after" "$txc" convert 'tools#4-9' --db feat.db --to markdown --utc
+[ "$(heads)" = "2 6 9 " ] && ok || bad "tools 4-9: $(heads)"
+expect_rc 0 "end past the last message" "$txc" convert 'r1234#9-99' --db r.db --to markdown --utc
+[ "$(heads)" = "9 10 " ] && grep -qx 'txc: warning: range 9-99 taken as messages 9-10: the session ends at message 10' err.txt && ok || bad "9-99: $(heads) $(cat err.txt)"
+expect_rc 0 "-N beyond the session: all of it" "$txc" convert 'r1234#-500' --db r.db --to markdown --utc
+[ "$(heads)" = "1 3 5 8 9 10 " ] && [ ! -s err.txt ] && ok || bad "-500: $(heads)"
+expect_rc 0 "-o with a range" "$txc" convert 'r1234#9' --db r.db --to markdown -o 'part#9.md'
+grep -q '^## #9 · User' 'part#9.md' && ok || bad "-o part: $(ls)"
+
+# ---- edge cases: one clear line, exit 2 ----
+for c in 'r1234#:empty' 'r1234#0:message 0 does not exist' 'r1234#40-12:its end comes before its start' \
+	'r1234#0-3:message 0 does not exist' 'r1234#-0:message 0 does not exist' 'r1234#x:not a number' 'r1234#5x:not a number' \
+	'r1234#1-2-3:not a number' 'r1234#11:message 11 is past the end: the session has 10 messages' \
+	'r1234#11-:message 11 is past the end' 'r1234#4:message 4: nothing to convert' \
+	'r1234#2:history archived by compaction' 'nosuch#x:not a number'; do
+	arg=${c%%:*} msg=${c#*:}
+	for to in markdown hermes claude; do
+		expect_rc 2 "convert '$arg' --to $to" "$txc" convert "$arg" --db r.db --to "$to"
+		grep -qF -- "$msg" err.txt && [ "$(wc -l < err.txt)" = 1 ] && [ ! -s out.txt ] && ok || bad "$arg: $(cat err.txt)"
+	done
+done
+expect_rc 0 "a compacted message with --include-compacted" "$txc" convert 'r1234#2' --db r.db --to markdown --include-compacted --utc
+[ "$(heads)" = "2 " ] && ok || bad "#2 compacted: $(heads)"
+expect_rc 3 "an unknown session with a good range" "$txc" convert 'nosuch#3' --db r.db --to markdown
+# an id holding '#' is still found whole when what follows is not a range
+printf "INSERT INTO sessions VALUES ('odd#id', 'cli', 'm', 1767323000, '/tmp', 'Odd');\nINSERT INTO messages (session_id, role, content, timestamp) VALUES ('odd#id', 'user', 'hi odd', 1767323001);\n" > odd.sql
+cat r.sql odd.sql > r2.sql && "$mkdb" r2.db r2.sql || exit 1
+expect_rc 0 "an id with # in it" "$txc" convert 'odd#id' --db r2.db --to markdown --utc
+grep -q 'hi odd' out.txt && ok || bad "odd#id: $(cat err.txt)"
+expect_rc 0 "an id with # in it, and a range" "$txc" convert 'odd#id#1' --db r2.db --to markdown --utc
+[ "$(heads)" = "1 " ] && ok || bad "odd#id#1: $(cat err.txt)"
+
 summary range
 [ "$fails" = 0 ]
