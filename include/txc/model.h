@@ -51,7 +51,8 @@ struct txc_block {
 	enum txc_block_kind kind;
 	struct txc_str text;           /* TEXT, THINKING (may be empty) */
 	struct txc_str signature;      /* THINKING: provider signature, if any */
-	struct txc_str encrypted;      /* THINKING: opaque provider reasoning, if any */
+	struct txc_str encrypted;      /* THINKING: opaque provider reasoning, if any; redacted: its data */
+	bool redacted;                 /* THINKING: Anthropic's redacted_thinking (no text, data in encrypted) */
 	struct txc_str id;             /* TOOL_USE: call id; TOOL_RESULT: the call it answers */
 	struct txc_str name;           /* TOOL_USE: canonical name; TOOL_RESULT: tool name if known */
 	struct txc_str source_name;    /* TOOL_USE: the name as the source wrote it */

@@ -129,5 +129,37 @@ grep -q 'hi odd' out.txt && ok || bad "odd#id: $(cat err.txt)"
 expect_rc 0 "an id with # in it, and a range" "$txc" convert 'odd#id#1' --db r2.db --to markdown --utc
 [ "$(heads)" = "1 " ] && ok || bad "odd#id#1: $(cat err.txt)"
 
+# ---- signed reasoning: every Anthropic-signed block's text and signature byte for byte, in order ----
+"$mkdb" rs.db "$src/fixtures/reasoning.sql" || exit 1
+cat > signed.py <<'PY'
+import json, sqlite3, sys
+anth = lambda it: str(it.get("format", "")).startswith("anthropic")
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+want, got = [], []
+for (d,) in db.execute("SELECT reasoning_details FROM messages WHERE reasoning_details IS NOT NULL AND id BETWEEN ? AND ? ORDER BY id", (int(sys.argv[3]), int(sys.argv[4]))):
+    for it in json.loads(d):
+        t = it.get("type")
+        if t == "thinking" and it.get("signature") or t == "reasoning.text" and it.get("signature") and anth(it):
+            want.append(("thinking", it.get("thinking", it.get("text")), it["signature"]))
+        elif t == "redacted_thinking" or t == "reasoning.encrypted" and anth(it):
+            want.append(("redacted_thinking", it["data"], None))
+for line in open(sys.argv[2], encoding="utf-8"):
+    for b in (json.loads(line).get("message") or {}).get("content") or []:
+        if isinstance(b, dict) and b.get("type") == "thinking" and "signature" in b:
+            got.append(("thinking", b["thinking"], b["signature"]))
+        elif isinstance(b, dict) and b.get("type") == "redacted_thinking":
+            got.append(("redacted_thinking", b["data"], None))
+print(len(want), len(got))
+sys.exit(0 if got == want and want else 1)
+PY
+expect_rc 0 "signed reasoning to claude" "$txc" convert signed --db rs.db --to claude
+python3 signed.py rs.db out.txt 1 99 > py.txt && grep -qx '5 5' py.txt && ok "claude: 5 signed/redacted blocks, text and signature as stored" || bad "signed: $(cat py.txt)"
+grep -q '"thinking":"Other provider text."}' out.txt && grep -q '"thinking":"Streamed reasoning, no details."}' out.txt &&
+	ok "unsigned reasoning stays unsigned thinking" || bad "unsigned: $(grep -o '"thinking":"[^"]*"[^}]*}' out.txt)"
+if [ -n "${CLAUDE_CHECK:-}" ]; then "$CLAUDE_CHECK" out.txt > cc.txt 2>&1 && ok "claude-check: signed and unsigned reasoning" || bad "claude-check: $(head -n 3 cc.txt)"; fi
+expect_rc 0 "signed reasoning, a range" "$txc" convert 'signed#3-4' --db rs.db --to claude
+python3 signed.py rs.db out.txt 2 4 > py.txt && grep -qx '5 5' py.txt && [ "$(grep -c '"type":"assistant"' out.txt)" = 2 ] && ok "a range keeps the signed blocks of its (widened) turns" || bad "signed range: $(cat py.txt err.txt)"
+if [ -n "${CLAUDE_CHECK:-}" ]; then "$CLAUDE_CHECK" out.txt > cc.txt 2>&1 && ! grep -q 'rejected a request' cc.txt && ok "claude-check: only signed thinking, first request accepted" || bad "claude-check: $(head -n 3 cc.txt)"; fi
+
 summary range
 [ "$fails" = 0 ]
