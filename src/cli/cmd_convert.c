@@ -75,10 +75,10 @@ struct row_stream {
 /* In the range: a numbered row by its number, any other row when it sits between first and last. */
 static bool stream_keeps(struct row_stream *hs, const struct txc_json *row)
 {
-	bool numbered = txc_hermes_row_numbered(row);
-	hs->numbered += numbered;
 	if (hs->first == 0)
 		return true;
+	bool numbered = txc_hermes_row_numbered(row);
+	hs->numbered += numbered;
 	return hs->numbered >= hs->first && (numbered ? hs->numbered <= hs->last : hs->numbered < hs->last);
 }
 
