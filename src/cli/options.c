@@ -179,7 +179,8 @@ static const struct cli_cmd_info cmds[] = {
 	 "index answers when the store has a usable one, else the rows are scanned (same\n"
 	 "hits, slower); --verbose says which.  Each hit is ID#N: message N of session ID, counting\n"
 	 "its user, assistant and tool messages (compacted ones too) in order; messages\n"
-	 "rewound away (--include-inactive) have no number.\n",
+	 "rewound away (--include-inactive) have no number.  The Markdown headings show the\n"
+	 "same #N, and `txc convert 'ID#N-M'` converts just those messages.\n",
 	 cmd_search, CLI_CMD_STORE, NULL},
 	{0, "completions", "SHELL", "print a bash, zsh or fish completion script", NULL, cmd_completions, 0,
 	 "bash zsh fish"},
