@@ -780,7 +780,8 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 		last--;
 	if (last > 0 && t->messages[last - 1].role == TXC_ROLE_ASSISTANT)
 		c.n_open = 0;
-	close_open_calls(&c, t->n_messages ? t->messages[t->n_messages - 1].time : t->meta.started_at);
+	/* at the time of the last message written (compacted history is loaded too, never written) */
+	close_open_calls(&c, last > 0 ? t->messages[last - 1].time : t->meta.started_at);
 	if (c.last_msg_uuid[0]) {
 		if (t->meta.title.ptr != NULL) {
 			txc_buf_addstr(b, "{\"type\":\"summary\",\"summary\":");

@@ -64,6 +64,23 @@ expect_rc 0 "markdown without compacted rows" "$txc" convert r1234 --db r.db --t
 expect_rc 0 "search in r" "$txc" search epsilon --db r.db
 grep -q '^  r1234#10  assistant' out.txt && ok || bad "search number: $(cat out.txt)"
 
+# compacted rows are loaded for the numbers but never written: a call left open at the end is
+# closed at the time of the last message written, not at an archived row's
+cat > open.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_call_id TEXT,
+  tool_calls TEXT, timestamp REAL NOT NULL, active INTEGER NOT NULL DEFAULT 1, compacted INTEGER NOT NULL DEFAULT 0);
+INSERT INTO sessions VALUES ('open', 'cli', 1767323000, '/tmp');
+INSERT INTO messages VALUES (1, 'open', 'user', 'go', NULL, NULL, 1767323001, 1, 0),
+ (2, 'open', 'assistant', '', NULL, '[{"id": "a", "type": "function", "function": {"name": "x", "arguments": "{}"}}, {"id": "b", "type": "function", "function": {"name": "x", "arguments": "{}"}}]', 1767323002, 1, 0),
+ (3, 'open', 'tool', 'ra', 'a', NULL, 1767323003, 1, 0),
+ (4, 'open', 'user', 'archived', NULL, NULL, 1767322000, 0, 1);
+SQL
+"$mkdb" open.db open.sql || exit 1
+expect_rc 0 "claude: an open call, compacted history last" "$txc" convert open --db open.db --to claude
+grep '"tool_use_id":"b"' out.txt | grep -q '"timestamp":"2026-01-02T03:03:23.000Z"' && ! grep -q archived out.txt && ok ||
+	bad "open call closed at: $(grep -o '"timestamp":"[^"]*"' out.txt | tr '\n' ' ')"
+
 # ---- ranges: the four forms, every writer ----
 heads() { grep -o '^## #[0-9]*' out.txt | tr -d '# ' | tr '\n' ' '; }
 expect_rc 0 "markdown #8-10" "$txc" convert 'r1234#8-10' --db r.db --to markdown --utc
