@@ -51,7 +51,8 @@ struct txc_block {
 	enum txc_block_kind kind;
 	struct txc_str text;           /* TEXT, THINKING (may be empty) */
 	struct txc_str signature;      /* THINKING: provider signature, if any */
-	struct txc_str encrypted;      /* THINKING: opaque provider reasoning, if any */
+	struct txc_str encrypted;      /* THINKING: opaque provider reasoning, if any; redacted: its data */
+	bool redacted;                 /* THINKING: Anthropic's redacted_thinking (no text, data in encrypted) */
 	struct txc_str id;             /* TOOL_USE: call id; TOOL_RESULT: the call it answers */
 	struct txc_str name;           /* TOOL_USE: canonical name; TOOL_RESULT: tool name if known */
 	struct txc_str source_name;    /* TOOL_USE: the name as the source wrote it */
@@ -77,7 +78,8 @@ struct txc_message {
 	struct txc_str stop_other;
 	int64_t row_id; /* source row id (Hermes messages.id), 0 if none */
 	bool compacted; /* history archived by compaction (not live) */
-	size_t number;  /* its message number (ID#N, search.h), counting from 1; 0 when it has none */
+	int64_t number; /* its message number, ID#N (search.h): what `txc search` prints and the
+			   Markdown headings show; 0 for a row that has none */
 };
 
 /*
@@ -119,6 +121,8 @@ struct txc_meta {
 	bool has_cost;
 	double cost_usd; /* actual_cost_usd when recorded, else estimated */
 	bool cost_is_actual;
+	int64_t range_first, range_last; /* a range of the session (txc_model_slice): the message
+					    numbers it kept; both 0 for the whole session */
 };
 
 struct txc_hermes_native;

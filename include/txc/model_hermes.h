@@ -25,6 +25,9 @@ struct txc_hermes_native *txc_hermes_native(struct txc_transcript *t);
 
 /* Hermes's "active" flag of a message row: absent, or the number 1. */
 bool txc_hermes_row_active(const struct txc_json *row);
+/* Whether a row has a message number (search.h, "Message numbers"): role user, assistant or
+ * tool, and active or compacted (compacted = 1).  The one rule search and the model count by. */
+bool txc_hermes_row_numbered(const struct txc_json *row);
 /* Hermes's "archived" column of a session: true, or a number other than 0. */
 bool txc_hermes_archived(const struct txc_json *v);
 

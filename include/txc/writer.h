@@ -64,7 +64,6 @@ enum txc_writer_cap {
 	TXC_WCAP_STREAM = 1u << 1,      /* can write a session row by row (hermes; writer_hermes.h) */
 	TXC_WCAP_ASSETS = 1u << 2,      /* can put images in files beside its output (--images files) */
 	TXC_WCAP_INSTALL = 1u << 3,     /* can be installed for its program (--install; writer_claude.h) */
-	TXC_WCAP_NUMBERS = 1u << 4,     /* shows message numbers (ID#N): load compacted rows, which count */
 	TXC_WCAP_ONE_FILE = 1u << 5,    /* one self-contained file: images inline unless --images files */
 };
 

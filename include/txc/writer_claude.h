@@ -10,7 +10,8 @@
 
 extern const struct txc_writer_ops txc_writer_claude;
 
-/* the session's Claude Code id: a UUIDv5 of its id (and scope, when not empty), the same every run */
+/* the session's Claude Code id: a UUIDv5 of its id (and scope, when not empty; and its range, when
+ * a range), the same every run */
 void txc_claude_session_uuid(const struct txc_transcript *t, struct txc_str scope, char out[37]);
 /* a name-based (SHA-1, v5) UUID of name in the namespace ns_text, lower-case */
 void txc_claude_uuid5(char out[37], const char *ns_text, const char *name, size_t len);

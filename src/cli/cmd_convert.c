@@ -8,6 +8,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "txc/model_hermes.h"
+#include "txc/range.h"
 
 /*
  * stdout on a terminal: transcript text must not drive it, so control
@@ -66,7 +68,19 @@ struct row_stream {
 	struct txc_out *out;
 	const struct txc_write_opts *w;
 	size_t n_rows;
+	int64_t first, last; /* a range: the message numbers to write (0, 0: every row) */
+	int64_t numbered;    /* rows with a number so far */
 };
+
+/* In the range: a numbered row by its number, any other row when it sits between first and last. */
+static bool stream_keeps(struct row_stream *hs, const struct txc_json *row)
+{
+	if (hs->first == 0)
+		return true;
+	bool numbered = txc_hermes_row_numbered(row);
+	hs->numbered += numbered;
+	return hs->numbered >= hs->first && (numbered ? hs->numbered <= hs->last : hs->numbered < hs->last);
+}
 
 static int stream_head(void *ctx, const struct txc_transcript *t)
 {
@@ -78,15 +92,20 @@ static int stream_head(void *ctx, const struct txc_transcript *t)
 static int stream_row(void *ctx, const struct txc_json *row)
 {
 	struct row_stream *hs = ctx;
+	if (!stream_keeps(hs, row))
+		return 0;
 	hs->ops->row(hs->out, row, &hs->n_rows);
 	return hs->out->err ? TXC_E_FAIL : 0;
 }
 
 /* a write error stops the stream with out->err set and d left for the caller to fill */
 static int stream_rows(const struct txc_writer_ops *ops, struct txc_store *s, const struct txc_sid *id, unsigned flags,
-		       struct txc_out *out, const struct txc_write_opts *w, struct txc_diag *d)
+		       struct txc_out *out, const struct txc_write_opts *w, const struct txc_slice_info *range,
+		       struct txc_diag *d)
 {
-	struct row_stream hs = {ops->stream, out, w, 0};
+	struct row_stream hs = {ops->stream, out, w, 0, range->first, range->last, 0};
+	if (range->first != 0)
+		flags |= TXC_LOAD_COMPACTED; /* numbers count compacted rows: see them all */
 	struct txc_row_sink sink = {stream_head, stream_row, &hs};
 	int rc = txc_store_stream(s, id, flags, &sink, d);
 	if (rc == 0)
@@ -127,18 +146,59 @@ struct convert_src {
 	size_t which;
 	struct txc_transcript *t; /* else: the model */
 	char *profile;            /* its store's profile (scopes the Claude session id) */
+	bool ranged;              /* SESSION#RANGE: */
+	struct txc_range range;
+	struct txc_slice_info slice; /* what the range kept (stream: first, last filter the rows) */
 };
+
+/* A range: the messages it keeps, said in one line when they are not the ones asked for. */
+static enum txc_err convert_slice(const struct cli_args *a, struct txc_transcript *t, struct convert_src *src,
+				  struct txc_diag *d)
+{
+	enum txc_err rc = txc_model_slice(t, &src->range, &src->slice, d);
+	const struct txc_slice_info *in = &src->slice;
+	if (rc == TXC_OK && in->n_live == 0 && !a->w.include_compacted) {
+		char w[64];
+		txc_range_words(w, in->first, in->last);
+		txc_diag_set(d, TXC_E_USAGE,
+			     "%s: history archived by compaction, which only --to markdown "
+			     "--include-compacted shows",
+			     w);
+		return TXC_E_USAGE;
+	}
+	if (rc != TXC_OK || !(in->widened || in->cut))
+		return rc;
+	char end[48] = "";
+	if (in->cut)
+		snprintf(end, sizeof(end), " the session ends at message %lld", (long long)in->n_numbers);
+	cli_warn("range %lld-%lld taken as messages %lld-%lld:%s%s%s", (long long)in->asked_first,
+		 (long long)in->asked_last, (long long)in->first, (long long)in->last, end,
+		 in->cut && in->widened ? ";" : "",
+		 in->widened ? " widened so that no tool call is parted from its result" : "");
+	return rc;
+}
 
 static enum txc_err convert_open(struct cli_args *a, const struct txc_writer_ops *ops, struct convert_src *src,
 				 struct txc_diag *d)
 {
-	memset(src, 0, sizeof(*src));
 	/* Hermes's format is its rows as they are: streamed, so memory stays flat */
 	src->stream = (ops->caps & TXC_WCAP_STREAM) != 0;
 	if (!src->stream) {
 		enum txc_err rc = cli_load_session(a, cli_load_flags(a, ops), &src->t, &src->profile, d);
 		a->w.scope = cli_profile_scope(src->profile); /* src->profile outlives every use of a->w */
+		if (rc == TXC_OK && src->ranged)
+			rc = convert_slice(a, src->t, src, d);
 		return rc;
+	}
+	if (src->ranged) {
+		/* a streamed range: the model (then dropped) says which messages, widened, the rows are */
+		struct txc_transcript *t = NULL;
+		enum txc_err rc = cli_load_session(a, TXC_LOAD_MODEL_ONLY | TXC_LOAD_COMPACTED, &t, NULL, d);
+		if (rc == TXC_OK)
+			rc = convert_slice(a, t, src, d);
+		txc_transcript_free(t);
+		if (rc != TXC_OK)
+			return rc;
 	}
 	enum txc_err rc = cli_stores_open(a, &src->st, d);
 	if (rc == TXC_OK)
@@ -178,7 +238,8 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 	else
 		cli_out_stdout(&out, &tty);
 	if (rc == TXC_OK && src->stream)
-		rc = stream_rows(ops, src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w, d);
+		rc = stream_rows(ops, src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w,
+				 &src->slice, d);
 	else if (rc == TXC_OK)
 		rc = ops->write(&out, src->t, &a->w, d);
 	convert_close(src); /* the store is done with before the file lands */
@@ -198,6 +259,25 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 	return rc;
 }
 
+/*
+ * SESSION#RANGE: the text after the last '#' is a range (range.h).  An id that itself holds a
+ * '#' not followed by a range is still found: when the range does not parse, the whole
+ * argument is the session, and the range's error is the one reported if no session has it.
+ */
+static void convert_range_arg(struct cli_args *a, struct convert_src *src, char **id_copy, struct txc_diag *bad)
+{
+	const char *arg = a->pos[0], *hash = strrchr(arg, '#');
+	if (hash == NULL)
+		return;
+	if (txc_range_parse(hash + 1, strlen(hash + 1), &src->range, bad) != TXC_OK)
+		return;
+	bad->code = TXC_OK;
+	*id_copy = txc_xstrdup(arg);
+	(*id_copy)[hash - arg] = '\0';
+	a->pos[0] = *id_copy;
+	src->ranged = true;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct cli_args a;
@@ -208,9 +288,14 @@ int cmd_convert(int argc, char **argv)
 	rc = convert_args(&a, &ops);
 	if (rc != 0)
 		return rc;
-	struct txc_diag d = {0};
+	struct txc_diag d = {0}, bad_range = {0};
 	struct convert_src src;
+	char *id_copy = NULL;
+	memset(&src, 0, sizeof(src));
+	convert_range_arg(&a, &src, &id_copy, &bad_range);
 	enum txc_err err = convert_open(&a, ops, &src, &d);
+	if (err == TXC_E_NOTFOUND && bad_range.code != TXC_OK)
+		d = bad_range; /* no session of that name either: the range was meant */
 	if (err == TXC_OK && a.install) {
 		int res;
 		err = cli_install_claude(&a, src.t, &a.w, false, &res, &d);
@@ -218,5 +303,6 @@ int cmd_convert(int argc, char **argv)
 		err = convert_write(&a, ops, &src, &d);
 	}
 	convert_close(&src);
+	free(id_copy);
 	return err != TXC_OK ? cli_fail(&d) : 0;
 }

@@ -33,10 +33,11 @@ void cli_format_words(struct txc_buf *b)
 
 unsigned cli_load_flags(const struct cli_args *a, const struct txc_writer_ops *ops)
 {
-	/* a writer that numbers messages gets the compacted ones too (it hides them itself): they count */
-	unsigned flags = a->w.include_compacted || (ops->caps & TXC_WCAP_NUMBERS) ? TXC_LOAD_COMPACTED : 0;
+	unsigned flags = a->w.include_compacted ? TXC_LOAD_COMPACTED : 0;
+	/* the model always holds the compacted rows (writers skip them unless asked): message numbers
+	 * count them (search.h), so the Markdown's numbers and a range's are the ones search prints */
 	if (!(ops->caps & TXC_WCAP_NATIVE_ROWS))
-		flags |= TXC_LOAD_MODEL_ONLY;
+		flags |= TXC_LOAD_MODEL_ONLY | TXC_LOAD_COMPACTED;
 	return flags;
 }
 

@@ -119,7 +119,7 @@ static const struct cli_opt opts[] = {
 	{"as-new", 0, O_AS_NEW, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
 	 "with --install: install as a separate Claude Code session (same id every run), leaving the installed one"},
 	{"reasoning", 0, O_REASONING, "MODE", "keep text drop", CMD_CONVERT | CMD_EXPORT,
-	 "claude: keep (thinking blocks, default), text, or drop"},
+	 "claude: keep (thinking blocks, default; Anthropic-signed ones with their signature), text, or drop"},
 	{"detail", 0, O_DETAIL, "LEVEL", "full normal brief prompts", CMD_CONVERT | CMD_EXPORT,
 	 "markdown, html: full, normal (default), brief, or prompts"},
 	{"max-output-lines", 0, O_MAXLINES, "N", NULL, CMD_CONVERT | CMD_EXPORT,
@@ -161,7 +161,12 @@ static const struct cli_cmd_info cmds[] = {
 	 "store is not an error: nothing is listed and stderr says where txc looked.\n",
 	 cmd_list, CLI_CMD_STORE, NULL},
 	{CMD_CONVERT, "convert", "SESSION --to FORMAT [options]", "convert one session to another format",
-	 "Convert one session.  SESSION is an exact id or a unique prefix.\n", cmd_convert, CLI_CMD_STORE, NULL},
+	 "Convert one session.  SESSION is an exact id or a unique prefix.\n"
+	 "SESSION#RANGE converts only some of its messages, numbered as `txc search` (ID#N)\n"
+	 "and the Markdown headings (#N) number them: ID#12-40, ID#5- (to the end), ID#-20\n"
+	 "(the last 20), ID#7 (one).  A range is widened, with a warning, so that no tool\n"
+	 "call is parted from its results; a bad or empty range is a usage error (exit 2).\n",
+	 cmd_convert, CLI_CMD_STORE, NULL},
 	{CMD_EXPORT, "export", "--json | --to FORMAT --out DIR [options]", "export sessions (JSONL, or files)",
 	 "--json prints the selected sessions as JSONL, each line identical to what Hermes\n"
 	 "v0.20.0's `hermes sessions export -` prints (newest activity first).\n"
@@ -182,7 +187,8 @@ static const struct cli_cmd_info cmds[] = {
 	 "index answers when the store has a usable one, else the rows are scanned (same\n"
 	 "hits, slower); --verbose says which.  Each hit is ID#N: message N of session ID, counting\n"
 	 "its user, assistant and tool messages (compacted ones too) in order; messages\n"
-	 "rewound away (--include-inactive) have no number.\n",
+	 "rewound away (--include-inactive) have no number.  The Markdown headings show the\n"
+	 "same #N, and `txc convert 'ID#N-M'` converts just those messages.\n",
 	 cmd_search, CLI_CMD_STORE, NULL},
 	{0, "completions", "SHELL", "print a bash, zsh or fish completion script", NULL, cmd_completions, 0,
 	 "bash zsh fish"},

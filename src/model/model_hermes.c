@@ -359,6 +359,14 @@ bool txc_hermes_row_active(const struct txc_json *row)
 	return number_of(v, &d) && d == 1;
 }
 
+bool txc_hermes_row_numbered(const struct txc_json *row)
+{
+	const struct txc_json *role = txc_json_get(row, "role"), *c = txc_json_get(row, "compacted");
+	int64_t x;
+	bool compacted = c != NULL && txc_json_is_int(c, &x) && x == 1;
+	return is_str(role) && txc_query_is_message_role(role->s) && (txc_hermes_row_active(row) || compacted);
+}
+
 bool txc_hermes_archived(const struct txc_json *v)
 {
 	double d;
@@ -416,7 +424,7 @@ struct txc_model_builder {
 	struct messages ms; /* heap vector, copied into the arena at the end */
 	struct blocks bs;
 	double last_time;
-	size_t numbered;       /* rows that have a message number so far (search.h) */
+	int64_t numbered;      /* rows with a message number so far */
 	struct txc_arena *tmp; /* throw-away parses (a tool result, to judge is_error) */
 };
 
@@ -456,9 +464,79 @@ static void relocate(struct txc_arena *a, struct txc_block *v, size_t n)
 	}
 }
 
-/* An assistant row's blocks: its reasoning (text and/or encrypted) first, then content, then calls. */
+/*
+ * Signed reasoning (docs/FORMATS.md, "Signed reasoning"): reasoning_details items as Anthropic
+ * signed them, kept byte for byte.  Native Anthropic rows hold {"type":"thinking","thinking",
+ * "signature"} and {"type":"redacted_thinking","data"}; OpenRouter rows hold
+ * {"type":"reasoning.text","text","signature","format":"anthropic-..."} and reasoning.encrypted
+ * with an Anthropic format for a redacted block.
+ */
+static bool anthropic_format(const struct txc_json *item)
+{
+	const struct txc_json *f = txc_json_get(item, "format");
+	return is_str(f) && f->s.len >= 9 && memcmp(f->s.ptr, "anthropic", 9) == 0;
+}
+
+/* the item as a thinking block (*signed_ if Anthropic signed or redacted it); false: not reasoning text */
+static bool detail_block(const struct txc_json *item, struct txc_block *b, bool *signed_)
+{
+	const char *type = txc_json_cstr(txc_json_get(item, "type"));
+	struct txc_str sig = nonempty(txc_json_get(item, "signature"));
+	struct txc_str data = nonempty(txc_json_get(item, "data"));
+	bool native = type != NULL && strcmp(type, "thinking") == 0;
+	bool router = type != NULL && strcmp(type, "reasoning.text") == 0;
+	const struct txc_json *text = txc_json_get(item, native ? "thinking" : "text");
+	memset(b, 0, sizeof(*b));
+	b->kind = TXC_BLOCK_THINKING;
+	if ((native || router) && is_str(text)) {
+		b->text = text->s;
+		*signed_ = sig.ptr != NULL && (native || anthropic_format(item));
+		b->signature = *signed_ ? sig : TXC_STR_NULL;
+		return true;
+	}
+	bool redacted = type != NULL && (strcmp(type, "redacted_thinking") == 0 ||
+					 (strcmp(type, "reasoning.encrypted") == 0 && anthropic_format(item)));
+	if (redacted && data.ptr != NULL) {
+		b->redacted = *signed_ = true;
+		b->encrypted = data;
+		return true;
+	}
+	return false;
+}
+
+/* The row's signed reasoning as thinking blocks, in the order stored; false (nothing added) when none is signed. */
+static bool signed_blocks(struct txc_arena *a, struct blocks *bs, const struct txc_json *row)
+{
+	const struct txc_json *v = txc_json_get(row, "reasoning_details");
+	if (is_str(v) && txc_json_parse(a, v->s.ptr, v->s.len, &v) != 0)
+		return false;
+	if (v == NULL || v->kind != TXC_JSON_ARRAY)
+		return false;
+	bool any = false;
+	struct txc_block b;
+	for (size_t i = 0; i < v->n; i++) {
+		bool sig = false;
+		any |= detail_block(v->items[i], &b, &sig) && sig;
+	}
+	for (size_t i = 0; any && i < v->n; i++) {
+		bool sig = false;
+		if (detail_block(v->items[i], &b, &sig) && (sig || b.text.len > 0))
+			*add_block(a, bs, TXC_BLOCK_THINKING) = b;
+	}
+	return any;
+}
+
+/*
+ * An assistant row's blocks: its reasoning first (signed blocks when Anthropic signed it, else
+ * its text and/or encrypted), then content, then calls.
+ */
 static void assistant_blocks(struct txc_arena *a, struct blocks *bs, const struct txc_json *row)
 {
+	if (signed_blocks(a, bs, row)) {
+		add_content(a, bs, txc_json_get(row, "content"));
+		add_tool_calls(a, bs, txc_json_get(row, "tool_calls"));
+		return;
+	}
 	bool has_text, has_enc;
 	struct txc_str text = reasoning_text(a, row, &has_text);
 	struct txc_str enc = encrypted_of(a, row, &has_enc);
@@ -526,12 +604,8 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->bs.n = 0;
 	if (txc_hermes_row_active(row))
 		t->native->n_active_rows++;
-	/* numbered as search numbers it, rows that make no turn included, so #mN is the hit ID#N */
-	double compacted = 0;
-	const char *role = txc_json_cstr(txc_json_get(row, "role"));
-	bool numbered = (txc_hermes_row_active(row) ||
-			 (number_of(txc_json_get(row, "compacted"), &compacted) && compacted == 1)) &&
-			txc_query_is_message_role(role ? txc_str_c(role) : TXC_STR_NULL);
+	/* counted before a row is judged empty: a blank row keeps its number, so later ones agree with search */
+	bool numbered = txc_hermes_row_numbered(row);
 	mb->numbered += numbered;
 	if (!row_blocks(mb, a, row, &r))
 		return;

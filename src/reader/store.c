@@ -585,7 +585,7 @@ static int scan_row(void *ctx, const struct txc_json *row)
 	h.active = txc_hermes_row_active(row);
 	h.compacted = int_is(txc_json_get(row, "compacted"), 1);
 	const char *role = txc_json_cstr(txc_json_get(row, "role"));
-	bool counted = (h.active || h.compacted) && txc_query_is_message_role(role ? txc_str_c(role) : TXC_STR_NULL);
+	bool counted = txc_hermes_row_numbered(row); /* the model numbers by the same rule */
 	x->n_messages += counted;
 	if (!h.active && !h.compacted && !x->o->include_inactive)
 		return 0;

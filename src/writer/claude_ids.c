@@ -31,6 +31,9 @@ void txc_claude_session_uuid(const struct txc_transcript *t, struct txc_str scop
 		txc_buf_addch(&key, '/');
 	}
 	txc_model_id_key(&key, t->meta.id_kind, t->meta.id);
+	/* a range (ID#RANGE) is a conversation of its own: installed beside the whole session, never over it */
+	if (t->meta.range_first > 0)
+		txc_buf_addf(&key, "#%lld-%lld", (long long)t->meta.range_first, (long long)t->meta.range_last);
 	txc_claude_uuid5(out, ns_session, key.buf ? key.buf : "", key.len);
 	txc_buf_release(&key);
 }

@@ -119,8 +119,10 @@ static void walk_call(struct walk *w, size_t mi, const struct txc_block *blk)
 	struct txc_render_call c = {.call = blk, .show_result = w->o->detail != TXC_DETAIL_BRIEF};
 	if (find_result(&w->ix, mi + 1, blk->id, w->used, &ri)) {
 		w->used[ri] = true;
-		if (c.show_result)
+		if (c.show_result) {
 			c.result = &w->t->messages[ri].blocks[0];
+			c.result_number = w->t->messages[ri].number;
+		}
 	}
 	if (w->ops->tool)
 		w->ops->tool(w->ctx, &c);

@@ -38,6 +38,7 @@ struct txc_render_call {
 	const struct txc_block *call;
 	const struct txc_block *result; /* its result; NULL when none was recorded or --detail brief */
 	bool show_result;               /* false with --detail brief: the call alone */
+	int64_t result_number;          /* the result's message number (ID#N), 0 if none */
 };
 
 /*

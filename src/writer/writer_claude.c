@@ -539,9 +539,20 @@ static void assistant_head(struct ctx *c, const struct txc_message *m)
 static bool emit_thinking(struct ctx *c, const struct txc_block *blk)
 {
 	struct txc_buf *b = &c->out->buf;
-	if (c->opt->reasoning == TXC_REASONING_DROP || blk->text.len == 0)
+	if (blk->redacted) { /* Anthropic's, byte for byte; no text to show otherwise */
+		if (c->opt->reasoning != TXC_REASONING_KEEP)
+			return false;
+		txc_buf_addstr(b, "{\"type\":\"redacted_thinking\",\"data\":");
+		txc_json_emit_str(b, blk->encrypted.ptr, blk->encrypted.len);
+		txc_buf_addch(b, '}');
+		return true;
+	}
+	/* a signed block with no text (thinking the API withheld) still carries its signature */
+	if (c->opt->reasoning == TXC_REASONING_DROP || (blk->text.len == 0 && blk->signature.len == 0))
 		return false;
 	if (c->opt->reasoning == TXC_REASONING_TEXT) {
+		if (blk->text.len == 0)
+			return false;
 		struct txc_buf t = TXC_BUF_INIT;
 		txc_buf_addstr(&t, "Reasoning:\n\n");
 		txc_buf_add(&t, blk->text.ptr, blk->text.len);
@@ -769,7 +780,8 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 		last--;
 	if (last > 0 && t->messages[last - 1].role == TXC_ROLE_ASSISTANT)
 		c.n_open = 0;
-	close_open_calls(&c, t->n_messages ? t->messages[t->n_messages - 1].time : t->meta.started_at);
+	/* at the time of the last message written (compacted history is loaded too, never written) */
+	close_open_calls(&c, last > 0 ? t->messages[last - 1].time : t->meta.started_at);
 	if (c.last_msg_uuid[0]) {
 		if (t->meta.title.ptr != NULL) {
 			txc_buf_addstr(b, "{\"type\":\"summary\",\"summary\":");

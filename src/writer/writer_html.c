@@ -384,7 +384,7 @@ static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_
 	};
 	struct page *pg = ctx;
 	/* the number `txc search` prints as ID#N; a source without one: the place in the session */
-	size_t no = msg->number ? msg->number : (size_t)(msg - pg->t->messages) + 1;
+	size_t no = msg->number ? (size_t)msg->number : (size_t)(msg - pg->t->messages) + 1;
 	char when[48];
 	fmt_time(when, msg->time, pg->o->utc);
 	txc_buf_addf(pg->b,
@@ -715,7 +715,7 @@ const struct txc_writer_ops txc_writer_html = {
 	.name = "html",
 	.summary = "one offline HTML page: the Markdown view, themes, strict CSP (export --out adds index.html)",
 	.ext = "html",
-	.caps = TXC_WCAP_ASSETS | TXC_WCAP_NUMBERS | TXC_WCAP_ONE_FILE,
+	.caps = TXC_WCAP_ASSETS | TXC_WCAP_ONE_FILE,
 	.opts = TXC_WOPT_DETAIL | TXC_WOPT_MAX_LINES | TXC_WOPT_COMPACTED | TXC_WOPT_UTC | TXC_WOPT_IMAGES,
 	.write = write_html,
 	.index = write_index,

@@ -90,6 +90,9 @@ static void front_matter(struct md *m, size_t n_msgs, size_t n_tools)
 	else
 		txc_buf_addstr(b, "ended: null\n");
 	txc_buf_addf(b, "messages: %zu\ntool_calls: %zu\n", n_msgs, n_tools);
+	if (m->t->meta.range_first > 0) /* ID#RANGE: which messages of the session these are */
+		txc_buf_addf(b, "range: \"%lld-%lld\"\n", (long long)m->t->meta.range_first,
+			     (long long)m->t->meta.range_last);
 	if (me->has_usage)
 		txc_buf_addf(
 			b,
@@ -224,12 +227,16 @@ static void tool_call(struct md *m, const struct txc_block *blk)
 	}
 }
 
-static void tool_result(struct md *m, const struct txc_block *blk)
+/* number: the result's message number, shown as #N so that a search hit ID#N is found here */
+static void tool_result(struct md *m, const struct txc_block *blk, int64_t number)
 {
 	struct txc_buf *b = m->b;
 	struct txc_render_result r;
 	txc_render_result_init(&r, blk, m->o);
-	txc_buf_addf(b, "<details><summary>%s", r.status);
+	txc_buf_addstr(b, "<details><summary>");
+	if (number > 0)
+		txc_buf_addf(b, "#%lld · ", (long long)number);
+	txc_buf_addstr(b, r.status);
 	if (r.exit_code.ptr != NULL)
 		txc_buf_addf(b, " · exit %.*s", (int)r.exit_code.len, r.exit_code.ptr);
 	txc_buf_addf(b, " · %zu line%s</summary>\n\n", r.lines, r.lines == 1 ? "" : "s");
@@ -354,7 +361,11 @@ static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_
 	struct md *m = ctx;
 	char when[48];
 	fmt_time(when, msg->time, m->o->utc);
-	txc_buf_addf(m->b, "## %s · %s%s\n\n", names[who], when, msg->compacted ? " · *archived by compaction*" : "");
+	/* "## #12 · User · …": the number ID#12 names (search.h); "#12" is heading text, not a closing sequence */
+	txc_buf_addstr(m->b, "## ");
+	if (msg->number > 0)
+		txc_buf_addf(m->b, "#%lld · ", (long long)msg->number);
+	txc_buf_addf(m->b, "%s · %s%s\n\n", names[who], when, msg->compacted ? " · *archived by compaction*" : "");
 }
 
 static void on_text(void *ctx, const struct txc_block *blk)
@@ -380,7 +391,7 @@ static void on_tool(void *ctx, const struct txc_render_call *c)
 		return;
 	txc_buf_addch(m->b, '\n');
 	if (c->result != NULL)
-		tool_result(m, c->result);
+		tool_result(m, c->result, c->result_number);
 	else
 		txc_buf_addstr(m->b, "*No result was recorded for this call.*\n\n");
 }
@@ -397,7 +408,7 @@ static void on_orphan_result(void *ctx, const struct txc_block *blk, bool in_use
 		}
 		txc_buf_addstr(m->b, "\n\n");
 	}
-	tool_result(m, blk);
+	tool_result(m, blk, 0); /* alone in a user message: the heading has its number */
 }
 
 static const struct txc_render_ops md_ops = {

@@ -210,7 +210,7 @@ grep -q '^L59$' out.txt && ! grep -q 'more lines cut' out.txt && ok "full: nothi
 expect_rc 0 "markdown images to files" "$txc" convert md2 --to markdown --db md.db -o md2.md
 for want in '![image 1](md2.md.assets/image-1.jpg)' '*[image 2: image/svg+xml omitted: SVG can carry script]*' '*[image 3: image/png omitted: not valid base64 image data]*' \
 	'![image 5](md2.md.assets/image-5.img)' '**Read** `/a/tab here nl.txt`' '*5 messages · 3 tool calls · cli · started unknown time*' \
-	'title: "T\u0085i\u2028t\ufeffl\u007fe \u003c\u0026\u003e' '<summary>error · exit 12345678901234567890 · 0 lines</summary>'; do
+	'title: "T\u0085i\u2028t\ufeffl\u007fe \u003c\u0026\u003e' '<summary>#5 · error · exit 12345678901234567890 · 0 lines</summary>'; do
 	grep -qF -- "$want" md2.md && ok "md2: $want" || bad "md2: missing $want"
 done
 [ -s md2.md.assets/image-1.jpg ] && [ ! -e md2.md.assets/image-2.svg ] && [ ! -e md2.md.assets/image-3.png ] && ok "md2: assets written, the SVG and the invalid one not" || bad "md2 assets: $(ls md2.md.assets)"
@@ -243,7 +243,7 @@ grep -q '"tool_use","id":"functions_read_0_txc[0-9a-f]\{12\}"' out.txt && grep -
 expect_rc 0 "markdown: an odd -o name, a short output limit" "$txc" convert md4 --to markdown --db md.db --max-output-lines 3 -o "a b#(1)%.md"
 for want in '![image 1](a%20b%23%281%29%25.md.assets/image-1.webp)' '![image 2](a%20b%23%281%29%25.md.assets/image-2.x)' \
 	'**Read** `` `tick` `` (lines 1–5)' '*… 2 more lines cut (use --detail full to see everything)*' '**Read** `  lead `' \
-	'<summary>error · 1 line</summary>'; do
+	'<summary>#5 · error · 1 line</summary>'; do
 	grep -qF -- "$want" "a b#(1)%.md" && ok "md4: $want" || bad "md4: missing $want"
 done
 grep -qx 'only an error' "a b#(1)%.md" && [ -s "a b#(1)%.md.assets/image-1.webp" ] && ok "md4: the error text and the assets" || bad "md4: $(ls)"

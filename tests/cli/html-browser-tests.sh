@@ -88,7 +88,7 @@ for f in *.html; do
 	# and as many as the Markdown writer shows (same content decisions), when there is a Markdown golden
 	md=$src/golden/features/$n.md
 	if [ -f "$md" ]; then
-		mdn=$(grep -cE '^## (User|Assistant|Tool result) · ' "$md")
+		mdn=$(grep -cE '^## (#[0-9]+ · )?(User|Assistant|Tool result) · ' "$md")
 		[ "$mdn" = "$got_m" ] && ok "$n: as many messages as $n.md" || bad "$n: $got_m messages, $n.md has $mdn"
 	fi
 	grep -q '<nav class="bar" id="bar"><button' "$n.dom" && ok "$n: toolbar made by the script" || bad "$n: no toolbar"

@@ -48,6 +48,16 @@ check "img asset bytes" "$work/image-1.expected" "$work/img.files.md.assets/imag
 # determinism: a second run gives the same bytes
 "$txc" convert tools --db "$db" --to claude > "$work/again.jsonl"
 check "claude determinism" "$work/tools.claude.jsonl" "$work/again.jsonl"
+# signed reasoning (tests/fixtures/reasoning.sql): golden/reasoning/CASES, the same format
+rdb=$work/reasoning.db
+"$mkdb" "$rdb" "$src/fixtures/reasoning.sql" || exit 1
+while read -r f s args; do
+	case $f in '' | '#'*) continue ;; esac
+	# shellcheck disable=SC2086 # ARGS are words by design
+	"$txc" convert "$s" --db "$rdb" $args > "$work/$f" || { echo "FAIL: reasoning $s $args exited $?"; fails=$((fails + 1)); }
+	if [ "${UPDATE:-0}" = 1 ]; then cp "$work/$f" "$src/golden/reasoning/$f"; fi
+	check "reasoning $f ($s $args)" "$src/golden/reasoning/$f" "$work/$f"
+done < "$src/golden/reasoning/CASES"
 # Markdown through a real CommonMark/GFM renderer: nothing from the transcript survives as HTML
 if command -v cmark-gfm > /dev/null; then
 	for f in "$work"/*.md; do
