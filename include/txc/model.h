@@ -77,6 +77,8 @@ struct txc_message {
 	struct txc_str stop_other;
 	int64_t row_id; /* source row id (Hermes messages.id), 0 if none */
 	bool compacted; /* history archived by compaction (not live) */
+	size_t number;  /* its message number ID#N (search.h: place among the user, assistant and tool rows,
+			   active or compacted, by id), 0 if unknown; right when compacted rows were loaded */
 };
 
 /*

@@ -36,6 +36,8 @@ unsigned cli_load_flags(const struct cli_args *a, const struct txc_writer_ops *o
 	unsigned flags = a->w.include_compacted ? TXC_LOAD_COMPACTED : 0;
 	if (!(ops->caps & TXC_WCAP_NATIVE_ROWS))
 		flags |= TXC_LOAD_MODEL_ONLY;
+	if (ops->caps & TXC_WCAP_TERMINAL) /* its message numbers count compacted rows (the walker hides them) */
+		flags |= TXC_LOAD_COMPACTED;
 	return flags;
 }
 
@@ -60,9 +62,13 @@ static const struct write_option {
 	const char *name;
 	unsigned wopt, other;
 } wopts[] = {
-	{"reasoning", TXC_WOPT_REASONING, 0},         {"detail", TXC_WOPT_DETAIL, 0},
-	{"max-output-lines", TXC_WOPT_MAX_LINES, 0},  {"images", TXC_WOPT_IMAGES, 0},
-	{"include-compacted", TXC_WOPT_COMPACTED, 0}, {"utc", TXC_WOPT_UTC, CMD_LIST | CMD_EXPORT},
+	{"reasoning", TXC_WOPT_REASONING, 0},
+	{"detail", TXC_WOPT_DETAIL, 0},
+	{"max-output-lines", TXC_WOPT_MAX_LINES, 0},
+	{"images", TXC_WOPT_IMAGES, 0},
+	{"include-compacted", TXC_WOPT_COMPACTED, 0},
+	{"utc", TXC_WOPT_UTC, CMD_LIST | CMD_EXPORT},
+	{"width", TXC_WOPT_WIDTH, 0},
 };
 
 unsigned cli_write_option(const char *name)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "txc/model_hermes.h"
+#include "txc/search.h"
 
 /* Python/Rust Unicode whitespace: is the text empty once trimmed? */
 static bool is_blank(const char *s, size_t len)
@@ -524,6 +525,11 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->bs.n = 0;
 	if (txc_hermes_row_active(row))
 		t->native->n_active_rows++;
+	/* numbered as txc search numbers them: every user, assistant and tool row, shown or not */
+	size_t number = 0;
+	const struct txc_json *role = txc_json_get(row, "role");
+	if (role != NULL && role->kind == TXC_JSON_STRING && txc_query_is_message_role(role->s))
+		number = ++t->native->n_numbered;
 	if (!row_blocks(mb, a, row, &r))
 		return;
 	struct txc_message *m = next_message(mb);
@@ -538,6 +544,7 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->last_time = m->time;
 	m->row_id = int_of(txc_json_get(row, "id"));
 	m->compacted = !txc_hermes_row_active(row);
+	m->number = number;
 	if (r == TXC_ROLE_ASSISTANT)
 		assistant_meta(t, m, row, row_arena != NULL);
 }
