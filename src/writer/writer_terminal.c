@@ -332,6 +332,8 @@ static void call_input(struct term *T, const struct txc_block *c, const struct t
 		diff = true;
 	} else if (c->tool == TXC_TOOL_WRITE && f->content.ptr) {
 		txc_buf_add(&body, f->content.ptr, f->content.len);
+	} else if (c->tool == TXC_TOOL_READ) {
+		/* its header says it all */
 	} else if (c->tool == TXC_TOOL_BASH) {
 		size_t n;
 		bool more;
@@ -446,8 +448,10 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 	txc_buf_addf(T->b, " · %zu messages · %zu tool calls", n->messages, n->tool_calls);
 	sgr_end(T);
 	txc_buf_addstr(T->b, "\n\n");
-	if (T->t->n_messages == 0)
+	if (T->t->n_messages == 0) {
 		dim_line(T, INDENT, "(no messages)");
+		txc_buf_addch(T->b, '\n');
+	}
 }
 
 /* exactly one trailing newline */
@@ -523,9 +527,20 @@ static void on_thinking(void *ctx, const struct txc_block *blk)
 	if (T->o->detail == TXC_DETAIL_FULL) {
 		snprintf(head, sizeof(head), "▾ reasoning");
 		dim_line(T, INDENT, head);
-		sgr(T, "2");
-		wrap_text(T, c.buf, c.len, RESULT_INDENT);
-		sgr_end(T);
+		/* wrapped without colour, then dimmed line by line: a pager shows each line alone */
+		struct txc_buf w = TXC_BUF_INIT;
+		struct term U = *T;
+		U.b = &w;
+		wrap_text(&U, c.buf, c.len, RESULT_INDENT);
+		for (const char *p = w.buf, *end = w.buf + w.len; p < end;) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			sgr(T, "2");
+			txc_buf_add(T->b, p, (size_t)(nl - p));
+			sgr_end(T);
+			txc_buf_addch(T->b, '\n');
+			p = nl + 1;
+		}
+		txc_buf_release(&w);
 	} else {
 		snprintf(head, sizeof(head), "▸ reasoning (%zu line%s; --detail full shows it)", lines,
 			 lines == 1 ? "" : "s");
