@@ -43,9 +43,8 @@ static void sgr_end(struct term *T)
 
 static bool must_escape(uint32_t cp)
 {
-	return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || cp == 0x061C || cp == 0x200E ||
-	       cp == 0x200F || cp == 0x2028 || cp == 0x2029 || (cp >= 0x202A && cp <= 0x202E) ||
-	       (cp >= 0x2066 && cp <= 0x2069);
+	return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+	       cp == 0x2028 || cp == 0x2029 || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /* The unit at p[i]: its shown bytes into out, its columns into *cols; returns the bytes it used. */
@@ -400,8 +399,8 @@ static void tool_result(struct term *T, const struct txc_block *res)
 		dim_line(T, RESULT_INDENT, "│ (no output)");
 	if (r.cut) {
 		char more[128];
-		snprintf(more, sizeof(more), "… %zu more line%s (--max-output-lines %ld; --detail full shows all)", r.cut,
-			 r.cut == 1 ? "" : "s", T->o->max_output_lines);
+		snprintf(more, sizeof(more), "… %zu more line%s (--max-output-lines %ld; --detail full shows all)",
+			 r.cut, r.cut == 1 ? "" : "s", T->o->max_output_lines);
 		dim_line(T, RESULT_INDENT, more);
 	}
 	txc_render_result_release(&r);

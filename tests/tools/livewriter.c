@@ -191,9 +191,9 @@ static int follow(const char *path, long n, long gap_ms)
 		return 1;
 	sqlite3_busy_timeout(db, 2000);
 	sqlite3_stmt *ins;
-	sqlite3_prepare_v2(db,
-			   "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('live-follow', ?1, ?2, ?3)",
-			   -1, &ins, NULL);
+	sqlite3_prepare_v2(
+		db, "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('live-follow', ?1, ?2, ?3)",
+		-1, &ins, NULL);
 	double worst = 0;
 	long errors = 0;
 	for (long i = 0; i < n; i++) {
