@@ -109,12 +109,18 @@ seen=$(grep -o 'live [a-z]* [0-9]*$' view.stamped | awk '{print $3}' | tr '\n' '
 want=$(seq 0 23 | tr '\n' ' ')
 [ "$seen" = "$want" ] && ok "view -f: every message once, in order" || bad "view -f messages: $seen"
 grep -q '^[0-9.]* #24 Assistant' view.stamped && ok "view -f: message numbers go on" || bad "view -f numbering"
+# a reply that calls a tool is complete with its result (the next message): timed from that
 awk 'NR == FNR { if ($1 == "sent") t[$2] = $3; next }
-     /live (message|reply) [0-9]+$/ { n = $NF; d = $1 - t[n]; if (d > max) max = d }
+     /live (message|reply|result) [0-9]+$/ { n = $NF; d = $1 - t[n % 4 == 1 ? n + 1 : n]; if (d > max) max = d }
      END { printf "# latest arrival %.3f s after its commit (interval 0.5 s)\n", max; exit !(max <= 1.0) }' sent.txt view.stamped &&
 	ok "view -f: each message within two poll intervals" || bad "view -f: a message came late"
-[ "$(wc -l < claude.jsonl)" = 24 ] && json_ok claude.jsonl && ok "convert --to claude -f: 24 complete JSON lines" || bad "claude -f: $(wc -l < claude.jsonl) lines; $(cat claude.err)"
-"$txc" convert live-follow --to claude --db live.db | head -n 24 | cmp -s - claude.jsonl && ok "claude -f: the records a later convert writes, chained alike" || bad "claude -f differs from convert"
+grep -q 'no result recorded\|without a matching call' view.stamped && bad "view -f: a call shown apart from its result" || ok "view -f: each call with its result"
+awk '/● Bash \$ echo [0-9]+$/ { want = "│ live result " ($NF + 1); n++; next } want != "" { if (index($0, want) == 0) bad++; want = "" }
+     END { exit !(n == 6 && bad == 0) }' view.stamped && ok "view -f: a call waits for its result (6 turns)" || bad "view -f: calls and results apart"
+"$txc" convert live-follow --to claude --db live.db > claude.full.jsonl
+full=$(($(wc -l < claude.full.jsonl) - 2)) # less the closing summary and title records
+[ "$(wc -l < claude.jsonl)" = "$full" ] && json_ok claude.jsonl && ok "convert --to claude -f: $full complete JSON lines" || bad "claude -f: $(wc -l < claude.jsonl) lines, want $full; $(cat claude.err)"
+head -n "$full" claude.full.jsonl | cmp -s - claude.jsonl && ok "claude -f: the records a later convert writes, chained alike" || bad "claude -f differs from convert"
 [ "$(wc -l < hermes.jsonl)" = 25 ] && json_ok hermes.jsonl && head -n 1 hermes.jsonl | grep -q '"messages": \[\]}$' && ok "hermes -f: the session line, then a line per row" || bad "hermes -f: $(wc -l < hermes.jsonl) lines"
 
 # 6. memory stays flat while 10,000 messages arrive
@@ -132,7 +138,7 @@ while [ ! -e memw.done ]; do
 	sleep 0.2
 done
 wait $mpid
-n=$(grep -c '^live \(message\|reply\) [0-9]*$' mem.md)
+n=$(grep -c '^live \(message\|reply\|result\) [0-9]*$' mem.md)
 echo "# memory: VmRSS $rss0 kB after the first poll, at most $max kB over 10,000 appended messages ($(tail -n 1 memw.txt))"
 [ "$n" = 10000 ] && ok "10,000 followed messages written" || bad "followed $n of 10000 messages: $(cat mem.err)"
 [ "$rss0" -gt 0 ] && [ $((max - rss0)) -lt 4096 ] && ok "memory flat (+$((max - rss0)) kB)" || bad "memory grew from $rss0 to $max kB"

@@ -9,8 +9,10 @@
  *   txc-livewriter check FILE.jsonl    every exported session is one snapshot:
  *                                      message_count equals its number of messages
  *   txc-livewriter session DB          add the session "live-follow" (not ended)
- *   txc-livewriter follow DB N GAP_MS  append N messages to it, GAP_MS apart, each in its
- *                                      own transaction (prints "sent I SECONDS" with the
+ *   txc-livewriter follow DB N GAP_MS  append N messages to it in turns of four (user,
+ *                                      assistant with a tool call, its result 5 gaps
+ *                                      later, assistant), GAP_MS apart, each in its own
+ *                                      transaction (prints "sent I SECONDS" with the
  *                                      wall-clock time of each commit), then checkpoint
  *                                      the WAL (TRUNCATE) and end the session (ended_at)
  */
@@ -163,16 +165,37 @@ static int new_session(const char *path)
 	return rc != SQLITE_OK;
 }
 
+/* message i of a turn of four: user, assistant with a tool call, its result, assistant */
 static int commit_one(sqlite3 *db, sqlite3_stmt *ins, long i)
 {
-	char text[64];
-	snprintf(text, sizeof(text), "%s %ld", i % 2 ? "live reply" : "live message", i);
+	static const char *const role[] = {"user", "assistant", "tool", "assistant"};
+	char text[128], calls[256], call_id[32];
+	if (i % 4 == 2)
+		snprintf(text, sizeof(text), "{\"output\": \"live result %ld\", \"exit_code\": 0}", i);
+	else
+		snprintf(text, sizeof(text), "%s %ld", i % 4 == 0 ? "live message" : "live reply", i);
+	snprintf(calls, sizeof(calls),
+		 "[{\"id\": \"call-%ld\", \"type\": \"function\", \"function\": {\"name\": \"terminal\", "
+		 "\"arguments\": \"{\\\"command\\\": \\\"echo %ld\\\"}\"}}]",
+		 i, i);
+	snprintf(call_id, sizeof(call_id), "call-%ld", i - 1);
 	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
-	sqlite3_bind_text(ins, 1, i % 2 ? "assistant" : "user", -1, SQLITE_STATIC);
+	sqlite3_bind_text(ins, 1, role[i % 4], -1, SQLITE_STATIC);
 	sqlite3_bind_text(ins, 2, text, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_double(ins, 3, 1767323045.0 + (double)i);
+	if (i % 4 == 1)
+		sqlite3_bind_text(ins, 4, calls, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(ins, 4);
+	if (i % 4 == 2) {
+		sqlite3_bind_text(ins, 5, call_id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(ins, 6, "terminal", -1, SQLITE_STATIC);
+	} else {
+		sqlite3_bind_null(ins, 5);
+		sqlite3_bind_null(ins, 6);
+	}
 	rc = sqlite3_step(ins) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	sqlite3_reset(ins);
 	if (rc == SQLITE_OK)
@@ -192,7 +215,9 @@ static int follow(const char *path, long n, long gap_ms)
 	sqlite3_busy_timeout(db, 2000);
 	sqlite3_stmt *ins;
 	sqlite3_prepare_v2(
-		db, "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('live-follow', ?1, ?2, ?3)",
+		db,
+		"INSERT INTO messages (session_id, role, content, timestamp, tool_calls, tool_call_id, tool_name) "
+		"VALUES ('live-follow', ?1, ?2, ?3, ?4, ?5, ?6)",
 		-1, &ins, NULL);
 	double worst = 0;
 	long errors = 0;
@@ -207,7 +232,8 @@ static int follow(const char *path, long n, long gap_ms)
 		if (gap_ms > 0) {
 			printf("sent %ld %.3f\n", i, wall());
 			fflush(stdout);
-			usleep((useconds_t)gap_ms * 1000);
+			/* a call waits longer for its result: a poll sees it unanswered */
+			usleep((useconds_t)gap_ms * (i % 4 == 1 ? 5000 : 1000));
 		}
 	}
 	sqlite3_finalize(ins);
