@@ -123,6 +123,26 @@ full=$(($(wc -l < claude.full.jsonl) - 2)) # less the closing summary and title 
 head -n "$full" claude.full.jsonl | cmp -s - claude.jsonl && ok "claude -f: the records a later convert writes, chained alike" || bad "claude -f differs from convert"
 [ "$(wc -l < hermes.jsonl)" = 25 ] && json_ok hermes.jsonl && head -n 1 hermes.jsonl | grep -q '"messages": \[\]}$' && ok "hermes -f: the session line, then a line per row" || bad "hermes -f: $(wc -l < hermes.jsonl) lines"
 
+# 5b. a store replaced while followed is opened again (same rows, new inode); a store removed ends it
+for x in A B C; do "$gen" $x.db "$schema" 0 > /dev/null && "$live" session $x.db || exit 1; done
+"$txc" view live-follow --db A.db -f --interval 0.2 > repl.txt 2> repl.err &
+rpid=$!
+sleep 0.6
+mv B.db A.db && rm -f A.db-wal A.db-shm
+sleep 0.6
+"$live" follow A.db 4 0 > /dev/null 2>&1
+i=0; while kill -0 $rpid 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill $rpid 2> /dev/null; wait $rpid; rc=$?
+[ $rc = 0 ] && [ "$(grep -o 'live [a-z]* [0-9]*$' repl.txt | awk '{print $3}' | tr '\n' ' ')" = "0 1 2 3 " ] &&
+	ok "a replaced store: opened again, followed to the end" || bad "replaced store: exit $rc, $(cat repl.err; tail -n 5 repl.txt)"
+"$txc" view live-follow --db C.db -f --interval 0.2 > gone.txt 2> gone.err &
+gpid=$!
+sleep 0.6
+rm -f C.db C.db-wal C.db-shm
+i=0; while kill -0 $gpid 2> /dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+kill $gpid 2> /dev/null; wait $gpid; rc=$?
+[ $rc = 0 ] && grep -q "warning: the store '.*C.db' is gone; stopped following" gone.err && ok "a removed store: said, exit 0" || bad "removed store: exit $rc, $(cat gone.err)"
+
 # 6. memory stays flat while 10,000 messages arrive
 "$gen" mem.db "$schema" 0 > /dev/null || exit 1
 "$live" session mem.db || exit 1
