@@ -116,6 +116,14 @@ static void spaces(struct txc_buf *b, size_t n)
 
 /* ---- wrapping ---- */
 
+/* message text as typed, CRLF as LF: every other control stays, to be shown escaped */
+static void crlf(struct txc_buf *out, const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!(p[i] == '\r' && i + 1 < len && p[i + 1] == '\n'))
+			txc_buf_addch(out, p[i]);
+}
+
 /* one line (no '\n') with tabs expanded to stops of 8 */
 static void expand_tabs(struct txc_buf *out, const char *p, size_t len)
 {
@@ -345,7 +353,7 @@ static void call_input(struct term *T, const struct txc_block *c, const struct t
 	} else if (!(c->input->kind == TXC_JSON_OBJECT && c->input->n == 0)) {
 		txc_json_emit(&body, c->input, TXC_JSON_INDENT);
 	}
-	txc_text_clean(&clean, body.buf, body.len);
+	crlf(&clean, body.buf, body.len);
 	while (clean.len && clean.buf[clean.len - 1] == '\n')
 		clean.len--;
 	const char *p = clean.buf, *end = clean.buf + clean.len;
@@ -414,15 +422,33 @@ static void fmt_time(char out[48], double secs, bool utc)
 		strcpy(out, "unknown time");
 }
 
-/* ", " between the parts of the line under the title */
-static void meta_part(struct term *T, struct txc_str s, bool *first)
+/* text word-wrapped without colour, then dimmed line by line: a pager shows each line alone */
+static void dim_wrapped(struct term *T, const char *p, size_t len, size_t indent)
+{
+	struct txc_buf w = TXC_BUF_INIT;
+	struct term U = *T;
+	U.b = &w;
+	wrap_text(&U, p, len, indent);
+	for (const char *q = w.buf, *end = w.buf + w.len; q < end;) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		sgr(T, "2");
+		txc_buf_add(T->b, q, (size_t)(nl - q));
+		sgr_end(T);
+		txc_buf_addch(T->b, '\n');
+		q = nl + 1;
+	}
+	txc_buf_release(&w);
+}
+
+/* " · " between the parts of the line under the title (one line each: they are names) */
+static void meta_part(struct txc_buf *b, struct txc_str s)
 {
 	if (s.ptr == NULL || s.len == 0)
 		return;
-	if (!*first)
-		txc_buf_addstr(T->b, " · ");
-	*first = false;
-	put_clip(T, s.ptr, s.len, 60);
+	if (b->len)
+		txc_buf_addstr(b, " · ");
+	for (size_t i = 0; i < s.len && i < 200; i++)
+		txc_buf_addch(b, s.ptr[i] == '\n' || s.ptr[i] == '\t' ? ' ' : s.ptr[i]);
 }
 
 static void on_doc_start(void *ctx, const struct txc_render_counts *n)
@@ -434,19 +460,22 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 	put_clip(T, title.ptr ? title.ptr : "session", title.ptr ? title.len : 7, T->width);
 	sgr_end(T);
 	txc_buf_addch(T->b, '\n');
-	sgr(T, "2");
-	bool first = true;
-	meta_part(T, me->id, &first);
-	meta_part(T, me->source, &first);
-	meta_part(T, me->model, &first);
+	struct txc_buf line = TXC_BUF_INIT;
+	meta_part(&line, me->id);
+	meta_part(&line, me->source);
+	meta_part(&line, me->model);
 	if (me->started_at != 0) {
 		char when[48];
 		fmt_time(when, me->started_at, T->o->utc);
-		txc_buf_addf(T->b, "%sstarted %s", first ? "" : " · ", when);
+		txc_buf_addf(&line, "%sstarted %s", line.len ? " · " : "", when);
 	}
-	txc_buf_addf(T->b, " · %zu messages · %zu tool calls", n->messages, n->tool_calls);
-	sgr_end(T);
-	txc_buf_addstr(T->b, "\n\n");
+	txc_buf_addf(&line, " · %zu messages · %zu tool calls", n->messages, n->tool_calls);
+	struct txc_buf c = TXC_BUF_INIT;
+	crlf(&c, line.buf, line.len);
+	dim_wrapped(T, c.buf, c.len, 0);
+	txc_buf_release(&c);
+	txc_buf_release(&line);
+	txc_buf_addch(T->b, '\n');
 	if (T->t->n_messages == 0) {
 		dim_line(T, INDENT, "(no messages)");
 		txc_buf_addch(T->b, '\n');
@@ -506,7 +535,7 @@ static void on_text(void *ctx, const struct txc_block *blk)
 {
 	struct term *T = ctx;
 	struct txc_buf c = TXC_BUF_INIT;
-	txc_text_clean(&c, blk->text.ptr, blk->text.len); /* ANSI sequences dropped, other controls marked */
+	crlf(&c, blk->text.ptr, blk->text.len);
 	while (c.len && c.buf[c.len - 1] == '\n')
 		c.len--;
 	wrap_text(T, c.buf, c.len, INDENT);
@@ -518,7 +547,7 @@ static void on_thinking(void *ctx, const struct txc_block *blk)
 {
 	struct term *T = ctx;
 	struct txc_buf c = TXC_BUF_INIT;
-	txc_text_clean(&c, blk->text.ptr, blk->text.len);
+	crlf(&c, blk->text.ptr, blk->text.len);
 	while (c.len && c.buf[c.len - 1] == '\n')
 		c.len--;
 	size_t lines = txc_text_count_lines(c.buf, c.len);
@@ -526,20 +555,7 @@ static void on_thinking(void *ctx, const struct txc_block *blk)
 	if (T->o->detail == TXC_DETAIL_FULL) {
 		snprintf(head, sizeof(head), "▾ reasoning");
 		dim_line(T, INDENT, head);
-		/* wrapped without colour, then dimmed line by line: a pager shows each line alone */
-		struct txc_buf w = TXC_BUF_INIT;
-		struct term U = *T;
-		U.b = &w;
-		wrap_text(&U, c.buf, c.len, RESULT_INDENT);
-		for (const char *p = w.buf, *end = w.buf + w.len; p < end;) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			sgr(T, "2");
-			txc_buf_add(T->b, p, (size_t)(nl - p));
-			sgr_end(T);
-			txc_buf_addch(T->b, '\n');
-			p = nl + 1;
-		}
-		txc_buf_release(&w);
+		dim_wrapped(T, c.buf, c.len, RESULT_INDENT);
 	} else {
 		snprintf(head, sizeof(head), "▸ reasoning (%zu line%s; --detail full shows it)", lines,
 			 lines == 1 ? "" : "s");

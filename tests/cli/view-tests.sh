@@ -86,7 +86,8 @@ for c in never always; do
 	sed "s/$esc\[[0-9;]*m//g" h.$c.txt > h.$c.bare
 	grep -q "$esc" h.$c.bare && bad "hostile --color $c: a raw ESC" || ok
 	LC_ALL=C grep -q "$(printf '\342\200\256\|\342\200\254\|\342\201\246\|\342\200\216\|\302\205\|\342\200\250\|\007\|\010\|\015')" h.$c.bare && bad "hostile --color $c: a raw bidi/control" || ok
-	grep -q '\\u202e' h.$c.bare && grep -q '\\x1b' h.$c.bare && ok "hostile: shown escaped" || bad "hostile: not shown escaped: $(head -c 400 h.$c.bare)"
+	grep -q 'clear\\x1b\[2J\\x1b\[H bidi \\u202etxt.exe\\u202c iso \\u2066 bell\\x07 cr\\x0dover' h.$c.bare &&
+		grep -q '^evil\\x1b\]0;pwned\\x07 · cli\\x1b\[2J · m\\u202e' h.$c.bare && ok "hostile: shown escaped, nothing dropped" || bad "hostile: not shown escaped: $(head -c 400 h.$c.bare)"
 done
 
 # 5. --follow against a live writer: every message once, in order, within two polls
