@@ -259,6 +259,25 @@ static const char *first_line(struct txc_str s, size_t *len, bool *more)
 	return s.ptr ? s.ptr : "";
 }
 
+/* the files a patch names ("*** Update File: a.c"), comma-separated */
+static void patch_files(struct txc_buf *s, struct txc_str patch)
+{
+	const char *p = patch.ptr, *end = patch.ptr + patch.len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *f =
+			(size_t)(le - p) > 4 && memcmp(p, "*** ", 4) == 0 ? memchr(p, ':', (size_t)(le - p)) : NULL;
+		if (f != NULL && f - p >= 9 && memcmp(f - 4, "File", 4) == 0) {
+			if (s->len)
+				txc_buf_addstr(s, ", ");
+			f += f + 1 < le && f[1] == ' ' ? 2 : 1;
+			txc_buf_add(s, f, (size_t)(le - f));
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
 /* what follows the tool's name on its header line, as plain text (escaped when shown) */
 static void call_subject(struct txc_buf *s, const struct txc_block *c, const struct txc_tool_fields *f)
 {
@@ -289,6 +308,8 @@ static void call_subject(struct txc_buf *s, const struct txc_block *c, const str
 	default:
 		if (f->patch.ptr != NULL && f->path.ptr != NULL)
 			txc_buf_add(s, f->path.ptr, f->path.len);
+		else if (f->patch.ptr != NULL)
+			patch_files(s, f->patch);
 		else if (!(c->input->kind == TXC_JSON_OBJECT && c->input->n == 0))
 			txc_json_emit(s, c->input, 0);
 		break;
@@ -440,13 +461,16 @@ static void dim_wrapped(struct term *T, const char *p, size_t len, size_t indent
 	txc_buf_release(&w);
 }
 
-/* " · " between the parts of the line under the title (one line each: they are names) */
+/* between the parts: a no-break space first, so that a wrapped line never starts with the dot */
+#define SEP "\xC2\xA0· "
+
+/* SEP between the parts of the line under the title (one line each: they are names) */
 static void meta_part(struct txc_buf *b, struct txc_str s)
 {
 	if (s.ptr == NULL || s.len == 0)
 		return;
 	if (b->len)
-		txc_buf_addstr(b, " · ");
+		txc_buf_addstr(b, SEP);
 	for (size_t i = 0; i < s.len && i < 200; i++)
 		txc_buf_addch(b, s.ptr[i] == '\n' || s.ptr[i] == '\t' ? ' ' : s.ptr[i]);
 }
@@ -467,9 +491,9 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 	if (me->started_at != 0) {
 		char when[48];
 		fmt_time(when, me->started_at, T->o->utc);
-		txc_buf_addf(&line, "%sstarted %s", line.len ? " · " : "", when);
+		txc_buf_addf(&line, "%sstarted %s", line.len ? SEP : "", when);
 	}
-	txc_buf_addf(&line, " · %zu messages · %zu tool calls", n->messages, n->tool_calls);
+	txc_buf_addf(&line, SEP "%zu messages" SEP "%zu tool calls", n->messages, n->tool_calls);
 	struct txc_buf c = TXC_BUF_INIT;
 	crlf(&c, line.buf, line.len);
 	dim_wrapped(T, c.buf, c.len, 0);
