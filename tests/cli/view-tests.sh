@@ -34,7 +34,7 @@ expect_rc 2 "--no-pager on convert" "$txc" convert tools --to terminal --no-page
 expect_rc 0 "view, no id" "$txc" view --db f.db --utc
 head -n 2 out.txt | grep -q '^empty' && ok "the most recent session" || bad "view with no id: $(head -n 2 out.txt)"
 expect_rc 0 "view --source telegram" "$txc" view --db f.db --source telegram --utc
-sed -n 2p out.txt | grep -q ' · telegram · ' && ok || bad "--source not applied: $(sed -n 2p out.txt)"
+sed -n 2p out.txt | grep -q '· telegram.*· ' && ok || bad "--source not applied: $(sed -n 2p out.txt)"
 expect_rc 3 "view --source none" "$txc" view --db f.db --source nothing-here
 one_line_err "no session matches"
 
@@ -87,7 +87,7 @@ for c in never always; do
 	grep -q "$esc" h.$c.bare && bad "hostile --color $c: a raw ESC" || ok
 	LC_ALL=C grep -q "$(printf '\342\200\256\|\342\200\254\|\342\201\246\|\342\200\216\|\302\205\|\342\200\250\|\007\|\010\|\015')" h.$c.bare && bad "hostile --color $c: a raw bidi/control" || ok
 	grep -q 'clear\\x1b\[2J\\x1b\[H bidi \\u202etxt.exe\\u202c iso \\u2066 bell\\x07 cr\\x0dover' h.$c.bare &&
-		grep -q '^evil\\x1b\]0;pwned\\x07 · cli\\x1b\[2J · m\\u202e' h.$c.bare && ok "hostile: shown escaped, nothing dropped" || bad "hostile: not shown escaped: $(head -c 400 h.$c.bare)"
+		grep -q '^evil\\x1b\]0;pwned\\x07.*· cli\\x1b\[2J.*· m\\u202e' h.$c.bare && ok "hostile: shown escaped, nothing dropped" || bad "hostile: not shown escaped: $(head -c 400 h.$c.bare)"
 done
 
 # 5. --follow against a live writer: every message once, in order, within two polls
