@@ -135,6 +135,7 @@ static int most_recent(struct cli_args *a, char **keep)
 	}
 	if (rc == TXC_OK)
 		*keep = txc_xstrndup(v[0].id.text.ptr ? v[0].id.text.ptr : "", v[0].id.text.len);
+	free(v);
 	cli_stores_close(&st);
 	txc_arena_free(ar);
 	return rc == TXC_OK ? 0 : cli_fail(&d);
