@@ -18,6 +18,8 @@ struct txc_hermes_native {
 	const struct txc_json *rows;        /* array of message row objects, by id */
 	const struct txc_json *last_active; /* bulk export's derived key, or NULL */
 	size_t n_active_rows;               /* active message rows the source had */
+	size_t n_numbered;                  /* rows numbered so far (txc_message.number): a reader that reads
+					       only later rows sets it to the count before them */
 };
 
 /* t->native, attached (empty, in t->arena) on first use. */

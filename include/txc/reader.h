@@ -140,6 +140,15 @@ struct txc_row_sink {
 };
 int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
 		     struct txc_diag *d);
+/*
+ * --follow: the session with only its message rows whose id is above after (0: all),
+ * read in one short read transaction that is over when this returns (so a writer's
+ * checkpoint is never held up between calls); *last gets the highest row id read
+ * (after when none).  Message numbers (txc_message.number) count the rows before too.
+ * TXC_E_USAGE for a store that cannot be followed (a file, a dashboard).
+ */
+int txc_store_load_after(struct txc_store *s, const struct txc_sid *id, int64_t after, unsigned flags,
+			 struct txc_transcript **out, int64_t *last, struct txc_diag *d);
 
 /* ---- search (txc search): the full-text index a store keeps, else a scan ---- */
 

@@ -93,6 +93,8 @@ size_t txc_utf8_seq(const unsigned char *p, size_t len, uint32_t *cp);
 /* Append p to b, replacing each invalid byte sequence with U+FFFD. */
 void txc_utf8_repair(struct txc_buf *b, const char *p, size_t len);
 void txc_utf8_put(struct txc_buf *b, uint32_t cp);
+/* Terminal columns of a printable code point: 0 (combining, zero-width), 1, or 2 (wide); no locale (wcwidth.c). */
+int txc_utf8_width(uint32_t cp);
 
 /*
  * Python's repr() of a double: the shortest digits that read back to the same

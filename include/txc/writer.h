@@ -42,6 +42,17 @@ struct txc_asset_sink {
 	struct txc_str assets_link; /* relative folder, as written in links */
 };
 
+/*
+ * --follow writes a session in parts as it grows: the first part as usual, then
+ * each later part holds only the new messages.  What a writer carries from one
+ * part to the next lives here (the caller keeps it; writers update it).
+ */
+struct txc_write_part {
+	bool continued; /* a later part: no document head or tail; hermes: one line per new row */
+	size_t records; /* claude: records written so far (the record uuids go on from there) */
+	char prev[37];  /* claude: the last record's uuid, the next one's parentUuid ("" if none) */
+};
+
 struct txc_write_opts {
 	bool bulk;                           /* hermes: the bulk export line (adds last_active) */
 	enum txc_reasoning reasoning;        /* claude */
@@ -54,6 +65,9 @@ struct txc_write_opts {
 	bool utc;                            /* markdown headings in UTC rather than local time */
 	enum txc_images images;              /* markdown */
 	const struct txc_asset_sink *assets; /* markdown, images == FILES */
+	bool color;                          /* terminal: SGR colours (the CLI decides: --color, NO_COLOR) */
+	long width;                          /* terminal: columns to wrap to (0: 80) */
+	struct txc_write_part *part;         /* --follow: this is one part of a growing session, or NULL */
 };
 
 /*
@@ -64,6 +78,9 @@ enum txc_writer_cap {
 	TXC_WCAP_STREAM = 1u << 1,      /* can write a session row by row (hermes; writer_hermes.h) */
 	TXC_WCAP_ASSETS = 1u << 2,      /* can put images in files beside its output (--images files) */
 	TXC_WCAP_INSTALL = 1u << 3,     /* can be installed for its program (--install; writer_claude.h) */
+	TXC_WCAP_TERMINAL = 1u << 4,    /* made for a terminal: escapes every control and bidi character of the
+					   transcript itself and adds colour only when asked, so its bytes go to a
+					   terminal as they are; shows message numbers (load compacted rows) */
 	TXC_WCAP_ONE_FILE = 1u << 5,    /* one self-contained file: images inline unless --images files */
 };
 
@@ -76,6 +93,7 @@ enum txc_write_opt {
 	TXC_WOPT_UTC = 1u << 4,
 	TXC_WOPT_IMAGES = 1u << 5,
 	TXC_WOPT_CWD = 1u << 6,
+	TXC_WOPT_WIDTH = 1u << 7,
 };
 
 /*

@@ -80,6 +80,8 @@ struct cli_search {
 struct cli_args {
 	struct cli_store_opts store;
 	bool all_profiles, json, force, install, as_new, help, version, dry_run, progress, check;
+	bool follow, no_pager, pager; /* --follow, --no-pager; pager: the command pages (view) */
+	double interval;              /* --interval, seconds */
 	const char *to, *output, *out_dir;
 	struct cli_select sel;
 	struct cli_search search;
@@ -164,6 +166,20 @@ struct cli_tty {
 };
 void cli_out_stdout(struct txc_out *out, struct cli_tty *tty);
 int cli_out_finish(struct txc_out *out);
+/*
+ * The convert path (cmd_convert.c) that view shares: SESSION (a->pos[0]) with the writer ops,
+ * to stdout or -o FILE, paged when a->pager, followed with a->follow; the exit status.
+ */
+int cli_convert_run(unsigned cmd, struct cli_args *a, const struct txc_writer_ops *ops);
+/* The write options that depend on where the output goes: --width and colour for a terminal writer. */
+void cli_terminal_opts(struct cli_args *a, bool to_stdout);
+/* Through the pager when stdout is a terminal and p is taller than it (cmd_view.c); 0, or -1 (errno). */
+int cli_page(const char *p, size_t len);
+/*
+ * --follow (follow.c): the session, then each new message as it is committed, until the
+ * session ends, its store goes away, or SIGINT/SIGTERM; d set on failure.
+ */
+enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, struct txc_diag *d);
 /* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */
 /* The session a->pos[0] names, loaded; *profile (if not NULL) gets its store's profile (malloc'd, or NULL). */
 enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, char **profile,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -135,6 +136,9 @@ static int convert_args(struct cli_args *a, const struct txc_writer_ops **ops)
 		return rc;
 	if (a->install && a->output)
 		return cli_usage(CMD_CONVERT, "--install and -o cannot be combined");
+	if (a->follow && (a->install || a->output))
+		return cli_usage(CMD_CONVERT, "--follow writes to standard output: not with %s",
+				 a->install ? "--install" : "-o");
 	return 0;
 }
 
@@ -233,8 +237,14 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 		rc = cli_atomic_open(&file, a->output, a->force, d);
 	struct txc_out out;
 	struct cli_tty tty;
+	bool page = a->pager && file.f == NULL && isatty(STDOUT_FILENO);
+	cli_terminal_opts(a, file.f == NULL);
 	if (file.f != NULL)
 		txc_out_init_file(&out, file.f);
+	else if (page)
+		txc_out_init_buf(&out); /* the pager is chosen by the output's height */
+	else if (ops->caps & TXC_WCAP_TERMINAL)
+		txc_out_init_file(&out, stdout); /* it escapes the transcript itself; its colours go as they are */
 	else
 		cli_out_stdout(&out, &tty);
 	if (rc == TXC_OK && src->stream)
@@ -243,6 +253,8 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 	else if (rc == TXC_OK)
 		rc = ops->write(&out, src->t, &a->w, d);
 	convert_close(src); /* the store is done with before the file lands */
+	if (rc == TXC_OK && page && cli_page(out.buf.buf, out.buf.len) != 0)
+		out.err = errno ? errno : EIO;
 	if ((rc == TXC_OK && cli_out_finish(&out) != 0) || (rc != TXC_OK && out.err && d->msg[0] == '\0')) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write to %s: %s", a->output ? a->output : "stdout",
 			     strerror(out.err));
@@ -278,6 +290,54 @@ static void convert_range_arg(struct cli_args *a, struct convert_src *src, char 
 	src->ranged = true;
 }
 
+void cli_terminal_opts(struct cli_args *a, bool to_stdout)
+{
+	bool tty = to_stdout && isatty(STDOUT_FILENO);
+	a->w.color = to_stdout ? cli_color_stdout() : cli_color_always();
+	if (a->w.width > 0)
+		return;
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+	if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		a->w.width = ws.ws_col;
+	else if (tty && cols != NULL && atol(cols) > 0) /* COLUMNS only describes a terminal */
+		a->w.width = atol(cols);
+	else
+		a->w.width = 80;
+}
+
+int cli_convert_run(unsigned cmd, struct cli_args *a, const struct txc_writer_ops *ops)
+{
+	(void)cmd;
+	struct txc_diag d = {0}, bad_range = {0};
+	struct convert_src src;
+	char *id_copy = NULL;
+	memset(&src, 0, sizeof(src));
+	if (a->n_pos > 0)
+		convert_range_arg(a, &src, &id_copy, &bad_range);
+	if (a->follow) {
+		enum txc_err err = TXC_E_USAGE;
+		if (src.ranged) /* following adds the messages that come: a range has none to add */
+			txc_diag_set(&d, TXC_E_USAGE, "--follow shows the whole session; drop the #range");
+		else
+			err = cli_follow(a, ops, &d);
+		free(id_copy);
+		return err != TXC_OK ? cli_fail(&d) : 0;
+	}
+	enum txc_err err = convert_open(a, ops, &src, &d);
+	if (err == TXC_E_NOTFOUND && bad_range.code != TXC_OK)
+		d = bad_range; /* no session of that name either: the range was meant */
+	if (err == TXC_OK && a->install) {
+		int res;
+		err = cli_install_claude(a, src.t, &a->w, false, &res, &d);
+	} else if (err == TXC_OK) {
+		err = convert_write(a, ops, &src, &d);
+	}
+	convert_close(&src);
+	free(id_copy);
+	return err != TXC_OK ? cli_fail(&d) : 0;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct cli_args a;
@@ -288,21 +348,5 @@ int cmd_convert(int argc, char **argv)
 	rc = convert_args(&a, &ops);
 	if (rc != 0)
 		return rc;
-	struct txc_diag d = {0}, bad_range = {0};
-	struct convert_src src;
-	char *id_copy = NULL;
-	memset(&src, 0, sizeof(src));
-	convert_range_arg(&a, &src, &id_copy, &bad_range);
-	enum txc_err err = convert_open(&a, ops, &src, &d);
-	if (err == TXC_E_NOTFOUND && bad_range.code != TXC_OK)
-		d = bad_range; /* no session of that name either: the range was meant */
-	if (err == TXC_OK && a.install) {
-		int res;
-		err = cli_install_claude(&a, src.t, &a.w, false, &res, &d);
-	} else if (err == TXC_OK) {
-		err = convert_write(&a, ops, &src, &d);
-	}
-	convert_close(&src);
-	free(id_copy);
-	return err != TXC_OK ? cli_fail(&d) : 0;
+	return cli_convert_run(CMD_CONVERT, &a, ops);
 }

@@ -14,6 +14,7 @@ enum {
 	CMD_EXPORT = 1u << 2,
 	CMD_ARTIFACTS = 1u << 3,
 	CMD_SEARCH = 1u << 4,
+	CMD_VIEW = 1u << 5,
 	CMD_ANY = 0xffffu, /* every command that takes options */
 	CMD_STORE = 1u << 16,
 	CMD_MAIN = 1u << 17,
@@ -25,6 +26,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_artifacts(int argc, char **argv);
 int cmd_search(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 int cmd_completions(int argc, char **argv); /* options.c */
 int cmd_help(int argc, char **argv);        /* main.c */
 int cmd_version(int argc, char **argv);     /* main.c */

@@ -66,6 +66,11 @@ static bool color_for(int fd)
 	return isatty(fd) && !(term != NULL && strcmp(term, "dumb") == 0);
 }
 
+bool cli_color_always(void)
+{
+	return color_when == 1;
+}
+
 bool cli_color_stdout(void)
 {
 	return color_for(STDOUT_FILENO);

@@ -28,6 +28,7 @@ void cli_stdout_failed(int err);
 int cli_finish_stdout(int rc);
 void cli_color_set(int when); /* 0 auto, 1 always, 2 never */
 bool cli_color_stdout(void);
+bool cli_color_always(void); /* --color always: colour even into a file */
 /* An SGR colour around text when colour is on for stdout ("1" bold, "33" yellow, ...). */
 void cli_paint(struct txc_buf *b, const char *sgr, const char *text, size_t len);
 

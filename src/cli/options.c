@@ -55,12 +55,16 @@ enum {
 	O_VERBOSE,
 	O_LEGACY,
 	O_ALL_SOURCES,
+	O_WIDTH,
+	O_FOLLOW,
+	O_INTERVAL,
+	O_NO_PAGER,
 };
 
 #define ALL     CMD_ANY
 #define STORE   CMD_STORE
 #define SEL     (CMD_LIST | CMD_EXPORT)
-#define FILTERS (SEL | CMD_SEARCH) /* the filters of list, which search takes too */
+#define FILTERS (SEL | CMD_SEARCH | CMD_VIEW) /* the filters of list, which search and view take too */
 
 /*
  * values: completion words; "@file" / "@dir" complete paths; "@format" the writers' names;
@@ -120,20 +124,27 @@ static const struct cli_opt opts[] = {
 	 "with --install: install as a separate Claude Code session (same id every run), leaving the installed one"},
 	{"reasoning", 0, O_REASONING, "MODE", "keep text drop", CMD_CONVERT | CMD_EXPORT,
 	 "claude: keep (thinking blocks, default; Anthropic-signed ones with their signature), text, or drop"},
-	{"detail", 0, O_DETAIL, "LEVEL", "full normal brief prompts", CMD_CONVERT | CMD_EXPORT,
-	 "markdown, html: full, normal (default), brief, or prompts"},
-	{"max-output-lines", 0, O_MAXLINES, "N", NULL, CMD_CONVERT | CMD_EXPORT,
-	 "markdown, html: cut tool output at N lines in normal detail (default 40)"},
+	{"detail", 0, O_DETAIL, "LEVEL", "full normal brief prompts", CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
+	 "markdown, html, terminal: full, normal (default), brief, or prompts"},
+	{"max-output-lines", 0, O_MAXLINES, "N", NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
+	 "markdown, html, terminal: cut tool output at N lines in normal detail (default 40)"},
 	{"images", 0, O_IMAGES, "MODE", "inline files omit", CMD_CONVERT | CMD_EXPORT,
 	 "markdown, html: inline (data: URIs; default on stdout, html's always), files (FILE.assets/; markdown's "
 	 "default with a file), omit"},
-	{"include-compacted", 0, O_COMPACTED, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
-	 "markdown, html: also show history Hermes archived during compaction"},
+	{"include-compacted", 0, O_COMPACTED, NULL, NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
+	 "markdown, html, terminal: also show history Hermes archived during compaction"},
 	{"utc", 0, O_UTC, NULL, NULL, ALL, "times in UTC (default: local time)"},
 	{"check", 0, O_CHECK, NULL, NULL, CMD_ARTIFACTS,
 	 "say whether each local path (relative: to the session's cwd) exists now (never reads it)"},
 	{"color", 0, O_COLOR, "WHEN", "auto always never", ALL,
 	 "colour: auto (terminals only; NO_COLOR respected), always, never"},
+	{"width", 0, O_WIDTH, "N", NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
+	 "terminal: wrap at N columns (default: the terminal's width, else 80)"},
+	{"follow", 'f', 'f', NULL, NULL, CMD_CONVERT | CMD_VIEW,
+	 "print the session, then each new message as Hermes writes it, until it ends or Ctrl-C"},
+	{"interval", 0, O_INTERVAL, "SECONDS", NULL, CMD_CONVERT | CMD_VIEW,
+	 "with --follow: look for new messages every SECONDS (default 1)"},
+	{"no-pager", 0, O_NO_PAGER, NULL, NULL, CMD_VIEW, "never page (default: page when taller than the terminal)"},
 	{"help", 'h', 'h', NULL, NULL, ALL | CMD_MAIN, "show this help"},
 	{"version", 0, O_VERSION, NULL, NULL, ALL | CMD_MAIN, "print the version"},
 	{"legacy", 0, O_LEGACY, NULL, NULL, STORE,
@@ -190,6 +201,15 @@ static const struct cli_cmd_info cmds[] = {
 	 "rewound away (--include-inactive) have no number.  The Markdown headings show the\n"
 	 "same #N, and `txc convert 'ID#N-M'` converts just those messages.\n",
 	 cmd_search, CLI_CMD_STORE, NULL},
+	{CMD_VIEW, "view", "[SESSION] [options]", "read a session in the terminal (paged; --follow for a live one)",
+	 "Show a session for reading in a terminal: headings with message numbers (ID#N, as\n"
+	 "txc search numbers them) and times, text wrapped to the terminal's width, each tool\n"
+	 "call on one line with its result under it.  Without SESSION: the most recently\n"
+	 "active session of those the filters select.  Paged ($TXC_PAGER, else $PAGER, else\n"
+	 "less -FRX) when standard output is a terminal and the session is taller than it;\n"
+	 "never in a pipe, where the text is plain.  --follow keeps printing each new message\n"
+	 "until the session ends (never paged).\n",
+	 cmd_view, CLI_CMD_STORE, NULL},
 	{0, "completions", "SHELL", "print a bash, zsh or fish completion script", NULL, cmd_completions, 0,
 	 "bash zsh fish"},
 	{0, "save", NULL, "refused: Hermes's store is private and read-only to txc", NULL, cmd_refused, CLI_CMD_REFUSED,
@@ -322,6 +342,20 @@ static enum txc_err number(unsigned cmd, const char *opt, const char *v, long *o
 	return TXC_OK;
 }
 
+/* a positive number of seconds, at most a day (0.05 is fine) */
+static enum txc_err seconds(unsigned cmd, const char *opt, const char *v, double *out)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(v, &end);
+	if (errno || *end || end == v || !(x >= 0.01 && x <= 86400)) {
+		cli_usage(cmd, "--%s takes a number of seconds from 0.01 to 86400, not '%s'", opt, v);
+		return TXC_E_USAGE;
+	}
+	*out = x;
+	return TXC_OK;
+}
+
 /* --token's value, whatever its length; it lives as long as the process (argv's copy is wiped) */
 static char *token_copy;
 
@@ -411,6 +445,10 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 		if ((rc = choice(cmd, "color", v, color, 3, &k)) == 0)
 			cli_color_set(k);
 		break;
+	case O_WIDTH: rc = number(cmd, "width", v, &a->w.width); break;
+	case 'f': a->follow = true; break;
+	case O_INTERVAL: rc = seconds(cmd, "interval", v, &a->interval); break;
+	case O_NO_PAGER: a->no_pager = true; break;
 	case 'h': a->help = true; break;
 	case O_VERSION: a->version = true; break;
 	}
@@ -423,6 +461,7 @@ enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 	char shorts[16] = "";
 	memset(a, 0, sizeof(*a));
 	a->w.max_output_lines = 40;
+	a->interval = 1.0;
 	for (size_t i = 0; i < N_OPTS; i++) {
 		lo[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument, NULL, opts[i].id};
 		if (opts[i].short_name) {

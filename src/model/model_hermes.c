@@ -424,7 +424,6 @@ struct txc_model_builder {
 	struct messages ms; /* heap vector, copied into the arena at the end */
 	struct blocks bs;
 	double last_time;
-	int64_t numbered;      /* rows with a message number so far */
 	struct txc_arena *tmp; /* throw-away parses (a tool result, to judge is_error) */
 };
 
@@ -604,9 +603,9 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->bs.n = 0;
 	if (txc_hermes_row_active(row))
 		t->native->n_active_rows++;
-	/* counted before a row is judged empty: a blank row keeps its number, so later ones agree with search */
-	bool numbered = txc_hermes_row_numbered(row);
-	mb->numbered += numbered;
+	/* counted before a row is judged empty: a blank row keeps its number, so later ones agree with search;
+	 * the count lives in t->native so that a reader that reads only later rows (--follow) can start it */
+	int64_t number = txc_hermes_row_numbered(row) ? (int64_t)++t->native->n_numbered : 0;
 	if (!row_blocks(mb, a, row, &r))
 		return;
 	struct txc_message *m = next_message(mb);
@@ -621,7 +620,7 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	mb->last_time = m->time;
 	m->row_id = int_of(txc_json_get(row, "id"));
 	m->compacted = !txc_hermes_row_active(row);
-	m->number = numbered ? mb->numbered : 0;
+	m->number = number;
 	if (r == TXC_ROLE_ASSISTANT)
 		assistant_meta(t, m, row, row_arena != NULL);
 }

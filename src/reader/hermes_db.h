@@ -30,6 +30,7 @@ struct hermes_db {
 	bool has_messages, has_prompts;
 	sqlite3_stmt *q_session[2][2]; /* [bulk][by rowid] */
 	sqlite3_stmt *q_messages, *q_messages_compacted;
+	sqlite3_stmt *q_after[2], *q_numbered; /* --follow: rows after an id [compacted]; the numbered rows up to one */
 };
 
 void txc_hermes_db_close(void *impl);

@@ -328,6 +328,9 @@ void txc_hermes_db_close(void *impl)
 		sqlite3_finalize(s->q_session[i / 2][i % 2]);
 	sqlite3_finalize(s->q_messages);
 	sqlite3_finalize(s->q_messages_compacted);
+	sqlite3_finalize(s->q_after[0]);
+	sqlite3_finalize(s->q_after[1]);
+	sqlite3_finalize(s->q_numbered);
 	sqlite3_close(s->db);
 	for (size_t i = 0; i < s->sess.n; i++)
 		free(s->sess.name[i]);

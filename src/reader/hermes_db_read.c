@@ -82,18 +82,27 @@ static int session_stmt(struct hermes_db *s, bool bulk, bool by_rowid, sqlite3_s
 	return TXC_OK;
 }
 
-static int messages_stmt(struct hermes_db *s, bool compacted, sqlite3_stmt **out, struct txc_diag *d)
+/* " AND active = 1" (with compacted: or compacted), as the store's columns allow */
+static void active_cond(struct hermes_db *s, bool compacted, struct txc_buf *b)
 {
-	sqlite3_stmt **slot = compacted ? &s->q_messages_compacted : &s->q_messages;
+	if (txc_hermes_db_has_col(&s->msg, "active")) {
+		if (compacted && txc_hermes_db_has_col(&s->msg, "compacted"))
+			txc_buf_addstr(b, " AND (active = 1 OR compacted = 1)");
+		else
+			txc_buf_addstr(b, " AND active = 1");
+	}
+}
+
+/* after: only the rows whose id is above ?2 (--follow; the store has an id column then) */
+static int messages_stmt(struct hermes_db *s, bool compacted, bool after, sqlite3_stmt **out, struct txc_diag *d)
+{
+	sqlite3_stmt **slot = after ? &s->q_after[compacted] : compacted ? &s->q_messages_compacted : &s->q_messages;
 	if (*slot == NULL) {
 		struct txc_buf b = TXC_BUF_INIT;
 		txc_buf_addstr(&b, "SELECT * FROM messages WHERE session_id = ?1");
-		if (txc_hermes_db_has_col(&s->msg, "active")) {
-			if (compacted && txc_hermes_db_has_col(&s->msg, "compacted"))
-				txc_buf_addstr(&b, " AND (active = 1 OR compacted = 1)");
-			else
-				txc_buf_addstr(&b, " AND active = 1");
-		}
+		active_cond(s, compacted, &b);
+		if (after)
+			txc_buf_addstr(&b, " AND id > ?2");
 		txc_buf_addstr(&b, txc_hermes_db_has_col(&s->msg, "id") ? " ORDER BY id" : " ORDER BY rowid");
 		int rc = prepare(s, b.buf, slot, d);
 		txc_buf_release(&b);
@@ -409,12 +418,26 @@ static int put_row(struct row_dest *r, struct txc_arena *a, sqlite3_stmt *st, in
 	return rc;
 }
 
-/* The session's message rows (idv: its id value, consumed). */
+/* --follow: which rows a read starts after (after < 0: all) and the last row id it read */
+struct rows_after {
+	int64_t after, last;
+};
+
+/* the column "id" of a messages statement, or -1 */
+static int id_column(sqlite3_stmt *st, int ncols)
+{
+	for (int i = 0; i < ncols; i++)
+		if (strcmp(sqlite3_column_name(st, i), "id") == 0)
+			return i;
+	return -1;
+}
+
+/* The session's message rows (idv: its id value, consumed); ra: only those after an id. */
 static int read_rows(struct hermes_db *s, sqlite3_value *idv, unsigned flags, struct txc_transcript *t,
-		     const struct txc_row_sink *sink, struct txc_diag *d, int *sqlrc)
+		     const struct txc_row_sink *sink, struct rows_after *ra, struct txc_diag *d, int *sqlrc)
 {
 	sqlite3_stmt *st;
-	int rc = messages_stmt(s, flags & TXC_LOAD_COMPACTED, &st, d);
+	int rc = messages_stmt(s, flags & TXC_LOAD_COMPACTED, ra != NULL, &st, d);
 	if (rc) {
 		sqlite3_value_free(idv);
 		return rc;
@@ -422,13 +445,19 @@ static int read_rows(struct hermes_db *s, sqlite3_value *idv, unsigned flags, st
 	sqlite3_bind_value(st, 1, idv);
 	sqlite3_value_free(idv);
 	int mcols = sqlite3_column_count(st);
+	int idc = ra != NULL ? id_column(st, mcols) : -1;
+	if (ra != NULL)
+		sqlite3_bind_int64(st, 2, ra->after);
 	struct txc_str *keys = column_keys(t->arena, st, mcols);
 	bool model_only = (flags & TXC_LOAD_MODEL_ONLY) && sink == NULL;
 	struct row_dest r = {.sink = sink};
 	r.scratch = sink != NULL || model_only ? txc_arena_new(0) : NULL;
 	r.mb = model_only ? txc_model_begin(t) : NULL;
-	while (rc == TXC_OK && (*sqlrc = sqlite3_step(st)) == SQLITE_ROW)
+	while (rc == TXC_OK && (*sqlrc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (idc >= 0)
+			ra->last = sqlite3_column_int64(st, idc);
 		rc = put_row(&r, t->arena, st, mcols, keys);
+	}
 	sqlite3_reset(st);
 	txc_arena_free(r.scratch);
 	if (r.mb != NULL)
@@ -465,7 +494,7 @@ static int load_once(struct hermes_db *s, const struct txc_sid *id, unsigned fla
 		sqlite3_value_free(idv);
 		return TXC_OK;
 	}
-	return read_rows(s, idv, flags, t, sink, d, sqlrc);
+	return read_rows(s, idv, flags, t, sink, NULL, d, sqlrc);
 }
 
 /* One read transaction: the session and its messages come from one snapshot. */
@@ -512,6 +541,75 @@ static int db_stream(void *impl, const struct txc_sid *id, unsigned flags, const
 	return rc;
 }
 
+/* --follow: how many numbered rows (search.h) come before the rows after ra->after */
+static int count_numbered(struct hermes_db *s, sqlite3_value *idv, bool compacted, int64_t upto, size_t *n,
+			  struct txc_diag *d)
+{
+	*n = 0;
+	if (upto <= 0)
+		return TXC_OK;
+	if (s->q_numbered == NULL) {
+		struct txc_buf b = TXC_BUF_INIT;
+		txc_buf_addstr(&b, "SELECT count(*) FROM messages WHERE session_id = ?1 AND id <= ?2"
+				   " AND role IN ('user', 'assistant', 'tool')");
+		active_cond(s, compacted, &b);
+		int rc = prepare(s, b.buf, &s->q_numbered, d);
+		txc_buf_release(&b);
+		if (rc)
+			return rc;
+	}
+	sqlite3_bind_value(s->q_numbered, 1, idv);
+	sqlite3_bind_int64(s->q_numbered, 2, upto);
+	int rc = sqlite3_step(s->q_numbered);
+	if (rc == SQLITE_ROW)
+		*n = (size_t)sqlite3_column_int64(s->q_numbered, 0);
+	sqlite3_reset(s->q_numbered);
+	return rc == SQLITE_ROW ? TXC_OK : txc_hermes_db_error(s, rc, d, "count the messages of a session in");
+}
+
+/* The session row and its rows after ra->after, in one short read transaction that ends here. */
+static int read_after(struct hermes_db *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
+		      struct rows_after *ra, struct txc_diag *d, int *sqlrc)
+{
+	*sqlrc = SQLITE_OK;
+	int rc = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return txc_hermes_db_error(s, rc, d, "read");
+	sqlite3_value *idv = NULL;
+	rc = read_head(s, id, flags, t, &idv, d, sqlrc);
+	if (rc == TXC_OK && (!s->has_messages || !txc_hermes_db_has_col(&s->msg, "session_id") ||
+			     !txc_hermes_db_has_col(&s->msg, "id"))) {
+		txc_diag_set(d, TXC_E_USAGE, "cannot follow '%s': its messages have no id column", s->path);
+		rc = TXC_E_USAGE;
+	}
+	if (rc == TXC_OK)
+		rc = count_numbered(s, idv, flags & TXC_LOAD_COMPACTED, ra->after, &txc_hermes_native(t)->n_numbered,
+				    d);
+	if (rc == TXC_OK) {
+		rc = read_rows(s, idv, flags, t, NULL, ra, d, sqlrc);
+		idv = NULL; /* consumed */
+	}
+	sqlite3_value_free(idv);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
+static int db_load_after(void *impl, const struct txc_sid *id, int64_t after, unsigned flags,
+			 struct txc_transcript **out, int64_t *last, struct txc_diag *d)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	struct rows_after ra = {after, after};
+	int sqlrc;
+	int rc = read_after(impl, id, flags, t, &ra, d, &sqlrc);
+	if (rc != TXC_OK) {
+		txc_transcript_free(t);
+		return rc;
+	}
+	*out = t;
+	*last = ra.last;
+	return TXC_OK;
+}
+
 const struct txc_source_ops txc_hermes_db_ops = {
 	.name = "hermes-sqlite",
 	.caps = TXC_SRC_EXPORT_ORDER | TXC_SRC_STREAM | TXC_SRC_FTS | TXC_SRC_NATIVE_ROWS | TXC_SRC_ORDERED |
@@ -523,4 +621,5 @@ const struct txc_source_ops txc_hermes_db_ops = {
 	.load = db_load,
 	.stream = db_stream,
 	.search = txc_hermes_db_search,
+	.load_after = db_load_after,
 };

@@ -61,6 +61,13 @@ struct txc_source_ops {
 		      const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d);
 	/* Optional: the i-th file the backend reads beside its path (a name in it), NULL past the last */
 	const char *(*file)(void *impl, size_t i);
+	/*
+	 * Optional (--follow): as load by id, but only the message rows whose id is above
+	 * after, read in one short read transaction that is over when it returns; *last: the
+	 * highest row id read (after if none); t->native->n_numbered counts the rows before.
+	 */
+	int (*load_after)(void *impl, const struct txc_sid *id, int64_t after, unsigned flags,
+			  struct txc_transcript **out, int64_t *last, struct txc_diag *d);
 };
 
 extern const struct txc_source_ops txc_hermes_db_ops, txc_hermes_file_ops, txc_hermes_dashboard_ops;

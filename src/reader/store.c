@@ -446,6 +446,25 @@ int txc_store_load(struct txc_store *s, const struct txc_sid *id, unsigned flags
 	return TXC_OK;
 }
 
+int txc_store_load_after(struct txc_store *s, const struct txc_sid *id, int64_t after, unsigned flags,
+			 struct txc_transcript **out, int64_t *last, struct txc_diag *d)
+{
+	if (s->ops->load_after == NULL) {
+		txc_diag_set(d, TXC_E_USAGE, "cannot follow '%s': only a Hermes store (state.db) can be followed",
+			     s->name);
+		return TXC_E_USAGE;
+	}
+	struct txc_transcript *t;
+	int rc = s->ops->load_after(s->impl, id, after, flags, &t, last, d);
+	if (rc)
+		return rc;
+	if (t->messages == NULL && t->native != NULL) /* not built while reading */
+		txc_model_from_hermes(t);
+	name_transcript(t, id);
+	*out = t;
+	return TXC_OK;
+}
+
 int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
 		     struct txc_diag *d)
 {

@@ -194,13 +194,14 @@ void txc_render_walk(struct txc_out *out, const struct txc_transcript *t, const 
 		n.messages += !t->messages[i].compacted || o->include_compacted;
 	w.used = txc_xcalloc(t->n_messages + 1, 1);
 	result_ix_build(&w.ix, t);
-	if (ops->doc_start)
+	bool continued = o->part != NULL && o->part->continued; /* --follow: a later part has no head or tail */
+	if (ops->doc_start && !continued)
 		ops->doc_start(ctx, &n);
 	for (size_t i = 0; i < t->n_messages; i++) {
 		walk_message(&w, i);
 		txc_out_maybe_flush(out);
 	}
-	if (ops->doc_end)
+	if (ops->doc_end && !continued)
 		ops->doc_end(ctx);
 	free(w.used);
 	result_ix_free(&w.ix);

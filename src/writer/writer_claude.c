@@ -753,6 +753,10 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	struct txc_buf *b = &out->buf;
 	c.scratch = txc_arena_new(0);
 	txc_claude_session_uuid(t, opt->scope, c.session);
+	if (opt->part != NULL && opt->part->continued) { /* --follow: the records go on where the last part stopped */
+		c.index = opt->part->records;
+		memcpy(c.prev, opt->part->prev, sizeof(c.prev));
+	}
 	/* the session's cwd, else the one the caller gives, else "/" */
 	c.cwd = t->meta.cwd;
 	if (c.cwd.ptr == NULL)
@@ -782,7 +786,10 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 		c.n_open = 0;
 	/* at the time of the last message written (compacted history is loaded too, never written) */
 	close_open_calls(&c, last > 0 ? t->messages[last - 1].time : t->meta.started_at);
-	if (c.last_msg_uuid[0]) {
+	if (opt->part != NULL) { /* --follow: the next part chains on; no closing records while it grows */
+		opt->part->records = c.index;
+		memcpy(opt->part->prev, c.prev, sizeof(c.prev));
+	} else if (c.last_msg_uuid[0]) {
 		if (t->meta.title.ptr != NULL) {
 			txc_buf_addstr(b, "{\"type\":\"summary\",\"summary\":");
 			txc_json_emit_str(b, t->meta.title.ptr, t->meta.title.len);

@@ -63,6 +63,15 @@ static int write_hermes(struct txc_out *out, const struct txc_transcript *t, con
 		return TXC_E_USAGE;
 	}
 	const struct txc_json *rows = t->native->rows;
+	if (opt->part != NULL && opt->part->continued) {
+		/* --follow: after the session's line, each new row is a line of its own, as Hermes writes a row */
+		for (size_t i = 0; rows != NULL && i < rows->n; i++)
+			if (txc_hermes_row_active(rows->items[i])) {
+				txc_json_emit(&out->buf, rows->items[i], TXC_JSON_PY);
+				txc_buf_addch(&out->buf, '\n');
+			}
+		return TXC_OK;
+	}
 	hermes_head(out, t, opt);
 	for (size_t i = 0; rows != NULL && i < rows->n; i++)
 		hermes_row(out, rows->items[i], &n);

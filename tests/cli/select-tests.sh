@@ -217,13 +217,13 @@ r=$(bash -c '. ./txc.bash; COMP_WORDS=(txc export --dr); COMP_CWORD=2; _txc; ech
 r=$(bash -c '. ./txc.bash; COMP_WORDS=(txc convert x --detail ""); COMP_CWORD=4; _txc; echo "${COMPREPLY[*]}"')
 [ "$r" = "full normal brief prompts" ] && ok || bad "bash completes --detail values: '$r'"
 r=$(bash -c '. ./txc.bash; COMP_WORDS=(txc ""); COMP_CWORD=1; _txc; echo "${COMPREPLY[*]}"')
-[ "$r" = "list convert export artifacts search completions --help --version" ] && ok || bad "bash completes the command to '$r'"
+[ "$r" = "list convert export artifacts search view completions --help --version" ] && ok || bad "bash completes the command to '$r'"
 r=$(bash -c '. ./txc.bash; COMP_WORDS=(txc completions ""); COMP_CWORD=2; _txc; echo "${COMPREPLY[*]}"')
 [ "$r" = "bash zsh fish" ] && ok || bad "bash completes the shell to '$r'"
 for sh in zsh fish; do "$txc" completions $sh > c.$sh && grep -q -- 'dry-run' c.$sh && ok || bad "$sh completion"; done
 grep -q "'completions:print a bash, zsh or fish completion script'" c.zsh && ok || bad "zsh command words are not the table's"
 grep -q "__fish_use_subcommand -a completions -d 'print a bash, zsh or fish completion script'" c.fish && ok || bad "fish command words are not the table's"
-grep -q "seen_subcommand_from list convert export artifacts search' -l remote" c.fish && ok || bad "fish: --remote is not a store option of every command"
+grep -q "seen_subcommand_from list convert export artifacts search view' -l remote" c.fish && ok || bad "fish: --remote is not a store option of every command"
 if command -v zsh > /dev/null; then zsh -n c.zsh && ok "zsh completion syntax" || bad "zsh syntax"; else skip "zsh completion syntax" "zsh is not installed"; fi
 expect_rc 2 "completions bad shell" "$txc" completions tcsh
 

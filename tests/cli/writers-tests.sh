@@ -26,10 +26,11 @@ takes() { # writer option: does the writer read it?  (a new writer adds its line
 	claude:reasoning) return 0 ;;
 	markdown:detail | markdown:max-output-lines | markdown:images | markdown:include-compacted | markdown:utc) return 0 ;;
 	html:detail | html:max-output-lines | html:images | html:include-compacted | html:utc) return 0 ;;
+	terminal:detail | terminal:max-output-lines | terminal:include-compacted | terminal:utc) return 0 ;;
 	esac
 	return 1
 }
-known() { case $1 in claude | hermes | markdown | html) return 0 ;; esac; return 1; }
+known() { case $1 in claude | hermes | markdown | html | terminal) return 0 ;; esac; return 1; }
 refused() { # desc option writer: exit 2, exactly one line naming the option and the writer
 	n=$(wc -l < err.txt)
 	[ "$n" = 1 ] && grep -q "^txc: error: --$2 does not apply to --to $3 " err.txt && ok ||
@@ -90,7 +91,7 @@ expect_rc 2 "missing --to" "$txc" convert tools --db feat.db
 grep -q "^txc: error: missing --to FORMAT ($list)" err.txt && ok || bad "no --to: $(cat err.txt)"
 
 # the writers of today are listed; completions offer every writer --help lists
-[ "$list" = "claude, hermes, markdown or html" ] && ok || bad "format list: '$list'"
+[ "$list" = "claude, hermes, markdown, html or terminal" ] && ok || bad "format list: '$list'"
 words=$(echo $writers)
 expect_rc 0 "bash completions" "$txc" completions bash
 grep -q -- "--to) COMPREPLY=(\$(compgen -W '$words'" out.txt && ok || bad "bash --to words"

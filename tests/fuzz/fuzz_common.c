@@ -43,6 +43,25 @@ static void check_html(const struct txc_buf *b, const char *writer)
 		fail("a page without exactly one <script", writer);
 }
 
+/* a terminal writer: no control byte but '\n', and ESC only to open its own SGR colours */
+static void check_terminal(const struct txc_buf *b, const char *writer, bool color)
+{
+	for (size_t i = 0; i < b->len; i++) {
+		unsigned char c = (unsigned char)b->buf[i];
+		if (c == 0x1B && color && i + 1 < b->len && b->buf[i + 1] == '[') {
+			size_t j = i + 2;
+			while (j < b->len && ((b->buf[j] >= '0' && b->buf[j] <= '9') || b->buf[j] == ';'))
+				j++;
+			if (j < b->len && b->buf[j] == 'm') {
+				i = j;
+				continue;
+			}
+		}
+		if ((c < 0x20 && c != '\n') || c == 0x7F)
+			fail("a raw control byte", writer);
+	}
+}
+
 static void run_writer(const struct txc_writer_ops *w, const struct txc_transcript *t, const struct txc_write_opts *o)
 {
 	struct txc_out out;
@@ -53,8 +72,10 @@ static void run_writer(const struct txc_writer_ops *w, const struct txc_transcri
 			fail("invalid UTF-8", w->name);
 		if (strcmp(w->name, "html") == 0)
 			check_html(&out.buf, w->name);
-		else if (strcmp(w->name, "markdown") != 0)
+		else if (strcmp(w->ext, "jsonl") == 0)
 			check_json_lines(&out.buf, w->name);
+		if (w->caps & TXC_WCAP_TERMINAL)
+			check_terminal(&out.buf, w->name, o->color);
 	}
 	txc_out_release(&out);
 }
@@ -79,6 +100,8 @@ static void run_all(const struct txc_transcript *t)
 		run_writer(ws[i], t, &o);
 	o.detail = TXC_DETAIL_FULL;
 	o.reasoning = TXC_REASONING_DROP;
+	o.color = true;
+	o.width = 20;
 	for (size_t i = 0; i < n; i++)
 		run_writer(ws[i], t, &o);
 	o.detail = TXC_DETAIL_PROMPTS;

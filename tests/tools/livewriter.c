@@ -8,6 +8,13 @@
  *   txc-livewriter lock DB SECONDS     hold an exclusive lock; prints "locked"
  *   txc-livewriter check FILE.jsonl    every exported session is one snapshot:
  *                                      message_count equals its number of messages
+ *   txc-livewriter session DB          add the session "live-follow" (not ended)
+ *   txc-livewriter follow DB N GAP_MS  append N messages to it in turns of four (user,
+ *                                      assistant with a tool call, its result 5 gaps
+ *                                      later, assistant), GAP_MS apart, each in its own
+ *                                      transaction (prints "sent I SECONDS" with the
+ *                                      wall-clock time of each commit), then checkpoint
+ *                                      the WAL (TRUNCATE) and end the session (ended_at)
  */
 #define _DEFAULT_SOURCE
 #include <sqlite3.h>
@@ -135,6 +142,118 @@ static int check(const char *file)
 	return bad || lines == 0;
 }
 
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int new_session(const char *path)
+{
+	sqlite3 *db;
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return 1;
+	sqlite3_busy_timeout(db, 2000);
+	int rc = sqlite3_exec(db,
+			      "INSERT INTO sessions (id, source, model, title, started_at, message_count) "
+			      "VALUES ('live-follow', 'cli', 'test-model', 'Live follow', 1767323000.0, 0)",
+			      NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		fprintf(stderr, "livewriter: %s\n", sqlite3_errmsg(db));
+	sqlite3_close(db);
+	return rc != SQLITE_OK;
+}
+
+/* message i of a turn of four: user, assistant with a tool call, its result, assistant */
+static int commit_one(sqlite3 *db, sqlite3_stmt *ins, long i)
+{
+	static const char *const role[] = {"user", "assistant", "tool", "assistant"};
+	char text[128], calls[256], call_id[32];
+	if (i % 4 == 2)
+		snprintf(text, sizeof(text), "{\"output\": \"live result %ld\", \"exit_code\": 0}", i);
+	else
+		snprintf(text, sizeof(text), "%s %ld", i % 4 == 0 ? "live message" : "live reply", i);
+	snprintf(calls, sizeof(calls),
+		 "[{\"id\": \"call-%ld\", \"type\": \"function\", \"function\": {\"name\": \"terminal\", "
+		 "\"arguments\": \"{\\\"command\\\": \\\"echo %ld\\\"}\"}}]",
+		 i, i);
+	snprintf(call_id, sizeof(call_id), "call-%ld", i - 1);
+	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_text(ins, 1, role[i % 4], -1, SQLITE_STATIC);
+	sqlite3_bind_text(ins, 2, text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(ins, 3, 1767323045.0 + (double)i);
+	if (i % 4 == 1)
+		sqlite3_bind_text(ins, 4, calls, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(ins, 4);
+	if (i % 4 == 2) {
+		sqlite3_bind_text(ins, 5, call_id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(ins, 6, "terminal", -1, SQLITE_STATIC);
+	} else {
+		sqlite3_bind_null(ins, 5);
+		sqlite3_bind_null(ins, 6);
+	}
+	rc = sqlite3_step(ins) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	sqlite3_reset(ins);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "UPDATE sessions SET message_count = message_count + 1 WHERE id = 'live-follow'",
+				  NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+static int follow(const char *path, long n, long gap_ms)
+{
+	sqlite3 *db;
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return 1;
+	sqlite3_busy_timeout(db, 2000);
+	sqlite3_stmt *ins;
+	sqlite3_prepare_v2(
+		db,
+		"INSERT INTO messages (session_id, role, content, timestamp, tool_calls, tool_call_id, tool_name) "
+		"VALUES ('live-follow', ?1, ?2, ?3, ?4, ?5, ?6)",
+		-1, &ins, NULL);
+	double worst = 0;
+	long errors = 0;
+	for (long i = 0; i < n; i++) {
+		double t0 = now();
+		if (commit_one(db, ins, i) != SQLITE_OK) {
+			fprintf(stderr, "livewriter: %s\n", sqlite3_errmsg(db));
+			errors++;
+		}
+		double dt = now() - t0;
+		worst = dt > worst ? dt : worst;
+		if (gap_ms > 0) {
+			printf("sent %ld %.3f\n", i, wall());
+			fflush(stdout);
+			/* a call waits longer for its result: a poll sees it unanswered */
+			usleep((useconds_t)gap_ms * (i % 4 == 1 ? 5000 : 1000));
+		}
+	}
+	sqlite3_finalize(ins);
+	int busy = -1, logged = -1, done = -1;
+	sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, &logged, &done);
+	sqlite3_stmt *ck;
+	if (sqlite3_prepare_v2(db, "PRAGMA wal_checkpoint(TRUNCATE)", -1, &ck, NULL) == SQLITE_OK &&
+	    sqlite3_step(ck) == SQLITE_ROW)
+		busy = sqlite3_column_int(ck, 0);
+	sqlite3_finalize(ck);
+	printf("checkpoint %s\n", busy == 0 ? "ok" : "busy");
+	if (sqlite3_exec(db, "UPDATE sessions SET ended_at = 1767400000.0 WHERE id = 'live-follow'", NULL, NULL,
+			 NULL) != SQLITE_OK)
+		errors++;
+	sqlite3_close(db);
+	printf("appended %ld messages, %ld errors, slowest commit %.1f ms\n", n - errors, errors, worst * 1000);
+	fflush(stdout);
+	return errors || worst > 1.0 || busy != 0 ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "append") == 0)
@@ -143,6 +262,10 @@ int main(int argc, char **argv)
 		return lock(argv[2], atof(argv[3]));
 	if (argc == 3 && strcmp(argv[1], "check") == 0)
 		return check(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "session") == 0)
+		return new_session(argv[2]);
+	if (argc == 5 && strcmp(argv[1], "follow") == 0)
+		return follow(argv[2], atol(argv[3]), atol(argv[4]));
 	fprintf(stderr, "usage: txc-livewriter append|lock DB SECONDS | check FILE.jsonl\n");
 	return 2;
 }

@@ -407,6 +407,28 @@ static void test_diag_codes(void **state)
 	repr_is(9007199254740993.0, "9007199254740992.0");
 }
 
+/* terminal columns without a locale: ASCII 1, CJK and emoji 2, combining and zero-width 0 */
+static void test_utf8_width(void **state)
+{
+	(void)state;
+	assert_int_equal(txc_utf8_width('a'), 1);
+	assert_int_equal(txc_utf8_width(0xE9), 1);    /* é precomposed */
+	assert_int_equal(txc_utf8_width(0x0301), 0);  /* combining acute */
+	assert_int_equal(txc_utf8_width(0x0332), 0);  /* combining low line */
+	assert_int_equal(txc_utf8_width(0x200D), 0);  /* zero-width joiner */
+	assert_int_equal(txc_utf8_width(0xFE0F), 0);  /* variation selector 16 */
+	assert_int_equal(txc_utf8_width(0x1F3FD), 0); /* skin tone: joins the emoji before it */
+	assert_int_equal(txc_utf8_width(0x4F60), 2);  /* 你 */
+	assert_int_equal(txc_utf8_width(0xAC00), 2);  /* 가 */
+	assert_int_equal(txc_utf8_width(0xFF21), 2);  /* fullwidth A */
+	assert_int_equal(txc_utf8_width(0x1F680), 2); /* rocket */
+	assert_int_equal(txc_utf8_width(0x1F44B), 2); /* waving hand */
+	assert_int_equal(txc_utf8_width(0x20000), 2); /* CJK extension B */
+	assert_int_equal(txc_utf8_width(0x0627), 1);  /* Arabic alef */
+	assert_int_equal(txc_utf8_width(0x2014), 1);  /* em dash */
+	assert_int_equal(txc_utf8_width(0x10FFFF), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_buf_arena),
 		cmocka_unit_test(test_sha256_pieces),
 		cmocka_unit_test(test_diag_codes),
+		cmocka_unit_test(test_utf8_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

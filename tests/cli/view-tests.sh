@@ -1,0 +1,170 @@
+#!/bin/sh
+# txc view: the terminal writer through the CLI, the pager (a pty from script(1)), hostile
+# text escaped, and --follow against a live WAL writer (order, latency, checkpoint, memory).
+# usage: view-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR GENSTORE LIVEWRITER SCHEMA
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5 gen=$6 live=$7 schema=$8
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+"$mkdb" f.db "$src/fixtures/features.sql" || exit 1
+esc=$(printf '\033')
+unset TXC_PAGER PAGER NO_COLOR
+
+# 1. in a pipe: plain text, no pager, 80 columns whatever COLUMNS says; view = convert --to terminal
+printf '#!/bin/sh\ncat > "%s/paged.txt"\n' "$work" > pager.sh && chmod +x pager.sh
+expect_rc 0 "view in a pipe" env TXC_PAGER="$work/pager.sh" COLUMNS=50 "$txc" view tools --db f.db --utc
+[ ! -e paged.txt ] && ok || bad "a pager ran in a pipe"
+grep -q "$esc" out.txt && bad "escapes in a pipe" || ok
+[ "$(sed -n 4p out.txt)" = "$(sed -n 4p "$src/golden/features/tools.w80.term.txt")" ] && ok "80 columns in a pipe (COLUMNS ignored)" || bad "heading width: $(sed -n 4p out.txt)"
+"$txc" convert tools --to terminal --db f.db --utc > conv.txt && cmp -s out.txt conv.txt && ok "view = convert --to terminal" || bad "view differs from convert --to terminal"
+expect_rc 0 "view --width 40" "$txc" view tools --db f.db --utc --width 40
+cmp -s out.txt "$src/golden/features/tools.w40.term.txt" && ok || bad "view --width 40 differs from its golden"
+expect_rc 0 "view --color always in a pipe" "$txc" view tools --db f.db --utc --color always --width 80
+cmp -s out.txt "$src/golden/features/tools.w80.color.term.txt" && ok || bad "--color always differs from its golden"
+NO_COLOR=1 "$txc" view tools --db f.db > nc.txt && ! grep -q "$esc" nc.txt && ok "NO_COLOR: no escapes" || bad "NO_COLOR"
+expect_rc 2 "view two sessions" "$txc" view tools chat --db f.db
+one_line_err "view two sessions"
+expect_rc 2 "--width on markdown" "$txc" convert tools --to markdown --width 40 --db f.db
+expect_rc 2 "--follow with -o" "$txc" convert tools --to markdown -f -o x.md --db f.db
+expect_rc 2 "--interval 0" "$txc" view tools --interval 0 --db f.db
+expect_rc 2 "--no-pager on convert" "$txc" convert tools --to terminal --no-pager --db f.db
+
+# 2. no SESSION: the most recently active of the filters
+expect_rc 0 "view, no id" "$txc" view --db f.db --utc
+head -n 2 out.txt | grep -q '^empty' && ok "the most recent session" || bad "view with no id: $(head -n 2 out.txt)"
+expect_rc 0 "view --source telegram" "$txc" view --db f.db --source telegram --utc
+sed -n 2p out.txt | grep -q '· telegram.*· ' && ok || bad "--source not applied: $(sed -n 2p out.txt)"
+expect_rc 3 "view --source none" "$txc" view --db f.db --source nothing-here
+one_line_err "no session matches"
+
+# 3. the pager, on a pty (script -qc), the way git pages
+if command -v script > /dev/null 2>&1; then
+	pty() { # rows command: run command on a pty of rows x 80
+		script -qec "stty rows $1 cols 80; $2" /dev/null > pty.txt 2>&1 < /dev/null
+	}
+	rm -f paged.txt
+	pty 10 "TXC_PAGER='$work/pager.sh' '$txc' view tools --db f.db --utc"
+	[ -s paged.txt ] && grep -q '● Bash' paged.txt && ok "taller than the terminal: paged" || bad "no pager on a terminal: $(head -c 300 pty.txt)"
+	grep -q "$esc\[1;34m#2 Assistant" paged.txt && ok "colour to the pager on a terminal" || bad "no colour through the pager"
+	rm -f paged.txt
+	pty 10 "TXC_PAGER='$work/pager.sh' '$txc' view tools --db f.db --no-pager"
+	[ ! -e paged.txt ] && grep -q '● Bash' pty.txt && ok "--no-pager prints" || bad "--no-pager paged"
+	pty 60 "TXC_PAGER='$work/pager.sh' '$txc' view empty --db f.db"
+	[ ! -e paged.txt ] && grep -q 'no messages' pty.txt && ok "shorter than the terminal: not paged" || bad "a short session was paged"
+	pty 10 "PAGER='$work/pager.sh' '$txc' view tools --db f.db"
+	[ -s paged.txt ] && ok "PAGER when TXC_PAGER is unset" || bad "PAGER not used"
+	rm -f paged.txt
+	pty 10 "TXC_PAGER=cat PAGER='$work/pager.sh' '$txc' view tools --db f.db"
+	[ ! -e paged.txt ] && grep -q '● Bash' pty.txt && ok "TXC_PAGER=cat: no pager, PAGER not asked" || bad "TXC_PAGER=cat"
+	pty 10 "NO_COLOR=1 TXC_PAGER='$work/pager.sh' '$txc' view tools --db f.db"
+	grep -q "$esc" paged.txt && bad "NO_COLOR: escapes to the pager" || ok "NO_COLOR through the pager"
+	rm -f paged.txt
+	pty 10 "TXC_PAGER=/nonexistent/pager '$txc' view tools --db f.db"
+	grep -q "cannot run the pager" pty.txt && grep -q '● Bash' pty.txt && ok "a pager that cannot run: said, printed" || bad "missing pager: $(head -c 300 pty.txt)"
+	pty 10 "'$txc' view tools --db f.db -f --interval 0.1 & sleep 1; kill -INT \$!; wait \$!; echo rc=\$?"
+	grep -q 'rc=0' pty.txt && grep -q '● Bash' pty.txt && ok "--follow on a terminal: not paged, Ctrl-C exits 0" || bad "follow + SIGINT: $(tail -c 300 pty.txt)"
+else
+	skip "pager" "no script(1)"
+fi
+
+# 4. hostile text: every control and bidi character escaped, only txc's own colours remain
+cat > hostile.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL, title TEXT, ended_at REAL);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT,
+  tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('evil' || char(27) || ']0;pwned' || char(7), 'cli' || char(27) || '[2J', 'm' || char(8238), 1767323045.0, 'T' || char(27) || '[31m' || char(8238) || 'x' || char(155) || 'y', NULL);
+INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES
+ ('evil' || char(27) || ']0;pwned' || char(7), 'user', 'clear' || char(27) || '[2J' || char(27) || '[H bidi ' || char(8238) || 'txt.exe' || char(8236) || ' iso ' || char(8294) || ' bell' || char(7) || ' cr' || char(13) || 'over lrm' || char(8206) || ' nel' || char(133) || ' ls' || char(8232) || 'end', NULL, 1767323046.0),
+ ('evil' || char(27) || ']0;pwned' || char(7), 'assistant', 'ok', '[{"id":"c1","type":"function","function":{"name":"terminal","arguments":"{\"command\":\"echo \\u001b]0;t\\u0007 \\u202e x\"}"}}]', 1767323047.0);
+INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp) VALUES
+ ('evil' || char(27) || ']0;pwned' || char(7), 'tool', '{"output": "out' || char(27) || '[31mred ' || char(8238) || 'rev", "exit_code": 0}', 'c1', 'terminal', 1767323048.0);
+SQL
+"$mkdb" h.db hostile.sql || exit 1
+for c in never always; do
+	"$txc" view evil --db h.db --color $c --detail full > h.$c.txt 2> err.txt && ok "hostile: view --color $c" || bad "hostile view: $(cat err.txt)"
+	sed "s/$esc\[[0-9;]*m//g" h.$c.txt > h.$c.bare
+	grep -q "$esc" h.$c.bare && bad "hostile --color $c: a raw ESC" || ok
+	LC_ALL=C grep -q "$(printf '\342\200\256\|\342\200\254\|\342\201\246\|\342\200\216\|\302\205\|\342\200\250\|\007\|\010\|\015')" h.$c.bare && bad "hostile --color $c: a raw bidi/control" || ok
+	grep -q 'clear\\x1b\[2J\\x1b\[H bidi \\u202etxt.exe\\u202c iso \\u2066 bell\\x07 cr\\x0dover' h.$c.bare &&
+		grep -q '^evil\\x1b\]0;pwned\\x07.*· cli\\x1b\[2J.*· m\\u202e' h.$c.bare && ok "hostile: shown escaped, nothing dropped" || bad "hostile: not shown escaped: $(head -c 400 h.$c.bare)"
+done
+
+# 5. --follow against a live writer: every message once, in order, within two polls
+"$gen" live.db "$schema" 0 > /dev/null || exit 1
+"$live" session live.db || exit 1
+stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
+("$txc" view live-follow --db live.db -f --interval 0.5 --utc 2> view.err | stamp > view.stamped) &
+vpid=$!
+("$txc" convert live-follow --to claude --db live.db -f --interval 0.5 2> claude.err > claude.jsonl) &
+cpid=$!
+("$txc" convert live-follow --to hermes --db live.db -f --interval 0.5 2> hermes.err > hermes.jsonl) &
+hpid=$!
+sleep 1
+"$live" follow live.db 24 150 > sent.txt 2> writer.err; wrc=$?
+i=0; while { kill -0 $vpid || kill -0 $cpid || kill -0 $hpid; } 2> /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ $i -lt 100 ] && ok "--follow ends when the session ends" || bad "--follow still running after the session ended"
+[ $wrc = 0 ] && grep -q '^checkpoint ok$' sent.txt && ok "the writer's TRUNCATE checkpoint succeeded while txc followed" || bad "writer: $(tail -n 2 sent.txt; cat writer.err)"
+grep -q '^appended 24 messages, 0 errors' sent.txt && ok "the writer never failed or waited ($(tail -n 1 sent.txt))" || bad "writer: $(tail -n 1 sent.txt)"
+seen=$(grep -o 'live [a-z]* [0-9]*$' view.stamped | awk '{print $3}' | tr '\n' ' ')
+want=$(seq 0 23 | tr '\n' ' ')
+[ "$seen" = "$want" ] && ok "view -f: every message once, in order" || bad "view -f messages: $seen"
+grep -q '^[0-9.]* #24 Assistant' view.stamped && ok "view -f: message numbers go on" || bad "view -f numbering"
+# a reply that calls a tool is complete with its result (the next message): timed from that
+awk 'NR == FNR { if ($1 == "sent") t[$2] = $3; next }
+     /live (message|reply|result) [0-9]+$/ { n = $NF; d = $1 - t[n % 4 == 1 ? n + 1 : n]; if (d > max) max = d }
+     END { printf "# latest arrival %.3f s after its commit (interval 0.5 s)\n", max; exit !(max <= 1.0) }' sent.txt view.stamped &&
+	ok "view -f: each message within two poll intervals" || bad "view -f: a message came late"
+grep -q 'no result recorded\|without a matching call' view.stamped && bad "view -f: a call shown apart from its result" || ok "view -f: each call with its result"
+awk '/● Bash \$ echo [0-9]+$/ { want = "│ live result " ($NF + 1); n++; next } want != "" { if (index($0, want) == 0) bad++; want = "" }
+     END { exit !(n == 6 && bad == 0) }' view.stamped && ok "view -f: a call waits for its result (6 turns)" || bad "view -f: calls and results apart"
+"$txc" convert live-follow --to claude --db live.db > claude.full.jsonl
+full=$(($(wc -l < claude.full.jsonl) - 2)) # less the closing summary and title records
+[ "$(wc -l < claude.jsonl)" = "$full" ] && json_ok claude.jsonl && ok "convert --to claude -f: $full complete JSON lines" || bad "claude -f: $(wc -l < claude.jsonl) lines, want $full; $(cat claude.err)"
+head -n "$full" claude.full.jsonl | cmp -s - claude.jsonl && ok "claude -f: the records a later convert writes, chained alike" || bad "claude -f differs from convert"
+[ "$(wc -l < hermes.jsonl)" = 25 ] && json_ok hermes.jsonl && head -n 1 hermes.jsonl | grep -q '"messages": \[\]}$' && ok "hermes -f: the session line, then a line per row" || bad "hermes -f: $(wc -l < hermes.jsonl) lines"
+
+# 5b. a store replaced while followed is opened again (same rows, new inode); a store removed ends it
+for x in A B C; do "$gen" $x.db "$schema" 0 > /dev/null && "$live" session $x.db || exit 1; done
+"$txc" view live-follow --db A.db -f --interval 0.2 > repl.txt 2> repl.err &
+rpid=$!
+sleep 0.6
+mv B.db A.db && rm -f A.db-wal A.db-shm
+sleep 0.6
+"$live" follow A.db 4 0 > /dev/null 2>&1
+i=0; while kill -0 $rpid 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill $rpid 2> /dev/null; wait $rpid; rc=$?
+[ $rc = 0 ] && [ "$(grep -o 'live [a-z]* [0-9]*$' repl.txt | awk '{print $3}' | tr '\n' ' ')" = "0 1 2 3 " ] &&
+	ok "a replaced store: opened again, followed to the end" || bad "replaced store: exit $rc, $(cat repl.err; tail -n 5 repl.txt)"
+"$txc" view live-follow --db C.db -f --interval 0.2 > gone.txt 2> gone.err &
+gpid=$!
+sleep 0.6
+rm -f C.db C.db-wal C.db-shm
+i=0; while kill -0 $gpid 2> /dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+kill $gpid 2> /dev/null; wait $gpid; rc=$?
+[ $rc = 0 ] && grep -q "warning: the store '.*C.db' is gone; stopped following" gone.err && ok "a removed store: said, exit 0" || bad "removed store: exit $rc, $(cat gone.err)"
+
+# 6. memory stays flat while 10,000 messages arrive
+"$gen" mem.db "$schema" 0 > /dev/null || exit 1
+"$live" session mem.db || exit 1
+# (under ASan, freed memory waits in a quarantine of 256 MB unless told not to)
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=0" "$txc" convert live-follow --to markdown --db mem.db -f --interval 0.05 > mem.md 2> mem.err &
+mpid=$!
+sleep 0.5
+rss0=$(awk '/^VmRSS/ {print $2}' /proc/$mpid/status 2> /dev/null || echo 0)
+("$live" follow mem.db 10000 0 > memw.txt 2>&1; echo done > memw.done) &
+max=0
+while [ ! -e memw.done ]; do
+	r=$(awk '/^VmRSS/ {print $2}' /proc/$mpid/status 2> /dev/null || echo 0)
+	[ "${r:-0}" -gt "$max" ] && max=$r
+	sleep 0.2
+done
+wait $mpid
+n=$(grep -c '^live \(message\|reply\|result\) [0-9]*$' mem.md)
+echo "# memory: VmRSS $rss0 kB after the first poll, at most $max kB over 10,000 appended messages ($(tail -n 1 memw.txt))"
+[ "$n" = 10000 ] && ok "10,000 followed messages written" || bad "followed $n of 10000 messages: $(cat mem.err)"
+limit=4096 # kB; ASan's allocator and shadow add their own (LeakSanitizer checks for leaks there)
+ASAN_OPTIONS=help=1 "$txc" --version 2>&1 | grep -q quarantine_size_mb && limit=16384
+[ "$rss0" -gt 0 ] && [ $((max - rss0)) -lt $limit ] && ok "memory flat (+$((max - rss0)) kB, under $limit)" || bad "memory grew from $rss0 to $max kB"
+summary view
+[ "$fails" = 0 ]
