@@ -54,6 +54,9 @@ struct txc_write_opts {
 	bool utc;                            /* markdown headings in UTC rather than local time */
 	enum txc_images images;              /* markdown */
 	const struct txc_asset_sink *assets; /* markdown, images == FILES */
+	bool children;                       /* markdown: delegate children as nested transcripts, not a link line */
+	struct txc_str sidechain_session;    /* claude: write a subagent transcript of this session uuid ... */
+	struct txc_str agent_id;             /* claude: ... as this agent (txc_claude_agent_id) */
 };
 
 /*
@@ -75,6 +78,7 @@ enum txc_write_opt {
 	TXC_WOPT_UTC = 1u << 4,
 	TXC_WOPT_IMAGES = 1u << 5,
 	TXC_WOPT_CWD = 1u << 6,
+	TXC_WOPT_CHILDREN = 1u << 7, /* --children */
 };
 
 /*

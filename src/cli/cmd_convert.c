@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "txc/writer_claude.h"
 
 /*
  * stdout on a terminal: transcript text must not drive it, so control
@@ -116,6 +117,12 @@ static int convert_args(struct cli_args *a, const struct txc_writer_ops **ops)
 		return rc;
 	if (a->install && a->output)
 		return cli_usage(CMD_CONVERT, "--install and -o cannot be combined");
+	/* Claude Code keeps a subagent's transcript in a file of its own, beside the session's */
+	if (a->children && ((*ops)->caps & TXC_WCAP_INSTALL) && !a->install && a->output == NULL)
+		return cli_usage(CMD_CONVERT,
+				 "--children with --to %s needs -o FILE or --install (subagents are files "
+				 "of their own)",
+				 (*ops)->name);
 	return 0;
 }
 
@@ -133,10 +140,12 @@ static enum txc_err convert_open(struct cli_args *a, const struct txc_writer_ops
 				 struct txc_diag *d)
 {
 	memset(src, 0, sizeof(*src));
-	/* Hermes's format is its rows as they are: streamed, so memory stays flat */
-	src->stream = (ops->caps & TXC_WCAP_STREAM) != 0;
+	/* Hermes's format is its rows as they are: streamed, so memory stays flat (a chain is joined first) */
+	bool whole = a->lineage || a->children;
+	src->stream = (ops->caps & TXC_WCAP_STREAM) != 0 && !whole;
 	if (!src->stream) {
-		enum txc_err rc = cli_load_session(a, cli_load_flags(a, ops), &src->t, &src->profile, d);
+		enum txc_err rc = whole ? cli_load_lineage(a, cli_load_flags(a, ops), &src->t, &src->profile, d)
+					: cli_load_session(a, cli_load_flags(a, ops), &src->t, &src->profile, d);
 		a->w.scope = cli_profile_scope(src->profile); /* src->profile outlives every use of a->w */
 		return rc;
 	}
@@ -157,6 +166,22 @@ static void convert_close(struct convert_src *src)
 	src->t = NULL;
 	free(src->profile);
 	src->profile = NULL;
+}
+
+/* -o DIR/NAME.jsonl --children: the subagents in DIR/NAME/subagents/, as Claude Code keeps them */
+static enum txc_err subagents_beside(const struct cli_args *a, const struct txc_transcript *t, struct txc_diag *d)
+{
+	char uuid[37];
+	txc_claude_session_uuid(t, a->w.scope, uuid);
+	struct txc_buf base = TXC_BUF_INIT;
+	txc_buf_addstr(&base, a->output);
+	if (base.len > 6 && strcmp(base.buf + base.len - 6, ".jsonl") == 0)
+		txc_buf_truncate(&base, base.len - 6);
+	else
+		txc_buf_addstr(&base, ".d");
+	enum txc_err rc = cli_write_subagents(a, t, &a->w, base.buf, uuid, d);
+	txc_buf_release(&base);
+	return rc;
 }
 
 /* The output: to stdout or to a temporary file renamed into place at the end, images first. */
@@ -181,6 +206,8 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 		rc = stream_rows(ops, src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w, d);
 	else if (rc == TXC_OK)
 		rc = ops->write(&out, src->t, &a->w, d);
+	if (rc == TXC_OK && a->output != NULL && a->children && (ops->caps & TXC_WCAP_INSTALL))
+		rc = subagents_beside(a, src->t, d);
 	convert_close(src); /* the store is done with before the file lands */
 	if ((rc == TXC_OK && cli_out_finish(&out) != 0) || (rc != TXC_OK && out.err && d->msg[0] == '\0')) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write to %s: %s", a->output ? a->output : "stdout",

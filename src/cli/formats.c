@@ -63,6 +63,7 @@ static const struct write_option {
 	{"reasoning", TXC_WOPT_REASONING, 0},         {"detail", TXC_WOPT_DETAIL, 0},
 	{"max-output-lines", TXC_WOPT_MAX_LINES, 0},  {"images", TXC_WOPT_IMAGES, 0},
 	{"include-compacted", TXC_WOPT_COMPACTED, 0}, {"utc", TXC_WOPT_UTC, CMD_LIST | CMD_EXPORT},
+	{"children", TXC_WOPT_CHILDREN, 0},
 };
 
 unsigned cli_write_option(const char *name)

@@ -53,6 +53,9 @@ enum {
 	O_SORT,
 	O_INACTIVE,
 	O_VERBOSE,
+	O_LINEAGE,
+	O_CHILDREN,
+	O_TREE,
 };
 
 #define ALL     CMD_ANY
@@ -132,6 +135,13 @@ static const struct cli_opt opts[] = {
 	 "colour: auto (terminals only; NO_COLOR respected), always, never"},
 	{"help", 'h', 'h', NULL, NULL, ALL | CMD_MAIN, "show this help"},
 	{"version", 0, O_VERSION, NULL, NULL, ALL | CMD_MAIN, "print the version"},
+	{"lineage", 0, O_LINEAGE, NULL, NULL, CMD_CONVERT,
+	 "the whole compression chain SESSION belongs to, root to the tip Hermes resumes, as one conversation"},
+	{"children", 0, O_CHILDREN, NULL, NULL, CMD_CONVERT,
+	 "include delegate child sessions (subagents): markdown folded under the call, claude as subagent files "
+	 "(with -o or --install)"},
+	{"tree", 0, O_TREE, NULL, NULL, CMD_LIST,
+	 "compression chains, branches and children indented under their root"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -391,6 +401,9 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 		break;
 	case O_INACTIVE: a->search.include_inactive = true; break;
 	case O_VERBOSE: a->search.verbose = true; break;
+	case O_LINEAGE: a->lineage = true; break;
+	case O_CHILDREN: a->children = a->w.children = true; break;
+	case O_TREE: a->tree = true; break;
 	case O_COLOR:
 		if ((rc = choice(cmd, "color", v, color, 3, &k)) == 0)
 			cli_color_set(k);

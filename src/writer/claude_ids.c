@@ -30,7 +30,15 @@ void txc_claude_session_uuid(const struct txc_transcript *t, struct txc_str scop
 		txc_buf_add(&key, scope.ptr, scope.len);
 		txc_buf_addch(&key, '/');
 	}
-	txc_model_id_key(&key, t->meta.id_kind, t->meta.id);
+	if (t->n_segments > 0) {
+		/* a whole chain (--lineage) is one Claude session keyed on its root, so the file stays the
+		 * same as the chain grows, and never the one its root converts to alone */
+		const struct txc_transcript *root = t->segments[0].t;
+		txc_buf_addstr(&key, "lineage:");
+		txc_model_id_key(&key, root->meta.id_kind, root->meta.id);
+	} else {
+		txc_model_id_key(&key, t->meta.id_kind, t->meta.id);
+	}
 	txc_claude_uuid5(out, ns_session, key.buf ? key.buf : "", key.len);
 	txc_buf_release(&key);
 }
@@ -74,4 +82,14 @@ void txc_claude_project_folder(struct txc_buf *out, const char *cwd, size_t len)
 		txc_buf_addch(out, '-');
 		txc_buf_addstr(out, t);
 	}
+}
+
+void txc_claude_agent_id(struct txc_str child_id, char out[18])
+{
+	/* Claude Code's own agent ids look like this too: "a" + 16 hex digits */
+	unsigned char h[32];
+	txc_sha256(child_id.ptr ? child_id.ptr : "", child_id.len, h);
+	out[0] = 'a';
+	txc_hex(out + 1, h, 8);
+	out[17] = '\0';
 }

@@ -23,7 +23,7 @@ opt_args() {
 }
 takes() { # writer option: does the writer read it?  (a new writer adds its line here)
 	case "$1:$2" in
-	claude:reasoning) return 0 ;;
+	claude:reasoning | claude:include-compacted) return 0 ;;
 	markdown:detail | markdown:max-output-lines | markdown:images | markdown:include-compacted | markdown:utc) return 0 ;;
 	esac
 	return 1

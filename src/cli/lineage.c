@@ -1,0 +1,194 @@
+/*
+ * lineage.c - the CLI's side of whole conversations: `convert --lineage`
+ * (a compression chain loaded and joined), `--children` (delegate children
+ * loaded and placed), their Claude Code subagent files, and the links
+ * `list --tree` and `list --json` show.  The store gives the links
+ * (txc_store_links), the model computes (lineage.h); this file only loads,
+ * warns and writes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "txc/lineage.h"
+#include "txc/writer_claude.h"
+
+enum txc_err cli_links_open(struct txc_store *s, struct cli_links *x, struct txc_diag *d)
+{
+	memset(x, 0, sizeof(*x));
+	x->arena = txc_arena_new(0);
+	enum txc_err rc = txc_store_links(s, x->arena, &x->v, &x->n, d);
+	if (rc == TXC_OK)
+		x->l = txc_lineage_new(x->v, x->n);
+	return rc;
+}
+
+void cli_links_close(struct cli_links *x)
+{
+	txc_lineage_free(x->l);
+	txc_arena_free(x->arena);
+	memset(x, 0, sizeof(*x));
+}
+
+/* one line for each thing a person should know about the chain */
+static void chain_warnings(const struct cli_links *x, size_t k, const struct txc_chain *c)
+{
+	const struct txc_link *first = &x->v[c->v[0]], *asked = &x->v[k];
+	if (c->missing)
+		cli_warn("the parent session %.*s of %.*s is not in the store: the chain starts at %.*s",
+			 (int)first->parent.len, first->parent.ptr, (int)first->id.len, first->id.ptr,
+			 (int)first->id.len, first->id.ptr);
+	if (c->cycle)
+		cli_warn(
+			"the compression chain of %.*s loops (its parent links form a cycle): it is cut to start at %.*s",
+			(int)asked->id.len, asked->id.ptr, (int)first->id.len, first->id.ptr);
+}
+
+static enum txc_err load_chain(struct txc_store *s, const struct cli_links *x, size_t k, unsigned flags,
+			       struct txc_transcript **out, struct txc_diag *d)
+{
+	struct txc_chain c;
+	txc_lineage_chain(x->l, k, &c);
+	chain_warnings(x, k, &c);
+	struct txc_transcript **parts = txc_xcalloc(c.n, sizeof(*parts));
+	enum txc_err rc = TXC_OK;
+	for (size_t i = 0; i < c.n && rc == TXC_OK; i++)
+		rc = txc_store_load(s, &x->v[c.v[i]].sid, flags, &parts[i], d);
+	if (rc == TXC_OK) {
+		*out = txc_transcript_join(parts, c.n);
+	} else {
+		for (size_t i = 0; i < c.n; i++)
+			txc_transcript_free(parts[i]);
+	}
+	free(parts);
+	free(c.v);
+	return rc;
+}
+
+/* the delegate children of every segment (or of the one session), placed in t; loaded with --children */
+static enum txc_err adopt_children(const struct cli_args *a, struct txc_store *s, const struct cli_links *x,
+				   struct txc_transcript *t, unsigned flags, struct txc_diag *d)
+{
+	size_t n_seg = t->n_segments ? t->n_segments : 1;
+	enum txc_err rc = TXC_OK;
+	for (size_t g = 0; g < n_seg && rc == TXC_OK; g++) {
+		struct txc_str id = t->n_segments ? t->segments[g].id : t->meta.id;
+		size_t k = txc_lineage_find(x->l, id), *kids = NULL;
+		size_t n = k == (size_t)-1 ? 0 : txc_lineage_children(x->l, k, &kids);
+		for (size_t i = 0; i < n && rc == TXC_OK; i++) {
+			const struct txc_link *c = &x->v[kids[i]];
+			struct txc_transcript *ct = NULL;
+			if (a->children)
+				rc = txc_store_load(s, &c->sid, flags, &ct, d);
+			if (rc == TXC_OK)
+				txc_transcript_adopt(t, ct, c->id, c->title, c->started);
+		}
+		free(kids);
+	}
+	return rc;
+}
+
+enum txc_err cli_load_lineage(const struct cli_args *a, unsigned flags, struct txc_transcript **t, char **profile,
+			      struct txc_diag *d)
+{
+	struct cli_stores st;
+	struct txc_sid id = {0};
+	size_t which = 0;
+	struct cli_links x = {0};
+	*t = NULL;
+	enum txc_err rc = cli_stores_open(a, &st, d);
+	if (rc == TXC_OK)
+		rc = cli_resolve(&st, a->pos[0], &which, &id, d);
+	if (rc == TXC_OK)
+		rc = cli_links_open(st.v[which].s, &x, d);
+	size_t k = rc == TXC_OK ? txc_lineage_find(x.l, id.text) : (size_t)-1;
+	if (rc == TXC_OK && k == (size_t)-1) { /* the listing and the resolver disagree: a store that changed */
+		txc_diag_set(d, TXC_E_NOTFOUND, "session '%s' is no longer in the store", a->pos[0]);
+		rc = TXC_E_NOTFOUND;
+	}
+	if (rc == TXC_OK && a->lineage)
+		rc = load_chain(st.v[which].s, &x, k, flags, t, d);
+	else if (rc == TXC_OK)
+		rc = txc_store_load(st.v[which].s, &id, flags, t, d);
+	if (rc == TXC_OK)
+		rc = adopt_children(a, st.v[which].s, &x, *t, flags, d);
+	if (rc == TXC_OK && profile != NULL)
+		*profile = st.v[which].profile != NULL ? txc_xstrdup(st.v[which].profile) : NULL;
+	if (rc != TXC_OK) {
+		txc_transcript_free(*t);
+		*t = NULL;
+	}
+	cli_links_close(&x);
+	cli_stores_close(&st);
+	txc_sid_release(&id);
+	return rc;
+}
+
+/* a whole small file, or NULL (missing, unreadable) */
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return NULL;
+	struct txc_buf b = TXC_BUF_INIT;
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		txc_buf_add(&b, chunk, n);
+	bool bad = ferror(f) != 0;
+	fclose(f);
+	if (bad) {
+		txc_buf_release(&b);
+		return NULL;
+	}
+	*len = b.len;
+	return b.buf ? b.buf : txc_xstrdup("");
+}
+
+/* ---- Claude Code subagent transcripts: <base>/subagents/agent-<agentId>.jsonl ---- */
+
+static enum txc_err write_subagent(const struct cli_args *a, const struct txc_child *c, const struct txc_write_opts *w,
+				   const char *session, const char *dir, struct txc_diag *d)
+{
+	char agent[18];
+	txc_claude_agent_id(c->id, agent);
+	struct txc_write_opts sw = *w;
+	sw.sidechain_session = (struct txc_str){session, 36};
+	sw.agent_id = (struct txc_str){agent, 17};
+	struct txc_out out;
+	txc_out_init_buf(&out);
+	enum txc_err rc = txc_writer_claude.write(&out, c->t, &sw, d);
+	struct txc_buf path = TXC_BUF_INIT;
+	txc_buf_addf(&path, "%s/agent-%s.jsonl", dir, agent);
+	/* the same bytes again: nothing to do; other bytes are replaced only with --force */
+	size_t len = 0;
+	char *old = rc == TXC_OK ? read_all(path.buf, &len) : NULL;
+	bool same = old != NULL && len == out.buf.len && memcmp(old, out.buf.buf, len) == 0;
+	if (rc == TXC_OK && !same)
+		rc = cli_write_file(path.buf, out.buf.buf, out.buf.len, a->force, d);
+	free(old);
+	txc_buf_release(&path);
+	txc_out_release(&out);
+	return rc;
+}
+
+enum txc_err cli_write_subagents(const struct cli_args *a, const struct txc_transcript *t,
+				 const struct txc_write_opts *w, const char *base, const char *session,
+				 struct txc_diag *d)
+{
+	bool any = false;
+	for (size_t i = 0; i < t->n_children; i++)
+		any |= t->children[i].t != NULL;
+	if (!a->children || !any)
+		return TXC_OK;
+	struct txc_buf dir = TXC_BUF_INIT;
+	txc_buf_addf(&dir, "%s/subagents", base);
+	enum txc_err rc = cli_mkdirs(dir.buf, d);
+	for (size_t i = 0; i < t->n_children && rc == TXC_OK; i++)
+		if (t->children[i].t != NULL)
+			rc = write_subagent(a, &t->children[i], w, session, dir.buf, d);
+	txc_buf_release(&dir);
+	return rc;
+}
