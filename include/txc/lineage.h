@@ -55,9 +55,10 @@ void txc_lineage_chain(const struct txc_lineage *l, size_t k, struct txc_chain *
 size_t txc_lineage_children(const struct txc_lineage *l, size_t k, size_t **out);
 
 /*
- * For `list --tree`: the session k is drawn under, any kind of link (compression,
- * branch, delegate, reset), or (size_t)-1 for a root (no parent, a missing one,
- * or one that would close a cycle).
+ * For `list --tree`: the session k is drawn under: its chain's root when it
+ * continues a compression (a cycle's root is its smallest id), else its parent of
+ * any kind (branch, delegate, reset); (size_t)-1 for a root (no parent, a
+ * missing one, or one that would close a loop).
  */
 size_t txc_lineage_tree_parent(const struct txc_lineage *l, size_t k);
 

@@ -7,6 +7,7 @@
  * warns and writes.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,9 +150,12 @@ static char *read_all(const char *path, size_t *len)
 
 /* ---- Claude Code subagent transcripts: <base>/subagents/agent-<agentId>.jsonl ---- */
 
-static enum txc_err write_subagent(const struct cli_args *a, const struct txc_child *c, const struct txc_write_opts *w,
-				   const char *session, const char *dir, struct txc_diag *d)
+static enum txc_err write_subagent(const struct cli_args *a, const struct txc_transcript *parent,
+				   const struct txc_child *c, const struct txc_write_opts *w, const char *session,
+				   const char *dir, struct txc_diag *d)
 {
+	struct txc_transcript child = *c->t;
+	child.meta.cwd = parent->meta.cwd; /* the folder the session is kept for: its subagent's too */
 	char agent[18];
 	txc_claude_agent_id(c->id, agent);
 	struct txc_write_opts sw = *w;
@@ -159,7 +163,7 @@ static enum txc_err write_subagent(const struct cli_args *a, const struct txc_ch
 	sw.agent_id = (struct txc_str){agent, 17};
 	struct txc_out out;
 	txc_out_init_buf(&out);
-	enum txc_err rc = txc_writer_claude.write(&out, c->t, &sw, d);
+	enum txc_err rc = txc_writer_claude.write(&out, &child, &sw, d);
 	struct txc_buf path = TXC_BUF_INIT;
 	txc_buf_addf(&path, "%s/agent-%s.jsonl", dir, agent);
 	/* the same bytes again: nothing to do; other bytes are replaced only with --force */
@@ -188,7 +192,150 @@ enum txc_err cli_write_subagents(const struct cli_args *a, const struct txc_tran
 	enum txc_err rc = cli_mkdirs(dir.buf, d);
 	for (size_t i = 0; i < t->n_children && rc == TXC_OK; i++)
 		if (t->children[i].t != NULL)
-			rc = write_subagent(a, &t->children[i], w, session, dir.buf, d);
+			rc = write_subagent(a, t, &t->children[i], w, session, dir.buf, d);
 	txc_buf_release(&dir);
 	return rc;
+}
+
+/* ---- list --json and list --tree ---- */
+
+static void json_id(struct txc_buf *b, const struct txc_link *l)
+{
+	txc_json_emit_str(b, l->id.ptr ? l->id.ptr : "", l->id.len);
+}
+
+void cli_lineage_json(struct txc_buf *b, const struct cli_links *x, const struct txc_json *row, struct txc_str id)
+{
+	size_t k = x->l ? txc_lineage_find(x->l, id) : (size_t)-1;
+	if (txc_json_get(row, "parent_session_id") == NULL) /* an old schema: no such column */
+		txc_buf_addstr(b, ",\"parent_session_id\":null");
+	if (k == (size_t)-1) {
+		txc_buf_addstr(b, ",\"lineage_root\":null,\"lineage_tip\":null");
+		return;
+	}
+	struct txc_chain c;
+	txc_lineage_chain(x->l, k, &c);
+	txc_buf_addstr(b, ",\"lineage_root\":");
+	json_id(b, &x->v[c.v[0]]);
+	txc_buf_addstr(b, ",\"lineage_tip\":");
+	json_id(b, &x->v[c.v[c.n - 1]]);
+	free(c.v);
+}
+
+struct tree_node {
+	size_t parent; /* index in the selection, or (size_t)-1 */
+	double started;
+	bool seen;
+};
+
+struct tree {
+	struct tree_node *nd;
+	size_t *kids, *first; /* the children of i: kids[first[i] .. first[i + 1]) */
+	size_t *order, *depths, k;
+};
+
+static const struct tree_node *sort_nodes; /* qsort has no context argument */
+
+/* by parent, then oldest first */
+static int cmp_kid(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct tree_node *a = &sort_nodes[i], *b = &sort_nodes[j];
+	if (a->parent != b->parent)
+		return a->parent < b->parent ? -1 : 1;
+	if (a->started != b->started && !isnan(a->started) && !isnan(b->started))
+		return a->started < b->started ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+/* depth-first, children oldest first; a tree deeper than 32 goes on as new roots (bounded stack) */
+static void tree_visit(struct tree *t, size_t at, size_t depth)
+{
+	t->nd[at].seen = true;
+	t->order[t->k] = at;
+	t->depths[t->k++] = depth;
+	for (size_t i = t->first[at]; depth < 32 && i < t->first[at + 1]; i++)
+		if (!t->nd[t->kids[i]].seen)
+			tree_visit(t, t->kids[i], depth + 1);
+}
+
+/* the selection index of each store's sessions (by link index), (size_t)-1 for those not selected */
+static size_t **selection_of(const struct cli_links *lx, size_t n_stores, const struct cli_session *v, size_t n)
+{
+	size_t **sel = txc_xcalloc(n_stores + 1, sizeof(*sel));
+	for (size_t s = 0; s < n_stores; s++) {
+		sel[s] = txc_xmalloc((lx[s].n + 1) * sizeof(size_t));
+		for (size_t k = 0; k < lx[s].n; k++)
+			sel[s][k] = (size_t)-1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t k = lx[v[i].store].l ? txc_lineage_find(lx[v[i].store].l, v[i].id.text) : (size_t)-1;
+		if (k != (size_t)-1)
+			sel[v[i].store][k] = i;
+	}
+	return sel;
+}
+
+static void tree_build(struct tree *t, const struct cli_links *lx, size_t n_stores, const struct cli_session *v,
+		       size_t n)
+{
+	size_t **sel = selection_of(lx, n_stores, v, n);
+	t->nd = txc_xcalloc(n + 1, sizeof(*t->nd));
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_links *x = &lx[v[i].store];
+		size_t k = x->l ? txc_lineage_find(x->l, v[i].id.text) : (size_t)-1;
+		size_t p = k == (size_t)-1 ? (size_t)-1 : txc_lineage_tree_parent(x->l, k);
+		t->nd[i].parent = p == (size_t)-1 ? (size_t)-1 : sel[v[i].store][p];
+		t->nd[i].started = v[i].info->started;
+	}
+	for (size_t s = 0; s < n_stores; s++)
+		free(sel[s]);
+	free(sel);
+	t->kids = txc_xmalloc((n + 1) * sizeof(size_t));
+	t->first = txc_xcalloc(n + 2, sizeof(size_t));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (t->nd[i].parent != (size_t)-1)
+			t->kids[m++] = i;
+	sort_nodes = t->nd;
+	qsort(t->kids, m, sizeof(size_t), cmp_kid);
+	sort_nodes = NULL;
+	for (size_t i = 0; i < m; i++)
+		t->first[t->nd[t->kids[i]].parent + 1]++;
+	for (size_t i = 0; i < n; i++)
+		t->first[i + 1] += t->first[i];
+	t->order = txc_xmalloc((n + 1) * sizeof(size_t));
+	t->depths = txc_xmalloc((n + 1) * sizeof(size_t));
+}
+
+void cli_tree_order(const struct cli_links *lx, size_t n_stores, struct cli_session *v, size_t n, struct txc_arena *ar)
+{
+	struct tree t = {0};
+	tree_build(&t, lx, n_stores, v, n);
+	for (size_t i = 0; i < n; i++) /* roots keep the listing's order */
+		if (t.nd[i].parent == (size_t)-1 && !t.nd[i].seen)
+			tree_visit(&t, i, 0);
+	for (size_t i = 0; i < n; i++) /* below the depth bound */
+		if (!t.nd[i].seen)
+			tree_visit(&t, i, 0);
+	struct cli_session *c = txc_xmalloc((n + 1) * sizeof(*c));
+	for (size_t i = 0; i < t.k; i++) {
+		c[i] = v[t.order[i]];
+		if (t.depths[i] == 0)
+			continue;
+		struct txc_buf b = TXC_BUF_INIT;
+		for (size_t d = 1; d < t.depths[i]; d++)
+			txc_buf_addstr(&b, "  ");
+		txc_buf_addstr(&b, "\xE2\x94\x94 "); /* "└ " */
+		txc_buf_add(&b, c[i].id.text.ptr, c[i].id.text.len);
+		c[i].id.text = txc_arena_str(ar, b.buf, b.len);
+		txc_buf_release(&b);
+	}
+	memcpy(v, c, t.k * sizeof(*c));
+	free(c);
+	free(t.order);
+	free(t.depths);
+	free(t.kids);
+	free(t.first);
+	free(t.nd);
 }

@@ -215,28 +215,38 @@ size_t txc_lineage_children(const struct txc_lineage *l, size_t k, size_t **out)
 	return m;
 }
 
+/* where k is drawn without looking for cycles through other links: under its chain's root when it
+ * continues a compression (the smallest id of a cycle is that root), else under its parent */
+static size_t tree_step(const struct txc_lineage *l, size_t k)
+{
+	struct txc_chain c;
+	txc_lineage_chain(l, k, &c);
+	size_t root = c.v[0], at = 0;
+	while (c.v[at] != k)
+		at++;
+	if (c.cycle) /* the members before k in the chain are the cycle: its smallest id is the root */
+		for (size_t i = 0; i <= at; i++)
+			if (str_cmp(l->v[c.v[i]].id, l->v[root].id) < 0)
+				root = c.v[i];
+	free(c.v);
+	if (root != k)
+		return root;
+	if (c.cycle || l->v[k].parent.ptr == NULL)
+		return (size_t)-1;
+	return txc_lineage_find(l, l->v[k].parent);
+}
+
 size_t txc_lineage_tree_parent(const struct txc_lineage *l, size_t k)
 {
-	if (l->v[k].parent.ptr == NULL)
-		return (size_t)-1;
-	size_t p = txc_lineage_find(l, l->v[k].parent);
-	/* a parent whose own ancestors lead back to k would close a cycle: k is a root then, and
-	 * only the member the cycle is entered by (the smallest id) is one */
-	for (size_t cur = p, steps = 0; cur != (size_t)-1 && steps <= l->n; steps++) {
-		if (cur == k) {
-			size_t m = k;
-			for (size_t x = p, s = 0; x != k && s <= l->n; s++) {
-				if (str_cmp(l->v[x].id, l->v[m].id) < 0)
-					m = x;
-				x = l->v[x].parent.ptr ? txc_lineage_find(l, l->v[x].parent) : (size_t)-1;
-				if (x == (size_t)-1)
-					break;
-			}
-			return m == k ? (size_t)-1 : p;
-		}
-		cur = l->v[cur].parent.ptr ? txc_lineage_find(l, l->v[cur].parent) : (size_t)-1;
+	size_t p = tree_step(l, k);
+	/* a parent whose own ancestors lead back to k would close a loop: k is a root then */
+	size_t cur = p;
+	for (size_t steps = 0; cur != (size_t)-1 && steps < MAX_STEPS; steps++) {
+		if (cur == k)
+			return (size_t)-1;
+		cur = tree_step(l, cur);
 	}
-	return p;
+	return cur == (size_t)-1 ? p : (size_t)-1;
 }
 
 /* ---- one transcript from several ---- */
