@@ -127,7 +127,7 @@ static const struct cli_opt opts[] = {
 	{"images", 0, O_IMAGES, "MODE", "inline files omit", CMD_CONVERT | CMD_EXPORT,
 	 "markdown: inline (data: URIs; default on stdout), files (FILE.assets/; default with a file), omit"},
 	{"include-compacted", 0, O_COMPACTED, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
-	 "markdown: also show history Hermes archived during compaction"},
+	 "markdown: also show history Hermes archived during compaction; claude: write it before a compact_boundary"},
 	{"utc", 0, O_UTC, NULL, NULL, ALL, "times in UTC (default: local time)"},
 	{"check", 0, O_CHECK, NULL, NULL, CMD_ARTIFACTS,
 	 "say whether each local path (relative: to the session's cwd) exists now (never reads it)"},
