@@ -9,7 +9,7 @@
 
 #include "txc/lineage.h"
 
-#define MAX_STEPS 100 /* Hermes's get_compression_tip stops after 100 steps too */
+#define MAX_STEPS 100 /* list --tree: how far up a session's parents are followed */
 
 struct txc_lineage {
 	const struct txc_link *v;
@@ -17,6 +17,8 @@ struct txc_lineage {
 	size_t *by_id;     /* indexes sorted by id */
 	size_t *by_parent; /* indexes of sessions with a parent, sorted by parent, then started */
 	size_t n_by_parent;
+	/* the seen-set of a walk: mark[k] == *gen when k was seen (pointers: walks take a const index) */
+	unsigned *mark, *gen;
 };
 
 static int str_cmp(struct txc_str a, struct txc_str b)
@@ -57,6 +59,8 @@ struct txc_lineage *txc_lineage_new(const struct txc_link *v, size_t n)
 	l->n = n;
 	l->by_id = txc_xmalloc((n + 1) * sizeof(size_t));
 	l->by_parent = txc_xmalloc((n + 1) * sizeof(size_t));
+	l->mark = txc_xcalloc(n + 1, sizeof(unsigned));
+	l->gen = txc_xcalloc(1, sizeof(unsigned));
 	for (size_t i = 0; i < n; i++) {
 		l->by_id[i] = i;
 		if (v[i].parent.ptr != NULL)
@@ -75,6 +79,8 @@ void txc_lineage_free(struct txc_lineage *l)
 		return;
 	free(l->by_id);
 	free(l->by_parent);
+	free(l->mark);
+	free(l->gen);
 	free(l);
 }
 
@@ -147,11 +153,21 @@ static bool better(const struct txc_link *a, const struct txc_link *b)
 	return c > 0;
 }
 
-static bool seen_has(const size_t *v, size_t n, size_t k)
+/* a new seen-set */
+static void seen_clear(const struct txc_lineage *l)
 {
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == k)
-			return true;
+	if (++*l->gen == 0) { /* wrapped: old marks could look new */
+		memset(l->mark, 0, (l->n + 1) * sizeof(unsigned));
+		*l->gen = 1;
+	}
+}
+
+/* true if k was seen already; marks it seen */
+static bool seen_add(const struct txc_lineage *l, size_t k)
+{
+	if (l->mark[k] == *l->gen)
+		return true;
+	l->mark[k] = *l->gen;
 	return false;
 }
 
@@ -172,6 +188,8 @@ static size_t next_of(const struct txc_lineage *l, size_t k)
 void txc_lineage_chain(const struct txc_lineage *l, size_t k, struct txc_chain *c)
 {
 	memset(c, 0, sizeof(*c));
+	seen_clear(l);
+	seen_add(l, k);
 	size_t cap = 16;
 	size_t *up = txc_xmalloc(cap * sizeof(size_t)), n_up = 0;
 	up[n_up++] = k;
@@ -184,7 +202,7 @@ void txc_lineage_chain(const struct txc_lineage *l, size_t k, struct txc_chain *
 		}
 		if (!compressed(&l->v[p]))
 			break;
-		if (seen_has(up, n_up, p)) {
+		if (seen_add(l, p)) {
 			c->cycle = true;
 			break;
 		}
@@ -193,14 +211,19 @@ void txc_lineage_chain(const struct txc_lineage *l, size_t k, struct txc_chain *
 		up[n_up++] = cur = p;
 	}
 	/* root first, then down from k by the resume rule */
-	c->v = txc_xmalloc((n_up + MAX_STEPS + 1) * sizeof(size_t));
+	size_t cap_v = n_up + 16;
+	c->v = txc_xmalloc(cap_v * sizeof(size_t));
 	for (size_t i = 0; i < n_up; i++)
 		c->v[c->n++] = up[n_up - 1 - i];
 	free(up);
-	for (size_t cur = k, steps = 0; steps < MAX_STEPS; steps++) {
+	/* to the end, not Hermes's 100 steps: every member of a long chain gives the same chain; the
+	 * seen-set ends it after at most every session */
+	for (size_t cur = k;;) {
 		size_t nx = next_of(l, cur);
-		if (nx == (size_t)-1 || seen_has(c->v, c->n, nx))
+		if (nx == (size_t)-1 || seen_add(l, nx))
 			break;
+		if (c->n == cap_v)
+			c->v = txc_xrealloc(c->v, (cap_v *= 2) * sizeof(size_t));
 		c->v[c->n++] = cur = nx;
 	}
 }

@@ -127,6 +127,12 @@ static int write_hermes(struct txc_out *out, const struct txc_transcript *t, con
 		txc_diag_set(d, TXC_E_USAGE, "the hermes format needs a session read from Hermes (its own rows)");
 		return TXC_E_USAGE;
 	}
+	for (size_t k = 0; k < t->n_segments; k++)
+		if (t->segments[k].t->native == NULL || t->segments[k].t->native->session == NULL) {
+			txc_diag_set(d, TXC_E_USAGE,
+				     "the hermes format needs every session of the chain read from Hermes");
+			return TXC_E_USAGE;
+		}
 	if (t->n_segments > 0) {
 		write_lineage(out, t);
 		return TXC_OK;

@@ -65,6 +65,16 @@ for s in cyc_a cyc_b cyc_c; do
 	[ "$(grep -c compact_boundary out.txt)" = 2 ] && ok || bad "cycle from $s: $(grep -c compact_boundary out.txt) boundaries"
 done
 
+# an export file gives the same chains as the store
+"$txc" export --json --db "$db" > lineage.jsonl
+for c in "five_3 five.lineage.md --to markdown --utc" "cyc_a cycle.lineage.hermes.jsonl --to hermes" "orphan orphan.lineage.claude.jsonl --to claude"; do
+	# shellcheck disable=SC2086 # words by design
+	set -- $c
+	s=$1 f=$2; shift 2
+	(cd / && "$txc" convert "$s" --input "$work/lineage.jsonl" "$@" --lineage > "$work/in.out" 2> /dev/null)
+	cmp -s in.out "$work/$f" && ok "--input: $f" || bad "--input: $f differs"
+done
+
 # --- without --lineage nothing changes: the one session, no segments ---
 expect_rc 0 "two_b alone" "$txc" convert two_b --db "$db" --to markdown --utc
 grep -q '^## Segment\|^lineage:' out.txt && bad "two_b alone has segments" || ok
