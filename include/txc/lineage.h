@@ -55,12 +55,19 @@ void txc_lineage_chain(const struct txc_lineage *l, size_t k, struct txc_chain *
 size_t txc_lineage_children(const struct txc_lineage *l, size_t k, size_t **out);
 
 /*
- * For `list --tree`: the session k is drawn under: its chain's root when it
- * continues a compression (a cycle's root is its smallest id), else its parent of
- * any kind (branch, delegate, reset); (size_t)-1 for a root (no parent, a
- * missing one, or one that would close a loop).
+ * For every session at once (list), in arrays of l's size: root[k] and tip[k],
+ * the first and last session of txc_lineage_chain(k), walks shared between
+ * the members of a chain.
  */
-size_t txc_lineage_tree_parent(const struct txc_lineage *l, size_t k);
+void txc_lineage_ends(const struct txc_lineage *l, size_t *root, size_t *tip);
+
+/*
+ * For `list --tree`: parent[k], the session k is drawn under: its chain's root
+ * when it continues a compression (a cycle's root is its smallest id), else
+ * its parent of any kind (branch, delegate, reset); (size_t)-1 for a root (no
+ * parent, a missing one, or a member of a loop of parents).
+ */
+void txc_lineage_tree(const struct txc_lineage *l, size_t *parent);
 
 /*
  * One conversation from the chain's transcripts, root first (n >= 1): messages

@@ -183,6 +183,7 @@ struct cli_links {
 	struct txc_link *v;
 	size_t n;
 	struct txc_lineage *l;
+	size_t *root, *tip, *tree; /* per link, computed on first use (list) */
 };
 enum txc_err cli_links_open(struct txc_store *s, struct cli_links *x, struct txc_diag *d);
 void cli_links_close(struct cli_links *x);
@@ -196,9 +197,9 @@ enum txc_err cli_write_subagents(const struct cli_args *a, const struct txc_tran
 				 const struct txc_write_opts *w, const char *base, const char *session,
 				 struct txc_diag *d);
 /* list --json: ,"parent_session_id" (when the row has none), "lineage_root", "lineage_tip" of session id */
-void cli_lineage_json(struct txc_buf *b, const struct cli_links *x, const struct txc_json *row, struct txc_str id);
+void cli_lineage_json(struct txc_buf *b, struct cli_links *x, const struct txc_json *row, struct txc_str id);
 /* list --tree: v reordered, each session after the one it is drawn under, its id indented (in ar);
  * lx: the links of each store of the selection */
-void cli_tree_order(const struct cli_links *lx, size_t n_stores, struct cli_session *v, size_t n, struct txc_arena *ar);
+void cli_tree_order(struct cli_links *lx, size_t n_stores, struct cli_session *v, size_t n, struct txc_arena *ar);
 
 #endif

@@ -141,7 +141,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 }
 
 static void print_json(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles,
-		       const struct cli_links *lx)
+		       struct cli_links *lx)
 {
 	struct txc_out out;
 	struct cli_tty tty;

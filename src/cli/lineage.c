@@ -28,6 +28,9 @@ enum txc_err cli_links_open(struct txc_store *s, struct cli_links *x, struct txc
 
 void cli_links_close(struct cli_links *x)
 {
+	free(x->root);
+	free(x->tip);
+	free(x->tree);
 	txc_lineage_free(x->l);
 	txc_arena_free(x->arena);
 	memset(x, 0, sizeof(*x));
@@ -204,7 +207,7 @@ static void json_id(struct txc_buf *b, const struct txc_link *l)
 	txc_json_emit_str(b, l->id.ptr ? l->id.ptr : "", l->id.len);
 }
 
-void cli_lineage_json(struct txc_buf *b, const struct cli_links *x, const struct txc_json *row, struct txc_str id)
+void cli_lineage_json(struct txc_buf *b, struct cli_links *x, const struct txc_json *row, struct txc_str id)
 {
 	size_t k = x->l ? txc_lineage_find(x->l, id) : (size_t)-1;
 	if (txc_json_get(row, "parent_session_id") == NULL) /* an old schema: no such column */
@@ -213,13 +216,15 @@ void cli_lineage_json(struct txc_buf *b, const struct cli_links *x, const struct
 		txc_buf_addstr(b, ",\"lineage_root\":null,\"lineage_tip\":null");
 		return;
 	}
-	struct txc_chain c;
-	txc_lineage_chain(x->l, k, &c);
+	if (x->root == NULL) { /* every session's at once: members of a chain share their walks */
+		x->root = txc_xmalloc((x->n + 1) * sizeof(size_t));
+		x->tip = txc_xmalloc((x->n + 1) * sizeof(size_t));
+		txc_lineage_ends(x->l, x->root, x->tip);
+	}
 	txc_buf_addstr(b, ",\"lineage_root\":");
-	json_id(b, &x->v[c.v[0]]);
+	json_id(b, &x->v[x->root[k]]);
 	txc_buf_addstr(b, ",\"lineage_tip\":");
-	json_id(b, &x->v[c.v[c.n - 1]]);
-	free(c.v);
+	json_id(b, &x->v[x->tip[k]]);
 }
 
 struct tree_node {
@@ -276,15 +281,19 @@ static size_t **selection_of(const struct cli_links *lx, size_t n_stores, const 
 	return sel;
 }
 
-static void tree_build(struct tree *t, const struct cli_links *lx, size_t n_stores, const struct cli_session *v,
-		       size_t n)
+static void tree_build(struct tree *t, struct cli_links *lx, size_t n_stores, const struct cli_session *v, size_t n)
 {
+	for (size_t s = 0; s < n_stores; s++)
+		if (lx[s].l != NULL && lx[s].tree == NULL) {
+			lx[s].tree = txc_xmalloc((lx[s].n + 1) * sizeof(size_t));
+			txc_lineage_tree(lx[s].l, lx[s].tree);
+		}
 	size_t **sel = selection_of(lx, n_stores, v, n);
 	t->nd = txc_xcalloc(n + 1, sizeof(*t->nd));
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_links *x = &lx[v[i].store];
 		size_t k = x->l ? txc_lineage_find(x->l, v[i].id.text) : (size_t)-1;
-		size_t p = k == (size_t)-1 ? (size_t)-1 : txc_lineage_tree_parent(x->l, k);
+		size_t p = k == (size_t)-1 ? (size_t)-1 : x->tree[k];
 		t->nd[i].parent = p == (size_t)-1 ? (size_t)-1 : sel[v[i].store][p];
 		t->nd[i].started = v[i].info->started;
 	}
@@ -308,7 +317,7 @@ static void tree_build(struct tree *t, const struct cli_links *lx, size_t n_stor
 	t->depths = txc_xmalloc((n + 1) * sizeof(size_t));
 }
 
-void cli_tree_order(const struct cli_links *lx, size_t n_stores, struct cli_session *v, size_t n, struct txc_arena *ar)
+void cli_tree_order(struct cli_links *lx, size_t n_stores, struct cli_session *v, size_t n, struct txc_arena *ar)
 {
 	struct tree t = {0};
 	tree_build(&t, lx, n_stores, v, n);

@@ -9,8 +9,6 @@
 
 #include "txc/lineage.h"
 
-#define MAX_STEPS 100 /* list --tree: how far up a session's parents are followed */
-
 struct txc_lineage {
 	const struct txc_link *v;
 	size_t n;
@@ -238,19 +236,89 @@ size_t txc_lineage_children(const struct txc_lineage *l, size_t k, size_t **out)
 	return m;
 }
 
-/* where k is drawn without looking for cycles through other links: under its chain's root when it
- * continues a compression (the smallest id of a cycle is that root), else under its parent */
-static size_t tree_step(const struct txc_lineage *l, size_t k)
+/* ---- every session at once (list): memoised walks, the slow path only where parents loop ---- */
+
+#define UNKNOWN ((size_t)-2)
+
+/* the compression parent k continues, or (size_t)-1 */
+static size_t up_of(const struct txc_lineage *l, size_t k)
+{
+	if (!continuation(&l->v[k]) || l->v[k].parent.ptr == NULL)
+		return (size_t)-1;
+	size_t p = txc_lineage_find(l, l->v[k].parent);
+	return p != (size_t)-1 && compressed(&l->v[p]) ? p : (size_t)-1;
+}
+
+/* end[k]: where a walk by step from k ends, memoised; slow[k]: the walk met a loop (end unknown) */
+static void walk_ends(const struct txc_lineage *l, size_t (*step)(const struct txc_lineage *, size_t), size_t *end,
+		      bool *slow)
+{
+	size_t *path = txc_xmalloc((l->n + 1) * sizeof(size_t));
+	for (size_t i = 0; i < l->n; i++)
+		end[i] = UNKNOWN;
+	for (size_t k = 0; k < l->n; k++) {
+		if (end[k] != UNKNOWN || slow[k])
+			continue;
+		size_t n = 0, e = UNKNOWN, cur = k;
+		bool loop = false;
+		seen_clear(l);
+		seen_add(l, k);
+		path[n++] = k;
+		for (;;) {
+			size_t nx = step(l, cur);
+			if (nx == (size_t)-1) {
+				e = cur;
+				break;
+			}
+			if (slow[nx] || seen_add(l, nx)) {
+				loop = true;
+				break;
+			}
+			if (end[nx] != UNKNOWN) {
+				e = end[nx];
+				break;
+			}
+			path[n++] = cur = nx;
+		}
+		for (size_t i = 0; i < n; i++) {
+			slow[path[i]] = loop;
+			end[path[i]] = loop ? UNKNOWN : e;
+		}
+	}
+	free(path);
+}
+
+void txc_lineage_ends(const struct txc_lineage *l, size_t *root, size_t *tip)
+{
+	bool *slow = txc_xcalloc(l->n + 1, sizeof(bool));
+	walk_ends(l, up_of, root, slow);
+	walk_ends(l, next_of, tip, slow);
+	for (size_t k = 0; k < l->n; k++) {
+		if (!slow[k])
+			continue;
+		struct txc_chain c; /* a loop: the walk itself says where the chain starts and ends */
+		txc_lineage_chain(l, k, &c);
+		root[k] = c.v[0];
+		tip[k] = c.v[c.n - 1];
+		free(c.v);
+	}
+	free(slow);
+}
+
+/* where k is drawn, before loops are broken: under its chain's root when it continues a
+ * compression (a cycle's root is its smallest id), else under its parent of any kind */
+static size_t tree_step(const struct txc_lineage *l, size_t k, size_t root)
 {
 	struct txc_chain c;
 	txc_lineage_chain(l, k, &c);
-	size_t root = c.v[0], at = 0;
-	while (c.v[at] != k)
-		at++;
-	if (c.cycle) /* the members before k in the chain are the cycle: its smallest id is the root */
-		for (size_t i = 0; i <= at; i++)
+	if (c.cycle) { /* the members up to k in the chain are the cycle: its smallest id is the root */
+		root = c.v[0];
+		for (size_t i = 0; i < c.n && c.v[i] != k; i++)
 			if (str_cmp(l->v[c.v[i]].id, l->v[root].id) < 0)
 				root = c.v[i];
+		if (str_cmp(l->v[k].id, l->v[root].id) < 0)
+			root = k;
+	}
 	free(c.v);
 	if (root != k)
 		return root;
@@ -259,17 +327,40 @@ static size_t tree_step(const struct txc_lineage *l, size_t k)
 	return txc_lineage_find(l, l->v[k].parent);
 }
 
-size_t txc_lineage_tree_parent(const struct txc_lineage *l, size_t k)
+void txc_lineage_tree(const struct txc_lineage *l, size_t *parent)
 {
-	size_t p = tree_step(l, k);
-	/* a parent whose own ancestors lead back to k would close a loop: k is a root then */
-	size_t cur = p;
-	for (size_t steps = 0; cur != (size_t)-1 && steps < MAX_STEPS; steps++) {
-		if (cur == k)
-			return (size_t)-1;
-		cur = tree_step(l, cur);
+	size_t *root = txc_xmalloc((l->n + 1) * sizeof(size_t)), *tip = txc_xmalloc((l->n + 1) * sizeof(size_t));
+	txc_lineage_ends(l, root, tip);
+	for (size_t k = 0; k < l->n; k++) {
+		if (root[k] != k && up_of(l, k) != (size_t)-1 && up_of(l, root[k]) == (size_t)-1)
+			parent[k] = root[k]; /* a chain: under its root */
+		else if (up_of(l, k) != (size_t)-1)
+			parent[k] = tree_step(l, k, root[k]); /* a chain whose parents loop */
+		else
+			parent[k] = l->v[k].parent.ptr ? txc_lineage_find(l, l->v[k].parent) : (size_t)-1;
 	}
-	return cur == (size_t)-1 ? p : (size_t)-1;
+	/* the members of a loop of parents (through any links) are roots */
+	unsigned char *state = txc_xcalloc(l->n + 1, 1); /* 0 new, 1 on the current path, 2 done */
+	for (size_t k = 0; k < l->n; k++) {
+		size_t cur = k;
+		while (cur != (size_t)-1 && state[cur] == 0) {
+			state[cur] = 1;
+			cur = parent[cur];
+		}
+		if (cur != (size_t)-1 && state[cur] == 1) /* back on this path: a loop from cur */
+			for (size_t x = cur, nx; state[x] == 1 && x != (size_t)-1; x = nx) {
+				nx = parent[x];
+				parent[x] = (size_t)-1;
+				state[x] = 2;
+				if (nx == (size_t)-1)
+					break;
+			}
+		for (cur = k; cur != (size_t)-1 && state[cur] == 1; cur = parent[cur])
+			state[cur] = 2;
+	}
+	free(state);
+	free(root);
+	free(tip);
 }
 
 /* ---- one transcript from several ---- */

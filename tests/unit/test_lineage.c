@@ -98,11 +98,21 @@ static void test_cycle_and_missing(void **state)
 	chain_is(v, 5, "O2", "O O2", false, true);
 	struct txc_lineage *l = txc_lineage_new(v, 5);
 	/* the tree: a cycle hangs under its smallest id, which is a root */
-	assert_int_equal(txc_lineage_tree_parent(l, 0), (size_t)-1);
-	assert_int_equal(txc_lineage_tree_parent(l, 1), 0);
-	assert_int_equal(txc_lineage_tree_parent(l, 2), 0);
-	assert_int_equal(txc_lineage_tree_parent(l, 3), (size_t)-1);
-	assert_int_equal(txc_lineage_tree_parent(l, 4), 3);
+	size_t parent[5], root[5], tip[5];
+	txc_lineage_tree(l, parent);
+	assert_int_equal(parent[0], (size_t)-1);
+	assert_int_equal(parent[1], 0);
+	assert_int_equal(parent[2], 0);
+	assert_int_equal(parent[3], (size_t)-1);
+	assert_int_equal(parent[4], 3);
+	/* all at once: the same ends as each chain */
+	txc_lineage_ends(l, root, tip);
+	assert_int_equal(root[0], 1); /* B C A */
+	assert_int_equal(tip[0], 0);
+	assert_int_equal(root[2], 0); /* A B C */
+	assert_int_equal(tip[2], 2);
+	assert_int_equal(root[4], 3);
+	assert_int_equal(tip[3], 4);
 	txc_lineage_free(l);
 }
 
@@ -125,6 +135,14 @@ static void test_long_chain_bounded(void **state)
 	txc_lineage_chain(l, N - 1, &c);
 	assert_int_equal(c.n, N);
 	free(c.v);
+	static size_t root[N], tip[N], parent[N];
+	txc_lineage_ends(l, root, tip);
+	txc_lineage_tree(l, parent);
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(root[i], 0);
+		assert_int_equal(tip[i], N - 1);
+		assert_int_equal(parent[i], i ? 0 : (size_t)-1);
+	}
 	txc_lineage_free(l);
 }
 
@@ -140,7 +158,10 @@ static void test_children(void **state)
 	assert_int_equal(kids[0], 2); /* oldest first */
 	assert_int_equal(kids[1], 1);
 	free(kids);
-	assert_int_equal(txc_lineage_tree_parent(l, 3), 0);
+	size_t parent[4];
+	txc_lineage_tree(l, parent);
+	assert_int_equal(parent[3], 0);
+	assert_int_equal(parent[1], 0);
 	assert_int_equal(txc_lineage_find(l, txc_str_c("nope")), (size_t)-1);
 	txc_lineage_free(l);
 }
