@@ -122,7 +122,7 @@ static void test_long_chain_bounded(void **state)
 	(void)state;
 	enum { N = 150 };
 	static struct txc_link v[N];
-	static char names[N][8];
+	static char names[N][16];
 	for (int i = 0; i < N; i++) {
 		snprintf(names[i], sizeof(names[i]), "s%03d", i);
 		v[i] = L(names[i], i ? names[i - 1] : NULL, i < N - 1 ? "compression" : NULL, i, i + 0.5, 0);
