@@ -34,8 +34,13 @@ void txc_claude_session_uuid(const struct txc_transcript *t, struct txc_str scop
 		/* a whole chain (--lineage) is one Claude session keyed on its root, so the file stays the
 		 * same as the chain grows, and never the one its root converts to alone */
 		const struct txc_transcript *root = t->segments[0].t;
+		struct txc_str tip = t->segments[t->n_segments - 1].id;
 		txc_buf_addstr(&key, "lineage:");
 		txc_model_id_key(&key, root->meta.id_kind, root->meta.id);
+		if (t->meta.id.len != tip.len || (tip.len && memcmp(t->meta.id.ptr, tip.ptr, tip.len) != 0)) {
+			txc_buf_addch(&key, '|'); /* renamed by the caller (--as-new): another session */
+			txc_buf_add(&key, t->meta.id.ptr, t->meta.id.len);
+		}
 	} else {
 		txc_model_id_key(&key, t->meta.id_kind, t->meta.id);
 	}

@@ -171,6 +171,13 @@ proj=$(ls cfg/projects)
 # (the session's cwd /d does not exist here: installed for the current directory)
 [ -s "cfg/projects/$proj/$uuid.jsonl" ] && ls "cfg/projects/$proj/$uuid/subagents/"agent-a*.jsonl > /dev/null 2>&1 &&
 	ok "install --children: session and subagent file" || bad "install --children: $(find cfg -type f)"
+# a chain installed --as-new is another session, and again the same one
+expect_rc 0 "install --lineage" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert five_2 --db "$db" --to claude --lineage --install
+expect_rc 0 "install --lineage --as-new" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert five_2 --db "$db" --to claude --lineage --install --as-new
+grep -q '^installed ' out.txt && ok || bad "--as-new: $(cat out.txt)"
+expect_rc 0 "install --lineage --as-new again" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert five_4 --db "$db" --to claude --lineage --install --as-new
+grep -q '^unchanged ' out.txt && ok || bad "--as-new again: $(cat out.txt)"
+[ "$(ls cfg/projects/*/ | grep -c '\.jsonl$')" = 3 ] && ok "three sessions installed" || bad "installed: $(ls cfg/projects/*/)"
 # --children is refused where it means nothing
 expect_rc 2 "hermes --children" "$txc" convert dp --db "$db" --to hermes --children
 grep -q '^txc: error: --children does not apply to --to hermes' err.txt && ok || bad "hermes --children: $(cat err.txt)"
