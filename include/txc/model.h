@@ -76,10 +76,11 @@ struct txc_message {
 	struct txc_str model; /* assistant: the model that wrote it */
 	enum txc_stop stop;
 	struct txc_str stop_other;
-	int64_t row_id; /* source row id (Hermes messages.id), 0 if none */
-	bool compacted; /* history archived by compaction (not live) */
-	int64_t number; /* its message number, ID#N (search.h): what `txc search` prints and the
-			   Markdown headings show; 0 for a row that has none */
+	int64_t row_id;       /* source row id (Hermes messages.id), 0 if none */
+	bool compacted;       /* history archived by compaction (not live) */
+	int64_t number;       /* its message number, ID#N (search.h): what `txc search` prints and the
+				 Markdown headings show; 0 for a row that has none */
+	bool compact_summary; /* the summary that compaction put in place of archived history */
 };
 
 /*
@@ -126,6 +127,23 @@ struct txc_meta {
 };
 
 struct txc_hermes_native;
+struct txc_transcript;
+
+/* One session of a compression chain joined into one conversation (txc_transcript_join). */
+struct txc_segment {
+	struct txc_str id, title, end_reason; /* the segment's session; end_reason: how it ended */
+	double started, ended;                /* ended valid when has_ended */
+	bool has_ended;
+	size_t first;                   /* its first message in the joined t->messages */
+	const struct txc_transcript *t; /* the segment's own transcript (its native rows) */
+};
+
+/* A delegate child session (subagent) placed where its parent called it (txc_transcript_adopt). */
+struct txc_child {
+	struct txc_str id, title;
+	size_t message, block;          /* the delegating tool call; message == n_messages: after the last */
+	const struct txc_transcript *t; /* its transcript (--children), or NULL: only named */
+};
 
 struct txc_transcript {
 	struct txc_arena *arena;
@@ -135,6 +153,15 @@ struct txc_transcript {
 	/* the source's own rows, for a writer of the source's format: set by the Hermes
 	 * readers (model_hermes.h), NULL for every other harness; in arena */
 	struct txc_hermes_native *native;
+	/* a compression chain (--lineage): each session's place, root first; 0 for one session */
+	struct txc_segment *segments;
+	size_t n_segments;
+	/* delegate children, in the order of the calls that placed them */
+	struct txc_child *children;
+	size_t n_children;
+	/* transcripts this one borrows messages from: freed with it */
+	struct txc_transcript **parts;
+	size_t n_parts;
 };
 
 struct txc_transcript *txc_transcript_new(void);

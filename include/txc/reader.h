@@ -120,6 +120,14 @@ enum txc_list_flags { TXC_LIST_ARCHIVED = 1 << 0, TXC_LIST_LAST_ACTIVE = 1 << 1,
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_session_info **out,
 		       size_t *n, struct txc_diag *d);
 
+/*
+ * Every session's links (lineage.h: parent, end reason, branch/delegate/tool
+ * markers, times), archived ones too, as an array of *n in arena a; read from
+ * the session rows only, never from messages.
+ */
+struct txc_link;
+int txc_store_links(struct txc_store *s, struct txc_arena *a, struct txc_link **out, size_t *n, struct txc_diag *d);
+
 /* Exact identity text, else a unique prefix (txc_sid_release() it).  Ambiguity lists candidates in d->hint. */
 int txc_store_resolve(struct txc_store *s, const char *arg, struct txc_sid *id, struct txc_diag *d);
 

@@ -68,6 +68,9 @@ struct txc_write_opts {
 	bool color;                          /* terminal: SGR colours (the CLI decides: --color, NO_COLOR) */
 	long width;                          /* terminal: columns to wrap to (0: 80) */
 	struct txc_write_part *part;         /* --follow: this is one part of a growing session, or NULL */
+	bool children;                       /* markdown: delegate children as nested transcripts, not a link line */
+	struct txc_str sidechain_session;    /* claude: write a subagent transcript of this session uuid ... */
+	struct txc_str agent_id;             /* claude: ... as this agent (txc_claude_agent_id) */
 };
 
 /*
@@ -94,6 +97,7 @@ enum txc_write_opt {
 	TXC_WOPT_IMAGES = 1u << 5,
 	TXC_WOPT_CWD = 1u << 6,
 	TXC_WOPT_WIDTH = 1u << 7,
+	TXC_WOPT_CHILDREN = 1u << 8, /* --children */
 };
 
 /*

@@ -90,6 +90,7 @@ struct cli_args {
 	unsigned wgiven;    /* the write options given (enum txc_write_opt bits) */
 	char **pos;
 	int n_pos;
+	bool lineage, children, tree; /* convert --lineage, --children; list --tree */
 };
 
 const struct cli_cmd_info *cli_commands(size_t *n);
@@ -188,5 +189,34 @@ enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct t
 struct txc_str cli_profile_scope(const char *profile);
 /* SESSION as an exact id or unique prefix across the open stores. */
 enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d);
+
+/* ---- whole conversations: chains, children, links (lineage.c) ---- */
+
+struct txc_link;
+struct txc_lineage;
+/* one store's links and their index */
+struct cli_links {
+	struct txc_arena *arena;
+	struct txc_link *v;
+	size_t n;
+	struct txc_lineage *l;
+	size_t *root, *tip, *tree; /* per link, computed on first use (list) */
+};
+enum txc_err cli_links_open(struct txc_store *s, struct cli_links *x, struct txc_diag *d);
+void cli_links_close(struct cli_links *x);
+/* As cli_load_session, with the compression chain joined (--lineage; a warning for a cycle or a
+ * missing parent) and delegate children placed (loaded with --children). */
+enum txc_err cli_load_lineage(const struct cli_args *a, unsigned flags, struct txc_transcript **t, char **profile,
+			      struct txc_diag *d);
+/* --children with Claude Code output: each loaded child as <base>/subagents/agent-<agentId>.jsonl
+ * (session: the parent's session uuid) */
+enum txc_err cli_write_subagents(const struct cli_args *a, const struct txc_transcript *t,
+				 const struct txc_write_opts *w, const char *base, const char *session,
+				 struct txc_diag *d);
+/* list --json: ,"parent_session_id" (when the row has none), "lineage_root", "lineage_tip" of session id */
+void cli_lineage_json(struct txc_buf *b, struct cli_links *x, const struct txc_json *row, struct txc_str id);
+/* list --tree: v reordered, each session after the one it is drawn under, its id indented (in ar);
+ * lx: the links of each store of the selection */
+void cli_tree_order(struct cli_links *lx, size_t n_stores, struct cli_session *v, size_t n, struct txc_arena *ar);
 
 #endif

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "txc/model_hermes.h"
 #include "txc/range.h"
+#include "txc/writer_claude.h"
 
 /*
  * stdout on a terminal: transcript text must not drive it, so control
@@ -139,6 +140,12 @@ static int convert_args(struct cli_args *a, const struct txc_writer_ops **ops)
 	if (a->follow && (a->install || a->output))
 		return cli_usage(CMD_CONVERT, "--follow writes to standard output: not with %s",
 				 a->install ? "--install" : "-o");
+	/* Claude Code keeps a subagent's transcript in a file of its own, beside the session's */
+	if (a->children && ((*ops)->caps & TXC_WCAP_INSTALL) && !a->install && a->output == NULL)
+		return cli_usage(CMD_CONVERT,
+				 "--children with --to %s needs -o FILE or --install (subagents are files "
+				 "of their own)",
+				 (*ops)->name);
 	return 0;
 }
 
@@ -185,10 +192,12 @@ static enum txc_err convert_slice(const struct cli_args *a, struct txc_transcrip
 static enum txc_err convert_open(struct cli_args *a, const struct txc_writer_ops *ops, struct convert_src *src,
 				 struct txc_diag *d)
 {
-	/* Hermes's format is its rows as they are: streamed, so memory stays flat */
-	src->stream = (ops->caps & TXC_WCAP_STREAM) != 0;
+	/* Hermes's format is its rows as they are: streamed, so memory stays flat (a chain is joined first) */
+	bool whole = a->lineage || a->children;
+	src->stream = (ops->caps & TXC_WCAP_STREAM) != 0 && !whole;
 	if (!src->stream) {
-		enum txc_err rc = cli_load_session(a, cli_load_flags(a, ops), &src->t, &src->profile, d);
+		enum txc_err rc = whole ? cli_load_lineage(a, cli_load_flags(a, ops), &src->t, &src->profile, d)
+					: cli_load_session(a, cli_load_flags(a, ops), &src->t, &src->profile, d);
 		a->w.scope = cli_profile_scope(src->profile); /* src->profile outlives every use of a->w */
 		if (rc == TXC_OK && src->ranged)
 			rc = convert_slice(a, src->t, src, d);
@@ -223,6 +232,22 @@ static void convert_close(struct convert_src *src)
 	src->profile = NULL;
 }
 
+/* -o DIR/NAME.jsonl --children: the subagents in DIR/NAME/subagents/, as Claude Code keeps them */
+static enum txc_err subagents_beside(const struct cli_args *a, const struct txc_transcript *t, struct txc_diag *d)
+{
+	char uuid[37];
+	txc_claude_session_uuid(t, a->w.scope, uuid);
+	struct txc_buf base = TXC_BUF_INIT;
+	txc_buf_addstr(&base, a->output);
+	if (base.len > 6 && strcmp(base.buf + base.len - 6, ".jsonl") == 0)
+		txc_buf_truncate(&base, base.len - 6);
+	else
+		txc_buf_addstr(&base, ".d");
+	enum txc_err rc = cli_write_subagents(a, t, &a->w, base.buf, uuid, d);
+	txc_buf_release(&base);
+	return rc;
+}
+
 /* The output: to stdout or to a temporary file renamed into place at the end, images first. */
 static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_ops *ops, struct convert_src *src,
 				  struct txc_diag *d)
@@ -252,6 +277,8 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 				 &src->slice, d);
 	else if (rc == TXC_OK)
 		rc = ops->write(&out, src->t, &a->w, d);
+	if (rc == TXC_OK && a->output != NULL && a->children && (ops->caps & TXC_WCAP_INSTALL))
+		rc = subagents_beside(a, src->t, d);
 	convert_close(src); /* the store is done with before the file lands */
 	if (rc == TXC_OK && page && cli_page(out.buf.buf, out.buf.len) != 0)
 		out.err = errno ? errno : EIO;
@@ -308,7 +335,6 @@ void cli_terminal_opts(struct cli_args *a, bool to_stdout)
 
 int cli_convert_run(unsigned cmd, struct cli_args *a, const struct txc_writer_ops *ops)
 {
-	(void)cmd;
 	struct txc_diag d = {0}, bad_range = {0};
 	struct convert_src src;
 	char *id_copy = NULL;
@@ -323,6 +349,11 @@ int cli_convert_run(unsigned cmd, struct cli_args *a, const struct txc_writer_op
 			err = cli_follow(a, ops, &d);
 		free(id_copy);
 		return err != TXC_OK ? cli_fail(&d) : 0;
+	}
+	if (src.ranged && (a->lineage || a->children)) { /* ID#N numbers one session's messages, not a chain's */
+		free(id_copy);
+		return cli_usage(cmd, "a #range names messages of one session: not with %s",
+				 a->lineage ? "--lineage" : "--children");
 	}
 	enum txc_err err = convert_open(a, ops, &src, &d);
 	if (err == TXC_E_NOTFOUND && bad_range.code != TXC_OK)

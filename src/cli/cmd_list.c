@@ -140,7 +140,8 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 	txc_buf_release(&out);
 }
 
-static void print_json(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles)
+static void print_json(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles,
+		       struct cli_links *lx)
 {
 	struct txc_out out;
 	struct cli_tty tty;
@@ -150,17 +151,19 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 	for (size_t i = 0; i < n; i++) {
 		txc_buf_addstr(&b, i ? ",\n" : "\n");
 		const struct txc_json *r = v[i].info->native; /* the session row as the source has it */
-		if (profiles && r->n > 0) {
-			/* the row, then "profile" */
-			txc_json_emit(&b, r, 0);
-			b.len--; /* the closing brace */
+		/* the row, then its lineage, then "profile" */
+		txc_json_emit(&b, r, 0);
+		b.len--; /* the closing brace */
+		size_t mark = b.len;
+		cli_lineage_json(&b, &lx[v[i].store], r, v[i].id.text);
+		if (r->n == 0 && b.len > mark) /* an empty row: no comma before the first key */
+			memmove(b.buf + mark, b.buf + mark + 1, b.len - mark - 1), b.len--;
+		if (profiles) {
 			txc_buf_addstr(&b, ",\"profile\":");
 			const char *p = st->v[v[i].store].profile;
 			txc_json_emit_str(&b, p, strlen(p));
-			txc_buf_addch(&b, '}');
-		} else {
-			txc_json_emit(&b, r, 0);
 		}
+		txc_buf_addch(&b, '}');
 	}
 	txc_buf_addstr(&b, n ? "\n]\n" : "]\n");
 	txc_buf_add(&out.buf, b.buf, b.len);
@@ -195,12 +198,21 @@ int cmd_list(int argc, char **argv)
 	struct cli_session *v = NULL;
 	size_t n = 0, more = 0;
 	rc = cli_select_sessions(&a, CMD_LIST, &st, arena, &v, &n, &more, &d);
+	/* the links of every store: lineage fields (--json), the tree (--tree) */
+	struct cli_links *lx = txc_xcalloc(st.n + 1, sizeof(*lx));
+	for (size_t i = 0; rc == 0 && (a.json || a.tree) && i < st.n; i++)
+		rc = cli_links_open(st.v[i].s, &lx[i], &d);
+	if (rc == 0 && a.tree && !a.json)
+		cli_tree_order(lx, st.n, v, n, arena);
 	if (rc == 0) {
 		if (a.json)
-			print_json(&st, v, n, a.all_profiles);
+			print_json(&st, v, n, a.all_profiles, lx);
 		else if (n)
 			print_table(&st, v, n, a.all_profiles, a.sel.utc, more);
 	}
+	for (size_t i = 0; i < st.n; i++)
+		cli_links_close(&lx[i]);
+	free(lx);
 	free(v);
 	txc_arena_free(arena);
 	size_t broken = st.n_broken;

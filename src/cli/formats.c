@@ -69,6 +69,7 @@ static const struct write_option {
 	{"include-compacted", TXC_WOPT_COMPACTED, 0},
 	{"utc", TXC_WOPT_UTC, CMD_LIST | CMD_EXPORT},
 	{"width", TXC_WOPT_WIDTH, 0},
+	{"children", TXC_WOPT_CHILDREN, 0},
 };
 
 unsigned cli_write_option(const char *name)

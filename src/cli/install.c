@@ -313,6 +313,11 @@ enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_trans
 		*res = rc == TXC_E_REFUSED ? CLI_INST_REFUSED : CLI_INST_FAILED;
 	else if (!quiet)
 		print_result(path.buf, *res, continued, cwd, uuid);
+	if (rc == TXC_OK && *res != CLI_INST_EMPTY && a->children) { /* <project>/<uuid>/subagents/ */
+		txc_buf_reset(&id);
+		txc_buf_addf(&id, "%s/%s", dir.buf, uuid);
+		rc = cli_write_subagents(a, &copy, w, id.buf, uuid, d);
+	}
 	txc_buf_release(&id);
 	txc_buf_release(&path);
 	txc_buf_release(&dir);

@@ -59,6 +59,9 @@ enum {
 	O_FOLLOW,
 	O_INTERVAL,
 	O_NO_PAGER,
+	O_LINEAGE,
+	O_CHILDREN,
+	O_TREE,
 };
 
 #define ALL     CMD_ANY
@@ -132,7 +135,8 @@ static const struct cli_opt opts[] = {
 	 "markdown, html: inline (data: URIs; default on stdout, html's always), files (FILE.assets/; markdown's "
 	 "default with a file), omit"},
 	{"include-compacted", 0, O_COMPACTED, NULL, NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
-	 "markdown, html, terminal: also show history Hermes archived during compaction"},
+	 "markdown, html, terminal: also show history Hermes archived during compaction; claude: write it before a "
+	 "compact_boundary"},
 	{"utc", 0, O_UTC, NULL, NULL, ALL, "times in UTC (default: local time)"},
 	{"check", 0, O_CHECK, NULL, NULL, CMD_ARTIFACTS,
 	 "say whether each local path (relative: to the session's cwd) exists now (never reads it)"},
@@ -151,6 +155,13 @@ static const struct cli_opt opts[] = {
 	 "read Hermes's legacy session files (<home>/sessions/: session_ID.json, ID.jsonl) instead of state.db"},
 	{"all-sources", 0, O_ALL_SOURCES, NULL, NULL, STORE,
 	 "read state.db and the legacy session files; the store's copy of a session in both is used"},
+	{"lineage", 0, O_LINEAGE, NULL, NULL, CMD_CONVERT,
+	 "the whole compression chain SESSION belongs to, root to the tip Hermes resumes, as one conversation"},
+	{"children", 0, O_CHILDREN, NULL, NULL, CMD_CONVERT,
+	 "include delegate child sessions (subagents): markdown folded under the call, claude as subagent files "
+	 "(with -o or --install)"},
+	{"tree", 0, O_TREE, NULL, NULL, CMD_LIST,
+	 "compression chains, branches and children indented under their root"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -441,6 +452,9 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	case O_VERBOSE: a->search.verbose = true; break;
 	case O_LEGACY: a->store.legacy = true; break;
 	case O_ALL_SOURCES: a->store.all_sources = true; break;
+	case O_LINEAGE: a->lineage = true; break;
+	case O_CHILDREN: a->children = a->w.children = true; break;
+	case O_TREE: a->tree = true; break;
 	case O_COLOR:
 		if ((rc = choice(cmd, "color", v, color, 3, &k)) == 0)
 			cli_color_set(k);

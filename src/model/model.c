@@ -19,8 +19,12 @@ struct txc_transcript *txc_transcript_new(void)
 
 void txc_transcript_free(struct txc_transcript *t)
 {
-	if (t != NULL)
-		txc_arena_free(t->arena);
+	if (t == NULL)
+		return;
+	for (size_t i = 0; i < t->n_parts; i++)
+		txc_transcript_free(t->parts[i]);
+	free(t->parts);
+	txc_arena_free(t->arena);
 }
 
 /* ---- tools ---- */

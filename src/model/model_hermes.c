@@ -621,6 +621,8 @@ void txc_model_add_row(struct txc_model_builder *mb, const struct txc_json *row,
 	m->row_id = int_of(txc_json_get(row, "id"));
 	m->compacted = !txc_hermes_row_active(row);
 	m->number = number;
+	const struct txc_json *cs = txc_json_get(row, "_compressed_summary"); /* true, as Hermes exports it */
+	m->compact_summary = cs != NULL && (cs->kind == TXC_JSON_TRUE || (cs->kind == TXC_JSON_INT && int_of(cs) != 0));
 	if (r == TXC_ROLE_ASSISTANT)
 		assistant_meta(t, m, row, row_arena != NULL);
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "source.h"
+#include "txc/lineage.h"
 
 /* a text value */
 static struct txc_str text_of(const struct txc_json *v)
@@ -36,6 +37,32 @@ void txc_source_info(const struct txc_json *row, struct txc_session_info *info)
 	info->last_active = time_of(txc_json_get(row, "last_active"));
 	info->archived = txc_hermes_archived(txc_json_get(row, "archived"));
 	info->native = row;
+}
+
+/* a model_config marker that is set: present and not null (the column holds JSON text, an export may hold an object) */
+static bool marker(struct txc_arena *a, const struct txc_json *cfg, const char *key)
+{
+	if (cfg != NULL && cfg->kind == TXC_JSON_STRING && txc_json_parse(a, cfg->s.ptr, cfg->s.len, &cfg) != 0)
+		return false;
+	const struct txc_json *v = cfg != NULL && cfg->kind == TXC_JSON_OBJECT ? txc_json_get(cfg, key) : NULL;
+	return v != NULL && v->kind != TXC_JSON_NULL;
+}
+
+void txc_source_link(struct txc_arena *a, const struct txc_json *row, struct txc_link *l)
+{
+	const struct txc_json *cfg = txc_json_get(row, "model_config");
+	struct txc_str source = text_of(txc_json_get(row, "source"));
+	l->parent = shown_of(txc_json_get(row, "parent_session_id"));
+	if (l->parent.len == 0)
+		l->parent = TXC_STR_NULL; /* "" names no session */
+	l->end_reason = text_of(txc_json_get(row, "end_reason"));
+	l->title = text_of(txc_json_get(row, "title"));
+	l->started = time_of(txc_json_get(row, "started_at"));
+	l->ended = time_of(txc_json_get(row, "ended_at"));
+	l->last_active = time_of(txc_json_get(row, "last_activity_at"));
+	l->branch = marker(a, cfg, "_branched_from");
+	l->delegate = marker(a, cfg, "_delegate_from") || txc_str_eq(source, "subagent");
+	l->tool = txc_str_eq(source, "tool");
 }
 
 int txc_source_infos(struct txc_arena *a, const struct txc_json *rows, struct txc_session_info **out, size_t *n)

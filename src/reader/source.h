@@ -84,6 +84,10 @@ struct txc_sid txc_source_sid(struct txc_arena *a, const struct txc_json *v, boo
 
 /* The summary fields of a Hermes session row (all but sid; native = row). */
 void txc_source_info(const struct txc_json *row, struct txc_session_info *info);
+/* The links (lineage.h) of a Hermes session row: parent, end reason, model_config markers; id and sid are the caller's.
+ */
+struct txc_link;
+void txc_source_link(struct txc_arena *a, const struct txc_json *row, struct txc_link *l);
 /* Summaries of Hermes session objects, each placed at its index + 1 (for sources that load by place). */
 int txc_source_infos(struct txc_arena *a, const struct txc_json *rows, struct txc_session_info **out, size_t *n);
 

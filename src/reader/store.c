@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "source.h"
+#include "txc/lineage.h"
 #include "txc/search.h"
 
 struct txc_store {
@@ -255,6 +256,22 @@ int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a,
 			v[kept++] = v[i];
 	*out = v;
 	*n = kept;
+	return TXC_OK;
+}
+
+int txc_store_links(struct txc_store *s, struct txc_arena *a, struct txc_link **out, size_t *n, struct txc_diag *d)
+{
+	struct txc_session_info *v;
+	int rc = all_sessions(s, TXC_LIST_ARCHIVED, a, &v, n, d);
+	if (rc)
+		return rc;
+	struct txc_link *l = txc_arena_array(a, *n ? *n : 1, sizeof(*l));
+	for (size_t i = 0; i < *n; i++) {
+		txc_source_link(a, v[i].native, &l[i]);
+		l[i].sid = v[i].sid;
+		l[i].id = v[i].sid.text;
+	}
+	*out = l;
 	return TXC_OK;
 }
 

@@ -30,7 +30,20 @@ void txc_claude_session_uuid(const struct txc_transcript *t, struct txc_str scop
 		txc_buf_add(&key, scope.ptr, scope.len);
 		txc_buf_addch(&key, '/');
 	}
-	txc_model_id_key(&key, t->meta.id_kind, t->meta.id);
+	if (t->n_segments > 0) {
+		/* a whole chain (--lineage) is one Claude session keyed on its root, so the file stays the
+		 * same as the chain grows, and never the one its root converts to alone */
+		const struct txc_transcript *root = t->segments[0].t;
+		struct txc_str tip = t->segments[t->n_segments - 1].id;
+		txc_buf_addstr(&key, "lineage:");
+		txc_model_id_key(&key, root->meta.id_kind, root->meta.id);
+		if (t->meta.id.len != tip.len || (tip.len && memcmp(t->meta.id.ptr, tip.ptr, tip.len) != 0)) {
+			txc_buf_addch(&key, '|'); /* renamed by the caller (--as-new): another session */
+			txc_buf_add(&key, t->meta.id.ptr, t->meta.id.len);
+		}
+	} else {
+		txc_model_id_key(&key, t->meta.id_kind, t->meta.id);
+	}
 	/* a range (ID#RANGE) is a conversation of its own: installed beside the whole session, never over it */
 	if (t->meta.range_first > 0)
 		txc_buf_addf(&key, "#%lld-%lld", (long long)t->meta.range_first, (long long)t->meta.range_last);
@@ -77,4 +90,14 @@ void txc_claude_project_folder(struct txc_buf *out, const char *cwd, size_t len)
 		txc_buf_addch(out, '-');
 		txc_buf_addstr(out, t);
 	}
+}
+
+void txc_claude_agent_id(struct txc_str child_id, char out[18])
+{
+	/* Claude Code's own agent ids look like this too: "a" + 16 hex digits */
+	unsigned char h[32];
+	txc_sha256(child_id.ptr ? child_id.ptr : "", child_id.len, h);
+	out[0] = 'a';
+	txc_hex(out + 1, h, 8);
+	out[17] = '\0';
 }

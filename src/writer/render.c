@@ -110,8 +110,22 @@ struct walk {
 	const struct txc_render_ops *ops;
 	void *ctx;
 	struct result_ix ix;
-	bool *used; /* messages already shown as a call's result */
+	bool *used;       /* messages already shown as a call's result */
+	bool *child_done; /* t->children already shown */
 };
+
+/* the children placed at block bi of message mi (mi == n_messages: after the last message) */
+static void walk_children(struct walk *w, size_t mi, size_t bi)
+{
+	for (size_t k = 0; k < w->t->n_children; k++) {
+		const struct txc_child *c = &w->t->children[k];
+		if (w->child_done[k] || c->message != mi || (mi < w->t->n_messages && c->block != bi))
+			continue;
+		w->child_done[k] = true;
+		if (w->ops->child && w->o->detail != TXC_DETAIL_PROMPTS)
+			w->ops->child(w->ctx, c);
+	}
+}
 
 static void walk_call(struct walk *w, size_t mi, const struct txc_block *blk)
 {
@@ -126,6 +140,8 @@ static void walk_call(struct walk *w, size_t mi, const struct txc_block *blk)
 	}
 	if (w->ops->tool)
 		w->ops->tool(w->ctx, &c);
+	if (w->t->n_children)
+		walk_children(w, mi, (size_t)(blk - w->t->messages[mi].blocks));
 }
 
 static void walk_block(struct walk *w, size_t mi, const struct txc_block *blk, bool user)
@@ -193,17 +209,30 @@ void txc_render_walk(struct txc_out *out, const struct txc_transcript *t, const 
 	for (size_t i = 0; i < t->n_messages; i++)
 		n.messages += !t->messages[i].compacted || o->include_compacted;
 	w.used = txc_xcalloc(t->n_messages + 1, 1);
+	w.child_done = txc_xcalloc(t->n_children + 1, 1);
 	result_ix_build(&w.ix, t);
 	bool continued = o->part != NULL && o->part->continued; /* --follow: a later part has no head or tail */
 	if (ops->doc_start && !continued)
 		ops->doc_start(ctx, &n);
+	size_t seg = 0;
 	for (size_t i = 0; i < t->n_messages; i++) {
+		for (; t->n_segments > 1 && seg < t->n_segments && t->segments[seg].first <= i; seg++)
+			if (ops->segment)
+				ops->segment(ctx, &t->segments[seg], seg, t->n_segments);
 		walk_message(&w, i);
 		txc_out_maybe_flush(out);
 	}
+	for (; t->n_segments > 1 && seg < t->n_segments; seg++) /* segments without messages */
+		if (ops->segment)
+			ops->segment(ctx, &t->segments[seg], seg, t->n_segments);
+	/* children after the last message, and those whose call was not shown: never dropped */
+	for (size_t k = 0; k < t->n_children; k++)
+		if (!w.child_done[k] && ops->child && o->detail != TXC_DETAIL_PROMPTS)
+			ops->child(ctx, &t->children[k]);
 	if (ops->doc_end && !continued)
 		ops->doc_end(ctx);
 	free(w.used);
+	free(w.child_done);
 	result_ix_free(&w.ix);
 }
 

@@ -57,6 +57,10 @@ struct txc_render_ops {
 	void (*tool)(void *ctx, const struct txc_render_call *c);
 	/* a result no call before it claimed; in_user: alone in a user message */
 	void (*orphan_result)(void *ctx, const struct txc_block *r, bool in_user);
+	/* a compression chain of two or more sessions (--lineage): before each segment's first message */
+	void (*segment)(void *ctx, const struct txc_segment *s, size_t index, size_t n);
+	/* a delegate child (t->children): after the tool call that started it, else after the last message */
+	void (*child)(void *ctx, const struct txc_child *c);
 };
 
 /* Walk t with the options in o, flushing out after each message. */

@@ -191,15 +191,17 @@ static int64_t usage_weight(const struct usage_split *u)
 	return u->ctx_bytes / 4 + USAGE_OVERHEAD;
 }
 
-static void usage_plan(struct usage_split *u, const struct txc_transcript *t)
+static void usage_plan(struct usage_split *u, const struct txc_transcript *t, const bool *written, const bool *bound)
 {
 	const struct txc_meta *m = &t->meta;
 	int64_t last = 0;
 	double tokens = 0; /* four totals near INT64_MAX would overflow an integer sum */
 	memset(u, 0, sizeof(*u));
 	for (size_t i = 0; i < t->n_messages; i++) {
-		if (t->messages[i].compacted)
+		if (!written[i])
 			continue;
+		if (bound[i]) /* Claude Code sends only what follows a boundary */
+			u->ctx_bytes = 0;
 		u->ctx_bytes += message_bytes(&t->messages[i]);
 		if (t->messages[i].role == TXC_ROLE_ASSISTANT)
 			u->total_weight += last = usage_weight(u);
@@ -269,13 +271,20 @@ struct ctx {
 	double orphan_time;
 	size_t n_orphans, cap_orphans;
 	struct txc_arena *scratch; /* tool results kept as JSON text are parsed here, one at a time */
+	/* compaction: bound[i], a compact_boundary goes before message i; summary[i], message i is the
+	 * summary that follows it (written as the isCompactSummary record) */
+	bool *bound, *summary;
+	int64_t seg_bytes; /* the conversation since the last boundary, for preTokens */
 };
 
 static void begin_record(struct ctx *c, const char *type, double time, char uuid[37])
 {
 	struct txc_buf *b = &c->out->buf;
 	char name[128], ts[64];
-	int n = snprintf(name, sizeof(name), "%s:%zu", c->session, c->index++);
+	/* a subagent's records share its parent's session: its agent id keeps their uuids apart */
+	int n = c->opt->agent_id.len ? snprintf(name, sizeof(name), "%s/%.*s:%zu", c->session,
+						(int)c->opt->agent_id.len, c->opt->agent_id.ptr, c->index++)
+				     : snprintf(name, sizeof(name), "%s:%zu", c->session, c->index++);
 	txc_claude_uuid5(uuid, ns_record, name, (size_t)n);
 	txc_time_iso_ms(ts, time);
 	txc_buf_addstr(b, "{\"parentUuid\":");
@@ -283,7 +292,12 @@ static void begin_record(struct ctx *c, const char *type, double time, char uuid
 		txc_buf_addf(b, "\"%s\"", c->prev);
 	else
 		txc_buf_addstr(b, "null");
-	txc_buf_addstr(b, ",\"isSidechain\":false,\"userType\":\"external\",\"cwd\":");
+	txc_buf_addf(b, ",\"isSidechain\":%s", c->opt->agent_id.len ? "true" : "false");
+	if (c->opt->agent_id.len) {
+		txc_buf_addstr(b, ",\"agentId\":");
+		txc_json_emit_str(b, c->opt->agent_id.ptr, c->opt->agent_id.len);
+	}
+	txc_buf_addstr(b, ",\"userType\":\"external\",\"cwd\":");
 	txc_json_emit_str(b, c->cwd.ptr, c->cwd.len);
 	txc_buf_addf(b, ",\"sessionId\":\"%s\"", c->session);
 	if (c->t->meta.git_branch.ptr != NULL) {
@@ -745,6 +759,142 @@ static void user_record(struct ctx *c, const struct txc_message *m)
 	txc_buf_addstr(b, "]}}\n");
 }
 
+/* ---- compaction: where Claude Code's compact_boundary records go ---- */
+
+#define COMPACTION_MARK "[CONTEXT COMPACTION]"
+
+/* a user message that holds Hermes's summary of what came before (its first text says so) */
+static bool is_summary(const struct txc_message *m)
+{
+	if (m->role != TXC_ROLE_USER || m->n_blocks == 0 || m->blocks[0].kind != TXC_BLOCK_TEXT)
+		return false;
+	struct txc_str x = m->blocks[0].text;
+	size_t k = strlen(COMPACTION_MARK);
+	return m->compact_summary || (x.len >= k && memcmp(x.ptr, COMPACTION_MARK, k) == 0);
+}
+
+/*
+ * A boundary goes before the first message of every segment of a chain but the first
+ * (--lineage), and, with --include-compacted, before the first live message after
+ * archived ones (in-place compaction).  Its summary is that message when it is one.
+ */
+static void plan_boundaries(struct ctx *c, bool *written)
+{
+	const struct txc_transcript *t = c->t;
+	size_t n = t->n_messages;
+	c->bound = txc_xcalloc(n + 1, 1);
+	c->summary = txc_xcalloc(n + 1, 1);
+	for (size_t k = 1; k < t->n_segments; k++)
+		if (t->segments[k].first < n)
+			c->bound[t->segments[k].first] = true;
+	bool after_archived = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct txc_message *m = &t->messages[i];
+		written[i] = !m->compacted || c->opt->include_compacted;
+		if (!written[i])
+			continue;
+		if (!m->compacted && after_archived)
+			c->bound[i] = true;
+		after_archived = m->compacted;
+	}
+	bool any = false;
+	for (size_t i = 0; i < n; i++) {
+		/* a boundary before anything is written restarts nothing */
+		if (c->bound[i] && !any)
+			c->bound[i] = false;
+		any |= written[i];
+		c->summary[i] = c->bound[i] && is_summary(&t->messages[i]);
+	}
+}
+
+/* the segment whose first message is i, or NULL */
+static const struct txc_segment *segment_at(const struct txc_transcript *t, size_t i)
+{
+	for (size_t k = 1; k < t->n_segments; k++)
+		if (t->segments[k].first == i)
+			return &t->segments[k];
+	return NULL;
+}
+
+/* the summary's text: the message's text blocks, else a note of what happened */
+static void summary_text(struct ctx *c, size_t i, struct txc_buf *t)
+{
+	const struct txc_message *m = &c->t->messages[i];
+	if (c->summary[i]) {
+		for (size_t j = 0; j < m->n_blocks; j++)
+			if (m->blocks[j].kind == TXC_BLOCK_TEXT) {
+				if (t->len)
+					txc_buf_addstr(t, "\n\n");
+				txc_buf_add(t, m->blocks[j].text.ptr, m->blocks[j].text.len);
+			}
+		return;
+	}
+	const struct txc_segment *s = segment_at(c->t, i);
+	if (s != NULL && s > c->t->segments) {
+		const struct txc_segment *prev = s - 1;
+		txc_buf_addf(t,
+			     "[This conversation continues Hermes session %.*s, which ended with %.*s; "
+			     "no summary was recorded.]",
+			     (int)prev->id.len, prev->id.ptr ? prev->id.ptr : "",
+			     (int)(prev->end_reason.ptr ? prev->end_reason.len : 7),
+			     prev->end_reason.ptr ? prev->end_reason.ptr : "unknown");
+	} else {
+		txc_buf_addstr(t, "[The messages above were archived by compaction; no summary was recorded.]");
+	}
+}
+
+/* Claude Code's compaction: a system compact_boundary record that restarts the chain, then the summary */
+static void boundary_records(struct ctx *c, size_t i)
+{
+	const struct txc_message *m = &c->t->messages[i];
+	struct txc_buf *b = &c->out->buf;
+	char uuid[37], logical[37];
+	close_open_calls(c, m->time);
+	memcpy(logical, c->prev, 37);
+	c->prev[0] = '\0'; /* parentUuid null: the chain restarts here */
+	begin_record(c, "system", m->time, uuid);
+	txc_buf_addstr(b, ",\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\",\"level\":\"info\","
+			  "\"isMeta\":false,\"logicalParentUuid\":");
+	if (logical[0])
+		txc_buf_addf(b, "\"%s\"", logical);
+	else
+		txc_buf_addstr(b, "null");
+	txc_buf_addf(b, ",\"compactMetadata\":{\"trigger\":\"auto\",\"preTokens\":%lld}}\n",
+		     (long long)(c->seg_bytes / 4));
+	c->seg_bytes = 0;
+	struct txc_buf t = TXC_BUF_INIT;
+	summary_text(c, i, &t);
+	begin_record(c, "user", m->time, uuid);
+	memcpy(c->last_msg_uuid, uuid, 37);
+	txc_buf_addstr(b, ",\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":");
+	txc_json_emit_str(b, t.buf ? t.buf : "", t.len);
+	txc_buf_addstr(b, "}}\n");
+	txc_buf_release(&t);
+}
+
+static void write_messages(struct ctx *c, const bool *written)
+{
+	const struct txc_transcript *t = c->t;
+	for (size_t i = 0; i < t->n_messages; i++) {
+		const struct txc_message *m = &t->messages[i];
+		if (!written[i])
+			continue;
+		if (c->bound[i]) {
+			boundary_records(c, i);
+			c->usage.ctx_bytes = 0;
+		}
+		c->usage.ctx_bytes += message_bytes(m);
+		c->seg_bytes += message_bytes(m);
+		if (c->summary[i])
+			; /* written as the boundary's summary */
+		else if (m->role == TXC_ROLE_ASSISTANT)
+			assistant_record(c, m, i);
+		else
+			user_record(c, m);
+		txc_out_maybe_flush(c->out);
+	}
+}
+
 static int write_claude(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
 			struct txc_diag *d)
 {
@@ -752,7 +902,10 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	struct ctx c = {.out = out, .t = t, .opt = opt, .last_assistant = (size_t)-1};
 	struct txc_buf *b = &out->buf;
 	c.scratch = txc_arena_new(0);
-	txc_claude_session_uuid(t, opt->scope, c.session);
+	if (opt->sidechain_session.len == 36) /* a subagent's records carry its parent's session */
+		memcpy(c.session, opt->sidechain_session.ptr, 36), c.session[36] = '\0';
+	else
+		txc_claude_session_uuid(t, opt->scope, c.session);
 	if (opt->part != NULL && opt->part->continued) { /* --follow: the records go on where the last part stopped */
 		c.index = opt->part->records;
 		memcpy(c.prev, opt->part->prev, sizeof(c.prev));
@@ -761,26 +914,18 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	c.cwd = t->meta.cwd;
 	if (c.cwd.ptr == NULL)
 		c.cwd = opt->cwd.ptr ? opt->cwd : txc_str_c("/");
+	bool *written = txc_xcalloc(t->n_messages + 1, 1);
+	plan_boundaries(&c, written);
 	for (size_t i = 0; i < t->n_messages; i++)
-		if (t->messages[i].role == TXC_ROLE_ASSISTANT && !t->messages[i].compacted)
+		if (t->messages[i].role == TXC_ROLE_ASSISTANT && written[i] && !c.summary[i])
 			c.last_assistant = i;
-	usage_plan(&c.usage, t);
+	usage_plan(&c.usage, t, written, c.bound);
 	c.ids.arena = txc_arena_new(0);
-	for (size_t i = 0; i < t->n_messages; i++) {
-		const struct txc_message *m = &t->messages[i];
-		if (m->compacted)
-			continue;
-		c.usage.ctx_bytes += message_bytes(m);
-		if (m->role == TXC_ROLE_ASSISTANT)
-			assistant_record(&c, m, i);
-		else
-			user_record(&c, m);
-		txc_out_maybe_flush(out);
-	}
+	write_messages(&c, written);
 	/* calls in the very last record may stay open (Claude Code marks them interrupted); once a
 	 * user record followed them, the missing results are written so the API accepts the turn */
 	size_t last = t->n_messages;
-	while (last > 0 && t->messages[last - 1].compacted)
+	while (last > 0 && !written[last - 1])
 		last--;
 	if (last > 0 && t->messages[last - 1].role == TXC_ROLE_ASSISTANT)
 		c.n_open = 0;
@@ -789,7 +934,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	if (opt->part != NULL) { /* --follow: the next part chains on; no closing records while it grows */
 		opt->part->records = c.index;
 		memcpy(opt->part->prev, c.prev, sizeof(c.prev));
-	} else if (c.last_msg_uuid[0]) {
+	} else if (c.last_msg_uuid[0] && opt->agent_id.len == 0) {
 		if (t->meta.title.ptr != NULL) {
 			txc_buf_addstr(b, "{\"type\":\"summary\",\"summary\":");
 			txc_json_emit_str(b, t->meta.title.ptr, t->meta.title.len);
@@ -799,6 +944,9 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 			txc_buf_addf(b, ",\"sessionId\":\"%s\"}\n", c.session);
 		}
 	}
+	free(written);
+	free(c.bound);
+	free(c.summary);
 	free(c.orphans);
 	free(c.open_ids);
 	free(c.open_out);
@@ -817,6 +965,6 @@ const struct txc_writer_ops txc_writer_claude = {
 	.summary = "Claude Code session JSONL, ready for `claude --resume`",
 	.ext = "jsonl",
 	.caps = TXC_WCAP_INSTALL,
-	.opts = TXC_WOPT_REASONING | TXC_WOPT_CWD,
+	.opts = TXC_WOPT_REASONING | TXC_WOPT_CWD | TXC_WOPT_COMPACTED | TXC_WOPT_CHILDREN,
 	.write = write_claude,
 };

@@ -17,6 +17,7 @@
 
 /* the handlers' context */
 struct md {
+	struct txc_out *out;
 	struct txc_buf *b;
 	const struct txc_transcript *t;
 	const struct txc_write_opts *o;
@@ -93,6 +94,14 @@ static void front_matter(struct md *m, size_t n_msgs, size_t n_tools)
 	if (m->t->meta.range_first > 0) /* ID#RANGE: which messages of the session these are */
 		txc_buf_addf(b, "range: \"%lld-%lld\"\n", (long long)m->t->meta.range_first,
 			     (long long)m->t->meta.range_last);
+	if (m->t->n_segments > 0) { /* --lineage: the chain, root first */
+		txc_buf_addstr(b, "lineage:\n");
+		for (size_t i = 0; i < m->t->n_segments; i++) {
+			txc_buf_addstr(b, "  - ");
+			yaml_str(b, m->t->segments[i].id.ptr ? m->t->segments[i].id.ptr : "", m->t->segments[i].id.len);
+			txc_buf_addch(b, '\n');
+		}
+	}
 	if (me->has_usage)
 		txc_buf_addf(
 			b,
@@ -411,9 +420,77 @@ static void on_orphan_result(void *ctx, const struct txc_block *blk, bool in_use
 	tool_result(m, blk, 0); /* alone in a user message: the heading has its number */
 }
 
+/* ---- lineage: segments of a chain, delegate children ---- */
+
+/* "## Segment 2 of 5 · `id` · after compression at TIME": what ended the one before, and when */
+static void on_segment(void *ctx, const struct txc_segment *s, size_t index, size_t n)
+{
+	struct md *m = ctx;
+	struct txc_buf *b = m->b;
+	char when[48];
+	txc_buf_addf(b, "## Segment %zu of %zu · ", index + 1, n);
+	txc_md_code_span(b, s->id.ptr ? s->id.ptr : "", s->id.len);
+	if (index > 0) {
+		const struct txc_segment *prev = s - 1;
+		txc_buf_addstr(b, " · after ");
+		if (prev->end_reason.ptr)
+			txc_md_inline(b, prev->end_reason.ptr, prev->end_reason.len);
+		else
+			txc_buf_addstr(b, "an unknown end");
+		fmt_time(when, prev->has_ended ? prev->ended : s->started, m->o->utc);
+		txc_buf_addf(b, " at %s", when);
+	} else {
+		fmt_time(when, s->started, m->o->utc);
+		txc_buf_addf(b, " · started %s", when);
+	}
+	txc_buf_addstr(b, "\n\n");
+}
+
+static const struct txc_render_ops md_nested_ops;
+
+/* a link line naming the child, or (--children) its transcript folded under the call */
+static void on_child(void *ctx, const struct txc_child *c)
+{
+	struct md *m = ctx;
+	struct txc_buf *b = m->b;
+	if (c->t == NULL || !m->o->children) {
+		txc_buf_addstr(b, "*Subagent session* ");
+		txc_md_code_span(b, c->id.ptr ? c->id.ptr : "", c->id.len);
+		if (c->title.ptr) {
+			txc_buf_addstr(b, " — ");
+			txc_md_inline(b, c->title.ptr, c->title.len);
+		}
+		txc_buf_addstr(b, "\n\n");
+		return;
+	}
+	txc_buf_addstr(b, "<details><summary>Subagent session ");
+	txc_md_inline(b, c->id.ptr ? c->id.ptr : "", c->id.len);
+	if (c->title.ptr) {
+		txc_buf_addstr(b, " · ");
+		txc_md_inline(b, c->title.ptr, c->title.len);
+	}
+	txc_buf_addf(b, " · %zu messages</summary>\n\n", c->t->n_messages);
+	struct md sub = {.out = m->out, .b = b, .t = c->t, .o = m->o, .image_no = m->image_no};
+	txc_render_walk(m->out, c->t, m->o, &md_nested_ops, &sub);
+	m->image_no = sub.image_no; /* image files stay numbered through the whole document */
+	txc_buf_addstr(b, "</details>\n\n");
+}
+
 static const struct txc_render_ops md_ops = {
 	.doc_start = on_doc_start,
 	.doc_end = on_doc_end,
+	.message_start = on_message_start,
+	.text = on_text,
+	.thinking = on_thinking,
+	.image = on_image,
+	.tool = on_tool,
+	.orphan_result = on_orphan_result,
+	.segment = on_segment,
+	.child = on_child,
+};
+
+/* a child's transcript inside its parent's document: its turns only */
+static const struct txc_render_ops md_nested_ops = {
 	.message_start = on_message_start,
 	.text = on_text,
 	.thinking = on_thinking,
@@ -426,7 +503,7 @@ static int write_markdown(struct txc_out *out, const struct txc_transcript *t, c
 			  struct txc_diag *d)
 {
 	(void)d;
-	struct md m = {.b = &out->buf, .t = t, .o = o};
+	struct md m = {.out = out, .b = &out->buf, .t = t, .o = o};
 	txc_render_walk(out, t, o, &md_ops, &m);
 	return TXC_OK;
 }
@@ -436,6 +513,7 @@ const struct txc_writer_ops txc_writer_markdown = {
 	.summary = "Markdown for people: tool calls with their results, reasoning folded",
 	.ext = "md",
 	.caps = TXC_WCAP_ASSETS,
-	.opts = TXC_WOPT_DETAIL | TXC_WOPT_MAX_LINES | TXC_WOPT_COMPACTED | TXC_WOPT_UTC | TXC_WOPT_IMAGES,
+	.opts = TXC_WOPT_DETAIL | TXC_WOPT_MAX_LINES | TXC_WOPT_COMPACTED | TXC_WOPT_UTC | TXC_WOPT_IMAGES |
+		TXC_WOPT_CHILDREN,
 	.write = write_markdown,
 };

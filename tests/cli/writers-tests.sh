@@ -23,7 +23,7 @@ opt_args() {
 }
 takes() { # writer option: does the writer read it?  (a new writer adds its line here)
 	case "$1:$2" in
-	claude:reasoning) return 0 ;;
+	claude:reasoning | claude:include-compacted) return 0 ;;
 	markdown:detail | markdown:max-output-lines | markdown:images | markdown:include-compacted | markdown:utc) return 0 ;;
 	html:detail | html:max-output-lines | html:images | html:include-compacted | html:utc) return 0 ;;
 	terminal:detail | terminal:max-output-lines | terminal:include-compacted | terminal:utc) return 0 ;;

@@ -1,0 +1,210 @@
+#!/bin/sh
+# Whole conversations (issue 13, Lineage and Delegated work): `convert --lineage` over compression
+# chains (1, 2 and 5 segments, a branch, a stale sibling, a cycle, a missing parent), delegate
+# children (`--children`: nested Markdown, Claude Code subagent files), in-place compaction as
+# Claude Code compact_boundary records, `list --tree` and the lineage fields of `list --json`.
+# Goldens: tests/golden/lineage/CASES (UPDATE=1 rewrites them).  Hermes's own logical-lineage
+# export of the current-schema chain is compared byte for byte, its Markdown by content.
+# usage: lineage-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+command -v python3 > /dev/null || { echo "lineage-tests: python3 is required"; exit 1; }
+"$mkdb" lineage.db "$src/fixtures/lineage.sql" || exit 1
+db=$work/lineage.db gold=$src/golden/lineage
+
+# --- goldens, every format (from /, as run-golden.sh does) ---
+n_cases=0
+while read -r f s args; do
+	case $f in '' | '#'*) continue ;; esac
+	# shellcheck disable=SC2086 # ARGS are words by design
+	(cd / && "$txc" convert "$s" --db "$db" $args > "$work/$f" 2> "$work/$f.err") ||
+		bad "golden $f: $s $args exited $?"
+	[ "${UPDATE:-0}" = 1 ] && cp "$work/$f" "$gold/$f"
+	cmp -s "$gold/$f" "$work/$f" && ok "golden $f ($s $args)" || { bad "golden $f ($s $args)"; diff -u "$gold/$f" "$work/$f" | head -30; }
+	n_cases=$((n_cases + 1))
+done < "$gold/CASES"
+[ "$n_cases" -ge 24 ] && ok "$n_cases golden cases" || bad "only $n_cases golden cases read"
+json_ok "$work"/*.claude.jsonl "$work"/*.hermes.jsonl && ok "golden JSON strict" || bad "golden JSON not strict"
+
+# --- the chain a person expects: every member of five gives the same conversation ---
+for s in five_1 five_2 five_4 five_5; do
+	expect_rc 0 "five from $s" "$txc" convert "$s" --db "$db" --to markdown --utc --lineage
+	cmp -s out.txt "$work/five.lineage.md" && ok || bad "five from $s differs from five from five_3"
+done
+# a prefix names the chain too
+expect_rc 0 "prefix orphan_n" "$txc" convert orphan_n --db "$db" --to markdown --utc --lineage
+cmp -s out.txt "$work/orphan.lineage.md" && ok || bad "prefix orphan_n: not the orphan chain"
+# the delegate child started before five_3 does not hijack the chain (Hermes's lineage walk would)
+grep -q '^  - "five_2_sub"' "$work/five.lineage.md" && bad "five: the delegate child is in the chain" || ok "five: delegate not in chain"
+grep -q '^  - "five_3_br"\|^  - "five_4_stale"' "$work/five.lineage.md" && bad "five: branch or stale sibling in chain" || ok "five: no branch, no stale sibling"
+# the stale sibling asked for by name: its own history, the chain up to it
+[ "$(sed -n '/^lineage:/,/^tokens:/p' "$work/stale.lineage.md" | grep -c '^  - ')" = 5 ] && grep -q '^  - "five_4_stale"' "$work/stale.lineage.md" &&
+	ok "stale sibling: root to it" || bad "stale sibling chain: $(grep '^  - ' "$work/stale.lineage.md" | tr '\n' ' ')"
+# a branch is a chain of its own
+[ "$(grep -c '^  - ' "$work/branch.lineage.md")" = 1 ] && ok "branch: its own" || bad "branch joined a chain"
+
+# --- warnings: one line each, exit 0; none for a sound chain ---
+for f in five.lineage.md two.lineage.md solo.lineage.md dp.children.md; do
+	[ -s "$work/$f.err" ] && bad "$f: unexpected stderr: $(cat "$work/$f.err")" || ok "$f: no warning"
+done
+for f in cycle.lineage.md cycle.lineage.claude.jsonl cycle.lineage.hermes.jsonl; do
+	[ "$(wc -l < "$work/$f.err")" = 1 ] && grep -q '^txc: warning: the compression chain of cyc_a loops (its parent links form a cycle): it is cut to start at cyc_b$' "$work/$f.err" &&
+		ok "$f: cycle warned once" || bad "$f: cycle warning: $(cat "$work/$f.err")"
+done
+[ "$(grep -c '^  - ' "$work/cycle.lineage.md")" = 3 ] && ok "cycle: each member once" || bad "cycle: members $(grep -c '^  - ' "$work/cycle.lineage.md")"
+for f in orphan.lineage.md orphan.lineage.claude.jsonl orphan.lineage.hermes.jsonl; do
+	[ "$(wc -l < "$work/$f.err")" = 1 ] && grep -q '^txc: warning: the parent session gone_session of orphan is not in the store: the chain starts at orphan$' "$work/$f.err" &&
+		ok "$f: missing parent warned once" || bad "$f: missing-parent warning: $(cat "$work/$f.err")"
+done
+# a cycle of three, asked from each member: it ends (a timeout would fail the test)
+for s in cyc_a cyc_b cyc_c; do
+	expect_rc 0 "cycle from $s" timeout 10 "$txc" convert "$s" --db "$db" --to claude --lineage
+	[ "$(grep -c compact_boundary out.txt)" = 2 ] && ok || bad "cycle from $s: $(grep -c compact_boundary out.txt) boundaries"
+done
+
+# an export file gives the same chains as the store
+"$txc" export --json --db "$db" > lineage.jsonl
+for c in "five_3 five.lineage.md --to markdown --utc" "cyc_a cycle.lineage.hermes.jsonl --to hermes" "orphan orphan.lineage.claude.jsonl --to claude"; do
+	# shellcheck disable=SC2086 # words by design
+	set -- $c
+	s=$1 f=$2; shift 2
+	(cd / && "$txc" convert "$s" --input "$work/lineage.jsonl" "$@" --lineage > "$work/in.out" 2> /dev/null)
+	cmp -s in.out "$work/$f" && ok "--input: $f" || bad "--input: $f differs"
+done
+
+# --- without --lineage nothing changes: the one session, no segments ---
+expect_rc 0 "two_b alone" "$txc" convert two_b --db "$db" --to markdown --utc
+grep -q '^## Segment\|^lineage:' out.txt && bad "two_b alone has segments" || ok
+expect_rc 0 "two_a alone claude" "$txc" convert two_a --db "$db" --to claude
+grep -q compact_boundary out.txt && bad "two_a alone has a boundary" || ok
+expect_rc 0 "two_a alone hermes" "$txc" convert two_a --db "$db" --to hermes
+grep -q '"segments"' out.txt && bad "two_a alone has segments" || ok
+
+# --- Claude Code records: boundaries where the chain continues, the chain restarting there ---
+python3 - "$work/five.lineage.claude.jsonl" "$work/inplace.compacted.claude.jsonl" > py.txt 2>&1 <<'PY' && ok "claude boundaries" || bad "claude boundaries: $(cat py.txt)"
+import json, sys
+for path, want in zip(sys.argv[1:], (4, 1)):
+    recs = [json.loads(l) for l in open(path)]
+    prev, seen = None, 0
+    for i, r in enumerate(recs):
+        if r.get("type") not in ("user", "assistant", "system"):
+            continue
+        if r.get("subtype") == "compact_boundary":
+            seen += 1
+            assert r["parentUuid"] is None and r["logicalParentUuid"] == prev, (path, i)
+            assert r["compactMetadata"]["trigger"] == "auto" and r["compactMetadata"]["preTokens"] > 0
+            nxt = recs[i + 1]
+            assert nxt["isCompactSummary"] is True and nxt["parentUuid"] == r["uuid"], (path, i)
+            assert "[CONTEXT COMPACTION]" in nxt["message"]["content"]
+        elif prev is not None:
+            assert r["parentUuid"] == prev, (path, i)
+        prev = r["uuid"]
+    assert seen == want, (path, seen)
+PY
+# in-place compaction without --include-compacted: as before, archived rows not written
+grep -q 'First question' "$work/inplace.claude.jsonl" && bad "inplace: archived rows written" || ok "inplace: archived rows left out"
+grep -q 'First question' "$work/inplace.compacted.claude.jsonl" && ok "inplace --include-compacted: archived rows kept" || bad "inplace --include-compacted: archived rows missing"
+# a chain is one Claude session keyed on its root: the same from every member, not the root's own id
+s1=$(sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' "$work/five.lineage.claude.jsonl" | sort -u)
+"$txc" convert five_5 --db "$db" --to claude --lineage | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' | sort -u > sid5.txt
+"$txc" convert five_1 --db "$db" --to claude | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' | sort -u > sid1.txt
+[ "$(echo "$s1" | wc -l)" = 1 ] && [ "$s1" = "$(cat sid5.txt)" ] && [ "$s1" != "$(cat sid1.txt)" ] &&
+	ok "claude: one session id for the chain" || bad "claude session ids: $s1 / $(cat sid5.txt) / $(cat sid1.txt)"
+
+# --- Hermes's logical-lineage shape: checked against Hermes's own export_session_lineage ---
+"$mkdb" cs.db "$src/golden/current-schema/state.sql" || exit 1
+expect_rc 0 "current-schema chain hermes" "$txc" convert 20250615_145221_ef000b --db cs.db --to hermes --lineage
+cmp -s out.txt "$gold/current-schema-chain.hermes.jsonl" && ok "hermes --lineage = Hermes's export_session_lineage, byte for byte" ||
+	bad "hermes --lineage differs from Hermes's export_session_lineage"
+for s in 20250615_142820_79be38 20250615_150700_db2471 20250615_1507; do
+	expect_rc 0 "chain from $s" "$txc" convert "$s" --db cs.db --to hermes --lineage
+	cmp -s out.txt "$gold/current-schema-chain.hermes.jsonl" && ok || bad "chain from $s differs"
+done
+# Markdown: the same segments and texts as Hermes's md-export --lineage logical
+expect_rc 0 "current-schema chain markdown" "$txc" convert 20250615_145221_ef000b --db cs.db --to markdown --utc --lineage --detail full
+mv out.txt cs.md
+python3 "$src/tools/md-lineage-compare.py" "$gold/current-schema-chain.oracle.md" cs.md > py.txt 2>&1 && ok "markdown content = Hermes's md-export --lineage logical ($(tail -1 py.txt))" ||
+	bad "markdown content: $(cat py.txt)"
+# the comparison can fail: a text dropped from txc's output is found
+awk '!/Summarise what changed between v43.6/' cs.md > cs-cut.md
+python3 "$src/tools/md-lineage-compare.py" "$gold/current-schema-chain.oracle.md" cs-cut.md > py.txt 2>&1 && bad "the comparison missed a dropped text" || ok "the comparison sees a dropped text"
+
+# --- delegate children ---
+grep -q '^\*Subagent session\* `dp_kid` — Find the bug$' "$work/dp.lineage.md" && ok "dp: link line by default" || bad "dp: no link line"
+grep -q 'off by one at line 3$' "$work/dp.lineage.md" && bad "dp: child's transcript without --children" || ok
+awk '/^\*\*delegate\\_task\*\*/ { c = NR } /^<details><summary>Subagent session dp\\_kid · Find the bug · 4 messages<\/summary>$/ { if (c) ok = 1 } END { exit !ok }' "$work/dp.children.md" &&
+	ok "dp --children: nested under the call" || bad "dp --children: not nested under the delegate call"
+grep -q '^Reading x.c.$' "$work/dp.children.md" && ok "dp --children: the child's turns" || bad "dp --children: child turns missing"
+grep -q 'Subagent session\* `five_2_sub`\|Subagent session five\\_2\\_sub' "$work/five.children.md" && ok "five: child of a segment placed" || bad "five: child of five_2 missing"
+# Claude Code: a subagent file beside the session, isSidechain records; stdout cannot hold it
+expect_rc 2 "claude --children on stdout" "$txc" convert dp --db "$db" --to claude --children
+one_line_err "claude --children on stdout"
+expect_rc 0 "claude --children -o" "$txc" convert dp --db "$db" --to claude --children -o "$work/dp.jsonl"
+sub=$(ls "$work"/dp/subagents/agent-a*.jsonl 2> /dev/null)
+[ "$(echo "$sub" | wc -w)" = 1 ] && ok "one subagent file" || bad "subagent files: $sub"
+python3 - "$work/dp.jsonl" "$sub" > py.txt 2>&1 <<'PY' && ok "subagent records" || bad "subagent records: $(cat py.txt)"
+import json, os, re, sys
+main = [json.loads(l) for l in open(sys.argv[1])]
+sub = [json.loads(l) for l in open(sys.argv[2])]
+agent = re.match(r"agent-(a[0-9a-f]{16})\.jsonl$", os.path.basename(sys.argv[2])).group(1)
+sid = main[0]["sessionId"]
+assert os.path.basename(os.path.dirname(os.path.dirname(sys.argv[2]))) == "dp"
+assert all(r["isSidechain"] is True and r["agentId"] == agent and r["sessionId"] == sid for r in sub)
+assert not any(r.get("isSidechain") for r in main if "isSidechain" in r)
+assert sub[0]["parentUuid"] is None and all(sub[i]["parentUuid"] == sub[i - 1]["uuid"] for i in range(1, len(sub)))
+uu = {r["uuid"] for r in main if "uuid" in r}
+assert not uu & {r["uuid"] for r in sub}, "record uuids shared with the parent"
+assert any(b.get("type") == "tool_use" and b["name"] == "delegate_task" for r in main for b in (r.get("message") or {}).get("content", []) if isinstance(b, dict))
+PY
+json_ok "$work/dp.jsonl" "$sub" && ok || bad "subagent JSON"
+cp "$sub" sub.before
+expect_rc 0 "claude --children -o again" "$txc" convert dp --db "$db" --to claude --children -o "$work/dp.jsonl" --force
+cmp -s sub.before "$sub" && ok "subagent file: same bytes again" || bad "subagent file changed"
+# --install: <project>/<sessionId>/subagents/agent-<id>.jsonl under $CLAUDE_CONFIG_DIR
+mkdir -p cfg
+expect_rc 0 "install --children" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert dp --db "$db" --to claude --children --install
+uuid=$(sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' "$work/dp.jsonl" | head -1)
+proj=$(ls cfg/projects)
+# (the session's cwd /d does not exist here: installed for the current directory)
+[ -s "cfg/projects/$proj/$uuid.jsonl" ] && ls "cfg/projects/$proj/$uuid/subagents/"agent-a*.jsonl > /dev/null 2>&1 &&
+	ok "install --children: session and subagent file" || bad "install --children: $(find cfg -type f)"
+# a chain installed --as-new is another session, and again the same one
+expect_rc 0 "install --lineage" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert five_2 --db "$db" --to claude --lineage --install
+expect_rc 0 "install --lineage --as-new" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert five_2 --db "$db" --to claude --lineage --install --as-new
+grep -q '^installed ' out.txt && ok || bad "--as-new: $(cat out.txt)"
+expect_rc 0 "install --lineage --as-new again" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert five_4 --db "$db" --to claude --lineage --install --as-new
+grep -q '^unchanged ' out.txt && ok || bad "--as-new again: $(cat out.txt)"
+[ "$(ls cfg/projects/*/ | grep -c '\.jsonl$')" = 3 ] && ok "three sessions installed" || bad "installed: $(ls cfg/projects/*/)"
+# --children is refused where it means nothing
+expect_rc 2 "hermes --children" "$txc" convert dp --db "$db" --to hermes --children
+grep -q '^txc: error: --children does not apply to --to hermes' err.txt && ok || bad "hermes --children: $(cat err.txt)"
+
+# --- list --tree and list --json ---
+expect_rc 0 "list --tree" "$txc" list --db "$db" --tree --utc
+[ "${UPDATE:-0}" = 1 ] && cp out.txt "$gold/list.tree.txt"
+cmp -s out.txt "$gold/list.tree.txt" && ok "list --tree golden" || { bad "list --tree golden"; diff -u "$gold/list.tree.txt" out.txt | head -30; }
+expect_rc 0 "list --json" "$txc" list --db "$db" --json
+json_ok out.txt && ok || bad "list --json not strict JSON"
+python3 - out.txt > py.txt 2>&1 <<'PY' && ok "list --json lineage fields" || bad "list --json: $(cat py.txt)"
+import json, sys
+rows = {r["id"]: r for r in json.load(open(sys.argv[1]))}
+want = {"five_3": ("five_2", "five_1", "five_5"), "five_1": (None, "five_1", "five_5"), "two_a": (None, "two_a", "two_b"),
+        "five_3_br": ("five_3", "five_3_br", "five_3_br"), "dp_kid": ("dp", "dp_kid", "dp_kid"),
+        "orphan_next": ("orphan", "orphan", "orphan_next"), "cyc_a": ("cyc_c", "cyc_b", "cyc_a"), "solo": (None, "solo", "solo"),
+        "five_4_stale": ("five_4", "five_1", "five_4_stale")}
+for k, (p, r, t) in want.items():
+    got = (rows[k]["parent_session_id"], rows[k]["lineage_root"], rows[k]["lineage_tip"])
+    assert got == (p, r, t), (k, got)
+assert all(set(("parent_session_id", "lineage_root", "lineage_tip")) <= set(r) for r in rows.values())
+PY
+# an old schema without parent_session_id: the fields are there all the same
+"$mkdb" feat.db "$src/fixtures/features.sql" || exit 1
+expect_rc 0 "list --json old schema" "$txc" list --db feat.db --json
+python3 -c 'import json,sys; rows=json.load(open(sys.argv[1])); assert rows and all(r["parent_session_id"] is None and r["lineage_root"] == r["id"] == r["lineage_tip"] for r in rows)' out.txt &&
+	ok "old schema: parent null, root and tip itself" || bad "old schema lineage fields"
+
+summary lineage
+[ "$fails" = 0 ]
