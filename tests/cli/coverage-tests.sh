@@ -1,0 +1,158 @@
+#!/bin/sh
+# Paths the other scripts do not reach (issue 18: every user-reachable path tested), section by
+# section: search of an export whose rows are rewound, compacted, role-less or odd (the scan),
+# text output on a terminal, --utc, --sessions paging, the default store missing; index layouts
+# and filters of a store's own search; the dashboard's search failing; ...
+# usage: coverage-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+umask 022
+unset HERMES_HOME HERMES_DASHBOARD_SESSION_TOKEN CLAUDE_CONFIG_DIR
+S() { "$txc" search "$@"; }
+has() { # desc text file: the file holds the text (a fixed string)
+	grep -qF -- "$2" "$3" && ok "$1" || bad "$1: '$2' not in $3: $(head -c 400 "$3")"
+}
+
+# ---- search --input: the scan of an export's rows, every kind of row ----
+cat > odd.jsonl <<'JSON'
+{"id": "j1", "source": "cli", "started_at": 1789000000, "title": "J", "messages": [{"id": 1, "role": "user", "content": "alpha word", "timestamp": 1789000001, "active": 1}, {"id": 2, "role": "user", "content": "alpha rewound", "timestamp": 1789000002, "active": 0}, {"id": 3, "role": "assistant", "content": "alpha compacted", "timestamp": 1789000003, "active": 0, "compacted": 1}, {"id": 4, "content": "alpha norole", "timestamp": "bad"}, {"id": 5, "role": "assistant", "content": [{"type": "text", "text": "alpha structured"}], "tool_calls": [{"function": {"name": "terminal"}}], "timestamp": 1789000005}, {"id": 6, "role": "tool", "tool_name": "terminal", "content": "alpha result", "timestamp": 1789000006}, {"role": "assistant", "content": "alpha noid", "tool_calls": "notjson", "timestamp": 1789000007}, {"id": 8, "role": "assistant", "content": null, "tool_calls": [{"function": {"name": "read_file"}}, {"type": "x"}], "timestamp": 1e14}]}
+JSON
+expect_rc 0 "scan: rewound hidden" S --input odd.jsonl --color never alpha
+has "scan: compacted shown as such" '  j1#2  assistant (compacted)  2026-09-10 00:26  >>>alpha<<< compacted' out.txt
+has "scan: no role, no number, no time" '  j1#?  -  -  >>>alpha<<< norole' out.txt
+has "scan: a tool result names its tool" '  j1#4  tool:terminal  ' out.txt
+has "scan: structured content as JSON" '[{"type":"text","text":">>>alpha<<< structured"}]' out.txt
+grep -q rewound out.txt && bad "scan: a rewound row shown without --include-inactive" || ok "scan: rewound row left out"
+expect_rc 0 "scan: include-inactive" S --input odd.jsonl --color never --include-inactive alpha
+has "scan: rewound row marked" '  j1 (rewound)  user  2026-09-10 00:26  >>>alpha<<< rewound' out.txt
+expect_rc 0 "scan: json" S --input odd.jsonl --json --include-inactive alpha
+python3 -c '
+import json, sys
+h = {x["snippet"].split()[1]: x for x in json.load(sys.stdin)}
+ok = (h["rewound"]["message"] is None and h["rewound"]["active"] is False and h["compacted"]["compacted"] is True
+      and h["norole"]["role"] is None and h["norole"]["timestamp"] == "bad" and h["noid"]["row_id"] is None
+      and h["word"]["message"] == 1 and h["noid"]["message"] == 5)
+sys.exit(not ok)' < out.txt && ok "scan: json fields of odd rows" || bad "scan json: $(cat out.txt)"
+expect_rc 0 "scan: role" S --input odd.jsonl --json --role user --include-inactive alpha
+python3 -c 'import json,sys; sys.exit(sorted(h["row_id"] for h in json.load(sys.stdin)) != [1, 2])' < out.txt && ok || bad "scan role: $(cat out.txt)"
+expect_rc 0 "scan: tool (a call or a result)" S --input odd.jsonl --json --tool terminal alpha
+python3 -c 'import json,sys; sys.exit(sorted(h["row_id"] for h in json.load(sys.stdin)) != [5, 6])' < out.txt && ok || bad "scan tool: $(cat out.txt)"
+expect_rc 0 "scan: tool with no match" S --input odd.jsonl --tool read_file alpha
+[ ! -s out.txt ] && has "scan: no match said" 'no message matches' err.txt
+expect_rc 0 "scan: the tool call shown" S --input odd.jsonl --color never --tool read_file read_file
+has "scan: an out-of-range time is '-'" '  j1#6  assistant  -  [{"function":{"name":">>>read_file<<<"}},{"type":"x"}]' out.txt
+expect_rc 0 "--utc" env TZ=Asia/Tokyo "$txc" search --input odd.jsonl --color never --utc word
+has "--utc: the time in UTC" '  j1#1  user  2026-09-10 00:26  alpha >>>word<<<' out.txt
+expect_rc 0 "local time" env TZ=Asia/Tokyo "$txc" search --input odd.jsonl --color never word
+has "local time: Tokyo" '  j1#1  user  2026-09-10 09:26  alpha >>>word<<<' out.txt
+
+# ---- search: the default store missing, --sessions paging and on a terminal ----
+mkdir -p nohome
+expect_rc 0 "no default store, json" env HOME="$work/nohome" "$txc" search --json word
+[ "$(cat out.txt)" = "[]" ] && ok "no default store: []" || bad "no default store json: $(cat out.txt)"
+cat odd.jsonl > two.jsonl
+sed 's/"j1"/"j2"/; s/1789000000/1789000500/' odd.jsonl >> two.jsonl
+expect_rc 0 "--sessions --limit 1" S --input two.jsonl --sessions --limit 1 alpha
+[ "$(cat out.txt)" = "j2" ] && has "--sessions: more said" 'more sessions not shown (raise --limit)' err.txt || bad "--sessions limit: $(cat out.txt)"
+expect_rc 0 "--sessions twice one session" S --input two.jsonl --sessions alpha
+[ "$(cat out.txt)" = "j2
+j1" ] && ok "--sessions: each session once" || bad "--sessions: $(cat out.txt)"
+if command -v script > /dev/null; then
+	printf '%s\n' '{"id": "e\u001b[31m", "source": "cli", "started_at": 1, "messages": [{"role": "user", "content": "alpha", "timestamp": 2}]}' > esc.jsonl
+	script -qec "'$txc' search --input esc.jsonl --sessions alpha" /dev/null > tty.txt 2>&1
+	grep -q "$(printf '\033')\[31m" tty.txt && bad "--sessions on a terminal: raw escape" || has "--sessions on a terminal: escaped" 'e\x1b[31m' tty.txt
+	S --input esc.jsonl --sessions alpha > pipe.txt 2> /dev/null
+	[ "$(cat pipe.txt)" = "$(printf 'e\033[31m')" ] && ok "--sessions to a pipe: the id as it is" || bad "--sessions pipe: $(od -c pipe.txt | head -3)"
+else
+	skip "--sessions on a terminal" "no script(1)"
+fi
+
+# ---- search of a store: odd schemas (no rowid, no id, ids of other types, no compacted, BLOB content) ----
+cat > odd.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, started_at REAL NOT NULL, title TEXT, parent_session_id TEXT, end_reason TEXT) WITHOUT ROWID;
+CREATE TABLE messages (id, session_id TEXT NOT NULL, role TEXT NOT NULL, content, tool_name TEXT, timestamp, active INTEGER NOT NULL DEFAULT 1);
+INSERT INTO sessions VALUES ('o1', 1789000000, 'odd', NULL, NULL);
+INSERT INTO messages VALUES (1, 'o1', 'user', 'rate 100% of a_b in c:\dir', NULL, 1789000001, 1);
+INSERT INTO messages VALUES (2, 'o1', 'user', 'rate 100 percent of ab', NULL, '2026-09-10', 1);
+INSERT INTO messages VALUES (3, 'o1', 'user', CAST('blob rate 100% here' AS BLOB), NULL, 1789000003, 0);
+INSERT INTO messages VALUES ('x4', 'o1', 'tool', 'rate 100% tool', 'terminal', 1789000004, 1);
+INSERT INTO messages VALUES (5, 'o1', 'assistant', 'rate 100% last', NULL, NULL, 1);
+INSERT INTO messages VALUES (6, 'o1', 'user', CAST('blob alive here' AS BLOB), NULL, 1789000006, 1);
+SQL
+"$mkdb" odd.db odd.sql || bad "mkdb odd"
+srows() { python3 -c 'import json,sys; print(" ".join(str(h["row_id"]) for h in json.load(sys.stdin)))' < out.txt; }
+expect_rc 0 "odd store: scan" S --db odd.db --json --verbose 100%
+[ "$(srows)" = "2 None 1 5" ] && ok "odd store: every visible row, newest first" || bad "odd store rows: $(srows)"
+has "odd store: a text timestamp kept" '"timestamp":"2026-09-10"' out.txt
+has "odd store: a row id that is no integer: no number" '"message":null,"row_id":null,"role":"tool","tool_name":"terminal"' out.txt
+has "odd store: scan said" 'scan, complete: every row was read' err.txt
+expect_rc 0 "odd store: LIKE's own characters" S --db odd.db --json 'a_b' 'c:\dir'
+[ "$(srows)" = "1" ] && ok "odd store: _ and \\ are no wildcards" || bad "odd like: $(srows)"
+expect_rc 0 "odd store: BLOB content found" S --db odd.db --json alive
+[ "$(srows)" = "6" ] && ok "odd store: BLOB content is searched" || bad "odd blob: $(cat out.txt)"
+expect_rc 0 "odd store: rewound BLOB" S --db odd.db --json --include-inactive here
+[ "$(srows)" = "6 3" ] && ok "odd store: rewound BLOB row with --include-inactive" || bad "odd blob inactive: $(cat out.txt)"
+expect_rc 0 "odd store: tool (no tool_calls column)" S --db odd.db --json --tool terminal 100%
+[ "$(srows)" = "None" ] && ok || bad "odd tool: $(srows)"
+expect_rc 0 "odd store: oldest" S --db odd.db --json --sort oldest 100%
+[ "$(srows)" = "5 1 None 2" ] && ok "odd store: oldest first (no time first)" || bad "odd oldest: $(srows)"
+cat > noid.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, started_at REAL NOT NULL);
+CREATE TABLE messages (session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('n1', 1789000000);
+INSERT INTO messages VALUES ('n1', 'user', 'first word', 1789000001), ('n1', 'assistant', 'second word', 1789000002);
+SQL
+"$mkdb" noid.db noid.sql || bad "mkdb noid"
+expect_rc 0 "no id column: one pass" S --db noid.db --color never word
+has "no id column: a hit" '  n1#?  assistant  2026-09-10 00:26  second >>>word<<<' out.txt
+has "no id column: both" '  n1#?  user  2026-09-10 00:26  first >>>word<<<' out.txt
+printf 'CREATE TABLE sessions (id TEXT PRIMARY KEY, started_at REAL NOT NULL);\nINSERT INTO sessions VALUES (%s, 1);\n' "'m1'" > nomsg.sql
+"$mkdb" nomsg.db nomsg.sql || bad "mkdb nomsg"
+expect_rc 0 "no messages table" S --db nomsg.db --verbose word
+has "no messages table: said" 'the store has no messages table' err.txt
+has "no messages table: no hit" 'no message matches' err.txt
+
+# ---- search of a store: index layouts at the edges ----
+cat > fbase.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL NOT NULL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT,
+  tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('f1', 'cli', 1789000000, 'fts');
+INSERT INTO messages VALUES (1, 'f1', 'user', 'deploy the app', NULL, NULL, NULL, 1789000001);
+INSERT INTO messages VALUES (2, 'f1', 'assistant', 'deploy done, app live', NULL, NULL, NULL, 1789000002);
+INSERT INTO messages VALUES (3, 'f1', 'user', 'deploy again', NULL, NULL, NULL, 1789000003);
+SQL
+fts() { # name tokenize-clause extra-sql
+	{ cat fbase.sql; printf 'CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id%s);\nINSERT INTO messages_fts(messages_fts) VALUES (%s);\n%s\n' \
+		"$2" "'rebuild'" "$3"; } > "$1.sql" && "$mkdb" "$1.db" "$1.sql" || bad "mkdb $1"
+}
+fts nometa '' ''
+fts dq ', tokenize="unicode61"' ''
+fts opts ", tokenize='unicode61 remove_diacritics 2'" ''
+fts fresh '' "CREATE TABLE state_meta (key TEXT PRIMARY KEY, value TEXT); INSERT INTO state_meta VALUES ('fts_stale', '0'), ('fts_rebuild_progress', NULL);"
+fts hwonly '' "CREATE TABLE state_meta (key TEXT PRIMARY KEY, value TEXT); INSERT INTO state_meta VALUES ('fts_rebuild_high_water', '2');
+INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls) SELECT 'delete', id, content, tool_name, tool_calls FROM messages WHERE id <= 2;"
+fts nomod '' "PRAGMA writable_schema = ON;
+UPDATE sqlite_master SET sql = 'CREATE VIRTUAL TABLE messages_fts USING nosuchmodule(content, tool_name, tool_calls)' WHERE name = 'messages_fts';
+PRAGMA writable_schema = OFF;"
+for l in nometa dq fresh; do
+	expect_rc 0 "index $l" S --db $l.db --json --verbose deploy
+	[ "$(srows | wc -w)" = 3 ] && ok "index $l: three hits" || bad "index $l: $(srows)"
+	has "index $l: used" 'messages_fts (external content), complete' err.txt
+done
+expect_rc 0 "index with tokenizer options" S --db opts.db --json --verbose deploy
+[ "$(srows | wc -w)" = 3 ] && has "tokenizer options: a scan" 'uses a tokenizer other than unicode61' err.txt || bad "opts: $(srows)"
+expect_rc 0 "index a module this SQLite lacks" S --db nomod.db --json --verbose deploy
+[ "$(srows | wc -w)" = 3 ] && has "unknown module: a scan" 'messages_fts cannot be read by this SQLite' err.txt || bad "nomod: $(srows)"
+expect_rc 0 "rebuild from the start" S --db hwonly.db --json --verbose deploy
+[ "$(srows | wc -w)" = 3 ] && has "rebuild window from row 1" 'rows 1..2 are not indexed yet' err.txt || bad "hwonly: $(srows) $(cat err.txt)"
+expect_rc 0 "index: newest" S --db nometa.db --json --sort newest deploy
+[ "$(srows)" = "3 2 1" ] && ok "index: newest first" || bad "index newest: $(srows)"
+expect_rc 0 "scan: oldest" S --db opts.db --json --sort oldest deploy
+[ "$(srows)" = "1 2 3" ] && ok "scan: oldest first" || bad "scan oldest: $(srows)"
+
+echo "coverage: $passes passed, $fails failed"
+[ "$fails" = 0 ]
