@@ -154,5 +154,38 @@ expect_rc 0 "index: newest" S --db nometa.db --json --sort newest deploy
 expect_rc 0 "scan: oldest" S --db opts.db --json --sort oldest deploy
 [ "$(srows)" = "1 2 3" ] && ok "scan: oldest first" || bad "scan oldest: $(srows)"
 
+# ---- search --remote: the dashboard's search failing, odd results, a profile, --tool refused ----
+start() { # args... -> $url, $server
+	python3 "$src/tools/dashboard.py" --data two.jsonl "$@" > port.txt 2> server.err &
+	server=$!
+	i=0; while [ ! -s port.txt ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	url=http://127.0.0.1:$(head -n 1 port.txt)
+}
+stop() { kill $server 2> /dev/null; wait $server 2> /dev/null; : > port.txt; }
+start --search-status 404
+expect_rc 3 "remote search: 404" S --remote "$url" alpha; one_line_err "remote search 404"
+has "remote search 404: said" 'search: not found on the dashboard at' err.txt
+stop; start --search-status 500
+expect_rc 1 "remote search: 500" S --remote "$url" alpha
+has "remote search 500: said" 'answered HTTP 500' err.txt
+stop; start --bad-search
+expect_rc 1 "remote search: no results array" S --remote "$url" alpha
+has "remote search: the shape named" 'did not answer with {"results": [...]}' err.txt
+stop; start --search-odd
+expect_rc 0 "remote search: odd results" S --remote "$url" --json alpha
+python3 -c '
+import json, sys
+h = json.load(sys.stdin)
+sys.exit([(x["session_id"], x["snippet"]) for x in h] != [("j1", ""), ("j1", ">>>alpha<<< word"), ("j2", ">>>alpha<<< word")])' < out.txt \
+	&& ok "remote search: results without role or id left out, a null snippet empty" || bad "remote odd: $(cat out.txt)"
+expect_rc 0 "remote search: --limit 1" S --remote "$url" --limit 1 --color never alpha
+[ "$(grep -c '^  j' out.txt)" = 1 ] && has "remote search: more said" 'more hits not shown' err.txt || bad "remote limit: $(cat out.txt)"
+expect_rc 2 "remote search: --tool refused" S --remote "$url" --tool terminal alpha; one_line_err "remote --tool"
+has "remote --tool: why" "the dashboard's search cannot tell which tool" err.txt
+stop; start --profile work
+expect_rc 0 "remote search: --profile" S --remote "$url" --profile work --json alpha
+[ "$(srows)" = "None None" ] && has "remote search: the profile asked for" 'q=alpha&profile=work' server.err || bad "remote profile: $(cat out.txt)"
+stop
+
 echo "coverage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
