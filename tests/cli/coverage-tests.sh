@@ -187,5 +187,56 @@ expect_rc 0 "remote search: --profile" S --remote "$url" --profile work --json a
 [ "$(srows)" = "None None" ] && has "remote search: the profile asked for" 'q=alpha&profile=work' server.err || bad "remote profile: $(cat out.txt)"
 stop
 
+# ---- export --out reruns: a manifest that names paths outside, through links, changed or of others ----
+"$mkdb" min.db "$src/fixtures/minimal.sql" || exit 1
+"$mkdb" feat.db "$src/fixtures/features.sql" || exit 1
+expect_rc 0 "bulk" "$txc" export --to markdown --out bo --db min.db
+mkdir -p elsewhere bo/sub bo/dir.md; echo outside > outside.md; echo elsewhere > elsewhere/x.md; ln -s ../elsewhere bo/link
+echo mine > bo/old.md; echo f > bo/fmt.md; echo p > bo/prof.md
+h() { sha256sum "$1" | cut -c1-64; }
+z=0000000000000000000000000000000000000000000000000000000000000000
+line() { printf '{"session_id":%s,"path":"%s","format":"%s","sha256":"%s"%s}\n' "$1" "$2" "$3" "$4" "${5-}"; }
+{
+	line '"m1"' ../outside.md markdown "$(h outside.md)"
+	line '"m1"' "$work/outside.md" markdown "$(h outside.md)"
+	line '"m1"' sub/../../outside.md markdown "$(h outside.md)"
+	line '"m1"' link/x.md markdown "$(h elsewhere/x.md)"
+	line '"m1"' old.md markdown $z | sed 's/$/\r/'
+	line '"m1"' dir.md markdown $z
+	line '"m1"' fmt.md hermes "$(h bo/fmt.md)"
+	line '"m1"' prof.md markdown "$(h bo/prof.md)" ',"profile":"work"'
+	line 7 seven.md markdown $z
+	line '"m1"' gone.md markdown $z ',"assets":[{"path":"a"},{"path":1,"sha256":"'$z'"},"x",{"path":"gone.md.assets/i.png","sha256":"abc"}]'
+	line '"m1"' '' markdown $z
+} >> bo/manifest.jsonl
+for f in outside.md elsewhere/x.md bo/old.md bo/fmt.md bo/prof.md; do h "$f"; done > kept.sha
+expect_rc 0 "rerun over a hostile manifest" "$txc" export --to markdown --out bo --db min.db
+[ "$(h outside.md; h elsewhere/x.md; h bo/old.md; h bo/fmt.md; h bo/prof.md)" = "$(cat kept.sha)" ] && [ -d bo/dir.md ] &&
+	ok "hostile manifest: nothing outside, through a link, changed or of others removed" || bad "hostile manifest: $(find . -name '*.md')"
+has "hostile manifest: a changed file kept and said" "kept 'bo/old.md': it changed since txc wrote it" err.txt
+has "hostile manifest: a folder kept and said" "kept 'bo/dir.md': it changed since txc wrote it" err.txt
+grep -q 'outside\|link/x\|old.md\|dir.md\|gone.md\|"path":""' bo/manifest.jsonl && bad "stale entries of m1 kept: $(cat bo/manifest.jsonl)" ||
+	ok "hostile manifest: m1's stale entries dropped"
+grep -q '"path":"fmt.md","format":"hermes"' bo/manifest.jsonl && grep -q '"path":"prof.md",.*"profile":"work"' bo/manifest.jsonl &&
+	grep -q '"session_id":7,"path":"seven.md"' bo/manifest.jsonl && ok "hostile manifest: other formats, profiles and ids kept" ||
+	bad "hostile manifest others: $(cat bo/manifest.jsonl)"
+json_ok bo/manifest.jsonl && ok "hostile manifest: the rewrite is JSON" || bad "manifest json"
+
+# ---- export --out: an asset replaced by a folder, its folder a file, then restored; --progress ----
+expect_rc 0 "bulk with an asset" "$txc" export --to markdown --out ba --db feat.db
+asset=ba/img-n-code-title.md.assets/image-1.png
+cp "$asset" asset.orig && rm "$asset" && mkdir "$asset"
+expect_rc 1 "an asset that is a folder" "$txc" export --to markdown --out ba --db feat.db
+has "asset folder: refused" "'$asset' exists and is not as txc wrote it; pass --force to overwrite it" err.txt
+[ -d "$asset" ] && ok "asset folder: left alone" || bad "asset folder removed"
+rm -rf ba/img-n-code-title.md.assets && echo x > ba/img-n-code-title.md.assets
+expect_rc 1 "the assets folder is a file" "$txc" export --to markdown --out ba --db feat.db
+has "assets folder a file: said" "Not a directory" err.txt
+[ "$(cat ba/img-n-code-title.md.assets)" = x ] && ok "assets folder a file: kept" || bad "a file replaced"
+rm ba/img-n-code-title.md.assets
+expect_rc 0 "assets restored" "$txc" export --to markdown --out ba --db feat.db --progress
+cmp -s "$asset" asset.orig && has "restored: the document updated" '0 new, 1 updated, 3 unchanged' err.txt || bad "restore: $(cat err.txt)"
+has "--progress: counted to the end" '4/4 sessions' err.txt
+
 echo "coverage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
