@@ -238,5 +238,48 @@ expect_rc 0 "assets restored" "$txc" export --to markdown --out ba --db feat.db 
 cmp -s "$asset" asset.orig && has "restored: the document updated" '0 new, 1 updated, 3 unchanged' err.txt || bad "restore: $(cat err.txt)"
 has "--progress: counted to the end" '4/4 sessions' err.txt
 
+# ---- --install: what is in the installed file decides (cut, foreign, others' lines); --as-new; odd cwds ----
+mkdir -p repo
+cat > ct.sql <<SQL
+CREATE TABLE sessions (id TEXT, source TEXT, started_at REAL, title TEXT, cwd TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('ct', 'cli', 1, 'Titled', '$work/repo'), ('cf', 'cli', 1, NULL, '$work/ct.sql'), ('cr', 'cli', 1, NULL, 'rel/dir');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('ct', 'user', 'hi', 2), ('ct', 'assistant', 'yo', 3), ('cf', 'user', 'hi', 2), ('cr', 'user', 'hi', 2);
+SQL
+"$mkdb" ct.db ct.sql || exit 1
+inst() { env CLAUDE_CONFIG_DIR="$work/ci" "$txc" convert "$@" --to claude --install --db ct.db; }
+expect_rc 0 "install: cwd a file" inst cf
+has "install: a cwd that is a file said" "the session's directory '$work/ct.sql' does not exist here; installing for $work" err.txt
+expect_rc 0 "install: a relative cwd" inst cr
+has "install: a relative cwd said" "the session's directory 'rel/dir' does not exist here" err.txt
+expect_rc 0 "install" inst ct
+f=$(sed -n 's/^installed //p' out.txt); cp "$f" inst.orig
+uuid=$(basename "$f" .jsonl)
+reinst() { # want desc: install ct over $f as it is now; the file must stay as it was unless want is 0
+	cp "$f" inst.now
+	expect_rc "$1" "reinstall over $2" inst ct
+	if [ "$1" != 0 ]; then cmp -s "$f" inst.now && ok "$2: the file kept" || bad "$2: the file changed"; fi
+	cp inst.orig "$f"
+}
+head -c -1 inst.orig > "$f"; reinst 4 "a cut last line"
+has "a cut last line: continued" "was continued in Claude Code; txc never replaces it" err.txt
+{ echo '{"type":"summary","summary":"x","leafUuid":"y"}'; cat inst.orig; } > "$f"; reinst 4 "a summary first"
+sed 's/"uuid":"\(........-....-\)5/"uuid":"\14/' inst.orig > "$f"; reinst 1 "records not of txc (uuid version)"
+has "foreign: said" "exists and is not a session txc installed; pass --force to overwrite it" err.txt
+sed "s/\"sessionId\":\"$uuid\"}\$/\"sessionId\":\"other\"}/" inst.orig > "$f"; reinst 4 "another session's title"
+echo '[1]' > "$f"; reinst 1 "a JSON line that is no object"
+{ cat inst.orig; echo '{"type":"custom-title","customTitle":"Mine","sessionId":"'"$uuid"'"}'; } > "$f"; reinst 0 "a rename in Claude Code after txc's lines"
+has "a rename after txc's: unchanged" "unchanged $f" out.txt
+expect_rc 0 "--as-new" inst ct --as-new
+n2=$(sed -n 's/^installed //p' out.txt)
+[ -s "$n2" ] && [ "$n2" != "$f" ] && ok "--as-new: another file" || bad "--as-new: $(cat out.txt)"
+expect_rc 0 "--as-new again: the same" inst ct --as-new
+has "--as-new again: unchanged" "unchanged $n2" out.txt
+echo '{"type":"user","x":1}' >> "$n2"; cp "$n2" n2.before
+expect_rc 0 "--as-new over a continued copy" inst ct --as-new
+n3=$(sed -n 's/^installed //p' out.txt)
+[ -s "$n3" ] && [ "$n3" != "$n2" ] && [ "$n3" != "$f" ] && cmp -s "$n2" n2.before && ok "--as-new: a third file, the continued copy kept" ||
+	bad "--as-new third: $(cat out.txt err.txt)"
+
 echo "coverage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
