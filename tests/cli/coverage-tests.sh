@@ -281,5 +281,23 @@ n3=$(sed -n 's/^installed //p' out.txt)
 [ -s "$n3" ] && [ "$n3" != "$n2" ] && [ "$n3" != "$f" ] && cmp -s "$n2" n2.before && ok "--as-new: a third file, the continued copy kept" ||
 	bad "--as-new third: $(cat out.txt err.txt)"
 
+# ---- a table with more than 256 columns: every column read (the title after them, every extra exported) ----
+python3 - > wide.sql <<'PY'
+cols = ", ".join("c%d TEXT" % i for i in range(300))
+print("CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, %s, title TEXT, cwd TEXT);" % cols)
+print("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, %s, content TEXT, timestamp REAL);" % cols)
+print("INSERT INTO sessions (id, source, started_at, c299, title, cwd) VALUES ('w1', 'cli', 1789000000, 'last extra', 'Wide title', '/w');")
+print("INSERT INTO messages (session_id, role, c299, content, timestamp) VALUES ('w1', 'user', 'x', 'wide hello', 1789000001);")
+PY
+"$mkdb" wide.db wide.sql || bad "mkdb wide"
+expect_rc 0 "300 columns: list" "$txc" list --db wide.db
+grep -q '^w1  .*  Wide title$' out.txt && ok "300 columns: the title after them" || bad "wide list: $(cat out.txt)"
+expect_rc 0 "300 columns: hermes export" "$txc" convert w1 --to hermes --db wide.db
+python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+sys.exit(not (s["c299"] == "last extra" and s["title"] == "Wide title" and s["cwd"] == "/w" and s["messages"][0]["c299"] == "x"))' < out.txt &&
+	ok "300 columns: every column exported" || bad "wide export: $(head -c 300 out.txt)"
+
 echo "coverage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
