@@ -103,7 +103,7 @@ static int export_all_json(struct txc_store *s, struct txc_diag *d)
 	if (rc)
 		return rc;
 	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1, 0};
-	struct cli_session *v = txc_xcalloc(n ? n : 1, sizeof(*v));
+	struct cli_session *v = txc_xcalloc(n, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
 		v[i].id = ids[i];
 		no_id += ids[i].kind == TXC_ID_NONE;

@@ -299,5 +299,20 @@ s = json.load(sys.stdin)
 sys.exit(not (s["c299"] == "last extra" and s["title"] == "Wide title" and s["cwd"] == "/w" and s["messages"][0]["c299"] == "x"))' < out.txt &&
 	ok "300 columns: every column exported" || bad "wide export: $(head -c 300 out.txt)"
 
+# ---- small corners: completions without a shell, an unknown option of artifacts, --title '', --since --utc ----
+expect_rc 2 "completions without a shell" "$txc" completions; one_line_err "completions without a shell"
+has "completions: the shells named" 'txc completions takes bash, zsh or fish' err.txt
+expect_rc 2 "completions of an unknown shell" "$txc" completions tcsh; one_line_err "completions tcsh"
+expect_rc 2 "artifacts: an unknown option" "$txc" artifacts --bogus; one_line_err "artifacts --bogus"
+has "artifacts --bogus: named" "unknown option '--bogus' (see 'txc artifacts --help')" err.txt
+expect_rc 0 "--title ''" "$txc" list --db min.db --title ''
+[ "$(grep -c '^m[12] ' out.txt)" = 2 ] && ok "--title '': every session" || bad "--title '': $(cat out.txt)"
+expect_rc 0 "--since a date, local" env TZ=Asia/Tokyo "$txc" list --db min.db --since 2023-11-15
+[ "$(grep -c '^m[12]  2023-11-15 07:1' out.txt)" = 2 ] && ok "--since local: the Tokyo day" || bad "--since local: $(cat out.txt)"
+expect_rc 0 "--since a date, --utc" env TZ=Asia/Tokyo "$txc" list --db min.db --since 2023-11-15 --utc
+grep -q '^m[12] ' out.txt && bad "--since --utc: the UTC day is later: $(cat out.txt)" || ok "--since --utc: the day in UTC"
+expect_rc 0 "--until a date, --utc" env TZ=Asia/Tokyo "$txc" list --db min.db --until 2023-11-14 --utc
+[ "$(grep -c '^m[12]  2023-11-14 22:1' out.txt)" = 2 ] && ok "--until --utc: through the end of the UTC day" || bad "--until --utc: $(cat out.txt)"
+
 echo "coverage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
