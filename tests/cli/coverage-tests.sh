@@ -314,5 +314,37 @@ grep -q '^m[12] ' out.txt && bad "--since --utc: the UTC day is later: $(cat out
 expect_rc 0 "--until a date, --utc" env TZ=Asia/Tokyo "$txc" list --db min.db --until 2023-11-14 --utc
 [ "$(grep -c '^m[12]  2023-11-14 22:1' out.txt)" = 2 ] && ok "--until --utc: through the end of the UTC day" || bad "--until --utc: $(cat out.txt)"
 
+# ---- a WAL store in a read-only folder without its -shm (another user): no snapshot folder, a WAL it cannot read ----
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	ro=$(mktemp -d /tmp/txc-cov-ro-XXXXXX) && chmod 755 "$ro"
+	python3 - "$ro/state.db" <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("PRAGMA journal_mode=WAL")
+c.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT)")
+c.execute("INSERT INTO sessions VALUES ('w1', 'cli', 1789000000, 'only in the wal')")
+c.commit()
+os._exit(0)  # no checkpoint: the rows stay in the -wal
+PY
+	rm -f "$ro/state.db-shm"; chmod 644 "$ro"/state.db*; chmod 555 "$ro"
+	sum=$(cat "$ro"/state.db "$ro"/state.db-wal | cksum)
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	unpro() { grep -v '^profiling:.*gcda' err.txt > err2.txt; mv err2.txt err.txt; } # a coverage build's counters
+	expect_rc 1 "snapshot: TMPDIR missing" env TMPDIR="$work/nonexistent" sh -c 'setpriv --reuid=65534 --regid=65534 --clear-groups "$0" list --db "$1"' "$txc" "$ro/state.db"
+	unpro; has "snapshot: no folder for it, said" "no snapshot copy could be made: No such file or directory" err.txt
+	expect_rc 0 "snapshot: TMPDIR empty is /tmp" env TMPDIR= sh -c 'setpriv --reuid=65534 --regid=65534 --clear-groups "$0" list --db "$1"' "$txc" "$ro/state.db"
+	has "snapshot: rows of the WAL read" 'only in the wal' out.txt
+	chmod 600 "$ro/state.db-wal"
+	expect_rc 1 "snapshot: a WAL it cannot read" nobody "$txc" list --db "$ro/state.db"
+	unpro; has "snapshot: the copy failed, said" "failed: Permission denied" err.txt
+	left=$(sed -n "s/.*copying it to '\([^']*\)' failed.*/\1/p" err.txt)
+	[ -n "$left" ] && [ ! -e "$left" ] && ok "snapshot: the failed copy removed" || bad "snapshot copy left: '$left'"
+	chmod 644 "$ro/state.db-wal"
+	[ "$(cat "$ro"/state.db "$ro"/state.db-wal | cksum)" = "$sum" ] && [ ! -e "$ro/state.db-shm" ] && ok "snapshot: the store untouched" || bad "the store changed"
+	chmod 755 "$ro"; rm -rf "$ro"
+else
+	skip "read-only WAL folder" "needs root and setpriv to become another user"
+fi
+
 echo "coverage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
