@@ -346,5 +346,44 @@ else
 	skip "read-only WAL folder" "needs root and setpriv to become another user"
 fi
 
+# ---- export --out: a session's images change (the ones it no longer links go), leftovers of a stopped
+#      run, a manifest that is a folder ----
+png=iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==
+gif=R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7
+pics() { # url1 url2 -> a session with those two images
+	printf '{"id": "pics", "source": "cli", "started_at": 1789000000, "title": "Pics", "messages": [{"role": "user", "content": [{"type": "text", "text": "two"}, {"type": "image_url", "image_url": {"url": "%s"}}, {"type": "image_url", "image_url": {"url": "%s"}}], "timestamp": 1789000001}]}\n' "$1" "$2"
+}
+pics "data:image/png;base64,$png" "data:image/gif;base64,$gif" > pics1.jsonl
+pics "data:image/png;base64,$png" "data:image/png;base64,$png" > pics2.jsonl
+printf '{"id": "pics", "source": "cli", "started_at": 1789000000, "title": "Pics", "messages": [{"role": "user", "content": "none now", "timestamp": 1789000001}]}\n' > pics3.jsonl
+A=bp/pics-pics.md.assets
+expect_rc 0 "two images" "$txc" export --to markdown --out bp --input pics1.jsonl
+[ -s $A/image-1.png ] && [ -s $A/image-2.gif ] && grep -q '"assets":\[{"path":"pics-pics.md.assets/image-1.png",.*},{"path":"pics-pics.md.assets/image-2.gif"' bp/manifest.jsonl &&
+	ok "two images: both written and recorded" || bad "two images: $(find bp; cat bp/manifest.jsonl)"
+expect_rc 0 "the second image changed" "$txc" export --to markdown --out bp --input pics2.jsonl --progress
+[ -s $A/image-2.png ] && [ ! -e $A/image-2.gif ] && ! grep -q 'image-2.gif' bp/manifest.jsonl &&
+	ok "an image the session no longer links: removed" || bad "old image left: $(find bp | sort | tr '\n' ' ')"
+has "the second image changed: one updated" '0 new, 1 updated' err.txt
+echo edited >> $A/image-1.png
+expect_rc 0 "no images now" "$txc" export --to markdown --out bp --input pics3.jsonl
+has "an edited image: kept, said" "kept '$A/image-1.png': it changed since txc wrote it" err.txt
+[ -s $A/image-1.png ] && [ ! -e $A/image-2.png ] && ok "no images now: the unchanged image removed, the edited kept" || bad "no images: $(find bp | sort | tr '\n' ' ')"
+rm $A/image-1.png
+expect_rc 0 "images again" "$txc" export --to markdown --out bp --input pics1.jsonl
+expect_rc 0 "no images, all unchanged" "$txc" export --to markdown --out bp --input pics3.jsonl
+[ ! -e $A ] && ok "no images: the empty assets folder removed too" || bad "assets folder left: $(find bp | sort | tr '\n' ' ')"
+# leftovers of a stopped run: ".txc-tmp-" and 6 characters, in DIR and below; nothing else
+mkdir -p bp/deep/er/est
+for f in bp/.txc-tmp-abcdef bp/deep/.txc-tmp-ghijkl bp/.txc-tmp-short bp/.txc-tmp-abcdefg bp/deep/er/est/.txc-tmp-mnopqr; do echo x > "$f"; done
+ln -s ../outside.md bp/.txc-tmp-linkxx
+expect_rc 0 "leftovers of a stopped run" "$txc" export --to markdown --out bp --input pics3.jsonl
+[ ! -e bp/.txc-tmp-abcdef ] && [ ! -e bp/deep/.txc-tmp-ghijkl ] && ok "leftovers: removed in DIR and below" || bad "leftovers kept: $(find bp -name '.txc-tmp*')"
+[ -e bp/.txc-tmp-short ] && [ -e bp/.txc-tmp-abcdefg ] && [ -L bp/.txc-tmp-linkxx ] && [ -e bp/deep/er/est/.txc-tmp-mnopqr ] &&
+	ok "leftovers: other names, links and deeper folders kept" || bad "a file not a leftover removed: $(find bp -name '.txc-tmp*')"
+mkdir -p bm/manifest.jsonl
+expect_rc 1 "a manifest that is a folder" "$txc" export --to markdown --out bm --db min.db
+has "manifest folder: said" "'bm/manifest.jsonl' is not a regular file" err.txt
+[ -d bm/manifest.jsonl ] && [ -s bm/m1.md ] && ok "manifest folder: kept, the sessions written" || bad "manifest folder: $(find bm)"
+
 echo "coverage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
