@@ -36,6 +36,7 @@ struct txc_buf {
 	size_t alloc;
 };
 extern char txc_buf_empty[];
+/* buf is never NULL: empty buffers point at txc_buf_empty (""). */
 #define TXC_BUF_INIT                \
 	{                           \
 		txc_buf_empty, 0, 0 \

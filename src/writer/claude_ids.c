@@ -31,7 +31,7 @@ void txc_claude_session_uuid(const struct txc_transcript *t, struct txc_str scop
 		txc_buf_addch(&key, '/');
 	}
 	txc_model_id_key(&key, t->meta.id_kind, t->meta.id);
-	txc_claude_uuid5(out, ns_session, key.buf ? key.buf : "", key.len);
+	txc_claude_uuid5(out, ns_session, key.buf, key.len);
 	txc_buf_release(&key);
 }
 
