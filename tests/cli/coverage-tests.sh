@@ -385,5 +385,23 @@ expect_rc 1 "a manifest that is a folder" "$txc" export --to markdown --out bm -
 has "manifest folder: said" "'bm/manifest.jsonl' is not a regular file" err.txt
 [ -d bm/manifest.jsonl ] && [ -s bm/m1.md ] && ok "manifest folder: kept, the sessions written" || bad "manifest folder: $(find bm)"
 
+# ---- --remote: 300 sessions (past every first capacity), a URL with trailing slashes, --timeout, tokens ----
+python3 -c '
+for i in range(300): print("{\"id\": \"r%03d\", \"source\": \"cli\", \"started_at\": %d, \"messages\": [{\"role\": \"user\", \"content\": \"m\", \"timestamp\": %d}]}" % (i, 1000 + i, 1000 + i))' > many.jsonl
+python3 "$src/tools/dashboard.py" --data many.jsonl > port.txt 2> server.err &
+server=$!; i=0; while [ ! -s port.txt ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; url=http://127.0.0.1:$(head -n 1 port.txt)
+expect_rc 0 "remote: 300 sessions, URL with slashes, --timeout" "$txc" list --remote "$url///" --timeout 5 --json
+python3 -c 'import json,sys; v=json.load(sys.stdin); sys.exit(len(v) != 300 or len({s["id"] for s in v}) != 300)' < out.txt &&
+	ok "remote: every one of 300 sessions, once" || bad "remote 300: $(grep -c '"id"' out.txt)"
+grep -q 'GET //' server.err && bad "remote: a request with a doubled slash" || ok "remote: the URL's trailing slashes dropped"
+expect_rc 2 "remote: a --token with a control character" "$txc" list --remote "$url" --token "$(printf 'a\rb')"; one_line_err "remote: control token"
+has "remote: the control token not sent" 'the session token given holds control characters; not sent' err.txt
+stop
+python3 "$src/tools/dashboard.py" --data many.jsonl --token "$(printf '%02000d' 7)" > port.txt 2> server.err &
+server=$!; i=0; while [ ! -s port.txt ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; url=http://127.0.0.1:$(head -n 1 port.txt)
+expect_rc 1 "remote: a page token over 1 kB is not used" "$txc" list --remote "$url"
+has "remote: refused without it, said" 'refused the session token (HTTP 401); pass --token' err.txt
+stop
+
 echo "coverage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
