@@ -403,5 +403,23 @@ expect_rc 1 "remote: a page token over 1 kB is not used" "$txc" list --remote "$
 has "remote: refused without it, said" 'refused the session token (HTTP 401); pass --token' err.txt
 stop
 
+# ---- search --all-profiles: each hit names its profile; JSON snippets make line breaks and tabs spaces ----
+mkdir -p h/profiles/work && cp min.db h/state.db
+cat > w.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('w1', 'cli', 1789000000, 'work');
+INSERT INTO messages VALUES (1, 'w1', 'user', 'first line' || char(10) || 'hello' || char(9) || 'tabbed' || char(13) || 'end', 1789000001);
+SQL
+"$mkdb" h/profiles/work/state.db w.sql || bad "mkdb work"
+expect_rc 0 "search --all-profiles" S --home h --all-profiles --json hello
+python3 -c '
+import json, sys
+h = {x["session_id"]: x for x in json.load(sys.stdin)}
+sys.exit(not (h["m1"]["profile"] == "default" and h["w1"]["profile"] == "work" and h["w1"]["snippet"] == "first line >>>hello<<< tabbed end"))' < out.txt &&
+	ok "search --all-profiles: profiles named, the snippet on one line" || bad "all-profiles search: $(cat out.txt)"
+expect_rc 0 "search --all-profiles, text" S --home h --all-profiles --color never hello
+has "search text: a CR escaped" '  w1#1  user  2026-09-10 00:26  first line >>>hello<<< tabbed\x0dend' out.txt
+
 echo "coverage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
