@@ -1,8 +1,12 @@
 #!/bin/sh
 # Paths the other scripts do not reach (issue 18: every user-reachable path tested), section by
-# section: search of an export whose rows are rewound, compacted, role-less or odd (the scan),
-# text output on a terminal, --utc, --sessions paging, the default store missing; index layouts
-# and filters of a store's own search; the dashboard's search failing; ...
+# section: search of an export whose rows are rewound, compacted, role-less or odd (the scan);
+# --utc, --sessions paging and on a terminal, the default store missing; a store's own search
+# over odd schemas (no rowid, no id, BLOB content) and index layouts at the edges; the
+# dashboard's search failing; export --out reruns over a hostile manifest, changed images,
+# leftovers of a stopped run; --install over cut, foreign or renamed files, --as-new; tables of
+# 300 columns; a read-only WAL store whose snapshot cannot be made; --remote with 300 sessions
+# and odd tokens; search --all-profiles.  Checks that need root and setpriv, or script(1), skip.
 # usage: coverage-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
 set -u
 txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
