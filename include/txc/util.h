@@ -22,6 +22,7 @@ struct txc_str {
 static inline struct txc_str txc_str_c(const char *s);
 bool txc_str_eq(struct txc_str a, const char *lit);
 
+/* Never NULL (out of memory aborts), for 0 bytes too: callers need no "n ? n : 1". */
 void *txc_xmalloc(size_t n);
 void *txc_xcalloc(size_t n, size_t size);
 void *txc_xrealloc(void *p, size_t n);
@@ -35,6 +36,7 @@ struct txc_buf {
 	size_t alloc;
 };
 extern char txc_buf_empty[];
+/* buf is never NULL: empty buffers point at txc_buf_empty (""). */
 #define TXC_BUF_INIT                \
 	{                           \
 		txc_buf_empty, 0, 0 \

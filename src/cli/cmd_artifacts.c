@@ -81,7 +81,7 @@ static void check_path(const struct txc_artifact *x, struct txc_str cwd, struct 
 		ok = file_uri_path(v, &p);
 	else
 		txc_buf_addstr(&p, v);
-	const char *path = p.buf ? p.buf : "";
+	const char *path = p.buf;
 	if (!ok || foreign_path(path)) {
 		c->foreign = true;
 		txc_buf_release(&p);

@@ -103,7 +103,7 @@ static int export_all_json(struct txc_store *s, struct txc_diag *d)
 	if (rc)
 		return rc;
 	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1, 0};
-	struct cli_session *v = txc_xcalloc(n ? n : 1, sizeof(*v));
+	struct cli_session *v = txc_xcalloc(n, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
 		v[i].id = ids[i];
 		no_id += ids[i].kind == TXC_ID_NONE;
@@ -137,7 +137,7 @@ static void file_name(struct txc_buf *b, const struct txc_sid *sid, struct txc_s
 		char hex[65];
 		struct txc_buf key = TXC_BUF_INIT;
 		txc_model_id_key(&key, sid->kind, id);
-		txc_sha256(key.buf ? key.buf : "", key.len, h);
+		txc_sha256(key.buf, key.len, h);
 		txc_buf_release(&key);
 		txc_hex(hex, h, 4);
 		txc_buf_addf(b, "_%s", hex);
@@ -708,6 +708,28 @@ static enum outcome sync_assets(const struct bulk *bk, const struct entry *old, 
 	return oc;
 }
 
+/* The session now has other images: the ones it no longer links go, if still as txc wrote them. */
+static void drop_old_assets(const struct bulk *bk, const struct entry *old, const char *rel, const struct asset_rec *v,
+			    size_t n)
+{
+	size_t gone = 0;
+	for (size_t k = 0; old != NULL && k < old->n_assets; k++) {
+		bool kept = false;
+		for (size_t i = 0; i < n && !kept; i++)
+			kept = strcmp(old->assets[k].path, v[i].path) == 0;
+		if (!kept) {
+			remove_ours(bk, old->assets[k].path, old->assets[k].sha);
+			gone++;
+		}
+	}
+	if (gone && n == 0) {
+		struct txc_buf dir = TXC_BUF_INIT;
+		txc_buf_addf(&dir, "%s/%s.assets", bk->a->out_dir, rel);
+		rmdir(dir.buf); /* only when empty */
+		txc_buf_release(&dir);
+	}
+}
+
 static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, const struct txc_transcript *t,
 			      const char *rel, struct txc_diag *d)
 {
@@ -803,6 +825,7 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	} else if (wrote) {
 		oc = UPDATED; /* the document was there; images were restored */
 	}
+	drop_old_assets(bk, e, rel, av, an);
 	record(bk, rel, ref, t, sha, hf.bytes, av, an);
 done:
 	if (tmp.f != NULL)

@@ -361,7 +361,7 @@ static void say_how(const struct cli_store_ref *ref, const struct txc_search_inf
 /* Search store i over its selected sessions. */
 static int search_store(struct search_out *o, size_t i, struct txc_diag *d)
 {
-	const struct txc_session_info **infos = txc_xmalloc((o->n_sel ? o->n_sel : 1) * sizeof(*infos));
+	const struct txc_session_info **infos = txc_xmalloc(o->n_sel * sizeof(*infos));
 	size_t n = 0;
 	for (size_t k = 0; k < o->n_sel; k++)
 		if (o->sel[k].store == i)
@@ -383,8 +383,8 @@ static int search_store(struct search_out *o, size_t i, struct txc_diag *d)
 
 static int run_search(struct search_out *o, struct txc_diag *d)
 {
-	o->by_info = txc_xmalloc((o->n_sel ? o->n_sel : 1) * sizeof(size_t));
-	o->seen = txc_xcalloc(o->n_sel ? o->n_sel : 1, 1);
+	o->by_info = txc_xmalloc(o->n_sel * sizeof(size_t));
+	o->seen = txc_xcalloc(o->n_sel, 1);
 	for (size_t i = 0; i < o->n_sel; i++)
 		o->by_info[i] = i;
 	sort_sel = o->sel;

@@ -235,7 +235,7 @@ void txc_model_id(struct txc_arena *a, const struct txc_json *v, enum txc_id_kin
 		txc_json_emit(&b, v, 0);
 		break;
 	}
-	*text = txc_arena_str(a, b.buf ? b.buf : "", b.len);
+	*text = txc_arena_str(a, b.buf, b.len);
 	txc_buf_release(&b);
 }
 

@@ -201,12 +201,11 @@ static bool data_url(const char *url, struct txc_str *media, struct txc_str *dat
 static void add_part(struct txc_arena *a, struct blocks *bs, const struct txc_json *part)
 {
 	const char *type = txc_json_cstr(txc_json_get(part, "type"));
-	if (type != NULL && strcmp(type, "text") == 0) {
-		const struct txc_json *t = txc_json_get(part, "text");
-		if (is_str(t))
-			add_block(a, bs, TXC_BLOCK_TEXT)->text = t->s;
+	const struct txc_json *t = txc_json_get(part, "text");
+	if (type != NULL && strcmp(type, "text") == 0 && is_str(t)) {
+		add_block(a, bs, TXC_BLOCK_TEXT)->text = t->s;
 		return;
-	}
+	} /* a text part whose text is no string: kept below, as its JSON */
 	if (type != NULL && strcmp(type, "image_url") == 0) {
 		const char *url = txc_json_cstr(txc_json_get(txc_json_get(part, "image_url"), "url"));
 		struct txc_str media, data;

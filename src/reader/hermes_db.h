@@ -12,11 +12,9 @@
 #include "source.h"
 #include "txc/json.h"
 
-enum { MAX_COLS = 256 };
-
-struct columns {
-	char *name[MAX_COLS];
-	size_t n;
+struct columns { /* every column of a table, however many (SQLite allows 32767) */
+	char **name;
+	size_t n, cap;
 };
 
 struct hermes_db {

@@ -61,8 +61,8 @@ static int read_columns(struct hermes_db *s, const char *table, struct columns *
 	if (rc != SQLITE_OK)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (c->n == MAX_COLS)
-			continue;
+		if (c->n == c->cap)
+			c->name = txc_xrealloc(c->name, (c->cap = c->cap ? c->cap * 2 : 32) * sizeof(*c->name));
 		const unsigned char *name = sqlite3_column_text(st, 1);
 		c->name[c->n++] = txc_xstrdup(name ? (const char *)name : "");
 	}
@@ -336,6 +336,8 @@ void txc_hermes_db_close(void *impl)
 		free(s->sess.name[i]);
 	for (size_t i = 0; i < s->msg.n; i++)
 		free(s->msg.name[i]);
+	free(s->sess.name);
+	free(s->msg.name);
 	if (s->snapshot_dir != NULL)
 		remove_snapshot(s->snapshot_dir);
 	free(s->snapshot_dir);

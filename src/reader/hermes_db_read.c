@@ -146,7 +146,7 @@ static const struct txc_json *column_value(struct txc_arena *a, sqlite3_stmt *st
 /* Column names as object keys, made once per statement and shared by its rows. */
 static struct txc_str *column_keys(struct txc_arena *a, sqlite3_stmt *st, int ncols)
 {
-	struct txc_str *keys = txc_arena_array(a, (size_t)(ncols ? ncols : 1), sizeof(*keys));
+	struct txc_str *keys = txc_arena_array(a, (size_t)ncols, sizeof(*keys));
 	for (int i = 0; i < ncols; i++) {
 		const char *name = sqlite3_column_name(st, i);
 		keys[i] = txc_arena_str(a, name, strlen(name));
@@ -195,7 +195,7 @@ static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, 
 					 bool message)
 {
 	struct txc_json *o = txc_json_new(a, TXC_JSON_OBJECT);
-	const struct txc_json **items = txc_arena_array(a, (size_t)(ncols ? ncols : 1), sizeof(*items));
+	const struct txc_json **items = txc_arena_array(a, (size_t)ncols, sizeof(*items));
 	for (int i = 0; i < ncols; i++) {
 		const struct txc_json *v = column_value(a, st, i);
 		if (message && v->kind != TXC_JSON_NULL) {

@@ -172,14 +172,20 @@ static void filters(struct hermes_db *s, struct txc_buf *b, const struct txc_sea
 		txc_buf_addstr(b, " AND m.tool_name = ?3");
 }
 
-static void order_by(struct txc_buf *b, const struct txc_search_opts *o, bool ranked)
+/* By time, ties in row order (f.k: the index's rank; a table without id: rowid, as the reader does). */
+static void order_by(struct hermes_db *s, struct txc_buf *b, const struct txc_search_opts *o, bool ranked)
 {
-	if (o->sort == TXC_SORT_OLDEST)
-		txc_buf_addstr(b, ranked ? " ORDER BY m.timestamp ASC, f.k" : " ORDER BY m.timestamp ASC, m.id ASC");
-	else if (o->sort == TXC_SORT_NEWEST || !ranked)
-		txc_buf_addstr(b, ranked ? " ORDER BY m.timestamp DESC, f.k" : " ORDER BY m.timestamp DESC, m.id DESC");
-	else
+	if (ranked && o->sort == TXC_SORT_RANK) {
 		txc_buf_addstr(b, " ORDER BY f.k");
+		return;
+	}
+	const char *dir = o->sort == TXC_SORT_OLDEST ? "ASC" : "DESC";
+	txc_buf_addstr(b, " ORDER BY ");
+	msg_col(s, b, "timestamp");
+	if (ranked)
+		txc_buf_addf(b, " %s, f.k", dir);
+	else
+		txc_buf_addf(b, " %s, %s %s", dir, txc_hermes_db_has_col(&s->msg, "id") ? "m.id" : "m.rowid", dir);
 }
 
 /* Every row the index offers for ?1. */
@@ -189,13 +195,14 @@ static void fts_query(struct hermes_db *s, struct txc_buf *b, const struct txc_s
 	txc_buf_addstr(b, " FROM (SELECT rowid AS r, rank AS k FROM messages_fts WHERE messages_fts MATCH ?1) f"
 			  " JOIN messages m ON m.id = f.r JOIN sessions s ON s.id = m.session_id");
 	filters(s, b, o);
-	order_by(b, o, true);
+	order_by(s, b, o, true);
 }
 
 /*
  * A scan: every visible row (extra: more conditions), narrowed by LIKE on
  * the longest piece of each term (?4, ?5, ...; LIKE folds ASCII as the match
- * does).  Content that starts with NUL ("\0json:") is past LIKE: always checked.
+ * does).  Content that starts with NUL ("\0json:") is past LIKE, and so is a BLOB (SQLite's LIKE
+ * never matches one): always checked.
  */
 static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_query *q,
 		       const struct txc_search_opts *o, const char *extra, bool ids_only)
@@ -212,7 +219,10 @@ static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_
 	for (size_t i = 0, k = 4; i < q->n; i++) {
 		if (q->v[i].negated)
 			continue;
-		txc_buf_addf(b, " AND (m.content LIKE ?%zu ESCAPE '\\' OR CAST(m.content AS BLOB) < X'01'", k);
+		txc_buf_addf(
+			b,
+			" AND (m.content LIKE ?%zu ESCAPE '\\' OR CAST(m.content AS BLOB) < X'01' OR typeof(m.content) = 'blob'",
+			k);
 		if (txc_hermes_db_has_col(&s->msg, "tool_name"))
 			txc_buf_addf(b, " OR m.tool_name LIKE ?%zu ESCAPE '\\'", k);
 		if (txc_hermes_db_has_col(&s->msg, "tool_calls"))
@@ -220,7 +230,7 @@ static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_
 		txc_buf_addch(b, ')');
 		k++;
 	}
-	order_by(b, o, false);
+	order_by(s, b, o, false);
 }
 
 static void bind_like(sqlite3_stmt *st, int k, struct txc_str needle)

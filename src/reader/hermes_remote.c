@@ -416,7 +416,7 @@ static bool result_hit(struct txc_arena *a, const struct txc_json *res, const st
 {
 	const char *role = txc_json_cstr(txc_json_get(res, "role"));
 	const struct txc_json *sid = txc_json_get(res, "session_id");
-	if (role == NULL || sid == NULL || (o->role && strcmp(role, o->role) != 0) || o->tool)
+	if (role == NULL || sid == NULL || (o->role && strcmp(role, o->role) != 0))
 		return false;
 	memset(h, 0, sizeof(*h));
 	h->sid = txc_source_sid(a, sid, false, 0);
@@ -438,6 +438,11 @@ static int rm_search(void *impl, const struct txc_query *q, const struct txc_sea
 		 "the dashboard's own search (GET /api/sessions/search): its matching, "
 		 "one hit per conversation, named by its live tip, at most 100");
 	info->complete = false;
+	if (o->tool) { /* its results name no tool: every hit would be dropped, "no match" a wrong answer */
+		txc_diag_set(d, TXC_E_USAGE,
+			     "search: the dashboard's search cannot tell which tool a message used (--tool)");
+		return TXC_E_USAGE;
+	}
 	struct txc_buf url = TXC_BUF_INIT, body = TXC_BUF_INIT;
 	txc_buf_addf(&url, "%s/api/sessions/search?limit=100&q=", r->base);
 	url_escape(&url, o->text != NULL ? o->text : "");

@@ -133,7 +133,7 @@ static bool name_taken(const struct repeat *r, size_t n, struct txc_str t)
  */
 static void number_repeats(struct txc_arena *a, struct txc_sid *first, size_t n, size_t stride)
 {
-	struct repeat *r = txc_xmalloc((n ? n : 1) * sizeof(*r));
+	struct repeat *r = txc_xmalloc(n * sizeof(*r));
 	for (size_t i = 0; i < n; i++) {
 		struct txc_sid *sid = (struct txc_sid *)((char *)first + i * stride);
 		r[i] = (struct repeat){sid->text, sid->pos, i, sid};
@@ -217,8 +217,8 @@ static double key_of(double x)
 /* Newest first: by start (by_last: by last activity, then start), then id descending; in place. */
 static void sort_sessions(struct txc_session_info *v, size_t n, bool by_last)
 {
-	struct ranked *r = txc_xmalloc((n ? n : 1) * sizeof(*r));
-	struct txc_session_info *c = txc_xmalloc((n ? n : 1) * sizeof(*c));
+	struct ranked *r = txc_xmalloc(n * sizeof(*r));
+	struct txc_session_info *c = txc_xmalloc(n * sizeof(*c));
 	for (size_t i = 0; i < n; i++) {
 		double started = key_of(v[i].started);
 		r[i] = (struct ranked){
@@ -668,7 +668,7 @@ int txc_store_search(struct txc_store *s, const struct txc_query *q, const struc
 		     struct txc_search_info *info, struct txc_diag *d)
 {
 	memset(info, 0, sizeof(*info));
-	struct chosen c = {sel, txc_xmalloc((n ? n : 1) * sizeof(size_t)), n};
+	struct chosen c = {sel, txc_xmalloc(n * sizeof(size_t)), n};
 	for (size_t i = 0; i < n; i++)
 		c.order[i] = i;
 	sort_ctx = sel;

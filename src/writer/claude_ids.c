@@ -47,7 +47,7 @@ void txc_claude_session_uuid(const struct txc_transcript *t, struct txc_str scop
 	/* a range (ID#RANGE) is a conversation of its own: installed beside the whole session, never over it */
 	if (t->meta.range_first > 0)
 		txc_buf_addf(&key, "#%lld-%lld", (long long)t->meta.range_first, (long long)t->meta.range_last);
-	txc_claude_uuid5(out, ns_session, key.buf ? key.buf : "", key.len);
+	txc_claude_uuid5(out, ns_session, key.buf, key.len);
 	txc_buf_release(&key);
 }
 

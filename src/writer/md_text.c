@@ -483,7 +483,7 @@ static void code_block(struct txc_buf *b, const char *lang, const struct txc_buf
 {
 	if (b->len && !(b->len >= 2 && b->buf[b->len - 1] == '\n' && b->buf[b->len - 2] == '\n'))
 		txc_buf_addch(b, '\n');
-	txc_md_fence(b, lang, code->buf ? code->buf : "", code->len);
+	txc_md_fence(b, lang, code->buf, code->len);
 }
 
 struct text_state {
@@ -536,7 +536,7 @@ static size_t text_fence(struct text_state *st, const char **ls, const char **le
 		txc_buf_add(&code, p, (size_t)(le[j] - p));
 		txc_buf_addch(&code, '\n');
 	}
-	emit_code(st, lang.buf ? lang.buf : "", &code);
+	emit_code(st, lang.buf, &code);
 	/* lines after a fence from inside a list item keep its indent: drop it */
 	st->dedent = 0;
 	for (const char *q = ls[k]; q < body; q++)

@@ -17,7 +17,9 @@ session list is larger than txc's 64 MB cap), --profile NAME (sessions only for
 with Q; "none": not quoted), --hangup N (the first N API requests get no answer: the
 connection is closed), --list-status CODE (the session list answers CODE), --no-total (the
 list has no "total"), --short-export ID (the export of ID ends early but the answer is
-whole), --no-page (the page answers 404).  Prints the port it listens on (127.0.0.1, random) first.
+whole), --no-page (the page answers 404), --search-status CODE (the search answers CODE),
+--bad-search (the search answers JSON without "results"), --search-odd (the search also answers
+results without a role or a session id, and one whose snippet is not a string).  Prints the port it listens on (127.0.0.1, random) first.
 
 Misbehaving on demand: --odd-ids (also lists copies of the first session whose ids are
 ".", "..", "a/b", "q?x", "h#y", "p%z" and "sp ace"), --wrong-export (every export is of
@@ -56,6 +58,9 @@ ap.add_argument("--list-status", type=int, default=0)
 ap.add_argument("--no-total", action="store_true")
 ap.add_argument("--short-export", default="")
 ap.add_argument("--no-page", action="store_true")
+ap.add_argument("--search-status", type=int, default=0)
+ap.add_argument("--bad-search", action="store_true")
+ap.add_argument("--search-odd", action="store_true")
 args = ap.parse_args()
 
 sessions, lines = [], {}
@@ -158,6 +163,14 @@ class Handler(BaseHTTPRequestHandler):
             if args.no_total:
                 del body["total"]
             return self.send(200, json.dumps(body, ensure_ascii=False))
+        if url.path == "/api/sessions/search" and args.search_status:
+            return self.send(args.search_status, '{"detail": "no"}')
+        if url.path == "/api/sessions/search" and args.bad_search:
+            return self.send(200, '{"hits": []}')
+        if url.path == "/api/sessions/search" and args.search_odd:
+            found = search(q.get("q", [""])[0], int(q.get("limit", ["20"])[0]))
+            odd = [{"snippet": "no role"}, {"role": "user", "snippet": "no id"}, dict(found[0], snippet=None)] if found else []
+            return self.send(200, json.dumps({"results": odd + found}, ensure_ascii=False))
         if url.path == "/api/sessions/search":
             return self.send(200, json.dumps({"results": search(q.get("q", [""])[0], int(q.get("limit", ["20"])[0]))},
                                              ensure_ascii=False))

@@ -67,7 +67,9 @@ static void test_user_content(void **state)
 	assert_int_equal(t->messages[0].blocks[0].kind, TXC_BLOCK_TEXT);
 	assert_string_equal(t->messages[0].blocks[0].text.ptr, " hi "); /* untrimmed */
 	const struct txc_message *m = &t->messages[1];
-	assert_int_equal(m->n_blocks, 3); /* a text part whose text is not a string is dropped */
+	assert_int_equal(m->n_blocks, 4); /* a text part whose text is not a string is kept, as its JSON */
+	assert_int_equal(m->blocks[3].kind, TXC_BLOCK_TEXT);
+	assert_string_equal(m->blocks[3].text.ptr, "{\"type\":\"text\",\"text\":5}");
 	assert_int_equal(m->blocks[1].kind, TXC_BLOCK_IMAGE);
 	assert_string_equal(m->blocks[1].media_type.ptr, "image/png");
 	assert_string_equal(m->blocks[1].data.ptr, "aGVsbG8=");
@@ -392,6 +394,25 @@ static void test_artifacts(void **state)
 	assert_string_equal(artifacts_of(rows, sizeof(rows) / sizeof(rows[0])), want);
 }
 
+/* a value longer than 4096 bytes (a data:image, a long URL) is listed whole, not dropped */
+static void test_artifacts_long(void **state)
+{
+	(void)state;
+	struct txc_buf text = TXC_BUF_INIT, want = TXC_BUF_INIT;
+	txc_buf_addstr(&text, "![big](data:image/png;base64,");
+	for (int i = 0; i < 2000; i++)
+		txc_buf_addstr(&text, "QUJD");
+	txc_buf_addstr(&text, ") and https://example.com/");
+	for (int i = 0; i < 5000; i++)
+		txc_buf_addch(&text, 'p');
+	txc_buf_addf(&want, "markdown-image image %.*s\n", 22 + 8000, text.buf + 7); /* "![big](" before it */
+	txc_buf_addf(&want, "url link %s\n", text.buf + text.len - 5020);
+	const char *rows[] = {"assistant", text.buf, NULL};
+	assert_string_equal(artifacts_of(rows, 3), want.buf);
+	txc_buf_release(&text);
+	txc_buf_release(&want);
+}
+
 /* the typed/raw decision: every field known, required ones present, types right (else RAW) */
 static enum txc_tool tool_of(const char *name, const char *input)
 {
@@ -496,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_session_uuid),
 		cmocka_unit_test(test_hermes_needs_native),
 		cmocka_unit_test(test_artifacts),
+		cmocka_unit_test(test_artifacts_long),
 		cmocka_unit_test(test_tool_kinds),
 		cmocka_unit_test(test_odd_values),
 	};

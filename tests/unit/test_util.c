@@ -385,6 +385,21 @@ static void test_sha256_pieces(void **state)
 	assert_memory_equal(h1, h2, 32);
 }
 
+/* 0 bytes: a real allocation all the same (callers allocate n items without a special case) */
+static void test_alloc_zero(void **state)
+{
+	(void)state;
+	void *a = txc_xmalloc(0), *b = txc_xcalloc(0, 8), *c = txc_xcalloc(4, 0);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	a = txc_xrealloc(a, 0);
+	assert_non_null(a);
+	free(a);
+	free(b);
+	free(c);
+}
+
 static void test_diag_codes(void **state)
 {
 	(void)state;
@@ -447,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_sha256_pieces),
 		cmocka_unit_test(test_diag_codes),
 		cmocka_unit_test(test_utf8_width),
+		cmocka_unit_test(test_alloc_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
