@@ -64,6 +64,8 @@ enum txc_writer_cap {
 	TXC_WCAP_STREAM = 1u << 1,      /* can write a session row by row (hermes; writer_hermes.h) */
 	TXC_WCAP_ASSETS = 1u << 2,      /* can put images in files beside its output (--images files) */
 	TXC_WCAP_INSTALL = 1u << 3,     /* can be installed for its program (--install; writer_claude.h) */
+	TXC_WCAP_SHARED = 1u << 4,      /* a document people read and share: without --redact, output that
+					   shows likely secrets gets one warning */
 };
 
 /* The write options a writer reads (its .opts): the CLI refuses the others. */

@@ -79,6 +79,7 @@ struct cli_search {
 struct cli_args {
 	struct cli_store_opts store;
 	bool all_profiles, json, force, install, as_new, help, version, dry_run, progress, check;
+	bool redact; /* --redact: secrets replaced in the model (redact.c) */
 	const char *to, *output, *out_dir;
 	struct cli_select sel;
 	struct cli_search search;
@@ -171,5 +172,29 @@ enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct t
 struct txc_str cli_profile_scope(const char *profile);
 /* SESSION as an exact id or unique prefix across the open stores. */
 enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d);
+
+/* ---- --redact and the likely-secrets warning (redact.c) ---- */
+
+struct txc_redactor;
+/* With --redact, t's secrets replaced in place (every writer then shows markers only). */
+void cli_redact_transcript(const struct cli_args *a, struct txc_transcript *t);
+/* A row sink that redacts the session row and each row before inner sees them (--redact), else inner. */
+struct cli_redact_sink {
+	struct txc_row_sink inner, sink;
+	struct txc_redactor *r;
+	struct txc_arena *scratch;
+};
+const struct txc_row_sink *cli_redact_sink(struct cli_redact_sink *rs, const struct cli_args *a,
+					   const struct txc_row_sink *inner);
+void cli_redact_sink_release(struct cli_redact_sink *rs);
+/* Without --redact, for a writer with TXC_WCAP_SHARED writing a file or a pipe: count t's likely
+ * secrets; cli_secrets_warn says so in one line (count and kinds) for everything noted. */
+struct cli_secrets {
+	struct txc_redactor *scan;
+};
+void cli_secrets_note(struct cli_secrets *sc, const struct cli_args *a, const struct txc_writer_ops *ops,
+		      struct txc_transcript *t, bool to_file);
+void cli_secrets_warn(struct cli_secrets *sc);
+void cli_secrets_release(struct cli_secrets *sc); /* no warning (the write failed) */
 
 #endif

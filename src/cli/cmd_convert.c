@@ -83,12 +83,15 @@ static int stream_row(void *ctx, const struct txc_json *row)
 }
 
 /* a write error stops the stream with out->err set and d left for the caller to fill */
-static int stream_rows(const struct txc_writer_ops *ops, struct txc_store *s, const struct txc_sid *id, unsigned flags,
-		       struct txc_out *out, const struct txc_write_opts *w, struct txc_diag *d)
+static int stream_rows(const struct cli_args *a, const struct txc_writer_ops *ops, struct txc_store *s,
+		       const struct txc_sid *id, unsigned flags, struct txc_out *out, const struct txc_write_opts *w,
+		       struct txc_diag *d)
 {
 	struct row_stream hs = {ops->stream, out, w, 0};
 	struct txc_row_sink sink = {stream_head, stream_row, &hs};
-	int rc = txc_store_stream(s, id, flags, &sink, d);
+	struct cli_redact_sink rs;
+	int rc = txc_store_stream(s, id, flags, cli_redact_sink(&rs, a, &sink), d);
+	cli_redact_sink_release(&rs);
 	if (rc == 0)
 		ops->stream->tail(out);
 	return rc;
@@ -178,9 +181,12 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 	else
 		cli_out_stdout(&out, &tty);
 	if (rc == TXC_OK && src->stream)
-		rc = stream_rows(ops, src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w, d);
+		rc = stream_rows(a, ops, src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w, d);
 	else if (rc == TXC_OK)
 		rc = ops->write(&out, src->t, &a->w, d);
+	struct cli_secrets secrets = {0};
+	if (rc == TXC_OK && !src->stream)
+		cli_secrets_note(&secrets, a, ops, src->t, a->output != NULL);
 	convert_close(src); /* the store is done with before the file lands */
 	if ((rc == TXC_OK && cli_out_finish(&out) != 0) || (rc != TXC_OK && out.err && d->msg[0] == '\0')) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write to %s: %s", a->output ? a->output : "stdout",
@@ -195,6 +201,10 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 		cli_atomic_abort(&file);
 	cli_assets_release(&assets);
 	txc_out_release(&out);
+	if (rc == TXC_OK)
+		cli_secrets_warn(&secrets);
+	else
+		cli_secrets_release(&secrets);
 	return rc;
 }
 

@@ -53,6 +53,7 @@ enum {
 	O_SORT,
 	O_INACTIVE,
 	O_VERBOSE,
+	O_REDACT,
 };
 
 #define ALL     CMD_ANY
@@ -132,6 +133,9 @@ static const struct cli_opt opts[] = {
 	 "colour: auto (terminals only; NO_COLOR respected), always, never"},
 	{"help", 'h', 'h', NULL, NULL, ALL | CMD_MAIN, "show this help"},
 	{"version", 0, O_VERSION, NULL, NULL, ALL | CMD_MAIN, "print the version"},
+	{"redact", 0, O_REDACT, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
+	 "replace secrets (API keys, tokens, passwords, private keys, ...) with [REDACTED:<kind> …<hash>] in every "
+	 "format"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -361,6 +365,7 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	case O_OUT: a->out_dir = v; break;
 	case O_FORCE: a->force = true; break;
 	case O_INSTALL: a->install = true; break;
+	case O_REDACT: a->redact = true; break;
 	case O_AS_NEW: a->as_new = true; break;
 	case O_DRY_RUN: a->dry_run = true; break;
 	case O_PROGRESS: a->progress = true; break;
