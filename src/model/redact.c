@@ -608,7 +608,7 @@ static const char *const meta_words[] = {
 };
 static const char *const key_quals[] = {
 	"api", "private", "access",  "secret",  "account", "signing",      "encryption", "master", "client",
-	"app", "shared",  "service", "license", "webhook", "deploy",       "bot",        "auth",   "session",
+	"app", "shared",  "service", "license", "webhook", "deploy",       "bot",        "auth",
 	"x",   "admin",   "root",    "ssh",     "sas",     "subscription", "consumer",   "hmac",   NULL,
 };
 
@@ -671,8 +671,15 @@ static struct keyinfo classify_key(const unsigned char *k, size_t n)
 	int ns = split_key(k, n, seg);
 	if (ns == 0 || seg_any(seg[ns - 1], meta_words))
 		return ki;
+	if (ns >= 2 && seg_any(seg[ns - 1], (const char *const[]){"value", "base", "string", "str", NULL}) &&
+	    seg_any(seg[ns - 2], meta_words))
+		return ki;
 	bool aws = has_seg(seg, ns, "aws");
-	for (int i = ns - 1; i >= 0; i--) {
+	/* the secret word is the key's last word, or the one before a last word such as value */
+	static const char *const tails[] = {"value", "base", "string", "str", "data", "b64", "base64", "hex",
+					    "raw", "plain", "text", NULL};
+	int lo = ns >= 2 && seg_any(seg[ns - 1], tails) ? ns - 2 : ns - 1;
+	for (int i = ns - 1; i >= lo; i--) {
 		const char *w = seg[i];
 		bool qual_key = seg_is(w, "key") && i > 0 && seg_any(seg[i - 1], key_quals);
 		if (seg_is(w, "password") || seg_is(w, "passwd") || seg_is(w, "passphrase") ||
@@ -899,6 +906,14 @@ static bool value_after(const struct scan *s, size_t j, bool *quoted, size_t *vs
 	return e > k;
 }
 
+/* only blanks (or a # comment) from i to the end of the line */
+static bool rest_of_line_blank(const struct scan *s, size_t i)
+{
+	while (i < s->len && (s->p[i] == ' ' || s->p[i] == '\t' || s->p[i] == '\r'))
+		i++;
+	return i >= s->len || s->p[i] == '\n' || s->p[i] == '#';
+}
+
 /* Authorization: [scheme] credential */
 static size_t auth_value(struct scan *s, size_t vs, size_t ve)
 {
@@ -988,6 +1003,8 @@ static size_t try_kv(struct scan *s, size_t i)
 		return 0; /* password = pw: an assignment in code */
 	if (ki.kind == K_AUTHORIZATION && !quoted)
 		return auth_value(s, vs, ve);
+	if (c == ':' && !quoted && !rest_of_line_blank(s, ve))
+		return 0; /* "- secret-delta: I found it": a list of prose, not a YAML secret */
 	if (!plausible(p + vs, ve - vs, ki.st, p + kv.ks, kv.ke - kv.ks))
 		return 0;
 	size_t f = s->found, e = at_word(s, vs); /* a known shape keeps its own kind */
