@@ -30,13 +30,12 @@
 #define KINDS(X)                                                                                                          \
 	X(ANTHROPIC, "anthropic-key")                                                                                     \
 	X(OPENAI, "openai-key")                                                                                           \
-	X(OPENROUTER, "openrouter-key") X(API_KEY, "api-key") X(GITHUB, "github-token") X(GITLAB, "gitlab-token") X(      \
-		SLACK,                                                                                                    \
-		"slack-token") X(SLACK_HOOK,                                                                              \
-				 "slack-webhook") X(GOOGLE_KEY,                                                           \
-						    "google-api-key") X(GOOGLE_SECRET,                                    \
-									"google-oauth-secret") X(GOOGLE_ACCESS,           \
-												 "google-access-token")   \
+	X(OPENROUTER, "openrouter-key")                                                                                   \
+	X(API_KEY, "api-key") X(GITHUB, "github-token") X(GITLAB, "gitlab-token") X(SLACK, "slack-token") X(              \
+		SLACK_HOOK, "slack-webhook") X(GOOGLE_KEY,                                                                \
+					       "google-api-key") X(GOOGLE_SECRET,                                         \
+								   "google-oauth-secret") X(GOOGLE_ACCESS,                \
+											    "google-access-token")        \
 		X(GOOGLE_REFRESH, "google-refresh-token") X(AWS_ID, "aws-access-key-id") X(                               \
 			AWS_SECRET,                                                                                       \
 			"aws-secret-key") X(AWS_SESSION,                                                                  \
@@ -92,12 +91,11 @@ enum kind { KINDS(K_ENUM) N_KINDS };
 static const char *const kind_names[] = {KINDS(K_NAME)};
 
 struct txc_redactor {
-	bool scan_only;
+	bool scan_only; /* txc_redact_str, _json, _transcript change nothing */
 	size_t total;
 	size_t count[N_KINDS];
 	unsigned char order[N_KINDS]; /* kinds in the order first seen */
 	size_t n_order;
-	struct txc_buf scratch; /* scan_only: where the text goes */
 };
 
 /* ---- characters ---- */
@@ -112,6 +110,9 @@ enum {
 	C_DOT = 64,
 	C_SPACE = 128,
 	C_EQ = 256,
+	C_JSON = 512,  /* may stand outside the strings of a JSON text */
+	C_TRIG = 1024, /* = : ? & - + : a rule may start here */
+	C_STEM = 2048, /* the first letter of a word classify_key looks for */
 };
 static unsigned short cls[256];
 static bool cls_ready;
@@ -127,6 +128,12 @@ static void cls_init(void)
 	cls['='] = C_EQ;
 	cls['_'] = C_US, cls['-'] = C_DASH, cls['+'] = cls['/'] = C_B64, cls['.'] = C_DOT;
 	cls[' '] = cls['\t'] = cls['\n'] = cls['\r'] = cls['\f'] = cls['\v'] = C_SPACE;
+	for (const char *t = "{}[],:-+.eEtruefalsnNIiy \t\n\r0123456789"; *t; t++)
+		cls[(unsigned char)*t] |= C_JSON;
+	for (const char *t = "=:?&-+"; *t; t++)
+		cls[(unsigned char)*t] |= C_TRIG;
+	for (const char *t = "pstkcajbPSTKCAJB"; *t; t++)
+		cls[(unsigned char)*t] |= C_STEM;
 	cls_ready = true;
 }
 
@@ -143,26 +150,26 @@ static unsigned char lower(unsigned char c)
 	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
 }
 
-static bool starts(const unsigned char *p, size_t len, const char *lit)
+static inline bool starts_n(const unsigned char *p, size_t len, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
 	return len >= n && memcmp(p, lit, n) == 0;
 }
+/* lit is a string literal: its length is known when compiling */
+#define starts(p, len, lit) starts_n((p), (len), (lit), sizeof(lit) - 1)
 
+/* lit in lower case: no strlen, it stops at lit's NUL */
 static bool starts_ci(const unsigned char *p, size_t len, const char *lit)
 {
-	size_t n = strlen(lit);
-	if (len < n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (lower(p[i]) != (unsigned char)lit[i])
+	size_t i = 0;
+	for (; lit[i] != '\0'; i++)
+		if (i >= len || lower(p[i]) != (unsigned char)lit[i])
 			return false;
 	return true;
 }
 
 static bool eq_ci(const unsigned char *p, size_t len, const char *lit)
 {
-	return strlen(lit) == len && starts_ci(p, len, lit);
+	return starts_ci(p, len, lit) && lit[len] == '\0';
 }
 
 /* how many bytes from p on are in mask */
@@ -198,8 +205,7 @@ struct scan {
 	struct txc_redactor *r;
 	const unsigned char *p;
 	size_t len;
-	size_t copied;  /* p[0, copied) is in out */
-	size_t b64_end; /* a base64 run measured up to here: not measured again */
+	size_t copied; /* p[0, copied) is in out */
 	struct txc_buf *out;
 	size_t found;
 };
@@ -322,7 +328,7 @@ static const struct prefix_rule rules[] = {
 	{"AIza", K_GOOGLE_KEY, B_WORD, F_B64, 30, 0},
 	{"GOCSPX-", K_GOOGLE_SECRET, B_WORD, 0, 20, 0},
 	{"ya29.", K_GOOGLE_ACCESS, B_DOTWORD, 0, 20, 0},
-	{"1//0", K_GOOGLE_REFRESH, B_WORD, F_MIX, 30, 0},
+	{"1//0", K_GOOGLE_REFRESH, B_WORD, F_MIX | F_B64, 30, 0},
 	{"AKIA", K_AWS_ID, B_UPNUM, F_B64, 16, 16},
 	{"ASIA", K_AWS_ID, B_UPNUM, F_B64, 16, 16},
 	{"ABIA", K_AWS_ID, B_UPNUM, F_B64, 16, 16},
@@ -384,10 +390,15 @@ static const struct prefix_rule rules[] = {
 /* rules by first byte: first[c] .. first[c + 1] in by_first */
 static unsigned short first[257];
 static unsigned char by_first[N_RULES];
+static unsigned char plen[N_RULES];
+static unsigned char second[256][32]; /* second[c]: bitmap of the bytes that follow c in a prefix */
+static bool word_trigger[256];        /* a word starting with this byte may be a secret shape */
 
 static void rules_init(void)
 {
 	size_t n = 0;
+	for (size_t i = 0; i < N_RULES; i++)
+		plen[i] = (unsigned char)strlen(rules[i].pfx);
 	for (int c = 0; c < 256; c++) {
 		first[c] = (unsigned short)n;
 		for (size_t i = 0; i < N_RULES; i++)
@@ -395,6 +406,13 @@ static void rules_init(void)
 				by_first[n++] = (unsigned char)i;
 	}
 	first[256] = (unsigned short)n;
+	for (size_t i = 0; i < N_RULES; i++) {
+		unsigned char c0 = (unsigned char)rules[i].pfx[0], c1 = (unsigned char)rules[i].pfx[1];
+		second[c0][c1 >> 3] |= (unsigned char)(1u << (c1 & 7));
+		word_trigger[c0] = true;
+	}
+	for (const char *t = "ebMNOBd0123456789"; *t; t++)
+		word_trigger[(unsigned char)*t] = true;
 }
 
 static bool body_ok(const struct prefix_rule *rl, const unsigned char *b, size_t n)
@@ -416,10 +434,12 @@ static size_t try_prefix(struct scan *s, size_t i)
 {
 	const unsigned char *p = s->p + i;
 	size_t left = s->len - i;
+	if (left < 2 || !(second[p[0]][p[1] >> 3] & (1u << (p[1] & 7))))
+		return 0;
 	for (unsigned k = first[*p]; k < first[*p + 1]; k++) {
 		const struct prefix_rule *rl = &rules[by_first[k]];
-		size_t pl = strlen(rl->pfx);
-		if (!starts(p, left, rl->pfx))
+		size_t pl = plen[by_first[k]];
+		if (left < pl || p[1] != (unsigned char)rl->pfx[1] || memcmp(p, rl->pfx, pl) != 0)
 			continue;
 		if ((rl->flags & F_B64) && i > 0 && is(s->p[i - 1], C_B64))
 			continue;
@@ -607,9 +627,9 @@ static const char *const meta_words[] = {
 	"port",    "user",     "username", "login",    "email",    "policy",   NULL,
 };
 static const char *const key_quals[] = {
-	"api", "private", "access",  "secret",  "account", "signing",      "encryption", "master", "client",
-	"app", "shared",  "service", "license", "webhook", "deploy",       "bot",        "auth",
-	"x",   "admin",   "root",    "ssh",     "sas",     "subscription", "consumer",   "hmac",   NULL,
+	"api",   "private", "access",  "secret",  "account",      "signing",  "encryption", "master", "client",
+	"app",   "shared",  "service", "license", "webhook",      "deploy",   "bot",        "auth",   "x",
+	"admin", "root",    "ssh",     "sas",     "subscription", "consumer", "hmac",       NULL,
 };
 
 /* split a key into lower-case words at _ - . space and camelCase; returns how many (at most 8) */
@@ -644,12 +664,28 @@ static bool has_seg(char seg[8][24], int ns, const char *w)
 	return false;
 }
 
+/* a quick no: the key holds none of the words classify_key looks for (most keys of a row) */
+static bool has_stem(const unsigned char *k, size_t n)
+{
+	static const char *const stems[] = {"pass",   "pwd", "secret", "token",   "key", "cred",      "auth",
+					    "cookie", "jwt", "bearer", "session", "sid", "signature", NULL};
+	for (size_t i = 0; i < n; i++) {
+		if (!is(k[i], C_STEM))
+			continue;
+		unsigned char c = lower(k[i]);
+		for (int j = 0; stems[j]; j++)
+			if (stems[j][0] == (char)c && starts_ci(k + i, n - i, stems[j]))
+				return true;
+	}
+	return false;
+}
+
 static struct keyinfo classify_key(const unsigned char *k, size_t n)
 {
 	struct keyinfo ki = {S_NONE, K_SECRET, false};
 	while (n > 0 && (*k == '-' || *k == '$' || *k == '@')) /* --password, $TOKEN, @secret */
 		k++, n--;
-	if (n == 0 || n > 96)
+	if (n == 0 || n > 96 || !has_stem(k, n))
 		return ki;
 	static const char *const headers[] = {"authorization",
 					      "proxy-authorization",
@@ -676,8 +712,8 @@ static struct keyinfo classify_key(const unsigned char *k, size_t n)
 		return ki;
 	bool aws = has_seg(seg, ns, "aws");
 	/* the secret word is the key's last word, or the one before a last word such as value */
-	static const char *const tails[] = {"value", "base", "string", "str", "data", "b64", "base64", "hex",
-					    "raw", "plain", "text", NULL};
+	static const char *const tails[] = {"value",  "base", "string", "str",   "data", "b64",
+					    "base64", "hex",  "raw",    "plain", "text", NULL};
 	int lo = ns >= 2 && seg_any(seg[ns - 1], tails) ? ns - 2 : ns - 1;
 	for (int i = ns - 1; i >= lo; i--) {
 		const char *w = seg[i];
@@ -739,8 +775,10 @@ static bool keep_key(struct txc_str key)
 					   "redacted_thinking",
 					   "data",
 					   NULL};
+	if (key.len < 4 || key.len > 17)
+		return false;
 	for (int i = 0; keep[i]; i++)
-		if (txc_str_eq(key, keep[i]))
+		if (key.ptr[0] == keep[i][0] && strncmp(key.ptr, keep[i], key.len) == 0 && keep[i][key.len] == '\0')
 			return true;
 	return false;
 }
@@ -1088,32 +1126,57 @@ static size_t at_word(struct scan *s, size_t i)
 		return e;
 	if (c == 'd' && (e = skip_data_url(s, i)) != 0)
 		return e;
-	if (i >= s->b64_end && is(c, ALNUM)) { /* image data and other long base64: no secret inside */
-		size_t n = run(s->p + i, s->len - i, ALNUM | C_B64);
-		s->b64_end = i + n;
-		if (n >= 256)
-			return i + n;
-	}
+	/* inside base64 (images) a word starts after '+' or '/', which every shape base64 can hold refuses */
 	return 0;
 }
 
-size_t txc_redact_text(struct txc_redactor *r, const char *text, size_t len, struct txc_buf *out)
+static void init_tables(void)
 {
 	if (!cls_ready) {
 		cls_init();
 		rules_init();
 	}
-	struct scan s = {r, (const unsigned char *)text, len, 0, 0, r->scan_only ? &r->scratch : out, 0};
-	if (r->scan_only)
-		txc_buf_reset(&r->scratch);
+}
+
+/* from i, past whole groups of 8 lower-case ASCII letters (the bulk of prose and code) */
+static size_t skip_lower8(const unsigned char *p, size_t i, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	while (i + 8 <= len) {
+		uint64_t x;
+		memcpy(&x, p + i, 8);
+		/* a byte below 'a', or above 'z' (also any byte with the high bit) */
+		if (((x - ones * 'a') | (x + ones * (127 - 'z')) | x) & high)
+			break;
+		i += 8;
+	}
+	return i;
+}
+
+/* text redacted into out: how many secrets; out is written only when there is one */
+static size_t scan_text(struct txc_redactor *r, const char *text, size_t len, struct txc_buf *out)
+{
+	struct scan s = {r, (const unsigned char *)text, len, 0, out, 0};
 	const unsigned char *p = s.p;
 	size_t i = 0;
 	while (i < len) {
 		unsigned char c = p[i];
 		size_t e = 0;
-		if (is(c, ALNUM) && (i == 0 || !is(p[i - 1], WORD)))
-			e = at_word(&s, i);
-		else if (c == '=' || c == ':')
+		if (is(c, ALNUM)) {
+			if (word_trigger[c] && (i == 0 || !is(p[i - 1], WORD)) && (e = at_word(&s, i)) > i) {
+				i = e;
+				continue;
+			}
+			/* no shape starts inside a run of letters and digits: step over it */
+			i++;
+			i = skip_lower8(p, i, len);
+			while (i < len && is(p[i], ALNUM))
+				i++;
+			continue;
+		} else if (!is(c, C_TRIG)) {
+			i++;
+			continue;
+		} else if (c == '=' || c == ':')
 			e = c == ':' && (e = try_url(&s, i)) != 0 ? e : try_kv(&s, i);
 		else if (c == '?' || c == '&')
 			e = try_query(&s, i);
@@ -1123,11 +1186,18 @@ size_t txc_redact_text(struct txc_redactor *r, const char *text, size_t len, str
 			e = try_phone(&s, i);
 		i = e > i ? e : i + 1;
 	}
-	if (s.found && !r->scan_only)
+	if (s.found)
 		txc_buf_add(out, p + s.copied, len - s.copied);
-	else if (!r->scan_only)
-		txc_buf_add(out, p, len);
 	return s.found;
+}
+
+size_t txc_redact_text(struct txc_redactor *r, const char *text, size_t len, struct txc_buf *out)
+{
+	init_tables();
+	size_t n = scan_text(r, text, len, out);
+	if (n == 0)
+		txc_buf_add(out, text, len);
+	return n;
 }
 
 /* ---- JSON text and JSON trees ---- */
@@ -1184,6 +1254,23 @@ static bool decode_literal(const unsigned char *p, size_t n, struct txc_buf *out
  * belongs to, and re-encode only those that changed; every other byte stays.  -1 when p
  * is not JSON after all (out is left as it was), else how many secrets were found.
  */
+/* the closing quote of a string literal that opens before from (len when there is none) */
+static size_t literal_end(const unsigned char *p, size_t from, size_t len)
+{
+	for (size_t j = from; j < len;) {
+		const unsigned char *q = memchr(p + j, '"', len - j);
+		if (q == NULL)
+			return len;
+		size_t k = (size_t)(q - p), bs = 0;
+		while (k - bs > from && p[k - bs - 1] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return k;
+		j = k + 1;
+	}
+	return len;
+}
+
 static long redact_json_text(struct txc_redactor *r, const unsigned char *p, size_t len, struct txc_buf *out)
 {
 	size_t mark = out->len, copied = 0, found = 0;
@@ -1193,7 +1280,7 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 	for (size_t i = 0; i < len;) {
 		unsigned char c = p[i];
 		if (c != '"') {
-			if (!is(c, C_SPACE | C_DIG) && !strchr("{}[],:-+.eEtruefalsnNIiy", c)) {
+			if (!is(c, C_JSON)) {
 				rc = -1;
 				break;
 			}
@@ -1202,9 +1289,8 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 			i++;
 			continue;
 		}
-		size_t j = i + 1;
-		while (j < len && p[j] != '"')
-			j += p[j] == '\\' ? 2 : 1;
+		size_t j = literal_end(p, i + 1, len);
+		bool esc = memchr(p + i + 1, '\\', j < len ? j - i - 1 : len - i - 1) != NULL;
 		if (j >= len) {
 			rc = -1;
 			break;
@@ -1213,19 +1299,23 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 		while (k < len && is(p[k], C_SPACE))
 			k++;
 		bool is_key = k < len && p[k] == ':';
-		txc_buf_reset(&dec);
-		if (!decode_literal(p + i + 1, j - i - 1, &dec)) {
-			rc = -1;
-			break;
+		struct txc_str lit = {(const char *)p + i + 1, j - i - 1};
+		if (esc) {
+			txc_buf_reset(&dec);
+			if (!decode_literal(p + i + 1, j - i - 1, &dec)) {
+				rc = -1;
+				break;
+			}
+			lit = (struct txc_str){dec.buf, dec.len};
 		}
 		if (is_key) {
 			txc_buf_reset(&key);
-			txc_buf_add(&key, dec.buf, dec.len);
+			txc_buf_add(&key, lit.ptr, lit.len);
 			have_key = true;
 		} else {
 			txc_buf_reset(&red);
 			struct txc_str kk = have_key ? (struct txc_str){key.buf, key.len} : TXC_STR_NULL;
-			size_t n = redact_value(r, kk, dec.buf, dec.len, &red);
+			size_t n = redact_value(r, kk, lit.ptr, lit.len, &red);
 			if (n) {
 				txc_buf_add(out, p + copied, i - copied);
 				txc_json_emit_str(out, red.buf, red.len);
@@ -1236,7 +1326,7 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 		}
 		i = j + 1;
 	}
-	if (rc == 0) {
+	if (rc == 0 && found) {
 		txc_buf_add(out, p + copied, len - copied);
 		rc = (long)found;
 	} else {
@@ -1257,66 +1347,33 @@ static bool json_like(const char *p, size_t len)
 	return i < len && (p[i] == '{' || p[i] == '[');
 }
 
-/* text, or a JSON text inside a string, redacted into out: how many secrets */
+/* text, or a JSON text inside a string, redacted into out (written only when there is a secret) */
 static size_t redact_any(struct txc_redactor *r, const char *p, size_t len, struct txc_buf *out)
 {
-	if (!cls_ready) {
-		cls_init();
-		rules_init();
-	}
 	if (json_like(p, len)) {
-		struct txc_buf tmp = TXC_BUF_INIT;
-		bool scan = r->scan_only;
-		r->scan_only = false; /* the inner strings are redacted for real, into tmp */
-		long n = redact_json_text(r, (const unsigned char *)p, len, &tmp);
-		r->scan_only = scan;
-		if (n >= 0) {
-			if (!scan)
-				txc_buf_add(out, tmp.buf, tmp.len);
-			txc_buf_release(&tmp);
+		long n = redact_json_text(r, (const unsigned char *)p, len, out);
+		if (n >= 0)
 			return (size_t)n;
-		}
-		txc_buf_release(&tmp);
 	}
-	return txc_redact_text(r, p, len, out);
+	return scan_text(r, p, len, out);
 }
 
 /* a string under key: kept (signatures), wholly replaced (a secret key's value), or scanned */
 static size_t redact_value(struct txc_redactor *r, struct txc_str key, const char *p, size_t len, struct txc_buf *out)
 {
-	if (!cls_ready) {
-		cls_init();
-		rules_init();
-	}
-	if (key.ptr != NULL && keep_key(key)) {
-		if (!r->scan_only)
-			txc_buf_add(out, p, len);
+	if (key.ptr != NULL && keep_key(key))
 		return 0;
-	}
 	if (key.ptr != NULL && !json_like(p, len)) {
 		struct keyinfo ki = classify_key((const unsigned char *)key.ptr, key.len);
 		const unsigned char *v = (const unsigned char *)p;
 		if (ki.st != S_NONE && len <= 16384 &&
 		    plausible(v, len, ki.st, (const unsigned char *)key.ptr, key.len)) {
-			/* but a value holding a known shape keeps the more precise kind */
-			struct txc_buf tmp = TXC_BUF_INIT;
-			bool scan = r->scan_only;
-			r->scan_only = false;
-			size_t before = r->total;
-			size_t n = txc_redact_text(r, p, len, &tmp);
-			r->scan_only = scan;
-			if (n == 0) {
-				if (!scan)
-					marker(out, ki.kind, p, len);
-				count(r, ki.kind);
-				txc_buf_release(&tmp);
-				return 1;
-			}
-			(void)before;
-			if (!scan)
-				txc_buf_add(out, tmp.buf, tmp.len);
-			txc_buf_release(&tmp);
-			return n;
+			size_t n = scan_text(r, p, len, out); /* a known shape inside keeps its own kind */
+			if (n)
+				return n;
+			marker(out, ki.kind, p, len);
+			count(r, ki.kind);
+			return 1;
 		}
 	}
 	return redact_any(r, p, len, out);
@@ -1326,11 +1383,7 @@ struct txc_redactor *txc_redactor_new(bool scan_only)
 {
 	struct txc_redactor *r = txc_xcalloc(1, sizeof(*r));
 	r->scan_only = scan_only;
-	txc_buf_init(&r->scratch);
-	if (!cls_ready) {
-		cls_init();
-		rules_init();
-	}
+	init_tables();
 	return r;
 }
 
@@ -1338,7 +1391,6 @@ void txc_redactor_free(struct txc_redactor *r)
 {
 	if (r == NULL)
 		return;
-	txc_buf_release(&r->scratch);
 	free(r);
 }
 
