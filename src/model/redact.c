@@ -27,62 +27,58 @@
 
 /* ---- kinds ---- */
 
-#define KINDS(X)                                                                                                          \
-	X(ANTHROPIC, "anthropic-key")                                                                                     \
-	X(OPENAI, "openai-key")                                                                                           \
-	X(OPENROUTER, "openrouter-key")                                                                                   \
-	X(API_KEY, "api-key") X(GITHUB, "github-token") X(GITLAB, "gitlab-token") X(SLACK, "slack-token") X(              \
-		SLACK_HOOK, "slack-webhook") X(GOOGLE_KEY,                                                                \
-					       "google-api-key") X(GOOGLE_SECRET,                                         \
-								   "google-oauth-secret") X(GOOGLE_ACCESS,                \
-											    "google-access-token")        \
-		X(GOOGLE_REFRESH, "google-refresh-token") X(AWS_ID, "aws-access-key-id") X(                               \
-			AWS_SECRET,                                                                                       \
-			"aws-secret-key") X(AWS_SESSION,                                                                  \
-					    "aws-session-token") X(STRIPE, "stripe-key") X(STRIPE_HOOK,                   \
-											   "stripe-webhook-secret")       \
-			X(TWILIO, "twilio-key") X(MAILGUN, "mailgun-key") X(SENDGRID, "sendgrid-key") X(                  \
-				SHOPIFY,                                                                                  \
-				"shopify-token") X(VAULT,                                                                 \
-						   "vault-token") X(LINEAR,                                               \
-								    "linear-key") X(ATLASSIAN,                            \
-										    "atlassian-token") X(DISCORD,         \
-													 "discord-token") \
-				X(DISCORD_HOOK, "discord-webhook") X(TELEGRAM, "telegram-bot-token") X(                   \
-					HUGGINGFACE,                                                                      \
-					"huggingface-token") X(REPLICATE,                                                 \
-							       "replicate-token") X(NPM, "npm-token") X(PYPI,             \
-													"pypi-token")     \
-					X(DIGITALOCEAN, "digitalocean-token") X(PERPLEXITY, "perplexity-key") X(          \
-						FIRECRAWL, "firecrawl-key") X(BROWSERBASE,                                \
-									      "browserbase-key") X(TAVILY,                \
-												   "tavily-key")          \
-						X(GROQ, "groq-key") X(MATRIX, "matrix-token") X(XAI, "xai-key") X(        \
-							NOTION, "notion-token") X(DOCKER,                                 \
-										  "docker-token") X(FERNET,               \
-												    "fernet-token")       \
-							X(AZURE_KEY, "azure-account-key") X(AZURE_SAS, "azure-sas") X(    \
-								URL_PASSWORD,                                             \
-								"url-password") X(URL_TOKEN,                              \
-										  "url-token") X(QUERY_TOKEN,             \
-												 "query-token")           \
-								X(COOKIE, "cookie") X(BEARER, "bearer-token") X(          \
-									BASIC, "basic-auth") X(AUTHORIZATION,             \
-											       "authorization")           \
-									X(JWT, "jwt") X(PRIVATE_KEY, "private-key") X(    \
-										PGP_KEY,                                  \
-										"pgp-private-key") X(PASSWORD,            \
-												     "password")          \
-										X(CLIENT_SECRET, "client-secret") X(      \
-											SECRET,                           \
-											"secret") X(SECRET_KEY,           \
-												    "secret-key")         \
-											X(CREDENTIAL, "credential") X(    \
-												TOKEN, "token")           \
-												X(AUTH,                   \
-												  "auth") X(SESSION,      \
-													    "session")    \
-													X(PHONE,          \
+#define KINDS(X)                                                                                                       \
+	X(ANTHROPIC, "anthropic-key")                                                                                  \
+	X(OPENAI, "openai-key")                                                                                        \
+	X(OPENROUTER, "openrouter-key")                                                                                \
+	X(API_KEY, "api-key")                                                                                          \
+	X(GITHUB, "github-token") X(GITLAB, "gitlab-token") X(SLACK, "slack-token") X(SLACK_HOOK, "slack-webhook") X(  \
+		GOOGLE_KEY,                                                                                            \
+		"google-api-key") X(GOOGLE_SECRET,                                                                     \
+				    "google-oauth-secret") X(GOOGLE_ACCESS,                                            \
+							     "google-access-token") X(GOOGLE_REFRESH,                  \
+										      "google-refresh-token")          \
+		X(AWS_ID, "aws-access-key-id") X(AWS_SECRET, "aws-secret-key") X(AWS_SESSION, "aws-session-token") X(  \
+			STRIPE, "stripe-key") X(STRIPE_HOOK, "stripe-webhook-secret") X(TWILIO, "twilio-key")          \
+			X(MAILGUN, "mailgun-key") X(SENDGRID, "sendgrid-key") X(SHOPIFY, "shopify-token") X(           \
+				VAULT, "vault-token") X(LINEAR, "linear-key") X(ATLASSIAN,                             \
+										"atlassian-token") X(DISCORD,          \
+												     "discord-token")  \
+				X(DISCORD_HOOK, "discord-webhook") X(TELEGRAM, "telegram-bot-token") X(                \
+					HUGGINGFACE,                                                                   \
+					"huggingface-token") X(REPLICATE,                                              \
+							       "replicate-token") X(NPM, "npm-token") X(PYPI,          \
+													"pypi-token")  \
+					X(DIGITALOCEAN, "digitalocean-token") X(PERPLEXITY, "perplexity-key") X(       \
+						FIRECRAWL, "firecrawl-key") X(BROWSERBASE,                             \
+									      "browserbase-key") X(TAVILY,             \
+												   "tavily-key")       \
+						X(GROQ, "groq-key") X(MATRIX, "matrix-token") X(XAI, "xai-key") X(     \
+							NOTION, "notion-token") X(DOCKER,                              \
+										  "docker-token") X(FERNET,            \
+												    "fernet-token")    \
+							X(AZURE_KEY, "azure-account-key") X(AZURE_SAS, "azure-sas") X( \
+								URL_PASSWORD,                                          \
+								"url-password") X(URL_TOKEN,                           \
+										  "url-token") X(QUERY_TOKEN,          \
+												 "query-token")        \
+								X(COOKIE, "cookie") X(BEARER, "bearer-token") X(       \
+									BASIC, "basic-auth") X(AUTHORIZATION,          \
+											       "authorization")        \
+									X(JWT, "jwt") X(PRIVATE_KEY, "private-key") X( \
+										PGP_KEY,                               \
+										"pgp-private-key") X(PASSWORD,         \
+												     "password")       \
+										X(CLIENT_SECRET, "client-secret") X(   \
+											SECRET,                        \
+											"secret") X(SECRET_KEY,        \
+												    "secret-key")      \
+											X(CREDENTIAL, "credential") X( \
+												TOKEN, "token")        \
+												X(AUTH,                \
+												  "auth") X(SESSION,   \
+													    "session") \
+													X(PHONE,       \
 													  "phone")
 
 #define K_ENUM(e, s) K_##e,
@@ -391,8 +387,9 @@ static const struct prefix_rule rules[] = {
 static unsigned short first[257];
 static unsigned char by_first[N_RULES];
 static unsigned char plen[N_RULES];
-static unsigned char second[256][32]; /* second[c]: bitmap of the bytes that follow c in a prefix */
-static bool word_trigger[256];        /* a word starting with this byte may be a secret shape */
+static unsigned char second[256][32];    /* second[c]: bitmap of the bytes that follow c in a prefix */
+static bool word_trigger[256];           /* a word starting with this byte may be a secret shape */
+static unsigned char word_pair[256][32]; /* ... and with these two bytes */
 
 static void rules_init(void)
 {
@@ -413,6 +410,19 @@ static void rules_init(void)
 	}
 	for (const char *t = "ebMNOBd0123456789"; *t; t++)
 		word_trigger[(unsigned char)*t] = true;
+	/* the pairs that can start the shapes without a prefix: eyJ, bot / bearer, data:, digits, Discord */
+	static const char *const pairs[] = {"ey", "bo", "be", "bE", "Be", "BE", "da", NULL};
+	for (int i = 0; pairs[i]; i++)
+		word_pair[(unsigned char)pairs[i][0]][(unsigned char)pairs[i][1] >> 3] |=
+			(unsigned char)(1u << ((unsigned char)pairs[i][1] & 7));
+	for (int c = 0; c < 256; c++)
+		for (int d = 0; d < 256; d++) {
+			bool on = (is((unsigned char)c, C_DIG) && is((unsigned char)d, C_DIG)) ||
+				  ((c == 'M' || c == 'N' || c == 'O') && is((unsigned char)d, WORD)) ||
+				  (second[c][d >> 3] & (1u << (d & 7)));
+			if (on)
+				word_pair[c][d >> 3] |= (unsigned char)(1u << (d & 7));
+		}
 }
 
 static bool body_ok(const struct prefix_rule *rl, const unsigned char *b, size_t n)
@@ -1163,7 +1173,8 @@ static size_t scan_text(struct txc_redactor *r, const char *text, size_t len, st
 		unsigned char c = p[i];
 		size_t e = 0;
 		if (is(c, ALNUM)) {
-			if (word_trigger[c] && (i == 0 || !is(p[i - 1], WORD)) && (e = at_word(&s, i)) > i) {
+			if (word_trigger[c] && i + 1 < len && (word_pair[c][p[i + 1] >> 3] & (1u << (p[i + 1] & 7))) &&
+			    (i == 0 || !is(p[i - 1], WORD)) && (e = at_word(&s, i)) > i) {
 				i = e;
 				continue;
 			}
