@@ -165,7 +165,10 @@ static bool starts_ci(const unsigned char *p, size_t len, const char *lit)
 
 static bool eq_ci(const unsigned char *p, size_t len, const char *lit)
 {
-	return starts_ci(p, len, lit) && lit[len] == '\0';
+	for (size_t i = 0; i < len; i++)
+		if (lit[i] == '\0' || lower(p[i]) != (unsigned char)lit[i])
+			return false;
+	return lit[len] == '\0';
 }
 
 /* how many bytes from p on are in mask */
