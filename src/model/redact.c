@@ -32,7 +32,8 @@
 	X(OPENAI, "openai-key")                                                                                        \
 	X(OPENROUTER, "openrouter-key")                                                                                \
 	X(API_KEY, "api-key")                                                                                          \
-	X(GITHUB, "github-token") X(GITLAB, "gitlab-token") X(SLACK, "slack-token") X(SLACK_HOOK, "slack-webhook") X(  \
+	X(GITHUB, "github-token")                                                                                      \
+	X(GITLAB, "gitlab-token") X(SLACK, "slack-token") X(SLACK_HOOK, "slack-webhook") X(                            \
 		GOOGLE_KEY,                                                                                            \
 		"google-api-key") X(GOOGLE_SECRET,                                                                     \
 				    "google-oauth-secret") X(GOOGLE_ACCESS,                                            \
