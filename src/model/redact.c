@@ -27,65 +27,138 @@
 
 /* ---- kinds ---- */
 
-#define KINDS(X)                                                                                                       \
-	X(ANTHROPIC, "anthropic-key")                                                                                  \
-	X(OPENAI, "openai-key")                                                                                        \
-	X(OPENROUTER, "openrouter-key")                                                                                \
-	X(API_KEY, "api-key")                                                                                          \
-	X(GITHUB, "github-token")                                                                                      \
-	X(GITLAB, "gitlab-token") X(SLACK, "slack-token") X(SLACK_HOOK, "slack-webhook") X(                            \
-		GOOGLE_KEY,                                                                                            \
-		"google-api-key") X(GOOGLE_SECRET,                                                                     \
-				    "google-oauth-secret") X(GOOGLE_ACCESS,                                            \
-							     "google-access-token") X(GOOGLE_REFRESH,                  \
-										      "google-refresh-token")          \
-		X(AWS_ID, "aws-access-key-id") X(AWS_SECRET, "aws-secret-key") X(AWS_SESSION, "aws-session-token") X(  \
-			STRIPE, "stripe-key") X(STRIPE_HOOK, "stripe-webhook-secret") X(TWILIO, "twilio-key")          \
-			X(MAILGUN, "mailgun-key") X(SENDGRID, "sendgrid-key") X(SHOPIFY, "shopify-token") X(           \
-				VAULT, "vault-token") X(LINEAR, "linear-key") X(ATLASSIAN,                             \
-										"atlassian-token") X(DISCORD,          \
-												     "discord-token")  \
-				X(DISCORD_HOOK, "discord-webhook") X(TELEGRAM, "telegram-bot-token") X(                \
-					HUGGINGFACE,                                                                   \
-					"huggingface-token") X(REPLICATE,                                              \
-							       "replicate-token") X(NPM, "npm-token") X(PYPI,          \
-													"pypi-token")  \
-					X(DIGITALOCEAN, "digitalocean-token") X(PERPLEXITY, "perplexity-key") X(       \
-						FIRECRAWL, "firecrawl-key") X(BROWSERBASE,                             \
-									      "browserbase-key") X(TAVILY,             \
-												   "tavily-key")       \
-						X(GROQ, "groq-key") X(MATRIX, "matrix-token") X(XAI, "xai-key") X(     \
-							NOTION, "notion-token") X(DOCKER,                              \
-										  "docker-token") X(FERNET,            \
-												    "fernet-token")    \
-							X(AZURE_KEY, "azure-account-key") X(AZURE_SAS, "azure-sas") X( \
-								URL_PASSWORD,                                          \
-								"url-password") X(URL_TOKEN,                           \
-										  "url-token") X(QUERY_TOKEN,          \
-												 "query-token")        \
-								X(COOKIE, "cookie") X(BEARER, "bearer-token") X(       \
-									BASIC, "basic-auth") X(AUTHORIZATION,          \
-											       "authorization")        \
-									X(JWT, "jwt") X(PRIVATE_KEY, "private-key") X( \
-										PGP_KEY,                               \
-										"pgp-private-key") X(PASSWORD,         \
-												     "password")       \
-										X(CLIENT_SECRET, "client-secret") X(   \
-											SECRET,                        \
-											"secret") X(SECRET_KEY,        \
-												    "secret-key")      \
-											X(CREDENTIAL, "credential") X( \
-												TOKEN, "token")        \
-												X(AUTH,                \
-												  "auth") X(SESSION,   \
-													    "session") \
-													X(PHONE,       \
-													  "phone")
-
-#define K_ENUM(e, s) K_##e,
-#define K_NAME(e, s) s,
-enum kind { KINDS(K_ENUM) N_KINDS };
-static const char *const kind_names[] = {KINDS(K_NAME)};
+/* what a secret was: the first word of its marker */
+enum kind {
+	K_ANTHROPIC,
+	K_OPENAI,
+	K_OPENROUTER,
+	K_API_KEY,
+	K_GITHUB,
+	K_GITLAB,
+	K_SLACK,
+	K_SLACK_HOOK,
+	K_GOOGLE_KEY,
+	K_GOOGLE_SECRET,
+	K_GOOGLE_ACCESS,
+	K_GOOGLE_REFRESH,
+	K_AWS_ID,
+	K_AWS_SECRET,
+	K_AWS_SESSION,
+	K_STRIPE,
+	K_STRIPE_HOOK,
+	K_TWILIO,
+	K_MAILGUN,
+	K_SENDGRID,
+	K_SHOPIFY,
+	K_VAULT,
+	K_LINEAR,
+	K_ATLASSIAN,
+	K_DISCORD,
+	K_DISCORD_HOOK,
+	K_TELEGRAM,
+	K_HUGGINGFACE,
+	K_REPLICATE,
+	K_NPM,
+	K_PYPI,
+	K_DIGITALOCEAN,
+	K_PERPLEXITY,
+	K_FIRECRAWL,
+	K_BROWSERBASE,
+	K_TAVILY,
+	K_GROQ,
+	K_MATRIX,
+	K_XAI,
+	K_NOTION,
+	K_DOCKER,
+	K_FERNET,
+	K_AZURE_KEY,
+	K_AZURE_SAS,
+	K_URL_PASSWORD,
+	K_URL_TOKEN,
+	K_QUERY_TOKEN,
+	K_COOKIE,
+	K_BEARER,
+	K_BASIC,
+	K_AUTHORIZATION,
+	K_JWT,
+	K_PRIVATE_KEY,
+	K_PGP_KEY,
+	K_PASSWORD,
+	K_CLIENT_SECRET,
+	K_SECRET,
+	K_SECRET_KEY,
+	K_CREDENTIAL,
+	K_TOKEN,
+	K_AUTH,
+	K_SESSION,
+	K_PHONE,
+	N_KINDS
+};
+static const char *const kind_names[] = {
+	[K_ANTHROPIC] = "anthropic-key",
+	[K_OPENAI] = "openai-key",
+	[K_OPENROUTER] = "openrouter-key",
+	[K_API_KEY] = "api-key",
+	[K_GITHUB] = "github-token",
+	[K_GITLAB] = "gitlab-token",
+	[K_SLACK] = "slack-token",
+	[K_SLACK_HOOK] = "slack-webhook",
+	[K_GOOGLE_KEY] = "google-api-key",
+	[K_GOOGLE_SECRET] = "google-oauth-secret",
+	[K_GOOGLE_ACCESS] = "google-access-token",
+	[K_GOOGLE_REFRESH] = "google-refresh-token",
+	[K_AWS_ID] = "aws-access-key-id",
+	[K_AWS_SECRET] = "aws-secret-key",
+	[K_AWS_SESSION] = "aws-session-token",
+	[K_STRIPE] = "stripe-key",
+	[K_STRIPE_HOOK] = "stripe-webhook-secret",
+	[K_TWILIO] = "twilio-key",
+	[K_MAILGUN] = "mailgun-key",
+	[K_SENDGRID] = "sendgrid-key",
+	[K_SHOPIFY] = "shopify-token",
+	[K_VAULT] = "vault-token",
+	[K_LINEAR] = "linear-key",
+	[K_ATLASSIAN] = "atlassian-token",
+	[K_DISCORD] = "discord-token",
+	[K_DISCORD_HOOK] = "discord-webhook",
+	[K_TELEGRAM] = "telegram-bot-token",
+	[K_HUGGINGFACE] = "huggingface-token",
+	[K_REPLICATE] = "replicate-token",
+	[K_NPM] = "npm-token",
+	[K_PYPI] = "pypi-token",
+	[K_DIGITALOCEAN] = "digitalocean-token",
+	[K_PERPLEXITY] = "perplexity-key",
+	[K_FIRECRAWL] = "firecrawl-key",
+	[K_BROWSERBASE] = "browserbase-key",
+	[K_TAVILY] = "tavily-key",
+	[K_GROQ] = "groq-key",
+	[K_MATRIX] = "matrix-token",
+	[K_XAI] = "xai-key",
+	[K_NOTION] = "notion-token",
+	[K_DOCKER] = "docker-token",
+	[K_FERNET] = "fernet-token",
+	[K_AZURE_KEY] = "azure-account-key",
+	[K_AZURE_SAS] = "azure-sas",
+	[K_URL_PASSWORD] = "url-password",
+	[K_URL_TOKEN] = "url-token",
+	[K_QUERY_TOKEN] = "query-token",
+	[K_COOKIE] = "cookie",
+	[K_BEARER] = "bearer-token",
+	[K_BASIC] = "basic-auth",
+	[K_AUTHORIZATION] = "authorization",
+	[K_JWT] = "jwt",
+	[K_PRIVATE_KEY] = "private-key",
+	[K_PGP_KEY] = "pgp-private-key",
+	[K_PASSWORD] = "password",
+	[K_CLIENT_SECRET] = "client-secret",
+	[K_SECRET] = "secret",
+	[K_SECRET_KEY] = "secret-key",
+	[K_CREDENTIAL] = "credential",
+	[K_TOKEN] = "token",
+	[K_AUTH] = "auth",
+	[K_SESSION] = "session",
+	[K_PHONE] = "phone",
+};
 
 struct txc_redactor {
 	bool scan_only; /* txc_redact_str, _json, _transcript change nothing */
