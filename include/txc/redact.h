@@ -11,7 +11,7 @@
  * What is never changed: JSON structure (a JSON text inside a string is
  * redacted inside its decoded strings and re-encoded, every other byte kept),
  * object keys, numbers, ids, tool names, images, reasoning signatures and
- * encrypted reasoning, long base64 runs.  Valid UTF-8 stays valid UTF-8.
+ * encrypted reasoning, base64 runs.  Valid UTF-8 stays valid UTF-8.
  *
  * Ownership: a redactor owns only its counts; redacted strings and JSON nodes
  * are allocated in the arena the caller passes (the transcript's, for
@@ -26,7 +26,8 @@
 struct txc_hermes_native;
 struct txc_redactor;
 
-/* scan_only: count what would be redacted (for a warning), change nothing */
+/* scan_only: txc_redact_str, _json, _transcript and _native count what they would redact (for a
+ * warning) and change nothing; txc_redact_text writes its output either way */
 struct txc_redactor *txc_redactor_new(bool scan_only);
 void txc_redactor_free(struct txc_redactor *r);
 

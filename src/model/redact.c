@@ -15,7 +15,8 @@
  * text.  A string that is a JSON object or array is redacted inside its
  * decoded string literals and those literals alone are re-encoded.
  *
- * Kept on purpose: long base64 runs (images), data: URLs, the values of
+ * Kept on purpose: base64 runs (images: inside them a word starts after '+'
+ * or '/', and every shape base64 could hold refuses that), data: URLs, the values of
  * signature and encrypted-reasoning keys, object keys, numbers, hex digests
  * and UUIDs (no rule matches them).
  */
