@@ -645,9 +645,11 @@ static size_t try_pem(struct scan *s, size_t i)
 	bool pgp = label.len >= 17 && memcmp(label.ptr + label.len - 17, "PRIVATE KEY BLOCK", 17) == 0;
 	if (!pgp && !(label.len >= 11 && memcmp(label.ptr + label.len - 11, "PRIVATE KEY", 11) == 0))
 		return 0;
-	size_t end = k + 5;
+	size_t end = k + 5, stop = end; /* a key holds no quote: its END line is before the next one */
+	while (stop < left && p[stop] != '"' && p[stop] != '\'' && p[stop] != '<' && p[stop] != '`')
+		stop++;
 	const unsigned char *e = NULL;
-	for (size_t j = end; j + 9 <= left; j++)
+	for (size_t j = end; j + 9 <= stop; j++)
 		if (p[j] == '-' && starts(p + j, left - j, "-----END ")) {
 			e = p + j;
 			break;
@@ -658,8 +660,7 @@ static size_t try_pem(struct scan *s, size_t i)
 			j++;
 		end = starts(p + j, left - j, "-----") ? j + 5 : j;
 	} else { /* unterminated: the rest of the key, up to a quote or the end */
-		while (end < left && p[end] != '"' && p[end] != '\'' && p[end] != '<' && p[end] != '`')
-			end++;
+		end = stop;
 	}
 	return put(s, i, i + end, pgp ? K_PGP_KEY : K_PRIVATE_KEY);
 }
