@@ -125,6 +125,14 @@ expect_rc 0 "markdown -o without --redact" "$txc" convert sec1 --to markdown -o 
 [ -n "$(leaks w.md)" ] && ok || bad "without --redact the output changed"
 expect_rc 0 "markdown to a pipe" "$txc" convert sec1 --to markdown --db s.db
 grep -q 'likely secrets' err.txt && ok || bad "no warning for a pipe"
+# on a terminal the person sees the output: no warning (script(1) gives txc a terminal)
+if command -v script > /dev/null; then
+	script -qc "'$txc' convert sec1 --to markdown --db s.db" /dev/null > tty.txt 2>&1
+	grep -q 'Deploy with' tty.txt && ! grep -q 'likely secret' tty.txt && ok "no warning on a terminal" ||
+		bad "a terminal: $(grep 'likely' tty.txt | head -c 200)"
+else
+	skip "no warning on a terminal" "script(1) is not installed"
+fi
 expect_rc 0 "markdown, a clean session" "$txc" convert sec2 --to markdown --db s.db
 [ ! -s err.txt ] && ok || bad "a warning without secrets: $(cat err.txt)"
 expect_rc 0 "claude without --redact" "$txc" convert sec1 --to claude --db s.db
