@@ -940,8 +940,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			struct txc_buf rel = TXC_BUF_INIT;
 			if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
 				txc_buf_addf(&rel, "%s/", ref->profile);
-			/* with --redact the name is made from the redacted title: a key in a title is not a file name
-			 */
+			/* --redact: the name from the redacted title (a key in a title is no file name) */
 			file_name(&rel, &v[i].id, a->redact ? t->meta.title : v[i].info->title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);
 			if (oc != FAILED && oc != REFUSED && !a->dry_run)
