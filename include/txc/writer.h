@@ -85,6 +85,8 @@ enum txc_writer_cap {
 					   transcript itself and adds colour only when asked, so its bytes go to a
 					   terminal as they are; shows message numbers (load compacted rows) */
 	TXC_WCAP_ONE_FILE = 1u << 5,    /* one self-contained file: images inline unless --images files */
+	TXC_WCAP_SHARED = 1u << 6,      /* a document people read and share: without --redact, output that
+					   shows likely secrets gets one warning */
 };
 
 /* The write options a writer reads (its .opts): the CLI refuses the others. */

@@ -82,6 +82,7 @@ struct cli_args {
 	bool all_profiles, json, force, install, as_new, help, version, dry_run, progress, check;
 	bool follow, no_pager, pager; /* --follow, --no-pager; pager: the command pages (view) */
 	double interval;              /* --interval, seconds */
+	bool redact;                  /* --redact: secrets replaced in the model (redact.c) */
 	const char *to, *output, *out_dir;
 	struct cli_select sel;
 	struct cli_search search;
@@ -218,5 +219,28 @@ void cli_lineage_json(struct txc_buf *b, struct cli_links *x, const struct txc_j
 /* list --tree: v reordered, each session after the one it is drawn under, its id indented (in ar);
  * lx: the links of each store of the selection */
 void cli_tree_order(struct cli_links *lx, size_t n_stores, struct cli_session *v, size_t n, struct txc_arena *ar);
+/* ---- --redact and the likely-secrets warning (redact.c) ---- */
+
+struct txc_redactor;
+/* With --redact, t's secrets replaced in place (every writer then shows markers only). */
+void cli_redact_transcript(const struct cli_args *a, struct txc_transcript *t);
+/* A row sink that redacts the session row and each row before inner sees them (--redact), else inner. */
+struct cli_redact_sink {
+	struct txc_row_sink inner, sink;
+	struct txc_redactor *r;
+	struct txc_arena *scratch;
+};
+const struct txc_row_sink *cli_redact_sink(struct cli_redact_sink *rs, const struct cli_args *a,
+					   const struct txc_row_sink *inner);
+void cli_redact_sink_release(struct cli_redact_sink *rs);
+/* Without --redact, for a writer with TXC_WCAP_SHARED writing a file or a pipe: count t's likely
+ * secrets; cli_secrets_warn says so in one line (count and kinds) for everything noted. */
+struct cli_secrets {
+	struct txc_redactor *scan;
+};
+void cli_secrets_note(struct cli_secrets *sc, const struct cli_args *a, const struct txc_writer_ops *ops,
+		      struct txc_transcript *t, bool to_file);
+void cli_secrets_warn(struct cli_secrets *sc);
+void cli_secrets_release(struct cli_secrets *sc); /* no warning (the write failed) */
 
 #endif

@@ -101,15 +101,17 @@ static int stream_row(void *ctx, const struct txc_json *row)
 }
 
 /* a write error stops the stream with out->err set and d left for the caller to fill */
-static int stream_rows(const struct txc_writer_ops *ops, struct txc_store *s, const struct txc_sid *id, unsigned flags,
-		       struct txc_out *out, const struct txc_write_opts *w, const struct txc_slice_info *range,
-		       struct txc_diag *d)
+static int stream_rows(const struct cli_args *a, const struct txc_writer_ops *ops, struct txc_store *s,
+		       const struct txc_sid *id, unsigned flags, struct txc_out *out, const struct txc_write_opts *w,
+		       const struct txc_slice_info *range, struct txc_diag *d)
 {
 	struct row_stream hs = {ops->stream, out, w, 0, range->first, range->last, 0};
 	if (range->first != 0)
 		flags |= TXC_LOAD_COMPACTED; /* numbers count compacted rows: see them all */
 	struct txc_row_sink sink = {stream_head, stream_row, &hs};
-	int rc = txc_store_stream(s, id, flags, &sink, d);
+	struct cli_redact_sink rs;
+	int rc = txc_store_stream(s, id, flags, cli_redact_sink(&rs, a, &sink), d);
+	cli_redact_sink_release(&rs);
 	if (rc == 0)
 		ops->stream->tail(out);
 	return rc;
@@ -273,12 +275,15 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 	else
 		cli_out_stdout(&out, &tty);
 	if (rc == TXC_OK && src->stream)
-		rc = stream_rows(ops, src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w,
+		rc = stream_rows(a, ops, src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w,
 				 &src->slice, d);
 	else if (rc == TXC_OK)
 		rc = ops->write(&out, src->t, &a->w, d);
 	if (rc == TXC_OK && a->output != NULL && a->children && (ops->caps & TXC_WCAP_INSTALL))
 		rc = subagents_beside(a, src->t, d);
+	struct cli_secrets secrets = {0};
+	if (rc == TXC_OK && !src->stream)
+		cli_secrets_note(&secrets, a, ops, src->t, a->output != NULL);
 	convert_close(src); /* the store is done with before the file lands */
 	if (rc == TXC_OK && page && cli_page(out.buf.buf, out.buf.len) != 0)
 		out.err = errno ? errno : EIO;
@@ -295,6 +300,10 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 		cli_atomic_abort(&file);
 	cli_assets_release(&assets);
 	txc_out_release(&out);
+	if (rc == TXC_OK)
+		cli_secrets_warn(&secrets);
+	else
+		cli_secrets_release(&secrets);
 	return rc;
 }
 

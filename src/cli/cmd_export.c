@@ -54,7 +54,8 @@ static int json_row(void *ctx, const struct txc_json *row)
 	return js->out->err ? TXC_E_FAIL : 0;
 }
 
-static int export_json(struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles, struct txc_diag *d)
+static int export_json(const struct cli_args *a, struct cli_stores *st, const struct cli_session *v, size_t n,
+		       bool profiles, struct txc_diag *d)
 {
 	struct txc_out out;
 	struct cli_tty tty;
@@ -62,13 +63,15 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 	struct txc_write_opts w = {.bulk = true};
 	struct json_stream js = {&out, &w, 0, NULL};
 	struct txc_row_sink sink = {json_head, json_row, &js};
+	struct cli_redact_sink rs;
+	const struct txc_row_sink *use = cli_redact_sink(&rs, a, &sink);
 	int rc = 0;
 	size_t lost = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		js.n_rows = 0;
 		js.profile = profiles ? st->v[v[i].store].profile : NULL;
 		struct txc_diag d1 = {0};
-		rc = txc_store_stream(st->v[v[i].store].s, &v[i].id, TXC_LOAD_LAST_ACTIVE, &sink, &d1);
+		rc = txc_store_stream(st->v[v[i].store].s, &v[i].id, TXC_LOAD_LAST_ACTIVE, use, &d1);
 		if (rc == TXC_E_NOTFOUND) { /* deleted while we ran: said, and the run fails */
 			cli_warn("%s; not exported", d1.msg);
 			lost++;
@@ -86,6 +89,7 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 		rc = TXC_E_FAIL;
 	}
 	txc_out_release(&out);
+	cli_redact_sink_release(&rs);
 	if (rc == 0 && lost) {
 		txc_diag_set(d, TXC_E_FAIL, "%zu session%s could not be exported (see above)", lost,
 			     lost == 1 ? "" : "s");
@@ -95,7 +99,7 @@ static int export_json(struct cli_stores *st, const struct cli_session *v, size_
 }
 
 /* Every session in Hermes's order, holding only their ids. */
-static int export_all_json(struct txc_store *s, struct txc_diag *d)
+static int export_all_json(const struct cli_args *a, struct txc_store *s, struct txc_diag *d)
 {
 	struct txc_sid *ids;
 	size_t n, no_id = 0;
@@ -110,7 +114,7 @@ static int export_all_json(struct txc_store *s, struct txc_diag *d)
 	}
 	if (no_id) /* exported as they are ("id": null); elsewhere they are named no-id~N */
 		cli_warn("%zu session%s no id (NULL or empty)", no_id, no_id == 1 ? " has" : "s have");
-	rc = export_json(&one, v, n, false, d);
+	rc = export_json(a, &one, v, n, false, d);
 	free(v);
 	txc_store_free_ids(ids, n);
 	return rc;
@@ -475,6 +479,7 @@ struct bulk {
 	struct manifest m;
 	char stamp[64];
 	size_t count[N_OUTCOMES];
+	struct cli_secrets secrets; /* likely secrets in what was written without --redact */
 };
 
 static void assets_json(struct txc_buf *b, const struct asset_rec *v, size_t n)
@@ -1057,6 +1062,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		struct txc_diag d1 = {0};
 		unsigned lf = cli_load_flags(a, bk.ops);
 		int lr = txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
+		if (lr == 0)
+			cli_redact_transcript(a, t);
 		enum outcome oc; /* a session deleted while we ran is said and fails the run, like any other */
 		int res = CLI_INST_NEW;
 		if (lr != 0) {
@@ -1078,8 +1085,11 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			struct txc_buf rel = TXC_BUF_INIT;
 			if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
 				txc_buf_addf(&rel, "%s/", ref->profile);
-			file_name(&rel, &v[i].id, v[i].info->title, bk.ops->ext);
+			/* --redact: the name from the redacted title (a key in a title is no file name) */
+			file_name(&rel, &v[i].id, a->redact ? t->meta.title : v[i].info->title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);
+			if (oc != FAILED && oc != REFUSED && !a->dry_run)
+				cli_secrets_note(&bk.secrets, a, bk.ops, t, true);
 			if (oc != FAILED && oc != REFUSED)
 				drop_stale(&bk, rel.buf, v[i].id.text, ref->profile);
 			if (oc != FAILED && oc != REFUSED && a->install && !a->dry_run) {
@@ -1134,6 +1144,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	manifest_free(&bk.m);
 	if (lock >= 0)
 		close(lock);
+	cli_secrets_warn(&bk.secrets);
 	if (rc)
 		txc_diag_set(d, hard ? TXC_E_REFUSED : TXC_E_FAIL, "%s (see above)",
 			     index_bad ? "the index page was not written" : "some sessions were not exported");
@@ -1188,9 +1199,9 @@ int cmd_export(int argc, char **argv)
 	bool everything = !(sel->since_arg || sel->until_arg || sel->source || sel->model || sel->cwd || sel->title ||
 			    sel->limit || sel->order_set);
 	if (a.json && everything && st.n == 1 && !a.all_profiles)
-		rc = export_all_json(st.v[0].s, &d); /* the common case, in memory flat whatever the store's size */
+		rc = export_all_json(&a, st.v[0].s, &d); /* the common case, in memory flat whatever the store's size */
 	else if ((rc = cli_select_sessions(&a, CMD_EXPORT, &st, arena, &v, &n, &more, &d)) == 0)
-		rc = a.json ? export_json(&st, v, n, a.all_profiles, &d) : export_files(&a, &st, v, n, &d);
+		rc = a.json ? export_json(&a, &st, v, n, a.all_profiles, &d) : export_files(&a, &st, v, n, &d);
 	free(v);
 	txc_arena_free(arena);
 	size_t broken = st.n_broken;

@@ -128,6 +128,7 @@ static enum txc_err poll_once(struct follow *f, struct txc_out *out, bool first,
 	enum txc_err rc = txc_store_load_after(f->st.v[f->which].s, &f->id, f->after, f->flags, &t, &last, d);
 	if (rc != TXC_OK)
 		return rc;
+	cli_redact_transcript(f->a, t); /* --redact: every part, as convert does the whole */
 	*ended = t->meta.has_ended;
 	bool rows = (f->ops->caps & TXC_WCAP_NATIVE_ROWS) != 0; /* a row format: every row as it comes */
 	size_t n = rows ? t->n_messages : ready(t, *ended), all = t->n_messages;

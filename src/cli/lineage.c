@@ -50,8 +50,8 @@ static void chain_warnings(const struct cli_links *x, size_t k, const struct txc
 			(int)asked->id.len, asked->id.ptr, (int)first->id.len, first->id.ptr);
 }
 
-static enum txc_err load_chain(struct txc_store *s, const struct cli_links *x, size_t k, unsigned flags,
-			       struct txc_transcript **out, struct txc_diag *d)
+static enum txc_err load_chain(const struct cli_args *a, struct txc_store *s, const struct cli_links *x, size_t k,
+			       unsigned flags, struct txc_transcript **out, struct txc_diag *d)
 {
 	struct txc_chain c;
 	txc_lineage_chain(x->l, k, &c);
@@ -59,7 +59,8 @@ static enum txc_err load_chain(struct txc_store *s, const struct cli_links *x, s
 	struct txc_transcript **parts = txc_xcalloc(c.n, sizeof(*parts));
 	enum txc_err rc = TXC_OK;
 	for (size_t i = 0; i < c.n && rc == TXC_OK; i++)
-		rc = txc_store_load(s, &x->v[c.v[i]].sid, flags, &parts[i], d);
+		if ((rc = txc_store_load(s, &x->v[c.v[i]].sid, flags, &parts[i], d)) == TXC_OK)
+			cli_redact_transcript(a, parts[i]); /* each part, as its own rows are written too */
 	if (rc == TXC_OK) {
 		*out = txc_transcript_join(parts, c.n);
 	} else {
@@ -85,7 +86,8 @@ static enum txc_err adopt_children(const struct cli_args *a, struct txc_store *s
 			const struct txc_link *c = &x->v[kids[i]];
 			struct txc_transcript *ct = NULL;
 			if (a->children)
-				rc = txc_store_load(s, &c->sid, flags, &ct, d);
+				if ((rc = txc_store_load(s, &c->sid, flags, &ct, d)) == TXC_OK)
+					cli_redact_transcript(a, ct);
 			if (rc == TXC_OK)
 				txc_transcript_adopt(t, ct, c->id, c->title, c->started);
 		}
@@ -113,9 +115,9 @@ enum txc_err cli_load_lineage(const struct cli_args *a, unsigned flags, struct t
 		rc = TXC_E_NOTFOUND;
 	}
 	if (rc == TXC_OK && a->lineage)
-		rc = load_chain(st.v[which].s, &x, k, flags, t, d);
-	else if (rc == TXC_OK)
-		rc = txc_store_load(st.v[which].s, &id, flags, t, d);
+		rc = load_chain(a, st.v[which].s, &x, k, flags, t, d);
+	else if (rc == TXC_OK && (rc = txc_store_load(st.v[which].s, &id, flags, t, d)) == TXC_OK)
+		cli_redact_transcript(a, *t);
 	if (rc == TXC_OK)
 		rc = adopt_children(a, st.v[which].s, &x, *t, flags, d);
 	if (rc == TXC_OK && profile != NULL)

@@ -62,6 +62,7 @@ enum {
 	O_LINEAGE,
 	O_CHILDREN,
 	O_TREE,
+	O_REDACT,
 };
 
 #define ALL     CMD_ANY
@@ -162,6 +163,9 @@ static const struct cli_opt opts[] = {
 	 "(with -o or --install)"},
 	{"tree", 0, O_TREE, NULL, NULL, CMD_LIST,
 	 "compression chains, branches and children indented under their root"},
+	{"redact", 0, O_REDACT, NULL, NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
+	 "replace secrets (API keys, tokens, passwords, private keys, ...) with [REDACTED:<kind> …<hash>] in every "
+	 "format"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -420,6 +424,7 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	case O_OUT: a->out_dir = v; break;
 	case O_FORCE: a->force = true; break;
 	case O_INSTALL: a->install = true; break;
+	case O_REDACT: a->redact = true; break;
 	case O_AS_NEW: a->as_new = true; break;
 	case O_DRY_RUN: a->dry_run = true; break;
 	case O_PROGRESS: a->progress = true; break;

@@ -573,6 +573,8 @@ enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct t
 		rc = cli_resolve(&st, a->pos[0], &which, &id, d);
 	if (rc == 0)
 		rc = txc_store_load(st.v[which].s, &id, flags, t, d);
+	if (rc == 0)
+		cli_redact_transcript(a, *t);
 	if (rc == 0 && profile != NULL)
 		*profile = st.v[which].profile != NULL ? txc_xstrdup(st.v[which].profile) : NULL;
 	cli_stores_close(&st);

@@ -512,7 +512,7 @@ const struct txc_writer_ops txc_writer_markdown = {
 	.name = "markdown",
 	.summary = "Markdown for people: tool calls with their results, reasoning folded",
 	.ext = "md",
-	.caps = TXC_WCAP_ASSETS,
+	.caps = TXC_WCAP_ASSETS | TXC_WCAP_SHARED,
 	.opts = TXC_WOPT_DETAIL | TXC_WOPT_MAX_LINES | TXC_WOPT_COMPACTED | TXC_WOPT_UTC | TXC_WOPT_IMAGES |
 		TXC_WOPT_CHILDREN,
 	.write = write_markdown,

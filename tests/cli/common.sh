@@ -17,6 +17,7 @@ summary() { # NAME
 	echo "1..$checks"
 	echo "# $passes passed, $fails failed, $skips skipped"
 	echo "$1: $passes passed, $fails failed"
+	[ "$fails" = 0 ] # a script that ends with summary fails when a check did
 }
 expect_rc() { # want desc cmd...: run cmd (stdout to out.txt, stderr to err.txt), check its exit status
 	want=$1 desc=$2; shift 2
