@@ -32,7 +32,8 @@ enum txc_warn {
 	TXC_W_SKIPPED_LINES,  /* where: the file; n: malformed lines skipped */
 	TXC_W_PAGING_STOPPED, /* where: a dashboard; n: sessions listed when its pages stopped bringing any */
 	TXC_W_PAGE_LIMIT,     /* where: a dashboard; n: sessions listed when the page limit was reached */
-	TXC_W_ODD_IDS         /* where: a dashboard; n: sessions whose id cannot be put in a URL (skipped) */
+	TXC_W_ODD_IDS,        /* where: a dashboard; n: sessions whose id cannot be put in a URL (skipped) */
+	TXC_W_CUT_LINE        /* where: a Claude Code file whose last line is unfinished (left out) */
 };
 
 struct txc_diag {

@@ -43,6 +43,8 @@ struct txc_remote_opts {
 	long timeout; /* seconds per request */
 };
 int txc_store_open_remote(struct txc_store **out, const char *url, const struct txc_remote_opts *o, struct txc_diag *d);
+/* Claude Code's sessions under a projects folder ($CLAUDE_CONFIG_DIR/projects); claude_code.c. */
+int txc_store_open_claude(struct txc_store **out, const char *projects, struct txc_diag *d);
 void txc_store_close(struct txc_store *s);
 /* What the store's backend can do (enum txc_source_caps) and its name ("hermes-sqlite", ...). */
 enum txc_source_caps {

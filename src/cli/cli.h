@@ -67,6 +67,7 @@ struct cli_store_opts {
 	const char *remote; /* --remote URL */
 	const char *token;  /* --token (copied; the argument is wiped) */
 	long timeout;
+	const char *from; /* --from, list's word or SESSION's "claude:": "hermes" (default) or "claude" */
 };
 
 /* txc search's own options */

@@ -176,6 +176,9 @@ void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
 			 "byte); skipped",
 			 where, n);
 		break;
+	case TXC_W_CUT_LINE:
+		cli_warn("the last line of %s is unfinished (Claude Code still writing?); left out", where);
+		break;
 	}
 }
 

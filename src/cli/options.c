@@ -53,6 +53,7 @@ enum {
 	O_SORT,
 	O_INACTIVE,
 	O_VERBOSE,
+	O_FROM,
 };
 
 #define ALL     CMD_ANY
@@ -132,6 +133,9 @@ static const struct cli_opt opts[] = {
 	 "colour: auto (terminals only; NO_COLOR respected), always, never"},
 	{"help", 'h', 'h', NULL, NULL, ALL | CMD_MAIN, "show this help"},
 	{"version", 0, O_VERSION, NULL, NULL, ALL | CMD_MAIN, "print the version"},
+	{"from", 0, O_FROM, "HARNESS", "hermes claude", STORE,
+	 "read sessions of HARNESS: hermes (default) or claude ($CLAUDE_CONFIG_DIR/projects, else "
+	 "~/.claude/projects; also `list claude`, SESSION as claude:ID)"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -321,6 +325,7 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	static const char *const color[] = {"auto", "always", "never"};
 	static const char *const roles[] = {"user", "assistant", "tool"};
 	static const char *const sorts[] = {"rank", "newest", "oldest"};
+	static const char *const harnesses[] = {"hermes", "claude"};
 	int k;
 	enum txc_err rc = TXC_OK;
 	switch (id) {
@@ -391,6 +396,10 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 		break;
 	case O_INACTIVE: a->search.include_inactive = true; break;
 	case O_VERBOSE: a->search.verbose = true; break;
+	case O_FROM:
+		if ((rc = choice(cmd, "from", v, harnesses, 2, &k)) == 0)
+			a->store.from = harnesses[k];
+		break;
 	case O_COLOR:
 		if ((rc = choice(cmd, "color", v, color, 3, &k)) == 0)
 			cli_color_set(k);
@@ -446,7 +455,7 @@ enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 	}
 	a->pos = argv + optind;
 	a->n_pos = argc - optind;
-	return TXC_OK;
+	return cli_source_word(cmd, a);
 }
 
 bool cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a, int *status)
