@@ -141,6 +141,57 @@ struct other {
 	const struct txc_json *raw;
 };
 
+/* ---- call ids -> the tool name (a result names its call's tool): open addressing ---- */
+
+struct call_slot {
+	struct txc_str id, name; /* in t->arena */
+};
+
+struct calls {
+	struct call_slot *v;
+	size_t cap, n;
+};
+
+static uint64_t hash_of(struct txc_str s)
+{
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < s.len; i++)
+		h = (h ^ (unsigned char)s.ptr[i]) * 1099511628211u;
+	return h;
+}
+
+static struct call_slot *call_slot(const struct calls *c, struct txc_str id)
+{
+	size_t i = (size_t)hash_of(id) & (c->cap - 1);
+	while (c->v[i].id.ptr != NULL &&
+	       !(c->v[i].id.len == id.len && (id.len == 0 || memcmp(c->v[i].id.ptr, id.ptr, id.len) == 0)))
+		i = (i + 1) & (c->cap - 1);
+	return &c->v[i];
+}
+
+/* the latest call with an id wins, as Claude Code pairs a result with the call just before it */
+static void calls_put(struct calls *c, struct txc_str id, struct txc_str name)
+{
+	if (2 * (c->n + 1) > c->cap) {
+		struct calls big = {txc_xcalloc(c->cap ? c->cap * 2 : 64, sizeof(*c->v)), c->cap ? c->cap * 2 : 64, 0};
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->v[i].id.ptr != NULL) {
+				*call_slot(&big, c->v[i].id) = c->v[i];
+				big.n++;
+			}
+		free(c->v);
+		*c = big;
+	}
+	struct call_slot *sl = call_slot(c, id);
+	c->n += sl->id.ptr == NULL;
+	*sl = (struct call_slot){id, name};
+}
+
+static struct txc_str call_name(const struct calls *c, struct txc_str id)
+{
+	return c->cap ? call_slot(c, id)->name : TXC_STR_NULL;
+}
+
 struct txc_claude_builder {
 	struct txc_transcript *t;
 	bool keep_rows;
@@ -151,6 +202,7 @@ struct txc_claude_builder {
 	size_t n_os, cap_os;
 	size_t n_compacted; /* messages before the last compact_boundary */
 	struct txc_str custom_title, summary, session_id;
+	struct calls calls;       /* every call so far: id -> tool name */
 	double first, last, prev; /* timestamps: earliest, latest, the previous record's */
 	bool has_time;
 };
@@ -295,26 +347,17 @@ static void image_block(struct txc_arena *a, struct blocks *bs, const struct txc
 	blk->data = data;
 }
 
-/* the tool name of the call id answers, as the source named it: from the calls before it */
-static struct txc_str call_name(struct txc_claude_builder *b, struct txc_str id)
-{
-	for (size_t i = b->n, seen = 0; i > 0 && seen < 64; i--, seen++) {
-		const struct blocks *bs = &b->ms[i - 1].bs;
-		for (size_t k = 0; k < bs->n; k++)
-			if (bs->v[k].kind == TXC_BLOCK_TOOL_USE && bs->v[k].id.len == id.len &&
-			    (id.len == 0 || memcmp(bs->v[k].id.ptr, id.ptr, id.len) == 0))
-				return bs->v[k].source_name;
-	}
-	return TXC_STR_NULL;
-}
-
 /* A JSON result is kept as its text (output_json), as the Hermes mapping does. */
 static void tool_result_block(struct txc_claude_builder *b, struct blocks *bs, const struct txc_json *item)
 {
-	struct txc_block *blk = add_block(bs, TXC_BLOCK_TOOL_RESULT);
 	const struct txc_json *id = txc_json_get(item, "tool_use_id"), *c = txc_json_get(item, "content");
+	/* txc's Claude writer answers a call that had no result with this placeholder: not a result */
+	if (is_true(txc_json_get(item, "is_error")) &&
+	    txc_str_eq(nonempty(c), "[no result was recorded for this call]"))
+		return;
+	struct txc_block *blk = add_block(bs, TXC_BLOCK_TOOL_RESULT);
 	blk->id = id != NULL && id->kind == TXC_JSON_STRING ? id->s : txc_str_c("");
-	blk->name = call_name(b, blk->id);
+	blk->name = call_name(&b->calls, blk->id);
 	blk->is_error = is_true(txc_json_get(item, "is_error"));
 	if (c == NULL || c->kind == TXC_JSON_NULL) {
 		blk->output_text = txc_str_c("");
@@ -460,6 +503,36 @@ static void usage_of(struct cmsg *c, const struct txc_json *msg, const struct tx
 	}
 }
 
+/*
+ * A user record answering several calls at once becomes one message per result, and its text
+ * and images one message between them, in their order: the model's convention (Hermes's tool
+ * rows), by which a writer pairs each call with its result.
+ */
+static void split_results(struct txc_claude_builder *b, size_t at)
+{
+	struct blocks all = b->ms[at].bs;
+	size_t results = 0;
+	for (size_t i = 0; i < all.n; i++)
+		results += all.v[i].kind == TXC_BLOCK_TOOL_RESULT;
+	if (results == 0 || all.n == 1)
+		return;
+	struct cmsg proto = b->ms[at];
+	proto.bs = (struct blocks){0};
+	b->n = at; /* rebuilt from here */
+	bool open_text = false;
+	for (size_t i = 0; i < all.n; i++) {
+		bool result = all.v[i].kind == TXC_BLOCK_TOOL_RESULT;
+		if (result || !open_text) {
+			struct cmsg *c = next_msg(b, TXC_ROLE_USER, proto.m.time);
+			*c = proto;
+			proto.extra = NULL; /* the record's side data goes with its first message */
+		}
+		*add_block(&b->ms[b->n - 1].bs, all.v[i].kind) = all.v[i];
+		open_text = !result;
+	}
+	free(all.v);
+}
+
 /* a user or assistant record: a new message, or more of the assistant turn its message.id names */
 static void message_record(struct txc_claude_builder *b, const struct txc_json *r, enum txc_role role, double time)
 {
@@ -475,6 +548,9 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 		c->msg_id = own(b->t->arena, id);
 	content_items(b, c, txc_json_get(msg, "content"));
 	relocate(b->t->arena, &c->bs, from);
+	for (size_t i = from; i < c->bs.n; i++)
+		if (c->bs.v[i].kind == TXC_BLOCK_TOOL_USE)
+			calls_put(&b->calls, c->bs.v[i].id, c->bs.v[i].source_name);
 	if (!merge && c->bs.n == 0) { /* nothing to show (an empty record): kept as a row */
 		free(c->bs.v);
 		b->n--;
@@ -495,6 +571,8 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 		usage_of(c, msg, r);
 	}
 	keep_extra(b, c, r);
+	if (role == TXC_ROLE_USER)
+		split_results(b, (size_t)(c - b->ms));
 }
 
 /* the envelope every record may carry: time, cwd, branch, session id */
@@ -870,7 +948,7 @@ static const struct txc_json *native_session(struct txc_transcript *t, size_t n_
 	put(o, "cache_write_tokens", txc_json_int(a, m->cache_write_tokens));
 	put(o, "cwd", jstr(a, m->cwd));
 	put(o, "git_branch", jstr(a, m->git_branch));
-	put(o, "actual_cost_usd", m->has_cost ? txc_json_real(a, m->cost_usd) : &txc_json_null_value);
+	put(o, "estimated_cost_usd", m->has_cost ? txc_json_real(a, m->cost_usd) : &txc_json_null_value);
 	put(o, "title", jstr(a, m->title));
 	put(o, "archived", txc_json_int(a, 0));
 	return o;
@@ -892,8 +970,8 @@ static void meta_totals(struct txc_claude_builder *b)
 		m->output_tokens += c->usage[1];
 		m->cache_read_tokens += c->usage[2];
 		m->cache_write_tokens += c->usage[3];
-		if (c->has_cost) {
-			m->has_cost = m->cost_is_actual = true;
+		if (c->has_cost) { /* costUSD: Claude Code's own pricing of the tokens, an estimate */
+			m->has_cost = true;
 			m->cost_usd += c->cost;
 		}
 	}
@@ -928,6 +1006,7 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 		free(b->ms[i].bs.v);
 	free(b->ms);
 	free(b->os);
+	free(b->calls.v);
 	txc_arena_free(b->tmp);
 	free(b);
 }
