@@ -344,6 +344,8 @@ static void image_block(struct txc_arena *a, struct blocks *bs, const struct txc
 	}
 	struct txc_block *blk = add_block(bs, TXC_BLOCK_IMAGE);
 	blk->media_type = nonempty(txc_json_get(src, "media_type"));
+	if (blk->media_type.ptr == NULL) /* writers take a media type as text, perhaps empty */
+		blk->media_type = txc_str_c("");
 	blk->data = data;
 }
 
@@ -954,6 +956,12 @@ static const struct txc_json *native_session(struct txc_transcript *t, size_t n_
 	return o;
 }
 
+/* token counts are the file's: huge ones stop at INT64_MAX rather than wrap */
+static void add_sat(int64_t *sum, int64_t x)
+{
+	*sum = x > INT64_MAX - *sum ? INT64_MAX : *sum + x;
+}
+
 static void meta_totals(struct txc_claude_builder *b)
 {
 	struct txc_meta *m = &b->t->meta;
@@ -966,10 +974,10 @@ static void meta_totals(struct txc_claude_builder *b)
 		const struct cmsg *c = &b->ms[i];
 		for (size_t k = 0; k < c->bs.n; k++)
 			m->tool_call_count += c->bs.v[k].kind == TXC_BLOCK_TOOL_USE;
-		m->input_tokens += c->usage[0];
-		m->output_tokens += c->usage[1];
-		m->cache_read_tokens += c->usage[2];
-		m->cache_write_tokens += c->usage[3];
+		add_sat(&m->input_tokens, c->usage[0]);
+		add_sat(&m->output_tokens, c->usage[1]);
+		add_sat(&m->cache_read_tokens, c->usage[2]);
+		add_sat(&m->cache_write_tokens, c->usage[3]);
 		if (c->has_cost) { /* costUSD: Claude Code's own pricing of the tokens, an estimate */
 			m->has_cost = true;
 			m->cost_usd += c->cost;
