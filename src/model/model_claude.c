@@ -249,8 +249,38 @@ static void relocate(struct txc_arena *a, struct blocks *bs, size_t from)
 	}
 }
 
+/*
+ * A message's blocks grow in a heap vector while its records come (cap > 0); once another
+ * message starts it can no longer change, so they move to an exact-size arena copy (cap 0),
+ * and a long session holds each block once.  A turn that continues after all (an assistant
+ * record of the same message.id after an empty record) gets a heap vector again.
+ */
+static void settle(struct txc_arena *a, struct blocks *bs)
+{
+	if (bs->cap == 0)
+		return;
+	struct txc_block *v = txc_arena_array(a, bs->n ? bs->n : 1, sizeof(*v));
+	if (bs->n)
+		memcpy(v, bs->v, bs->n * sizeof(*v));
+	free(bs->v);
+	bs->v = v;
+	bs->cap = 0;
+}
+
+static void unsettle(struct blocks *bs)
+{
+	if (bs->cap != 0 || bs->n == 0)
+		return;
+	struct txc_block *v = txc_xmalloc(bs->n * 2 * sizeof(*v));
+	memcpy(v, bs->v, bs->n * sizeof(*v));
+	bs->v = v;
+	bs->cap = bs->n * 2;
+}
+
 static struct cmsg *next_msg(struct txc_claude_builder *b, enum txc_role role, double time)
 {
+	if (b->n > 0)
+		settle(b->t->arena, &b->ms[b->n - 1].bs);
 	if (b->n == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 64;
 		b->ms = txc_xrealloc(b->ms, b->cap * sizeof(*b->ms));
@@ -545,6 +575,8 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 		     last->msg_id.len == id.len && memcmp(last->msg_id.ptr, id.ptr, id.len) == 0 &&
 		     b->n > b->n_compacted;
 	struct cmsg *c = merge ? last : next_msg(b, role, time);
+	if (merge)
+		unsettle(&c->bs);
 	size_t from = c->bs.n;
 	if (!merge)
 		c->msg_id = own(b->t->arena, id);
@@ -995,9 +1027,8 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 	t->messages = txc_arena_array(t->arena, b->n ? b->n : 1, sizeof(*t->messages));
 	for (size_t i = 0; i < b->n; i++) {
 		struct cmsg *c = &b->ms[i];
-		c->m.blocks = txc_arena_array(t->arena, c->bs.n ? c->bs.n : 1, sizeof(*c->bs.v));
-		if (c->bs.n)
-			memcpy(c->m.blocks, c->bs.v, c->bs.n * sizeof(*c->bs.v));
+		settle(t->arena, &c->bs);
+		c->m.blocks = c->bs.v;
 		c->m.n_blocks = c->bs.n;
 		t->messages[i] = c->m;
 	}
@@ -1010,9 +1041,7 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 		for (size_t i = 0; i < nv->rows->n; i++)
 			nv->n_active_rows += txc_hermes_row_active(nv->rows->items[i]);
 	}
-	for (size_t i = 0; i < b->n; i++)
-		free(b->ms[i].bs.v);
-	free(b->ms);
+	free(b->ms); /* every message's blocks are in the arena (settled) */
 	free(b->os);
 	free(b->calls.v);
 	txc_arena_free(b->tmp);
