@@ -152,12 +152,14 @@ const struct cli_opt *cli_options(size_t *n)
  * masks of its options above.
  */
 static const struct cli_cmd_info cmds[] = {
-	{CMD_LIST, "list", "[hermes] [options]", "list sessions, newest first",
+	{CMD_LIST, "list", "[hermes | claude] [options]", "list sessions, newest first",
 	 "List sessions: id, start time, source, model, messages, title.  A missing\n"
 	 "store is not an error: nothing is listed and stderr says where txc looked.\n",
-	 cmd_list, CLI_CMD_STORE, NULL},
+	 cmd_list, CLI_CMD_STORE, "hermes claude"},
 	{CMD_CONVERT, "convert", "SESSION --to FORMAT [options]", "convert one session to another format",
-	 "Convert one session.  SESSION is an exact id or a unique prefix.\n", cmd_convert, CLI_CMD_STORE, NULL},
+	 "Convert one session.  SESSION is an exact id or a unique prefix; claude:ID names\n"
+	 "a Claude Code session ($CLAUDE_CONFIG_DIR/projects, as --from claude).\n",
+	 cmd_convert, CLI_CMD_STORE, NULL},
 	{CMD_EXPORT, "export", "--json | --to FORMAT --out DIR [options]", "export sessions (JSONL, or files)",
 	 "--json prints the selected sessions as JSONL, each line identical to what Hermes\n"
 	 "v0.20.0's `hermes sessions export -` prints (newest activity first).\n"
