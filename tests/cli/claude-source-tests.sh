@@ -83,6 +83,10 @@ golden b.md out.txt
 grep -q "unfinished" err.txt && ok || bad "no warning for the cut line: $(cat err.txt)"
 expect_rc 0 "a subagent" "$txc" convert claude:agent-a01 --to markdown --utc
 grep -q 'Found 2 TODOs' out.txt && ok || bad "subagent: $(cat out.txt)"
+expect_rc 0 "artifacts claude:ID" "$txc" artifacts claude:c7e --json
+json_ok out.txt && ok || bad "artifacts --json: not strict JSON"
+expect_rc 0 "--source subagent" "$txc" list claude --source subagent
+[ "$(grep -c . out.txt)" = 2 ] && grep -q '^agent-a0123456789abcdef ' out.txt && ok || bad "--source: $(cat out.txt)"
 expect_rc 0 "export --from claude --json" "$txc" export --from claude --json
 json_ok out.txt && [ "$(wc -l < out.txt)" = 4 ] && ok || bad "export --json: $(wc -l < out.txt) lines"
 expect_rc 0 "export --from claude --to markdown --out" "$txc" export --from claude --to markdown --out md
@@ -108,6 +112,7 @@ expect_rc 4 "-o a session file" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert
 cmp -s "$f" before.jsonl && ok "session file untouched" || bad "the session file was overwritten"
 sub=cfg/projects/-repo-demo/$A/subagents/agent-a0123456789abcdef.jsonl
 expect_rc 4 "-o a subagent file" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert "claude:$B" --to claude -o "$sub" --force
+rm -rf cfg before.jsonl # the fixture's deliberately broken lines are not output for json.all to check
 
 # --- the round trip over every fixture store ---
 # The losses every session has (docs/FORMATS.md, "Claude Code round trip") are taken out of both
