@@ -105,14 +105,16 @@ expect_rc 0 "no projects folder: nothing listed" env CLAUDE_CONFIG_DIR="$work/no
 [ ! -s out.txt ] && grep -q "no Claude Code sessions" err.txt && ok || bad "missing folder: $(cat err.txt)"
 
 # --- Claude Code's files are sources: never an output, even with --force ---
-cp -R "$src/fixtures/claude-config" cfg
-f=cfg/projects/-repo-demo/$A.jsonl
+# (a copy outside the build tree: its broken lines are not output for json.all to check)
+cfg=$(mktemp -d "${TMPDIR:-/tmp}/txc-claude-cfg.XXXXXX") || exit 1
+cp -R "$src/fixtures/claude-config/projects" "$cfg/"
+f=$cfg/projects/-repo-demo/$A.jsonl
 cp "$f" before.jsonl
-expect_rc 4 "-o a session file" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert claude:5f3 --to markdown -o "$f" --force
+expect_rc 4 "-o a session file" env CLAUDE_CONFIG_DIR="$cfg" "$txc" convert claude:5f3 --to markdown -o "$f" --force
 cmp -s "$f" before.jsonl && ok "session file untouched" || bad "the session file was overwritten"
-sub=cfg/projects/-repo-demo/$A/subagents/agent-a0123456789abcdef.jsonl
-expect_rc 4 "-o a subagent file" env CLAUDE_CONFIG_DIR="$work/cfg" "$txc" convert "claude:$B" --to claude -o "$sub" --force
-rm -rf cfg before.jsonl # the fixture's deliberately broken lines are not output for json.all to check
+sub=$cfg/projects/-repo-demo/$A/subagents/agent-a0123456789abcdef.jsonl
+expect_rc 4 "-o a subagent file" env CLAUDE_CONFIG_DIR="$cfg" "$txc" convert "claude:$B" --to claude -o "$sub" --force
+rm -rf "$cfg" before.jsonl
 
 # --- the round trip over every fixture store ---
 # The losses every session has (docs/FORMATS.md, "Claude Code round trip") are taken out of both
