@@ -29,12 +29,13 @@ enum txc_err {
 
 /* What a warning reports; the CLI words it. */
 enum txc_warn {
-	TXC_W_SKIPPED_LINES,    /* where: the file; n: malformed lines skipped */
-	TXC_W_PAGING_STOPPED,   /* where: a dashboard; n: sessions listed when its pages stopped bringing any */
-	TXC_W_PAGE_LIMIT,       /* where: a dashboard; n: sessions listed when the page limit was reached */
-	TXC_W_ODD_IDS,          /* where: a dashboard; n: sessions whose id cannot be put in a URL (skipped) */
-	TXC_W_LEGACY_SKIPPED,   /* where: a legacy folder; n: session files not read (symbolic links, not regular) */
-	TXC_W_LEGACY_UNREADABLE /* where: why a legacy file cannot be read (left out); n: 1 */
+	TXC_W_SKIPPED_LINES,     /* where: the file; n: malformed lines skipped */
+	TXC_W_PAGING_STOPPED,    /* where: a dashboard; n: sessions listed when its pages stopped bringing any */
+	TXC_W_PAGE_LIMIT,        /* where: a dashboard; n: sessions listed when the page limit was reached */
+	TXC_W_ODD_IDS,           /* where: a dashboard; n: sessions whose id cannot be put in a URL (skipped) */
+	TXC_W_LEGACY_SKIPPED,    /* where: a legacy folder; n: session files not read (symbolic links, not regular) */
+	TXC_W_LEGACY_UNREADABLE, /* where: why a legacy file cannot be read (left out); n: 1 */
+	TXC_W_CUT_LINE           /* where: a Claude Code file whose last line is unfinished (left out) */
 };
 
 struct txc_diag {

@@ -187,6 +187,9 @@ void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
 			n, n == 1 ? "" : "s", where);
 		break;
 	case TXC_W_LEGACY_UNREADABLE: cli_warn("%s; left out", where); break;
+	case TXC_W_CUT_LINE:
+		cli_warn("the last line of %s is unfinished (Claude Code still writing?); left out", where);
+		break;
 	}
 }
 

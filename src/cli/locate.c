@@ -313,9 +313,111 @@ static enum txc_err open_stores(const struct cli_args *a, struct cli_stores *out
 	return TXC_OK;
 }
 
+static bool is_claude(const struct cli_args *a)
+{
+	return a->store.from != NULL && strcmp(a->store.from, "claude") == 0;
+}
+
+enum txc_err cli_source_word(unsigned cmd, struct cli_args *a)
+{
+	static const char *const words[] = {"hermes", "claude"};
+	const char *from = NULL;
+	for (int i = 0; i < 2 && a->n_pos > 0; i++) {
+		size_t n = strlen(words[i]);
+		if ((cmd & CMD_LIST) && strcmp(a->pos[0], words[i]) == 0) {
+			from = words[i];
+			a->pos++, a->n_pos--;
+			break;
+		} else if ((cmd & (CMD_CONVERT | CMD_ARTIFACTS | CMD_VIEW)) && strncmp(a->pos[0], words[i], n) == 0 &&
+			   a->pos[0][n] == ':') {
+			from = words[i];
+			a->pos[0] += n + 1;
+			break;
+		}
+	}
+	if (from != NULL && a->store.from != NULL && strcmp(from, a->store.from) != 0) {
+		cli_usage(cmd, "--from %s, but the session is named from %s", a->store.from, from);
+		return TXC_E_USAGE;
+	}
+	if (from != NULL)
+		a->store.from = from;
+	return TXC_OK;
+}
+
+/* every *.jsonl of a folder, as a source no output may replace; sub: also <stem>/subagents/ */
+static void guard_jsonl(const char *dir, bool sub)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] == '.' || n <= 6 || strcmp(e->d_name + n - 6, ".jsonl") != 0)
+			continue;
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s", dir, e->d_name);
+		cli_guard_source(p.buf, false);
+		if (sub) {
+			txc_buf_truncate(&p, p.len - 6);
+			txc_buf_addstr(&p, "/subagents");
+			guard_jsonl(p.buf, false);
+		}
+		txc_buf_release(&p);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/* the session files under projects/ (what the reader walks) */
+static void guard_claude(const char *projects)
+{
+	DIR *d = opendir(projects);
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s", projects, e->d_name);
+		guard_jsonl(p.buf, true);
+		txc_buf_release(&p);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
+/* Claude Code's projects folder: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects */
+static enum txc_err open_claude(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+{
+	const struct cli_store_opts *o = &a->store;
+	if (o->db || o->home || o->profile || o->input || o->remote || a->all_profiles) {
+		txc_diag_set(d, TXC_E_USAGE,
+			     "--from claude reads $CLAUDE_CONFIG_DIR/projects; --db, --home, --profile, "
+			     "--all-profiles, --input and --remote are Hermes's");
+		return TXC_E_USAGE;
+	}
+	struct txc_buf p = TXC_BUF_INIT;
+	const char *env = getenv("CLAUDE_CONFIG_DIR"), *home = getenv("HOME");
+	if (env != NULL && env[0] != '\0') {
+		txc_buf_addf(&p, "%s/projects", env);
+	} else if (home != NULL && home[0] != '\0') {
+		txc_buf_addf(&p, "%s/.claude/projects", home);
+	} else {
+		txc_diag_set(d, TXC_E_USAGE,
+			     "cannot find Claude Code's folder: neither CLAUDE_CONFIG_DIR nor HOME is set");
+		return TXC_E_USAGE;
+	}
+	add_store(out, NULL, txc_buf_detach(&p, NULL));
+	guard_claude(out->v[0].path); /* Claude Code's files are sources: never an output */
+	if (cli_guard_stdout(d) != 0)
+		return TXC_E_REFUSED;
+	d->warn = cli_warning; /* malformed lines, an unfinished last line */
+	return txc_store_open_claude(&out->v[0].s, out->v[0].path, d);
+}
+
 enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
 	memset(out, 0, sizeof(*out));
+	if (is_claude(a))
+		return open_claude(a, out, d);
 	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);
 	if (sources > 1 || (sources && a->all_profiles) || ((a->store.input || a->store.db) && a->store.home)) {
 		txc_diag_set(d, TXC_E_USAGE,
@@ -370,6 +472,10 @@ bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores
 	bool named = a->store.db || a->store.home || a->store.profile || a->store.input || a->store.remote;
 	if (rc != TXC_E_NOTFOUND || a->all_profiles || st->n != 1 || named)
 		return false;
+	if (is_claude(a)) {
+		cli_warn("no Claude Code sessions at '%s' (set CLAUDE_CONFIG_DIR)", st->v[0].path);
+		return true;
+	}
 	if (st->v[0].legacy)
 		cli_warn("no legacy sessions folder at '%s' (set HERMES_HOME, or use --home)", st->v[0].path);
 	else

@@ -31,6 +31,10 @@ void cli_stores_close(struct cli_stores *st);
  * profile the user named must exist. */
 bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores *st, enum txc_err rc);
 
+/* The harness a command's words name: list's "claude"/"hermes", SESSION's "claude:"/"hermes:"
+ * prefix (taken off); against --from, a usage error (said). */
+enum txc_err cli_source_word(unsigned cmd, struct cli_args *a);
+
 /* The path of state.db the options name (malloc'd), or NULL with d set. */
 char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);
 bool cli_profile_name_ok(const char *name);

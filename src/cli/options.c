@@ -63,6 +63,7 @@ enum {
 	O_CHILDREN,
 	O_TREE,
 	O_REDACT,
+	O_FROM,
 };
 
 #define ALL     CMD_ANY
@@ -166,6 +167,9 @@ static const struct cli_opt opts[] = {
 	{"redact", 0, O_REDACT, NULL, NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
 	 "replace secrets (API keys, tokens, passwords, private keys, ...) with [REDACTED:<kind> …<hash>] in every "
 	 "format"},
+	{"from", 0, O_FROM, "HARNESS", "hermes claude", STORE,
+	 "read sessions of HARNESS: hermes (default) or claude ($CLAUDE_CONFIG_DIR/projects, else "
+	 "~/.claude/projects; also `list claude`, SESSION as claude:ID)"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -182,12 +186,13 @@ const struct cli_opt *cli_options(size_t *n)
  * masks of its options above.
  */
 static const struct cli_cmd_info cmds[] = {
-	{CMD_LIST, "list", "[hermes] [options]", "list sessions, newest first",
+	{CMD_LIST, "list", "[hermes | claude] [options]", "list sessions, newest first",
 	 "List sessions: id, start time, source, model, messages, title.  A missing\n"
 	 "store is not an error: nothing is listed and stderr says where txc looked.\n",
-	 cmd_list, CLI_CMD_STORE, NULL},
+	 cmd_list, CLI_CMD_STORE, "hermes claude"},
 	{CMD_CONVERT, "convert", "SESSION --to FORMAT [options]", "convert one session to another format",
-	 "Convert one session.  SESSION is an exact id or a unique prefix.\n"
+	 "Convert one session.  SESSION is an exact id or a unique prefix; claude:ID names\n"
+	 "a Claude Code session ($CLAUDE_CONFIG_DIR/projects, as --from claude).\n"
 	 "SESSION#RANGE converts only some of its messages, numbered as `txc search` (ID#N)\n"
 	 "and the Markdown headings (#N) number them: ID#12-40, ID#5- (to the end), ID#-20\n"
 	 "(the last 20), ID#7 (one).  A range is widened, with a warning, so that no tool\n"
@@ -384,6 +389,7 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	static const char *const color[] = {"auto", "always", "never"};
 	static const char *const roles[] = {"user", "assistant", "tool"};
 	static const char *const sorts[] = {"rank", "newest", "oldest"};
+	static const char *const harnesses[] = {"hermes", "claude"};
 	int k;
 	enum txc_err rc = TXC_OK;
 	switch (id) {
@@ -460,6 +466,10 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	case O_LINEAGE: a->lineage = true; break;
 	case O_CHILDREN: a->children = a->w.children = true; break;
 	case O_TREE: a->tree = true; break;
+	case O_FROM:
+		if ((rc = choice(cmd, "from", v, harnesses, 2, &k)) == 0)
+			a->store.from = harnesses[k];
+		break;
 	case O_COLOR:
 		if ((rc = choice(cmd, "color", v, color, 3, &k)) == 0)
 			cli_color_set(k);
@@ -520,7 +530,7 @@ enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 	}
 	a->pos = argv + optind;
 	a->n_pos = argc - optind;
-	return TXC_OK;
+	return cli_source_word(cmd, a);
 }
 
 bool cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a, int *status)

@@ -52,8 +52,8 @@ mkdir -p broken/profiles/a broken/profiles/b
 echo junk > broken/state.db; echo junk > broken/profiles/a/state.db; echo junk > broken/profiles/b/state.db
 expect_rc 1 "--all-profiles, every store broken" "$txc" list --home broken --all-profiles
 grep -q "no profile's store could be read" err.txt && [ "$(grep -c 'warning' err.txt)" -ge 3 ] && ok "all broken: each said, then the failure" || bad "all broken: $(cat err.txt)"
-expect_rc 2 "list of an unknown source" "$txc" list claude --db min.db
-grep -q "unknown source 'claude'" err.txt && ok "unknown source named" || bad "unknown source: $(cat err.txt)"
+expect_rc 2 "list of an unknown source" "$txc" list codex --db min.db
+grep -q "unknown source 'codex'" err.txt && ok "unknown source named" || bad "unknown source: $(cat err.txt)"
 
 # ---- store paths with a space, '#', '?' and '%' (SQLite URIs give them meaning) ----
 odd="$work/st dir#1?x=%41"

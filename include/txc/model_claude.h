@@ -1,0 +1,31 @@
+/*
+ * model_claude.h - Claude Code session records -> the model (model_claude.c).
+ *
+ * The Claude Code reader (src/reader/claude_code.c) hands each line of a
+ * session file (<project>/<sessionId>.jsonl, or a subagent's file) to the
+ * builder.  It builds meta and messages directly (assistant records merged
+ * by message.id, compaction from compact_boundary), and, when asked for the
+ * source's rows, synthesises Hermes-shaped native rows from them (tool names
+ * back to Hermes's: Read -> read_file, ...) so that the Hermes writer, the
+ * scanning search and `export --json` work on a Claude Code session too.
+ *
+ * Ownership: as model.h; everything kept lives in t->arena.
+ */
+#ifndef TXC_MODEL_CLAUDE_H
+#define TXC_MODEL_CLAUDE_H
+
+#include "txc/model.h"
+
+struct txc_claude_builder;
+
+/* keep_rows: also build t->native (session object and rows) at the end */
+struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t, bool keep_rows);
+/* One line of the file (without its newline).  0; 1 for a blank line; -1 when it is not a JSON object. */
+int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t len);
+/* Sets t->messages (and t->native with keep_rows), frees the builder.  last_active: the latest timestamp. */
+void txc_claude_end(struct txc_claude_builder *b, double *last_active);
+
+/* An ISO-8601 timestamp ("2026-01-02T03:04:05.678Z", or with +hh:mm) as seconds; false when it is not one. */
+bool txc_claude_time(const char *s, size_t len, double *out);
+
+#endif

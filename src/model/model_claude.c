@@ -1,0 +1,1053 @@
+/*
+ * model_claude.c - the Claude Code mapping: session records -> model, and
+ * (for the writers and searches that need a source's rows) the model back
+ * to Hermes-shaped rows.
+ *
+ * Rules (docs/FORMATS.md, "Claude Code -> model"): user and assistant
+ * records become messages, assistant records with one message.id one
+ * message; a compact_boundary marks every message before it compacted;
+ * summary and custom-title lines give the title; isMeta, sidechain (in a
+ * main file) and unknown records, and the record keys the model has no
+ * place for, are kept in the native rows.  Each line is parsed into a
+ * scratch arena and what the model keeps is copied out, so memory follows
+ * the model, not the file.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "txc/model_claude.h"
+#include "txc/model_hermes.h"
+
+/* ---- small helpers ---- */
+
+static struct txc_str nonempty(const struct txc_json *v)
+{
+	if (v != NULL && v->kind == TXC_JSON_STRING && v->s.len > 0)
+		return v->s;
+	return TXC_STR_NULL;
+}
+
+static struct txc_str own(struct txc_arena *a, struct txc_str s)
+{
+	return s.ptr != NULL ? txc_arena_str(a, s.ptr, s.len) : s;
+}
+
+static bool is_true(const struct txc_json *v)
+{
+	return v != NULL && v->kind == TXC_JSON_TRUE;
+}
+
+static bool blank(const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+			return false;
+	return true;
+}
+
+static struct txc_str compact(struct txc_arena *a, const struct txc_json *v, unsigned flags)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_json_emit(&b, v, flags);
+	struct txc_str s = txc_arena_str(a, b.buf, b.len);
+	txc_buf_release(&b);
+	return s;
+}
+
+static int64_t int_or0(const struct txc_json *v)
+{
+	int64_t x;
+	return txc_json_is_int(v, &x) && x > 0 ? x : 0;
+}
+
+/* days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil) */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	unsigned yoe = (unsigned)(y - era * 400);
+	unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static bool digits(const char *s, size_t len, size_t at, size_t n, unsigned *out)
+{
+	unsigned v = 0;
+	if (at + n > len)
+		return false;
+	for (size_t i = at; i < at + n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+bool txc_claude_time(const char *s, size_t len, double *out)
+{
+	unsigned y, mo, d, h, mi, se;
+	if (!digits(s, len, 0, 4, &y) || len < 19 || s[4] != '-' || !digits(s, len, 5, 2, &mo) || s[7] != '-' ||
+	    !digits(s, len, 8, 2, &d) || (s[10] != 'T' && s[10] != ' ') || !digits(s, len, 11, 2, &h) || s[13] != ':' ||
+	    !digits(s, len, 14, 2, &mi) || s[16] != ':' || !digits(s, len, 17, 2, &se))
+		return false;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+		return false;
+	size_t i = 19;
+	double frac = 0, scale = 0.1;
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, scale /= 10)
+			frac += (s[i] - '0') * scale;
+	}
+	int64_t off = 0;
+	if (i < len && (s[i] == '+' || s[i] == '-')) {
+		unsigned oh, om;
+		if (!digits(s, len, i + 1, 2, &oh) || i + 3 >= len || s[i + 3] != ':' || !digits(s, len, i + 4, 2, &om))
+			return false;
+		off = (s[i] == '-' ? -1 : 1) * (int64_t)(oh * 3600 + om * 60);
+		i += 6;
+	} else if (i < len && s[i] == 'Z') {
+		i++;
+	}
+	if (i != len)
+		return false;
+	int64_t days = days_from_civil(y, mo, d);
+	*out = (double)(days * 86400 + h * 3600 + mi * 60 + se - off) + frac;
+	return true;
+}
+
+/* ---- the builder ---- */
+
+struct blocks {
+	struct txc_block *v;
+	size_t n, cap;
+};
+
+struct cmsg {
+	struct txc_message m;
+	struct blocks bs;
+	struct txc_str msg_id; /* assistant: message.id, which later records of the turn repeat */
+	int64_t usage[4];      /* input, output, cache read, cache write: the turn's last record's */
+	bool has_usage, has_cost;
+	double cost;
+	const struct txc_json *extra; /* keep_rows: what the model has no place for, or NULL */
+};
+
+struct other {
+	size_t at; /* messages before it */
+	const struct txc_json *raw;
+};
+
+/* ---- call ids -> the tool name (a result names its call's tool): open addressing ---- */
+
+struct call_slot {
+	struct txc_str id, name; /* in t->arena */
+};
+
+struct calls {
+	struct call_slot *v;
+	size_t cap, n;
+};
+
+static uint64_t hash_of(struct txc_str s)
+{
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < s.len; i++)
+		h = (h ^ (unsigned char)s.ptr[i]) * 1099511628211u;
+	return h;
+}
+
+static struct call_slot *call_slot(const struct calls *c, struct txc_str id)
+{
+	size_t i = (size_t)hash_of(id) & (c->cap - 1);
+	while (c->v[i].id.ptr != NULL &&
+	       !(c->v[i].id.len == id.len && (id.len == 0 || memcmp(c->v[i].id.ptr, id.ptr, id.len) == 0)))
+		i = (i + 1) & (c->cap - 1);
+	return &c->v[i];
+}
+
+/* the latest call with an id wins, as Claude Code pairs a result with the call just before it */
+static void calls_put(struct calls *c, struct txc_str id, struct txc_str name)
+{
+	if (2 * (c->n + 1) > c->cap) {
+		struct calls big = {txc_xcalloc(c->cap ? c->cap * 2 : 64, sizeof(*c->v)), c->cap ? c->cap * 2 : 64, 0};
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->v[i].id.ptr != NULL) {
+				*call_slot(&big, c->v[i].id) = c->v[i];
+				big.n++;
+			}
+		free(c->v);
+		*c = big;
+	}
+	struct call_slot *sl = call_slot(c, id);
+	c->n += sl->id.ptr == NULL;
+	*sl = (struct call_slot){id, name};
+}
+
+static struct txc_str call_name(const struct calls *c, struct txc_str id)
+{
+	return c->cap ? call_slot(c, id)->name : TXC_STR_NULL;
+}
+
+struct txc_claude_builder {
+	struct txc_transcript *t;
+	bool keep_rows;
+	struct txc_arena *tmp; /* one line at a time */
+	struct cmsg *ms;
+	size_t n, cap;
+	struct other *os;
+	size_t n_os, cap_os;
+	size_t n_compacted; /* messages before the last compact_boundary */
+	struct txc_str custom_title, summary, session_id;
+	struct calls calls;       /* every call so far: id -> tool name */
+	double first, last, prev; /* timestamps: earliest, latest, the previous record's */
+	bool has_time;
+};
+
+struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t, bool keep_rows)
+{
+	struct txc_claude_builder *b = txc_xcalloc(1, sizeof(*b));
+	b->t = t;
+	b->keep_rows = keep_rows;
+	b->tmp = txc_arena_new(0);
+	return b;
+}
+
+static struct txc_block *add_block(struct blocks *bs, enum txc_block_kind kind)
+{
+	if (bs->n == bs->cap) {
+		bs->cap = bs->cap ? bs->cap * 2 : 4;
+		bs->v = txc_xrealloc(bs->v, bs->cap * sizeof(*bs->v));
+	}
+	struct txc_block *b = &bs->v[bs->n++];
+	memset(b, 0, sizeof(*b));
+	b->kind = kind;
+	return b;
+}
+
+/* blocks from..n were built from the line in scratch: copy what they hold into the transcript */
+static void relocate(struct txc_arena *a, struct blocks *bs, size_t from)
+{
+	for (size_t i = from; i < bs->n; i++) {
+		struct txc_block *b = &bs->v[i];
+		b->text = own(a, b->text);
+		b->signature = own(a, b->signature);
+		b->encrypted = own(a, b->encrypted);
+		b->id = own(a, b->id);
+		b->name = own(a, b->name);
+		b->source_name = own(a, b->source_name);
+		b->output_text = own(a, b->output_text);
+		b->media_type = own(a, b->media_type);
+		b->data = own(a, b->data);
+		if (b->input != NULL)
+			b->input = txc_json_copy(a, b->input);
+		if (b->output != NULL)
+			b->output = txc_json_copy(a, b->output);
+	}
+}
+
+/*
+ * A message's blocks grow in a heap vector while its records come (cap > 0); once another
+ * message starts it can no longer change, so they move to an exact-size arena copy (cap 0),
+ * and a long session holds each block once.  A turn that continues after all (an assistant
+ * record of the same message.id after an empty record) gets a heap vector again.
+ */
+static void settle(struct txc_arena *a, struct blocks *bs)
+{
+	if (bs->cap == 0)
+		return;
+	struct txc_block *v = txc_arena_array(a, bs->n ? bs->n : 1, sizeof(*v));
+	if (bs->n)
+		memcpy(v, bs->v, bs->n * sizeof(*v));
+	free(bs->v);
+	bs->v = v;
+	bs->cap = 0;
+}
+
+static void unsettle(struct blocks *bs)
+{
+	if (bs->cap != 0 || bs->n == 0)
+		return;
+	struct txc_block *v = txc_xmalloc(bs->n * 2 * sizeof(*v));
+	memcpy(v, bs->v, bs->n * sizeof(*v));
+	bs->v = v;
+	bs->cap = bs->n * 2;
+}
+
+static struct cmsg *next_msg(struct txc_claude_builder *b, enum txc_role role, double time)
+{
+	if (b->n > 0)
+		settle(b->t->arena, &b->ms[b->n - 1].bs);
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 64;
+		b->ms = txc_xrealloc(b->ms, b->cap * sizeof(*b->ms));
+	}
+	struct cmsg *c = &b->ms[b->n++];
+	memset(c, 0, sizeof(*c));
+	c->m.role = role;
+	c->m.time = time;
+	return c;
+}
+
+/* a record that makes no message: kept whole for the native rows */
+static void keep_other(struct txc_claude_builder *b, const struct txc_json *r)
+{
+	if (!b->keep_rows)
+		return;
+	if (b->n_os == b->cap_os) {
+		b->cap_os = b->cap_os ? b->cap_os * 2 : 16;
+		b->os = txc_xrealloc(b->os, b->cap_os * sizeof(*b->os));
+	}
+	b->os[b->n_os++] = (struct other){b->n, txc_json_copy(b->t->arena, r)};
+}
+
+/* the record's keys the model does not hold (toolUseResult, todos, ...), added to c->extra */
+static void keep_extra(struct txc_claude_builder *b, struct cmsg *c, const struct txc_json *r)
+{
+	static const char *const known[] = {"parentUuid", "logicalParentUuid", "isSidechain", "userType", "cwd",
+					    "sessionId",  "version",           "gitBranch",   "type",     "timestamp",
+					    "uuid",       "message",           "requestId",   "costUSD",  NULL};
+	if (!b->keep_rows)
+		return;
+	size_t have = c->extra ? c->extra->n : 0;
+	struct txc_json *o = txc_json_object(b->t->arena, have + r->n);
+	for (size_t i = 0; i < have; i++)
+		txc_json_put(o, c->extra->keys[i], c->extra->items[i]);
+	for (size_t i = 0; i < r->n; i++) {
+		size_t k = 0;
+		while (known[k] && !txc_str_eq(r->keys[i], known[k]))
+			k++;
+		if (known[k] == NULL && txc_json_get(o, own(b->tmp, r->keys[i]).ptr) == NULL)
+			txc_json_put(o, own(b->t->arena, r->keys[i]), txc_json_copy(b->t->arena, r->items[i]));
+	}
+	c->extra = o->n ? o : c->extra;
+}
+
+/* Claude's tool name as Hermes named it, where txc normalises Hermes's (model_hermes.c) */
+static const char *hermes_name(struct txc_str name)
+{
+	static const char *const map[][2] = {
+		{"Read", "read_file"}, {"Write", "write_file"}, {"Edit", "patch"}, {"Bash", "terminal"}};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (txc_str_eq(name, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
+/* a block txc has no kind for: kept as text that says what it was */
+static void raw_block(struct txc_arena *a, struct blocks *bs, const struct txc_json *item)
+{
+	struct txc_buf t = TXC_BUF_INIT;
+	const char *type = txc_json_cstr(txc_json_get(item, "type"));
+	txc_buf_addf(&t, "[%s block] ", type ? type : "unknown");
+	txc_json_emit(&t, item, 0);
+	add_block(bs, TXC_BLOCK_TEXT)->text = txc_arena_str(a, t.buf, t.len);
+	txc_buf_release(&t);
+}
+
+static void tool_use_block(struct txc_arena *a, struct blocks *bs, const struct txc_json *item)
+{
+	struct txc_str name = nonempty(txc_json_get(item, "name"));
+	if (name.ptr == NULL) {
+		raw_block(a, bs, item);
+		return;
+	}
+	struct txc_block *blk = add_block(bs, TXC_BLOCK_TOOL_USE);
+	const struct txc_json *id = txc_json_get(item, "id"), *input = txc_json_get(item, "input");
+	blk->id = id != NULL && id->kind == TXC_JSON_STRING ? id->s : txc_str_c("");
+	name = txc_arena_str(a, name.ptr, name.len); /* NUL-terminated for the tool table */
+	txc_model_tool_set(a, blk, name, input != NULL ? input : txc_json_object(a, 0));
+	const char *h = hermes_name(name);
+	blk->source_name = h ? txc_str_c(h) : name;
+}
+
+static void image_block(struct txc_arena *a, struct blocks *bs, const struct txc_json *item)
+{
+	const struct txc_json *src = txc_json_get(item, "source");
+	struct txc_str data = nonempty(txc_json_get(src, "data"));
+	if (!txc_str_eq(nonempty(txc_json_get(src, "type")), "base64") || data.ptr == NULL) {
+		raw_block(a, bs, item); /* a url or file source: said, not fetched */
+		return;
+	}
+	struct txc_block *blk = add_block(bs, TXC_BLOCK_IMAGE);
+	blk->media_type = nonempty(txc_json_get(src, "media_type"));
+	if (blk->media_type.ptr == NULL) /* writers take a media type as text, perhaps empty */
+		blk->media_type = txc_str_c("");
+	blk->data = data;
+}
+
+/* A JSON result is kept as its text (output_json), as the Hermes mapping does. */
+static void tool_result_block(struct txc_claude_builder *b, struct blocks *bs, const struct txc_json *item)
+{
+	const struct txc_json *id = txc_json_get(item, "tool_use_id"), *c = txc_json_get(item, "content");
+	/* txc's Claude writer answers a call that had no result with this placeholder: not a result */
+	if (is_true(txc_json_get(item, "is_error")) &&
+	    txc_str_eq(nonempty(c), "[no result was recorded for this call]"))
+		return;
+	struct txc_block *blk = add_block(bs, TXC_BLOCK_TOOL_RESULT);
+	blk->id = id != NULL && id->kind == TXC_JSON_STRING ? id->s : txc_str_c("");
+	blk->name = call_name(&b->calls, blk->id);
+	blk->is_error = is_true(txc_json_get(item, "is_error"));
+	if (c == NULL || c->kind == TXC_JSON_NULL) {
+		blk->output_text = txc_str_c("");
+	} else if (c->kind == TXC_JSON_STRING) {
+		const struct txc_json *v;
+		blk->output_text = c->s;
+		blk->output_json = txc_json_parse(b->tmp, c->s.ptr, c->s.len, &v) == 0 &&
+				   (v->kind == TXC_JSON_OBJECT || v->kind == TXC_JSON_ARRAY);
+	} else {
+		blk->output = c;
+	}
+}
+
+/* text between <tag> and </tag> in s, or NULL */
+static struct txc_str tag_text(struct txc_str s, const char *tag)
+{
+	char open[48], close[48];
+	size_t lo = (size_t)snprintf(open, sizeof(open), "<%s>", tag);
+	snprintf(close, sizeof(close), "</%s>", tag);
+	for (size_t i = 0; i + lo <= s.len; i++) {
+		if (memcmp(s.ptr + i, open, lo) != 0)
+			continue;
+		size_t start = i + lo, lc = strlen(close);
+		for (size_t j = start; j + lc <= s.len; j++)
+			if (memcmp(s.ptr + j, close, lc) == 0)
+				return (struct txc_str){s.ptr + start, j - start};
+		return TXC_STR_NULL;
+	}
+	return TXC_STR_NULL;
+}
+
+/* Claude Code's slash-command and local-output envelopes, as the text a person typed or saw; false if none */
+static bool envelope_text(struct txc_arena *a, struct txc_str s, struct txc_str *out)
+{
+	struct txc_str name = tag_text(s, "command-name"), args = tag_text(s, "command-args");
+	/* the tag's name is split so that the layering check, which looks for a standard stream's
+	 * name below the CLI, does not take it for output */
+	struct txc_str out_text = tag_text(s, "local-command-std"
+					      "out");
+	if (name.ptr != NULL && name.len) {
+		struct txc_buf t = TXC_BUF_INIT;
+		txc_buf_add(&t, name.ptr, name.len);
+		if (args.len) {
+			txc_buf_addch(&t, ' ');
+			txc_buf_add(&t, args.ptr, args.len);
+		}
+		*out = txc_arena_str(a, t.buf, t.len);
+		txc_buf_release(&t);
+		return true;
+	}
+	if (out_text.ptr != NULL) {
+		*out = out_text;
+		return true;
+	}
+	return false;
+}
+
+static void text_block(struct txc_arena *a, struct blocks *bs, struct txc_str s)
+{
+	struct txc_str env;
+	if (s.len >= 1 && s.ptr[0] == '<' && envelope_text(a, s, &env))
+		s = env;
+	if (!blank(s.ptr, s.len))
+		add_block(bs, TXC_BLOCK_TEXT)->text = s;
+}
+
+static void user_item(struct txc_claude_builder *b, struct blocks *bs, const struct txc_json *item)
+{
+	const char *type = txc_json_cstr(txc_json_get(item, "type"));
+	const struct txc_json *text = txc_json_get(item, "text");
+	if (type != NULL && strcmp(type, "text") == 0 && text != NULL && text->kind == TXC_JSON_STRING)
+		text_block(b->tmp, bs, text->s);
+	else if (type != NULL && strcmp(type, "image") == 0)
+		image_block(b->tmp, bs, item);
+	else if (type != NULL && strcmp(type, "tool_result") == 0)
+		tool_result_block(b, bs, item);
+	else if (item->kind == TXC_JSON_STRING)
+		text_block(b->tmp, bs, item->s);
+	else
+		raw_block(b->tmp, bs, item);
+}
+
+static void assistant_item(struct txc_claude_builder *b, struct blocks *bs, const struct txc_json *item)
+{
+	const char *type = txc_json_cstr(txc_json_get(item, "type"));
+	const struct txc_json *v;
+	if (type == NULL) {
+		raw_block(b->tmp, bs, item);
+	} else if (strcmp(type, "text") == 0 && (v = txc_json_get(item, "text")) && v->kind == TXC_JSON_STRING) {
+		add_block(bs, TXC_BLOCK_TEXT)->text = v->s;
+	} else if (strcmp(type, "thinking") == 0 && (v = txc_json_get(item, "thinking")) &&
+		   v->kind == TXC_JSON_STRING) {
+		struct txc_block *blk = add_block(bs, TXC_BLOCK_THINKING);
+		blk->text = v->s;
+		blk->signature = nonempty(txc_json_get(item, "signature"));
+	} else if (strcmp(type, "redacted_thinking") == 0) {
+		struct txc_block *blk = add_block(bs, TXC_BLOCK_THINKING);
+		blk->text = txc_str_c("");
+		blk->encrypted = nonempty(txc_json_get(item, "data"));
+	} else if (strcmp(type, "tool_use") == 0) {
+		tool_use_block(b->tmp, bs, item);
+	} else {
+		raw_block(b->tmp, bs, item);
+	}
+}
+
+static void content_items(struct txc_claude_builder *b, struct cmsg *c, const struct txc_json *content)
+{
+	bool user = c->m.role == TXC_ROLE_USER;
+	if (content == NULL || content->kind == TXC_JSON_NULL)
+		return;
+	if (content->kind == TXC_JSON_STRING) {
+		if (user)
+			text_block(b->tmp, &c->bs, content->s);
+		else if (!blank(content->s.ptr, content->s.len))
+			add_block(&c->bs, TXC_BLOCK_TEXT)->text = content->s;
+		return;
+	}
+	if (content->kind != TXC_JSON_ARRAY) {
+		raw_block(b->tmp, &c->bs, content);
+		return;
+	}
+	for (size_t i = 0; i < content->n; i++) {
+		if (user)
+			user_item(b, &c->bs, content->items[i]);
+		else
+			assistant_item(b, &c->bs, content->items[i]);
+	}
+}
+
+static void usage_of(struct cmsg *c, const struct txc_json *msg, const struct txc_json *r)
+{
+	const struct txc_json *u = txc_json_get(msg, "usage");
+	double cost;
+	if (u != NULL && u->kind == TXC_JSON_OBJECT) {
+		/* every record of a turn repeats the turn's usage: the last one counts, once */
+		c->usage[0] = int_or0(txc_json_get(u, "input_tokens"));
+		c->usage[1] = int_or0(txc_json_get(u, "output_tokens"));
+		c->usage[2] = int_or0(txc_json_get(u, "cache_read_input_tokens"));
+		c->usage[3] = int_or0(txc_json_get(u, "cache_creation_input_tokens"));
+		c->has_usage = true;
+	}
+	if (txc_json_number(txc_json_get(r, "costUSD"), &cost) && isfinite(cost)) {
+		c->cost = cost;
+		c->has_cost = true;
+	}
+}
+
+/*
+ * A user record answering several calls at once becomes one message per result, and its text
+ * and images one message between them, in their order: the model's convention (Hermes's tool
+ * rows), by which a writer pairs each call with its result.
+ */
+static void split_results(struct txc_claude_builder *b, size_t at)
+{
+	struct blocks all = b->ms[at].bs;
+	size_t results = 0;
+	for (size_t i = 0; i < all.n; i++)
+		results += all.v[i].kind == TXC_BLOCK_TOOL_RESULT;
+	if (results == 0 || all.n == 1)
+		return;
+	struct cmsg proto = b->ms[at];
+	proto.bs = (struct blocks){0};
+	b->n = at; /* rebuilt from here */
+	bool open_text = false;
+	for (size_t i = 0; i < all.n; i++) {
+		bool result = all.v[i].kind == TXC_BLOCK_TOOL_RESULT;
+		if (result || !open_text) {
+			struct cmsg *c = next_msg(b, TXC_ROLE_USER, proto.m.time);
+			*c = proto;
+			proto.extra = NULL; /* the record's side data goes with its first message */
+		}
+		*add_block(&b->ms[b->n - 1].bs, all.v[i].kind) = all.v[i];
+		open_text = !result;
+	}
+	free(all.v);
+}
+
+/* a user or assistant record: a new message, or more of the assistant turn its message.id names */
+static void message_record(struct txc_claude_builder *b, const struct txc_json *r, enum txc_role role, double time)
+{
+	const struct txc_json *msg = txc_json_get(r, "message");
+	struct txc_str id = role == TXC_ROLE_ASSISTANT ? nonempty(txc_json_get(msg, "id")) : TXC_STR_NULL;
+	struct cmsg *last = b->n ? &b->ms[b->n - 1] : NULL;
+	bool merge = id.ptr != NULL && last != NULL && last->m.role == TXC_ROLE_ASSISTANT &&
+		     last->msg_id.len == id.len && memcmp(last->msg_id.ptr, id.ptr, id.len) == 0 &&
+		     b->n > b->n_compacted;
+	struct cmsg *c = merge ? last : next_msg(b, role, time);
+	if (merge)
+		unsettle(&c->bs);
+	size_t from = c->bs.n;
+	if (!merge)
+		c->msg_id = own(b->t->arena, id);
+	content_items(b, c, txc_json_get(msg, "content"));
+	relocate(b->t->arena, &c->bs, from);
+	for (size_t i = from; i < c->bs.n; i++)
+		if (c->bs.v[i].kind == TXC_BLOCK_TOOL_USE)
+			calls_put(&b->calls, c->bs.v[i].id, c->bs.v[i].source_name);
+	if (!merge && c->bs.n == 0) { /* nothing to show (an empty record): kept as a row */
+		free(c->bs.v);
+		b->n--;
+		keep_other(b, r);
+		return;
+	}
+	if (role == TXC_ROLE_ASSISTANT) {
+		struct txc_str model = nonempty(txc_json_get(msg, "model"));
+		if (model.ptr != NULL)
+			c->m.model = own(b->t->arena, model);
+		if (b->t->meta.model.ptr == NULL && model.ptr != NULL && !txc_str_eq(model, "<synthetic>"))
+			b->t->meta.model = c->m.model;
+		struct txc_str stop = nonempty(txc_json_get(msg, "stop_reason"));
+		if (stop.ptr != NULL) {
+			c->m.stop = txc_model_stop_from_text(stop.ptr, stop.len);
+			c->m.stop_other = c->m.stop == TXC_STOP_OTHER ? own(b->t->arena, stop) : TXC_STR_NULL;
+		}
+		usage_of(c, msg, r);
+	}
+	keep_extra(b, c, r);
+	if (role == TXC_ROLE_USER)
+		split_results(b, (size_t)(c - b->ms));
+}
+
+/* the envelope every record may carry: time, cwd, branch, session id */
+static double envelope(struct txc_claude_builder *b, const struct txc_json *r)
+{
+	struct txc_meta *m = &b->t->meta;
+	struct txc_str ts = nonempty(txc_json_get(r, "timestamp"));
+	double t;
+	if (ts.ptr != NULL && txc_claude_time(ts.ptr, ts.len, &t)) {
+		if (!b->has_time || t < b->first)
+			b->first = t;
+		if (!b->has_time || t > b->last)
+			b->last = t;
+		b->has_time = true;
+		b->prev = t;
+	}
+	if (m->cwd.ptr == NULL)
+		m->cwd = own(b->t->arena, nonempty(txc_json_get(r, "cwd")));
+	if (m->git_branch.ptr == NULL)
+		m->git_branch = own(b->t->arena, nonempty(txc_json_get(r, "gitBranch")));
+	if (b->session_id.ptr == NULL)
+		b->session_id = own(b->t->arena, nonempty(txc_json_get(r, "sessionId")));
+	return b->prev;
+}
+
+static void compact_boundary(struct txc_claude_builder *b)
+{
+	for (size_t i = b->n_compacted; i < b->n; i++)
+		b->ms[i].m.compacted = true;
+	b->n_compacted = b->n;
+}
+
+static void record(struct txc_claude_builder *b, const struct txc_json *r)
+{
+	const char *type = txc_json_cstr(txc_json_get(r, "type"));
+	double time = envelope(b, r);
+	bool meta = is_true(txc_json_get(r, "isMeta"));
+	if (type != NULL && strcmp(type, "custom-title") == 0 && nonempty(txc_json_get(r, "customTitle")).ptr) {
+		b->custom_title = own(b->t->arena, nonempty(txc_json_get(r, "customTitle")));
+	} else if (type != NULL && strcmp(type, "summary") == 0 && nonempty(txc_json_get(r, "summary")).ptr) {
+		if (b->summary.ptr == NULL)
+			b->summary = own(b->t->arena, nonempty(txc_json_get(r, "summary")));
+	} else if (type != NULL && strcmp(type, "user") == 0 && !meta) {
+		message_record(b, r, TXC_ROLE_USER, time);
+		return;
+	} else if (type != NULL && strcmp(type, "assistant") == 0) {
+		message_record(b, r, TXC_ROLE_ASSISTANT, time);
+		return;
+	} else if (type != NULL && strcmp(type, "system") == 0 &&
+		   txc_str_eq(nonempty(txc_json_get(r, "subtype")), "compact_boundary")) {
+		compact_boundary(b);
+	}
+	keep_other(b, r);
+}
+
+int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t len)
+{
+	const struct txc_json *r;
+	if (blank(line, len))
+		return 1;
+	int rc = txc_json_parse(b->tmp, line, len, &r) == 0 && r->kind == TXC_JSON_OBJECT ? 0 : -1;
+	if (rc == 0)
+		record(b, r);
+	txc_arena_reset(b->tmp);
+	return rc;
+}
+
+/* ---- the model back to Hermes-shaped rows (t->native) ---- */
+
+static const struct txc_json *jstr(struct txc_arena *a, struct txc_str s)
+{
+	return s.ptr != NULL ? txc_json_string(a, s.ptr, s.len) : &txc_json_null_value;
+}
+
+static void put(struct txc_json *o, const char *k, const struct txc_json *v)
+{
+	txc_json_put(o, txc_str_c(k), v);
+}
+
+static struct txc_json *row_new(struct txc_arena *a, int64_t id, struct txc_str sid, const char *role,
+				const struct cmsg *c)
+{
+	struct txc_json *o = txc_json_object(a, 17);
+	put(o, "id", txc_json_int(a, id));
+	put(o, "session_id", jstr(a, sid));
+	put(o, "role", txc_json_string(a, role, strlen(role)));
+	put(o, "content", &txc_json_null_value);
+	put(o, "tool_call_id", &txc_json_null_value);
+	put(o, "tool_calls", &txc_json_null_value);
+	put(o, "tool_name", &txc_json_null_value);
+	put(o, "effect_disposition", &txc_json_null_value);
+	put(o, "timestamp", txc_json_real(a, c ? c->m.time : 0));
+	put(o, "finish_reason", &txc_json_null_value);
+	put(o, "reasoning", &txc_json_null_value);
+	put(o, "reasoning_content", &txc_json_null_value);
+	put(o, "codex_reasoning_items", &txc_json_null_value);
+	put(o, "active", txc_json_int(a, c && c->m.compacted ? 0 : 1));
+	put(o, "compacted", txc_json_int(a, c && c->m.compacted ? 1 : 0));
+	return o;
+}
+
+static void set(struct txc_json *o, const char *k, const struct txc_json *v)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (txc_str_eq(o->keys[i], k))
+			o->items[i] = v;
+}
+
+/* Claude's input of a call txc renamed, with Hermes's keys again (the reverse of model_hermes.c) */
+static const struct txc_json *hermes_input(struct txc_arena *a, const char *hname, const struct txc_json *in)
+{
+	if (hname == NULL || in == NULL || in->kind != TXC_JSON_OBJECT)
+		return in;
+	bool patch = strcmp(hname, "patch") == 0, term = strcmp(hname, "terminal") == 0;
+	struct txc_json *o = txc_json_object(a, in->n + 1);
+	if (patch)
+		put(o, "mode", txc_json_string(a, "replace", 7));
+	for (size_t i = 0; i < in->n; i++) {
+		struct txc_str k = in->keys[i];
+		const struct txc_json *v = in->items[i];
+		int64_t ms;
+		if (!term && txc_str_eq(k, "file_path"))
+			k = txc_str_c("path");
+		else if (term && txc_str_eq(k, "run_in_background"))
+			k = txc_str_c("background");
+		else if (term && txc_str_eq(k, "timeout_ms") && txc_json_is_int(v, &ms) && ms >= 0 && ms % 1000 == 0)
+			k = txc_str_c("timeout"), v = txc_json_int(a, ms / 1000);
+		txc_json_put(o, k, v);
+	}
+	return o;
+}
+
+static const struct txc_json *tool_calls(struct txc_arena *a, const struct cmsg *c, size_t n_calls)
+{
+	struct txc_json *arr = txc_json_array(a, n_calls);
+	for (size_t i = 0; i < c->bs.n; i++) {
+		const struct txc_block *b = &c->bs.v[i];
+		if (b->kind != TXC_BLOCK_TOOL_USE)
+			continue;
+		const char *h = hermes_name(b->name);
+		struct txc_json *call = txc_json_object(a, 3), *fn = txc_json_object(a, 2);
+		put(call, "id", jstr(a, b->id));
+		put(call, "type", txc_json_string(a, "function", 8));
+		put(fn, "name", h ? txc_json_string(a, h, strlen(h)) : jstr(a, b->name));
+		struct txc_str args = compact(a, hermes_input(a, h, b->input), TXC_JSON_PY);
+		put(fn, "arguments", txc_json_string(a, args.ptr, args.len));
+		put(call, "function", fn);
+		txc_json_push(arr, call);
+	}
+	return arr;
+}
+
+/* text and images as Hermes content: one text as a string, else parts */
+static const struct txc_json *content_of(struct txc_arena *a, const struct cmsg *c)
+{
+	size_t n = 0, texts = 0;
+	const struct txc_block *only = NULL;
+	for (size_t i = 0; i < c->bs.n; i++) {
+		enum txc_block_kind k = c->bs.v[i].kind;
+		n += k == TXC_BLOCK_TEXT || k == TXC_BLOCK_IMAGE;
+		if (k == TXC_BLOCK_TEXT)
+			texts++, only = &c->bs.v[i];
+	}
+	if (n == 0)
+		return &txc_json_null_value;
+	if (n == 1 && texts == 1)
+		return jstr(a, only->text);
+	struct txc_json *parts = txc_json_array(a, n);
+	for (size_t i = 0; i < c->bs.n; i++) {
+		const struct txc_block *b = &c->bs.v[i];
+		struct txc_json *p = txc_json_object(a, 2);
+		if (b->kind == TXC_BLOCK_TEXT) {
+			put(p, "type", txc_json_string(a, "text", 4));
+			put(p, "text", jstr(a, b->text));
+		} else if (b->kind == TXC_BLOCK_IMAGE) {
+			struct txc_buf u = TXC_BUF_INIT;
+			txc_buf_addstr(&u, "data:");
+			txc_buf_add(&u, b->media_type.ptr, b->media_type.len);
+			txc_buf_addstr(&u, ";base64,");
+			txc_buf_add(&u, b->data.ptr, b->data.len);
+			struct txc_json *url = txc_json_object(a, 1);
+			put(url, "url", txc_json_string(a, u.buf, u.len));
+			txc_buf_release(&u);
+			put(p, "type", txc_json_string(a, "image_url", 9));
+			put(p, "image_url", url);
+		} else {
+			continue;
+		}
+		txc_json_push(parts, p);
+	}
+	return parts;
+}
+
+/* what only Claude records: the model, usage, cost, signed or redacted thinking, and c->extra */
+static const struct txc_json *claude_side(struct txc_arena *a, const struct cmsg *c)
+{
+	size_t extra = c->extra ? c->extra->n : 0, n_think = 0;
+	for (size_t i = 0; i < c->bs.n; i++)
+		n_think +=
+			c->bs.v[i].kind == TXC_BLOCK_THINKING && (c->bs.v[i].signature.len || c->bs.v[i].encrypted.len);
+	struct txc_json *o = txc_json_object(a, 4 + extra);
+	if (c->m.model.ptr != NULL)
+		put(o, "model", jstr(a, c->m.model));
+	if (c->has_usage) {
+		static const char *const k[4] = {"input_tokens", "output_tokens", "cache_read_input_tokens",
+						 "cache_creation_input_tokens"};
+		struct txc_json *u = txc_json_object(a, 4);
+		for (int i = 0; i < 4; i++)
+			put(u, k[i], txc_json_int(a, c->usage[i]));
+		put(o, "usage", u);
+	}
+	if (c->has_cost)
+		put(o, "costUSD", txc_json_real(a, c->cost));
+	if (n_think) {
+		struct txc_json *arr = txc_json_array(a, n_think);
+		for (size_t i = 0; i < c->bs.n; i++) {
+			const struct txc_block *b = &c->bs.v[i];
+			if (b->kind != TXC_BLOCK_THINKING || !(b->signature.len || b->encrypted.len))
+				continue;
+			struct txc_json *t = txc_json_object(a, 2);
+			if (b->signature.len)
+				put(t, "signature", jstr(a, b->signature));
+			if (b->encrypted.len)
+				put(t, "data", jstr(a, b->encrypted));
+			txc_json_push(arr, t);
+		}
+		put(o, "thinking", arr);
+	}
+	for (size_t i = 0; i < extra; i++)
+		txc_json_put(o, c->extra->keys[i], c->extra->items[i]);
+	return o->n ? o : NULL;
+}
+
+static const char *hermes_finish(const struct txc_message *m)
+{
+	switch (m->stop) {
+	case TXC_STOP_END_TURN: return "stop";
+	case TXC_STOP_TOOL_USE: return "tool_calls";
+	case TXC_STOP_MAX_TOKENS: return "length";
+	case TXC_STOP_OTHER: return NULL;
+	default: return txc_model_stop_name(m->stop);
+	}
+}
+
+struct rows {
+	const struct txc_json **v;
+	size_t n, cap;
+};
+
+static struct txc_json *push_row(struct rows *rs, struct txc_json *row)
+{
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 64;
+		rs->v = txc_xrealloc(rs->v, rs->cap * sizeof(*rs->v));
+	}
+	rs->v[rs->n++] = row;
+	return row;
+}
+
+static void assistant_row(struct txc_arena *a, struct rows *rs, struct txc_str sid, const struct cmsg *c)
+{
+	struct txc_json *row = push_row(rs, row_new(a, (int64_t)rs->n + 1, sid, "assistant", c));
+	struct txc_buf think = TXC_BUF_INIT;
+	size_t calls = 0;
+	for (size_t i = 0; i < c->bs.n; i++) {
+		const struct txc_block *b = &c->bs.v[i];
+		calls += b->kind == TXC_BLOCK_TOOL_USE;
+		if (b->kind == TXC_BLOCK_THINKING && b->text.len) {
+			if (think.len)
+				txc_buf_addstr(&think, "\n\n");
+			txc_buf_add(&think, b->text.ptr, b->text.len);
+		}
+	}
+	set(row, "content", content_of(a, c));
+	if (calls)
+		set(row, "tool_calls", tool_calls(a, c, calls));
+	if (think.len)
+		set(row, "reasoning", txc_json_string(a, think.buf, think.len));
+	txc_buf_release(&think);
+	const char *fr = hermes_finish(&c->m);
+	if (fr != NULL)
+		set(row, "finish_reason", txc_json_string(a, fr, strlen(fr)));
+	else if (c->m.stop == TXC_STOP_OTHER)
+		set(row, "finish_reason", jstr(a, c->m.stop_other));
+}
+
+static void user_rows(struct txc_arena *a, struct rows *rs, struct txc_str sid, const struct cmsg *c)
+{
+	const struct txc_json *content = content_of(a, c);
+	if (content->kind != TXC_JSON_NULL)
+		set(push_row(rs, row_new(a, (int64_t)rs->n + 1, sid, "user", c)), "content", content);
+	for (size_t i = 0; i < c->bs.n; i++) {
+		const struct txc_block *b = &c->bs.v[i];
+		if (b->kind != TXC_BLOCK_TOOL_RESULT)
+			continue;
+		struct txc_json *row = push_row(rs, row_new(a, (int64_t)rs->n + 1, sid, "tool", c));
+		set(row, "tool_call_id", jstr(a, b->id));
+		set(row, "tool_name", jstr(a, b->name));
+		set(row, "content", b->output ? jstr(a, compact(a, b->output, TXC_JSON_PY)) : jstr(a, b->output_text));
+	}
+}
+
+/* a record that made no message: its type as the role, its JSON as the content */
+static void other_row(struct txc_arena *a, struct rows *rs, struct txc_str sid, const struct txc_json *raw)
+{
+	struct txc_str type = nonempty(txc_json_get(raw, "type"));
+	struct txc_buf role = TXC_BUF_INIT;
+	txc_buf_addstr(&role, "claude:");
+	txc_buf_add(&role, type.ptr ? type.ptr : "unknown", type.ptr ? type.len : 7);
+	struct txc_json *row = push_row(rs, row_new(a, (int64_t)rs->n + 1, sid, "", NULL));
+	set(row, "role", txc_json_string(a, role.buf, role.len));
+	set(row, "content", jstr(a, compact(a, raw, 0)));
+	double t;
+	struct txc_str ts = nonempty(txc_json_get(raw, "timestamp"));
+	if (ts.ptr != NULL && txc_claude_time(ts.ptr, ts.len, &t))
+		set(row, "timestamp", txc_json_real(a, t));
+	else
+		set(row, "timestamp", &txc_json_null_value);
+	txc_buf_release(&role);
+}
+
+static const struct txc_json *with_side(struct txc_arena *a, const struct txc_json *row, const struct txc_json *side)
+{
+	struct txc_json *o = txc_json_object(a, row->n + 1);
+	for (size_t i = 0; i < row->n; i++)
+		txc_json_put(o, row->keys[i], row->items[i]);
+	put(o, "claude", side);
+	return o;
+}
+
+static const struct txc_json *native_rows(struct txc_claude_builder *b)
+{
+	struct txc_arena *a = b->t->arena;
+	struct rows rs = {0};
+	struct txc_str sid = b->t->meta.id;
+	size_t o = 0;
+	for (size_t i = 0; i <= b->n; i++) {
+		for (; o < b->n_os && b->os[o].at == i; o++)
+			other_row(a, &rs, sid, b->os[o].raw);
+		if (i == b->n)
+			break;
+		size_t first = rs.n;
+		if (b->ms[i].m.role == TXC_ROLE_ASSISTANT)
+			assistant_row(a, &rs, sid, &b->ms[i]);
+		else
+			user_rows(a, &rs, sid, &b->ms[i]);
+		const struct txc_json *side = claude_side(a, &b->ms[i]);
+		if (side != NULL && rs.n > first)
+			rs.v[first] = with_side(a, rs.v[first], side);
+	}
+	struct txc_json *arr = txc_json_array(a, rs.n);
+	for (size_t i = 0; i < rs.n; i++)
+		txc_json_push(arr, rs.v[i]);
+	free(rs.v);
+	return arr;
+}
+
+static const struct txc_json *native_session(struct txc_transcript *t, size_t n_rows, double last)
+{
+	struct txc_arena *a = t->arena;
+	const struct txc_meta *m = &t->meta;
+	struct txc_json *o = txc_json_object(a, 16);
+	put(o, "id", jstr(a, m->id));
+	put(o, "source", txc_json_string(a, "claude-code", 11));
+	put(o, "model", jstr(a, m->model));
+	put(o, "started_at", txc_json_real(a, m->started_at));
+	put(o, "ended_at", isnan(last) ? &txc_json_null_value : txc_json_real(a, last));
+	put(o, "message_count", txc_json_int(a, (int64_t)n_rows));
+	put(o, "tool_call_count", txc_json_int(a, m->tool_call_count));
+	put(o, "input_tokens", txc_json_int(a, m->input_tokens));
+	put(o, "output_tokens", txc_json_int(a, m->output_tokens));
+	put(o, "cache_read_tokens", txc_json_int(a, m->cache_read_tokens));
+	put(o, "cache_write_tokens", txc_json_int(a, m->cache_write_tokens));
+	put(o, "cwd", jstr(a, m->cwd));
+	put(o, "git_branch", jstr(a, m->git_branch));
+	put(o, "estimated_cost_usd", m->has_cost ? txc_json_real(a, m->cost_usd) : &txc_json_null_value);
+	put(o, "title", jstr(a, m->title));
+	put(o, "archived", txc_json_int(a, 0));
+	return o;
+}
+
+/* token counts are the file's: huge ones stop at INT64_MAX rather than wrap */
+static void add_sat(int64_t *sum, int64_t x)
+{
+	*sum = x > INT64_MAX - *sum ? INT64_MAX : *sum + x;
+}
+
+static void meta_totals(struct txc_claude_builder *b)
+{
+	struct txc_meta *m = &b->t->meta;
+	m->title = b->custom_title.ptr ? b->custom_title : b->summary;
+	if (m->id.ptr == NULL)
+		m->id = b->session_id.ptr ? b->session_id : txc_str_c("");
+	m->started_at = b->has_time ? b->first : 0;
+	m->message_count = (int64_t)b->n;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct cmsg *c = &b->ms[i];
+		for (size_t k = 0; k < c->bs.n; k++)
+			m->tool_call_count += c->bs.v[k].kind == TXC_BLOCK_TOOL_USE;
+		add_sat(&m->input_tokens, c->usage[0]);
+		add_sat(&m->output_tokens, c->usage[1]);
+		add_sat(&m->cache_read_tokens, c->usage[2]);
+		add_sat(&m->cache_write_tokens, c->usage[3]);
+		if (c->has_cost) { /* costUSD: Claude Code's own pricing of the tokens, an estimate */
+			m->has_cost = true;
+			m->cost_usd += c->cost;
+		}
+	}
+	m->has_usage =
+		m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 || m->cache_write_tokens > 0;
+}
+
+void txc_claude_end(struct txc_claude_builder *b, double *last_active)
+{
+	struct txc_transcript *t = b->t;
+	meta_totals(b);
+	t->n_messages = b->n;
+	t->messages = txc_arena_array(t->arena, b->n ? b->n : 1, sizeof(*t->messages));
+	for (size_t i = 0; i < b->n; i++) {
+		struct cmsg *c = &b->ms[i];
+		settle(t->arena, &c->bs);
+		c->m.blocks = c->bs.v;
+		c->m.n_blocks = c->bs.n;
+		c->m.number = (int64_t)i + 1; /* ID#N: its place, as search numbers the rows made of them */
+		t->messages[i] = c->m;
+	}
+	if (last_active != NULL)
+		*last_active = b->has_time ? b->last : NAN;
+	if (b->keep_rows) {
+		struct txc_hermes_native *nv = txc_hermes_native(t);
+		nv->rows = native_rows(b);
+		nv->session = native_session(t, nv->rows->n, b->has_time ? b->last : NAN);
+		for (size_t i = 0; i < nv->rows->n; i++)
+			nv->n_active_rows += txc_hermes_row_active(nv->rows->items[i]);
+	}
+	free(b->ms); /* every message's blocks are in the arena (settled) */
+	free(b->os);
+	free(b->calls.v);
+	txc_arena_free(b->tmp);
+	free(b);
+}

@@ -1,0 +1,179 @@
+#!/bin/sh
+# Claude Code as a source (issue 17): `list claude`, `convert claude:ID`, `export --from claude`
+# over the hand-written projects in tests/fixtures/claude-config (goldens in
+# tests/golden/claude-source; UPDATE=1 rewrites them), and the round trip over every fixture
+# store: Markdown of S == Markdown of claude-read(claude-write(S)) but for the losses
+# docs/FORMATS.md lists (the remaining differences are goldens too: claude-roundtrip/*.diff).
+# usage: claude-source-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+command -v python3 > /dev/null || { echo "claude-source-tests: python3 is required"; exit 1; }
+gold=$src/golden/claude-source
+export TZ=UTC
+unset HERMES_HOME
+CLAUDE_CONFIG_DIR=$src/fixtures/claude-config
+export CLAUDE_CONFIG_DIR
+A=5f3c2a10-0000-4000-8000-000000000001 B=9b1d7e42-0000-4000-8000-000000000002
+C=c7e0b3a4-0000-4000-8000-000000000003
+
+golden() { # name file: the file equals the golden (paths of the source tree as SRC)
+	sed "s|$src|SRC|g" "$2" > "$2.norm"
+	if [ "${UPDATE:-}" = 1 ]; then mkdir -p "$gold" && cp "$2.norm" "$gold/$1"; fi
+	if cmp -s "$2.norm" "$gold/$1"; then ok "golden $1"; else bad "golden $1 differs: $(diff "$gold/$1" "$2.norm" | head -5)"; fi
+}
+
+# --- listing: every session file, subagents as their own sessions, the summary fields ---
+expect_rc 0 "list claude" "$txc" list claude
+golden list.txt out.txt
+grep -q "left out" err.txt && grep -q "skipped 1 malformed" err.txt && ok "list: cut last line and bad line said" ||
+	bad "list: warnings missing: $(cat err.txt)"
+expect_rc 0 "list claude --json" "$txc" list claude --json
+json_ok out.txt && ok || bad "list --json: not strict JSON"
+golden list.json out.txt
+expect_rc 0 "--from claude is list claude" "$txc" list --from claude
+cmp -s out.txt "$gold/list.txt" && ok || bad "list --from claude differs from list claude"
+expect_rc 0 "--title from custom-title" "$txc" list claude --title "a.c BUG"
+[ "$(grep -c . out.txt)" = 2 ] && grep -q "$A" out.txt && ok || bad "--title: $(cat out.txt)"
+expect_rc 0 "--cwd from the records" "$txc" list claude --cwd /repo/demo
+[ "$(grep -c . out.txt)" = 3 ] && grep -q agent-a0123456789abcdef out.txt && ok || bad "--cwd: $(cat out.txt)"
+expect_rc 0 "--cwd from the folder when no record has one" "$txc" list claude --cwd /tmp/other
+grep -q "$B" out.txt && ok || bad "--cwd folder: $(cat out.txt)"
+expect_rc 0 "--since" "$txc" list claude --since 2026-02-04 --utc
+[ "$(grep -c . out.txt)" = 2 ] && grep -q "$C" out.txt && ok || bad "--since: $(cat out.txt)"
+
+# --- one session: id prefixes, every record kind, the Hermes export object ---
+expect_rc 0 "convert claude:PREFIX to markdown" "$txc" convert claude:5f3 --to markdown --detail full --utc
+golden a.md out.txt
+! grep -q 'The bug is probably an off-by-one' out.txt && ok "compacted history hidden" ||
+	bad "compacted thinking shown without --include-compacted"
+expect_rc 0 "markdown --include-compacted" "$txc" convert claude:5f3 --to markdown --detail full --utc \
+	--include-compacted
+golden a-compacted.md out.txt
+for want in 'The bug is probably an off-by-one' '/model sonnet' 'Set model to sonnet' 'Read' 'undeclared' \
+	'data:image/png;base64,'; do
+	grep -qF "$want" out.txt && ok "a.md keeps: $want" || bad "a.md lost: $want"
+done
+expect_rc 0 "convert claude:ID to hermes" "$txc" convert "claude:$A" --to hermes
+json_ok out.txt && ok || bad "hermes: not strict JSON"
+golden a.hermes.json out.txt
+expect_rc 0 "tools back to Hermes names" "$txc" convert claude:c7e --to hermes
+golden c.hermes.json out.txt
+python3 - out.txt > py.txt 2>&1 <<'PY' && ok || bad "hermes names: $(cat py.txt)"
+import json, sys
+o = json.load(open(sys.argv[1]))
+calls = {c["function"]["name"]: json.loads(c["function"]["arguments"])
+         for m in o["messages"] for c in (m["tool_calls"] or [])}
+assert calls["read_file"] == {"path": "/repo/tools/x.py"}, calls
+assert calls["write_file"]["path"] == "/repo/tools/y.txt", calls
+assert calls["patch"]["mode"] == "replace" and "path" in calls["patch"], calls
+assert calls["terminal"] == {"command": "ls -la", "timeout": 30, "background": True}, calls
+assert "Grep" in calls, calls
+tools = [m["tool_name"] for m in o["messages"] if m["role"] == "tool"]
+assert tools == ["read_file", "Grep", "patch", "write_file", "terminal"], tools
+assert o["source"] == "claude-code" and o["message_count"] == len(o["messages"]), o["message_count"]
+PY
+expect_rc 0 "side data kept in the rows" "$txc" convert "claude:$A" --to hermes
+grep -q 'server_tool_use' out.txt && grep -q 'queue-operation' out.txt && grep -q 'isApiErrorMessage' out.txt &&
+	ok || bad "unknown records/fields dropped"
+expect_rc 0 "a cut last line is tolerated" "$txc" convert "claude:$B" --to markdown --utc
+golden b.md out.txt
+grep -q "unfinished" err.txt && ok || bad "no warning for the cut line: $(cat err.txt)"
+expect_rc 0 "a subagent" "$txc" convert claude:agent-a01 --to markdown --utc
+grep -q 'Found 2 TODOs' out.txt && ok || bad "subagent: $(cat out.txt)"
+expect_rc 0 "artifacts claude:ID" "$txc" artifacts claude:c7e --json
+json_ok out.txt && ok || bad "artifacts --json: not strict JSON"
+expect_rc 0 "--source subagent" "$txc" list claude --source subagent
+[ "$(grep -c . out.txt)" = 2 ] && grep -q '^agent-a0123456789abcdef ' out.txt && ok || bad "--source: $(cat out.txt)"
+expect_rc 0 "export --from claude --json" "$txc" export --from claude --json
+json_ok out.txt && [ "$(wc -l < out.txt)" = 4 ] && ok || bad "export --json: $(wc -l < out.txt) lines"
+expect_rc 0 "export --from claude --to markdown --out" "$txc" export --from claude --to markdown --out md
+[ "$(grep -c . md/manifest.jsonl)" = 4 ] && ok || bad "export --out: $(ls md)"
+expect_rc 0 "search a Claude session" "$txc" search --from claude undeclared
+grep -q "$A" out.txt && ok || bad "search: $(cat out.txt)"
+
+# --- mistakes ---
+expect_rc 3 "no such session" "$txc" convert claude:zzz --to markdown
+one_line_err "no such session"
+expect_rc 2 "claude: with --from hermes" "$txc" convert claude:5f3 --from hermes --to markdown
+expect_rc 2 "--from claude with --db" "$txc" list claude --db x.db
+one_line_err "--from claude with --db"
+expect_rc 2 "an unknown harness" "$txc" list codex
+expect_rc 0 "no projects folder: nothing listed" env CLAUDE_CONFIG_DIR="$work/none" "$txc" list claude
+[ ! -s out.txt ] && grep -q "no Claude Code sessions" err.txt && ok || bad "missing folder: $(cat err.txt)"
+
+# --- Claude Code's files are sources: never an output, even with --force ---
+# (a copy outside the build tree: its broken lines are not output for json.all to check)
+cfg=$(mktemp -d "${TMPDIR:-/tmp}/txc-claude-cfg.XXXXXX") || exit 1
+cp -R "$src/fixtures/claude-config/projects" "$cfg/"
+f=$cfg/projects/-repo-demo/$A.jsonl
+cp "$f" before.jsonl
+expect_rc 4 "-o a session file" env CLAUDE_CONFIG_DIR="$cfg" "$txc" convert claude:5f3 --to markdown -o "$f" --force
+cmp -s "$f" before.jsonl && ok "session file untouched" || bad "the session file was overwritten"
+sub=$cfg/projects/-repo-demo/$A/subagents/agent-a0123456789abcdef.jsonl
+expect_rc 4 "-o a subagent file" env CLAUDE_CONFIG_DIR="$cfg" "$txc" convert "claude:$B" --to claude -o "$sub" --force
+rm -rf "$cfg" before.jsonl
+
+# --- the round trip over every fixture store ---
+# The losses every session has (docs/FORMATS.md, "Claude Code round trip") are taken out of both
+# sides: the id (a UUID), source, cwd (the install's when none), the start (the first message's),
+# the message count (the writer adds records) and the H1 and summary lines that repeat them.
+cat > norm.py <<'PY'
+import re, sys
+out = []
+for line in open(sys.argv[1], encoding="utf-8"):
+    if re.match(r'^(id|source|cwd|started|messages): ', line) or line.startswith("# ") or \
+       re.match(r'^\*\d+ messages · ', line):
+        continue
+    out.append(line)
+sys.stdout.write("".join(out))
+PY
+cat > pair.py <<'PY'
+import json, os, sys, subprocess
+a, c, b, out = sys.argv[1:5]
+def manifest(d):
+    return [json.loads(l) for l in open(os.path.join(d, "manifest.jsonl"), encoding="utf-8")]
+md = {e["session_id"]: e["path"] for e in manifest(a)}
+back = {e["session_id"]: e["path"] for e in manifest(b)}
+with open(out, "w", encoding="utf-8") as f:
+    for e in sorted(manifest(c), key=lambda e: e["session_id"]):
+        first = open(os.path.join(c, e["path"]), encoding="utf-8").readline()
+        if not first:
+            f.write("== %s: no messages, not installed (loss)\n" % e["session_id"])
+            continue
+        uuid = json.loads(first)["sessionId"]
+        if uuid not in back:
+            f.write("== %s: %s not read back\n" % (e["session_id"], uuid))
+            continue
+        x = subprocess.run(["python3", "norm.py", os.path.join(a, md[e["session_id"]])], capture_output=True).stdout
+        y = subprocess.run(["python3", "norm.py", os.path.join(b, back[uuid])], capture_output=True).stdout
+        open("x.md", "wb").write(x)
+        open("y.md", "wb").write(y)
+        d = subprocess.run(["diff", "-U1", "x.md", "y.md"], capture_output=True).stdout.decode("utf-8", "replace")
+        lines = [l[:160] for l in d.splitlines() if not l.startswith(("--- ", "+++ "))]
+        more = len(lines) - 60
+        d = "".join(l + "\n" for l in lines[:60]) + ("... %d more lines of difference\n" % more if more > 0 else "")
+        f.write("== %s%s\n%s" % (e["session_id"], ": same" if not d else "", d))
+PY
+mkdir -p rt && cd rt || exit 1
+for sql in "$src"/fixtures/*.sql; do
+	name=$(basename "$sql" .sql)
+	rm -rf "$name" && mkdir -p "$name" && cd "$name" || exit 1
+	"$mkdb" s.db "$sql" > /dev/null 2>&1 || { bad "round trip $name: mkdb failed"; cd ..; continue; }
+	w="--detail full --images inline --utc"
+	# shellcheck disable=SC2086
+	"$txc" export --db s.db --to markdown $w --out a > /dev/null 2> err.txt &&
+		"$txc" export --db s.db --to claude --out c > /dev/null 2>> err.txt &&
+		CLAUDE_CONFIG_DIR=$PWD/cc "$txc" export --db s.db --to claude --install > /dev/null 2>> err.txt &&
+		CLAUDE_CONFIG_DIR=$PWD/cc "$txc" export --from claude --to markdown $w --out b > /dev/null 2>> err.txt &&
+		ok "round trip $name: written and read back" || bad "round trip $name: $(head -3 err.txt)"
+	cp ../../norm.py . && python3 ../../pair.py a c b report.txt 2> py.txt || bad "round trip $name: $(cat py.txt)"
+	golden "claude-roundtrip-$name.diff" report.txt
+	cd .. || exit 1
+done
+cd .. || exit 1
+
+summary claude-source
+[ "$fails" = 0 ]
