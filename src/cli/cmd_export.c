@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,25 @@ static int export_all_json(struct txc_store *s, struct txc_diag *d)
 	return rc;
 }
 
+/* ---- a test's kill -9 (TXC_TEST_KILL_AT=POINT:N, tests/cli/files-tests.sh) ---- */
+
+/* The N-th time the run reaches POINT (tmp: a file rendered into its temporary name; file: renamed
+ * into place, not yet in the manifest; journal: recorded; manifest: before the final rewrite), it
+ * is killed as kill -9 would: the test proves the next run completes whatever was cut short. */
+static void test_kill(const char *point)
+{
+	static const char *at;
+	static long left = -1;
+	if (left == -1) {
+		const char *e = getenv("TXC_TEST_KILL_AT"), *colon = e ? strchr(e, ':') : NULL;
+		at = colon ? e : "";
+		left = colon ? strtol(colon + 1, NULL, 10) : 0;
+	}
+	size_t n = strlen(point);
+	if (left > 0 && strncmp(at, point, n) == 0 && at[n] == ':' && --left == 0)
+		raise(SIGKILL);
+}
+
 /* ---- file names ---- */
 
 /* <id>-<slug>.<ext>: ids keep [A-Za-z0-9._-] (others become '_', plus a hash so two ids
@@ -174,6 +194,8 @@ struct entry {
 	char sha[65];
 	struct asset_rec *assets;
 	size_t n_assets;
+	char *exported_at;                /* kept while the bytes are */
+	char *source_fp, *render, *fstat; /* what shaped the file and how it lay on disk (NULL: unknown) */
 	bool touched, dropped;
 };
 
@@ -272,6 +294,11 @@ static void entry_clear(struct entry *e)
 	free(e->session);
 	free(e->profile);
 	free(e->format);
+	free(e->exported_at);
+	free(e->source_fp);
+	free(e->render);
+	free(e->fstat);
+	e->exported_at = e->source_fp = e->render = e->fstat = NULL;
 	for (size_t i = 0; i < e->n_assets; i++)
 		free(e->assets[i].path);
 	free(e->assets);
@@ -340,6 +367,10 @@ static void manifest_read(struct manifest *m, const char *file)
 		eindex_put(&m->by_session, m, (size_t)(e - m->v), true);
 		e->profile = opt_str(o, "profile");
 		e->format = opt_str(o, "format");
+		e->exported_at = opt_str(o, "exported_at");
+		e->source_fp = opt_str(o, "source_fingerprint");
+		e->render = opt_str(o, "render_key");
+		e->fstat = opt_str(o, "file_stat");
 		as = txc_json_get(o, "assets");
 		for (size_t i = 0; as != NULL && as->kind == TXC_JSON_ARRAY && i < as->n; i++) {
 			const char *ap = txc_json_cstr(txc_json_get(as->items[i], "path"));
@@ -367,6 +398,24 @@ static void eindex_free(struct eindex *x)
 	*x = (struct eindex){0};
 }
 
+/* Whether file holds exactly these bytes (a re-run that changed nothing leaves the manifest alone). */
+static bool same_bytes(const char *file, const char *p, size_t len)
+{
+	FILE *f = fopen(file, "rb");
+	if (f == NULL)
+		return false;
+	char buf[65536];
+	size_t at = 0, k;
+	bool same = true;
+	while (same && (k = fread(buf, 1, sizeof(buf), f)) > 0) {
+		same = at + k <= len && memcmp(buf, p + at, k) == 0;
+		at += k;
+	}
+	same = same && !ferror(f) && at == len;
+	fclose(f);
+	return same;
+}
+
 static int manifest_write(struct manifest *m, const char *file, struct txc_diag *d)
 {
 	qsort(m->v, m->n, sizeof(*m->v), cmp_entry);
@@ -377,10 +426,14 @@ static int manifest_write(struct manifest *m, const char *file, struct txc_diag 
 		eindex_put(&m->by_session, m, i, true);
 	}
 	struct txc_buf b = TXC_BUF_INIT;
-	for (size_t i = 0; i < m->n; i++)
-		if (!m->v[i].dropped)
-			txc_buf_addf(&b, "%s\n", m->v[i].line);
-	int rc = cli_write_file(file, b.buf, b.len, true, d);
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->v[i].dropped)
+			continue;
+		txc_buf_addstr(&b, m->v[i].line); /* not addf: vsnprintf was a tenth of a re-run */
+		txc_buf_addch(&b, '\n');
+	}
+	test_kill("manifest");
+	int rc = same_bytes(file, b.buf, b.len) ? 0 : cli_write_file(file, b.buf, b.len, true, d);
 	txc_buf_release(&b);
 	return rc;
 }
@@ -475,6 +528,10 @@ struct bulk {
 	struct manifest m;
 	char stamp[64];
 	size_t count[N_OUTCOMES];
+	size_t skipped;        /* of count[SAME]: not even rendered (up_to_date) */
+	char *tz;              /* the local time zone's names, for render_key() */
+	struct txc_str cur_fp; /* the session being written: its source fingerprint (may be empty) */
+	char cur_render[33];   /* and its render key */
 };
 
 static void assets_json(struct txc_buf *b, const struct asset_rec *v, size_t n)
@@ -527,16 +584,74 @@ static void page_facts(struct txc_buf *b, const struct txc_transcript *t)
 	}
 }
 
+/* How a file and its images lie on disk (device, inode, size, mtime, ctime: an edit, a touch, a
+ * chmod or a replacement changes it): 32 hex digits, false when one is missing or not a file. */
+static bool file_stat_sig(const char *dir, const char *rel, const struct asset_rec *av, size_t an, char out[33])
+{
+	struct txc_sha256 c;
+	txc_sha256_init(&c);
+	bool ok = true;
+	for (size_t i = 0; i <= an && ok; i++) {
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s", dir, i ? av[i - 1].path : rel);
+		struct stat sb;
+		ok = lstat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode);
+		int64_t f[7] = {(int64_t)sb.st_dev,         (int64_t)sb.st_ino,          (int64_t)sb.st_size,
+				(int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec, (int64_t)sb.st_ctim.tv_sec,
+				(int64_t)sb.st_ctim.tv_nsec};
+		if (ok)
+			txc_sha256_update(&c, f, sizeof(f));
+		txc_buf_release(&p);
+	}
+	unsigned char h[32];
+	txc_sha256_final(&c, h);
+	txc_hex(out, h, 16);
+	return ok;
+}
+
+/* What shapes a session's file besides its rows: txc's version, the writer, the rows it loads,
+ * the write options, the profile's scope and (for local times) the time zone; 32 hex digits. */
+static void render_key(const struct bulk *bk, const struct cli_store_ref *ref, char out[33])
+{
+	const struct cli_args *a = bk->a;
+	struct txc_str scope = cli_profile_scope(ref->profile);
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addf(&b, "txc %s\n%s\n%u\n%d %d %ld %d %d %d\n%zu:", TXC_VERSION, bk->ops->name,
+		     cli_load_flags(a, bk->ops), (int)a->w.reasoning, (int)a->w.detail, a->w.max_output_lines,
+		     (int)a->w.include_compacted, (int)a->w.utc, (int)a->w.images, a->w.cwd.len);
+	txc_buf_add(&b, a->w.cwd.ptr ? a->w.cwd.ptr : "", a->w.cwd.len);
+	txc_buf_addf(&b, "\n%zu:", scope.len);
+	txc_buf_add(&b, scope.ptr ? scope.ptr : "", scope.len);
+	txc_buf_addf(&b, "\n%s", a->w.utc ? "" : bk->tz);
+	unsigned char h[32];
+	txc_sha256(b.buf, b.len, h);
+	txc_hex(out, h, 16);
+	txc_buf_release(&b);
+}
+
+/* The local time zone as the C library finds it: $TZ, else what /etc/localtime names. */
+static char *local_tz(void)
+{
+	const char *tz = getenv("TZ");
+	char *lt = realpath("/etc/localtime", NULL);
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addf(&b, "%s%s\n%s", tz ? "TZ=" : "", tz ? tz : "", lt ? lt : "");
+	free(lt);
+	return txc_buf_detach(&b, NULL);
+}
+
 /* The manifest line of a file written or found unchanged; takes the asset list. */
 static void record(struct bulk *bk, const char *rel, const struct cli_store_ref *ref, const struct txc_transcript *t,
 		   const char *sha, size_t bytes, struct asset_rec *av, size_t an)
 {
 	struct entry *e = manifest_put(&bk->m, rel);
 	e->touched = true;
-	if (e->line != NULL && strcmp(e->sha, sha) == 0 && same_assets(e, av, an)) {
-		free_assets(av, an); /* unchanged: the entry, and its exported_at, stay */
-		return;
-	}
+	/* the same bytes: the entry and its exported_at stay; its fingerprints are brought up to date */
+	bool same = e->line != NULL && strcmp(e->sha, sha) == 0 && same_assets(e, av, an);
+	char fst[33] = "";
+	if (!bk->a->dry_run && !file_stat_sig(bk->a->out_dir, rel, av, an, fst))
+		fst[0] = '\0';
+	char *stamp = txc_xstrdup(same && e->exported_at != NULL ? e->exported_at : bk->stamp);
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_buf_addstr(&b, "{\"session_id\":");
 	txc_json_emit_str(&b, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
@@ -549,12 +664,27 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	txc_buf_addstr(&b, ",\"path\":");
 	txc_json_emit_str(&b, rel, strlen(rel));
 	txc_buf_addf(&b, ",\"format\":\"%s\",\"messages\":%zu,\"bytes\":%zu,\"sha256\":\"%s\",\"exported_at\":\"%s\"",
-		     bk->ops->name, t->native ? t->native->n_active_rows : t->n_messages, bytes, sha, bk->stamp);
+		     bk->ops->name, t->native ? t->native->n_active_rows : t->n_messages, bytes, sha, stamp);
+	if (bk->cur_fp.len && fst[0]) /* hex digits from the reader: nothing to escape */
+		txc_buf_addf(&b, ",\"source_fingerprint\":\"%.*s\",\"render_key\":\"%s\",\"file_stat\":\"%s\"",
+			     (int)bk->cur_fp.len, bk->cur_fp.ptr, bk->cur_render, fst);
 	assets_json(&b, av, an);
 	if (bk->ops->index != NULL)
 		page_facts(&b, t);
 	txc_buf_addch(&b, '}');
+	if (same && strcmp(b.buf, e->line) == 0) {
+		free(stamp);
+		free_assets(av, an);
+		txc_buf_release(&b);
+		return;
+	}
 	entry_clear(e);
+	e->exported_at = stamp;
+	if (bk->cur_fp.len && fst[0]) {
+		e->source_fp = txc_xstrndup(bk->cur_fp.ptr, bk->cur_fp.len);
+		e->render = txc_xstrdup(bk->cur_render);
+		e->fstat = txc_xstrdup(fst);
+	}
 	e->line = txc_buf_detach(&b, NULL);
 	e->session = txc_xstrndup(t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
 	e->session_len = t->meta.id.len;
@@ -564,8 +694,10 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	memcpy(e->sha, sha, 65);
 	e->assets = av;
 	e->n_assets = an;
-	if (!bk->a->dry_run)
+	if (!bk->a->dry_run) {
 		manifest_journal_add(&bk->m, e->line);
+		test_kill("journal");
+	}
 }
 
 /* A manifest path txc may act on: relative, without "..". */
@@ -792,6 +924,7 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 		goto done;
 	}
 	if (oc != SAME) {
+		test_kill("tmp");
 		tmp.force = oc != NEW; /* a new file is linked: one that appeared meanwhile is not replaced */
 		if (oc == UPDATED)
 			tmp.unchanged = &sb; /* nor one edited since it was hashed */
@@ -800,6 +933,7 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 			free_assets(av, an);
 			goto done;
 		}
+		test_kill("file");
 	} else if (wrote) {
 		oc = UPDATED; /* the document was there; images were restored */
 	}
@@ -908,6 +1042,16 @@ static int open_dir(struct bulk *bk, char **manifest, int *lock, struct txc_diag
 	return 0;
 }
 
+/* " (K not re-rendered)" after the unchanged count: how many were known from their source alone */
+static const char *skipped_note(size_t k)
+{
+	static char note[64];
+	note[0] = '\0';
+	if (k)
+		snprintf(note, sizeof(note), " (%zu not re-rendered)", k);
+	return note;
+}
+
 /* ---- the index page of a writer that has one (index.html) ---- */
 
 static const char index_rel[] = "index.html";
@@ -1007,6 +1151,33 @@ static int write_index(struct bulk *bk, struct txc_diag *d)
 	return rc;
 }
 
+/* A session whose rows, writer and options are as when txc wrote its file, which lies as txc left
+ * it (and its images too): nothing to render, the entry stays.  Anything else is rendered and
+ * checked as always (a file someone changed is refused, one removed is restored). */
+static bool up_to_date(struct bulk *bk, const struct cli_session *s, const struct cli_store_ref *ref, const char *rel)
+{
+	struct txc_str fp = s->info->fingerprint, id = s->id.text;
+	struct entry *e = manifest_find(&bk->m, rel);
+	char now[33];
+	if (fp.len == 0 || e == NULL || e->source_fp == NULL || e->render == NULL || e->fstat == NULL ||
+	    e->session == NULL || e->session_len != id.len || memcmp(e->session, id.ptr ? id.ptr : "", id.len) != 0 ||
+	    !opt_eq(e->profile, ref->profile) || !opt_eq(e->format, bk->ops->name) || strlen(e->source_fp) != fp.len ||
+	    memcmp(e->source_fp, fp.ptr, fp.len) != 0 || strcmp(e->render, bk->cur_render) != 0)
+		return false;
+	if (!file_stat_sig(bk->a->out_dir, rel, e->assets, e->n_assets, now) || strcmp(now, e->fstat) != 0)
+		return false;
+	e->touched = true;
+	if (bk->a->dry_run) {
+		struct txc_buf full = TXC_BUF_INIT, line = TXC_BUF_INIT;
+		txc_buf_addf(&full, "%s/%s", bk->a->out_dir, rel);
+		cli_safe_text(&line, full.buf, full.len, true);
+		printf("%-6s %s\n", "same", line.buf);
+		txc_buf_release(&line);
+		txc_buf_release(&full);
+	}
+	return true;
+}
+
 static int export_files(const struct cli_args *a, struct cli_stores *st, const struct cli_session *v, size_t n,
 			struct txc_diag *d)
 {
@@ -1028,15 +1199,32 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	int rc = 0;
 	bool hard = false;      /* a refusal of exit status 4: a source, or a session continued in Claude Code */
 	bool index_bad = false; /* only the index page failed */
+	bk.tz = local_tz();
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_store_ref *ref = &st->v[v[i].store];
 		struct txc_transcript *t;
 		struct txc_diag d1 = {0};
 		unsigned lf = cli_load_flags(a, bk.ops);
-		int lr = txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
+		bool files = !(a->install && a->out_dir == NULL);
+		struct txc_buf rel = TXC_BUF_INIT;
+		if (files) {
+			if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
+				txc_buf_addf(&rel, "%s/", ref->profile);
+			file_name(&rel, &v[i].id, v[i].info->title, bk.ops->ext);
+			bk.cur_fp = v[i].info->fingerprint;
+			render_key(&bk, ref, bk.cur_render);
+		}
+		/* --install too: Claude Code's copy is checked each time (it may have been continued);
+		 * --force renders everything again (a message row edited in place is not in the fingerprint) */
+		bool skip = files && !a->install && !a->force && up_to_date(&bk, &v[i], ref, rel.buf);
+		int lr = skip ? 0 : txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
 		enum outcome oc; /* a session deleted while we ran is said and fails the run, like any other */
 		int res = CLI_INST_NEW;
-		if (lr != 0) {
+		if (skip) {
+			oc = SAME;
+			bk.skipped++;
+			drop_stale(&bk, rel.buf, v[i].id.text, ref->profile); /* a run stopped before it did */
+		} else if (lr != 0) {
 			oc = FAILED;
 		} else if (a->install && a->out_dir == NULL) {
 			struct txc_write_opts w = a->w;
@@ -1052,10 +1240,6 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			oc = install_outcome(res);
 			txc_transcript_free(t);
 		} else {
-			struct txc_buf rel = TXC_BUF_INIT;
-			if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
-				txc_buf_addf(&rel, "%s/", ref->profile);
-			file_name(&rel, &v[i].id, v[i].info->title, bk.ops->ext);
 			oc = write_one(&bk, ref, t, rel.buf, &d1);
 			if (oc != FAILED && oc != REFUSED)
 				drop_stale(&bk, rel.buf, v[i].id.text, ref->profile);
@@ -1066,9 +1250,9 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 				if (res == CLI_INST_REFUSED || res == CLI_INST_FAILED)
 					oc = install_outcome(res);
 			}
-			txc_buf_release(&rel);
 			txc_transcript_free(t);
 		}
+		txc_buf_release(&rel);
 		bk.count[oc]++;
 		if (oc == FAILED || oc == REFUSED) {
 			if (show && tty)
@@ -1102,11 +1286,13 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		}
 	}
 	if (show || bk.count[REFUSED] || bk.count[FAILED])
-		fprintf(stderr, "txc: %s %zu sessions%s%s: %zu new, %zu updated, %zu unchanged%s (%.2f s)\n",
+		fprintf(stderr, "txc: %s %zu sessions%s%s: %zu new, %zu updated, %zu unchanged%s%s (%.2f s)\n",
 			a->dry_run ? "would export" : "exported", n, a->out_dir ? " to " : "",
 			a->out_dir ? a->out_dir : "", bk.count[NEW], bk.count[UPDATED], bk.count[SAME],
+			skipped_note(bk.skipped),
 			bk.count[REFUSED] || bk.count[FAILED] ? ", some refused or failed (see above)" : "",
 			mono_now() - t0);
+	free(bk.tz);
 	free(manifest);
 	manifest_free(&bk.m);
 	if (lock >= 0)

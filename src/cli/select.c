@@ -320,7 +320,8 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 		/* last activity costs a look at each session's messages: only when it is shown or ordered by */
 		bool want_last = a->json || cmd == CMD_EXPORT || (sel->order_set && sel->order == 1);
 		unsigned flags = (archived ? TXC_LIST_ARCHIVED : 0) | (want_last ? TXC_LIST_LAST_ACTIVE : 0) |
-				 (a->json ? 0 : TXC_LIST_BRIEF);
+				 (a->json ? 0 : TXC_LIST_BRIEF) |
+				 (cmd == CMD_EXPORT && a->out_dir != NULL ? TXC_LIST_FINGERPRINT : 0);
 		int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
 		if (rc) {
 			free(v);
