@@ -107,7 +107,8 @@ static const struct cli_opt opts[] = {
 	{"output", 'o', 'o', "FILE", "@file", CMD_CONVERT, "write FILE atomically instead of stdout (- is stdout)"},
 	{"out", 0, O_OUT, "DIR", "@dir", CMD_EXPORT, "write one file per session in DIR, with manifest.jsonl"},
 	{"force", 0, O_FORCE, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
-	 "overwrite existing files (never a store or file txc reads, never a session continued in Claude Code)"},
+	 "overwrite existing files (never a store or file txc reads, never a session continued in Claude Code); "
+	 "export --out: render every session again"},
 	{"dry-run", 0, O_DRY_RUN, NULL, NULL, CMD_EXPORT, "list what would be written; write nothing"},
 	{"progress", 0, O_PROGRESS, NULL, NULL, CMD_EXPORT, "progress and summary on stderr even when not a terminal"},
 	{"install", 0, O_INSTALL, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
