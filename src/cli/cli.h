@@ -87,6 +87,7 @@ struct cli_args {
 	unsigned wgiven;    /* the write options given (enum txc_write_opt bits) */
 	char **pos;
 	int n_pos;
+	long jobs; /* export --out: -j N; 0 when not given (the number of CPUs) */
 };
 
 const struct cli_cmd_info *cli_commands(size_t *n);

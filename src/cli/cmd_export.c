@@ -14,6 +14,10 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -640,8 +644,40 @@ static char *local_tz(void)
 	return txc_buf_detach(&b, NULL);
 }
 
+/* What the manifest line says of a session besides its file: from its transcript, in the process
+ * that rendered it (a -j worker sends it to the one that records). */
+struct facts {
+	char *id; /* may hold NUL bytes */
+	size_t id_len, messages;
+	int kind;   /* enum txc_id_kind */
+	char *page; /* page_facts(), "" for a writer without an index page */
+};
+
+static void facts_of(struct facts *f, const struct bulk *bk, const struct txc_transcript *t)
+{
+	f->id_len = t->meta.id.len;
+	f->id = txc_xmalloc(f->id_len + 1);
+	if (f->id_len)
+		memcpy(f->id, t->meta.id.ptr, f->id_len);
+	f->id[f->id_len] = '\0';
+	f->kind = (int)t->meta.id_kind;
+	f->messages = t->native ? t->native->n_active_rows : t->n_messages;
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addstr(&b, "");
+	if (bk->ops->index != NULL)
+		page_facts(&b, t);
+	f->page = txc_buf_detach(&b, NULL);
+}
+
+static void facts_free(struct facts *f)
+{
+	free(f->id);
+	free(f->page);
+	memset(f, 0, sizeof(*f));
+}
+
 /* The manifest line of a file written or found unchanged; takes the asset list. */
-static void record(struct bulk *bk, const char *rel, const struct cli_store_ref *ref, const struct txc_transcript *t,
+static void record(struct bulk *bk, const char *rel, const struct cli_store_ref *ref, const struct facts *t,
 		   const char *sha, size_t bytes, struct asset_rec *av, size_t an)
 {
 	struct entry *e = manifest_put(&bk->m, rel);
@@ -654,9 +690,9 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	char *stamp = txc_xstrdup(same && e->exported_at != NULL ? e->exported_at : bk->stamp);
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_buf_addstr(&b, "{\"session_id\":");
-	txc_json_emit_str(&b, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
-	if (t->meta.id_kind != TXC_ID_TEXT) /* session_id is the identity text; this says what it stands for */
-		txc_buf_addf(&b, ",\"id_kind\":\"%s\"", txc_model_id_kind_name(t->meta.id_kind));
+	txc_json_emit_str(&b, t->id, t->id_len);
+	if (t->kind != TXC_ID_TEXT) /* session_id is the identity text; this says what it stands for */
+		txc_buf_addf(&b, ",\"id_kind\":\"%s\"", txc_model_id_kind_name((enum txc_id_kind)t->kind));
 	if (ref->profile != NULL) {
 		txc_buf_addstr(&b, ",\"profile\":");
 		txc_json_emit_str(&b, ref->profile, strlen(ref->profile));
@@ -664,13 +700,12 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	txc_buf_addstr(&b, ",\"path\":");
 	txc_json_emit_str(&b, rel, strlen(rel));
 	txc_buf_addf(&b, ",\"format\":\"%s\",\"messages\":%zu,\"bytes\":%zu,\"sha256\":\"%s\",\"exported_at\":\"%s\"",
-		     bk->ops->name, t->native ? t->native->n_active_rows : t->n_messages, bytes, sha, stamp);
+		     bk->ops->name, t->messages, bytes, sha, stamp);
 	if (bk->cur_fp.len && fst[0]) /* hex digits from the reader: nothing to escape */
 		txc_buf_addf(&b, ",\"source_fingerprint\":\"%.*s\",\"render_key\":\"%s\",\"file_stat\":\"%s\"",
 			     (int)bk->cur_fp.len, bk->cur_fp.ptr, bk->cur_render, fst);
 	assets_json(&b, av, an);
-	if (bk->ops->index != NULL)
-		page_facts(&b, t);
+	txc_buf_addstr(&b, t->page);
 	txc_buf_addch(&b, '}');
 	if (same && strcmp(b.buf, e->line) == 0) {
 		free(stamp);
@@ -686,8 +721,8 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 		e->fstat = txc_xstrdup(fst);
 	}
 	e->line = txc_buf_detach(&b, NULL);
-	e->session = txc_xstrndup(t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
-	e->session_len = t->meta.id.len;
+	e->session = txc_xstrndup(t->id, t->id_len);
+	e->session_len = t->id_len;
 	eindex_put(&bk->m.by_session, &bk->m, (size_t)(e - bk->m.v), true);
 	e->profile = ref->profile ? txc_xstrdup(ref->profile) : NULL;
 	e->format = txc_xstrdup(bk->ops->name);
@@ -840,36 +875,50 @@ static enum outcome sync_assets(const struct bulk *bk, const struct entry *old, 
 	return oc;
 }
 
-static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, const struct txc_transcript *t,
-			      const char *rel, struct txc_diag *d)
+/* A session rendered to its temporary file, not yet decided on (by the process that records). */
+struct rendered {
+	struct txc_buf path;   /* DIR/rel */
+	struct cli_atomic tmp; /* tmp.f NULL in a dry run, and while a -j worker's file travels */
+	struct cli_assets assets;
+	char sha[65];
+	size_t bytes;
+	struct facts facts;
+};
+
+static void rendered_release(struct rendered *r)
+{
+	if (r->tmp.f != NULL || r->tmp.tmp != NULL)
+		cli_atomic_abort(&r->tmp);
+	cli_assets_release(&r->assets);
+	txc_buf_release(&r->path);
+	facts_free(&r->facts);
+}
+
+/* Render t into a temporary file beside DIR/rel while hashing it: NEW when done (r filled; the
+ * caller releases it), else FAILED or REFUSED with d set. */
+static enum outcome render_one(const struct bulk *bk, const struct cli_store_ref *ref, const struct txc_transcript *t,
+			       const char *rel, struct rendered *r, struct txc_diag *d)
 {
 	const struct cli_args *a = bk->a;
-	struct txc_buf path = TXC_BUF_INIT;
-	txc_buf_addf(&path, "%s/%s", a->out_dir, rel);
-	char *slash = strrchr(path.buf, '/');
+	memset(r, 0, sizeof(*r));
+	txc_buf_addf(&r->path, "%s/%s", a->out_dir, rel);
+	cli_assets_init(&r->assets, r->path.buf);
+	char *slash = strrchr(r->path.buf, '/');
 	*slash = '\0';
-	if (!a->dry_run && cli_mkdirs(path.buf, d) != 0) {
-		txc_buf_release(&path);
+	if (!a->dry_run && cli_mkdirs(r->path.buf, d) != 0)
 		return d->code == TXC_E_REFUSED ? REFUSED : FAILED;
-	}
 	*slash = '/';
 	struct txc_write_opts w = a->w;
 	w.scope = cli_profile_scope(ref->profile);
-	struct cli_assets assets;
-	cli_assets_init(&assets, path.buf);
-	w.assets = &assets.sink;
+	w.assets = &r->assets.sink;
 	struct hashing_file hf = {0};
 	txc_sha256_init(&hf.sha);
-	struct cli_atomic tmp = {0};
-	enum outcome oc = FAILED;
-	if (a->dry_run ? cli_guard_check(path.buf, d) != 0 : cli_atomic_open(&tmp, path.buf, true, d) != 0) {
-		if (d->code == TXC_E_REFUSED)
-			oc = REFUSED;
+	if (a->dry_run ? cli_guard_check(r->path.buf, d) != 0 : cli_atomic_open(&r->tmp, r->path.buf, true, d) != 0) {
 		if (a->dry_run)
 			printf("%-6s %s\n", "refuse", rel);
-		goto done;
+		return d->code == TXC_E_REFUSED ? REFUSED : FAILED;
 	}
-	hf.f = tmp.f;
+	hf.f = r->tmp.f;
 	struct txc_out out;
 	txc_buf_init(&out.buf);
 	out.sink = hashing_sink;
@@ -877,72 +926,89 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	out.err = 0;
 	int rc = bk->ops->write(&out, t, &w, d);
 	if (rc == 0 && txc_out_flush(&out) != 0) {
-		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path.buf, strerror(out.err));
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", r->path.buf, strerror(out.err));
 		rc = TXC_E_FAIL;
 	}
 	txc_out_release(&out);
 	if (rc != 0)
-		goto done;
+		return FAILED;
 	unsigned char h[32];
-	char sha[65], old[65];
 	txc_sha256_final(&hf.sha, h);
-	txc_hex(sha, h, 32);
+	txc_hex(r->sha, h, 32);
+	r->bytes = hf.bytes;
+	facts_of(&r->facts, bk, t);
+	return NEW;
+}
+
+/* Decide on a rendered file: the same bytes as on disk (unchanged), none (new), ours as we left
+ * it (updated) or someone else's (refused); then its images, the rename and the manifest line. */
+static enum outcome finish_one(struct bulk *bk, const struct cli_store_ref *ref, const char *rel, struct rendered *r,
+			       struct txc_diag *d)
+{
+	const struct cli_args *a = bk->a;
+	enum outcome oc;
+	char old[65];
 	struct stat sb;
 	const struct entry *e = manifest_find(&bk->m, rel);
-	if (lstat(path.buf, &sb) != 0) {
+	if (lstat(r->path.buf, &sb) != 0) {
 		oc = NEW;
 	} else {
-		bool have_old = file_sha(path.buf, old);
-		if (have_old && strcmp(old, sha) == 0)
+		bool have_old = file_sha(r->path.buf, old);
+		if (have_old && strcmp(old, r->sha) == 0)
 			oc = SAME;
 		else if (a->force || (e != NULL && have_old && strcmp(old, e->sha) == 0))
 			oc = UPDATED; /* ours, as we left it: the session changed */
 		else {
 			txc_diag_set(d, TXC_E_FAIL,
-				     "'%s' exists and is not as txc wrote it; pass --force to overwrite it", path.buf);
+				     "'%s' exists and is not as txc wrote it; pass --force to overwrite it",
+				     r->path.buf);
 			oc = REFUSED;
 		}
 	}
 	if (a->dry_run) {
 		static const char *const verb[] = {"new", "update", "same", "refuse"};
 		struct txc_buf line = TXC_BUF_INIT;
-		cli_safe_text(&line, path.buf, path.len, true);
+		cli_safe_text(&line, r->path.buf, r->path.len, true);
 		printf("%-6s %s\n", verb[oc], line.buf);
 		txc_buf_release(&line);
 		if (oc != REFUSED)
-			record(bk, rel, ref, t, sha, hf.bytes, NULL, 0);
-		goto done;
+			record(bk, rel, ref, &r->facts, r->sha, r->bytes, NULL, 0);
+		return oc;
 	}
 	if (oc == REFUSED)
-		goto done;
+		return oc;
 	struct asset_rec *av = NULL;
 	size_t an = 0;
 	bool wrote = false;
-	enum outcome ao = sync_assets(bk, e, &assets, rel, &av, &an, &wrote, d); /* first: the document links to them */
-	if (ao != SAME) {
-		oc = ao;
-		goto done;
-	}
+	enum outcome ao =
+		sync_assets(bk, e, &r->assets, rel, &av, &an, &wrote, d); /* first: the document links to them */
+	if (ao != SAME)
+		return ao;
 	if (oc != SAME) {
 		test_kill("tmp");
-		tmp.force = oc != NEW; /* a new file is linked: one that appeared meanwhile is not replaced */
+		r->tmp.force = oc != NEW; /* a new file is linked: one that appeared meanwhile is not replaced */
 		if (oc == UPDATED)
-			tmp.unchanged = &sb; /* nor one edited since it was hashed */
-		if (cli_atomic_commit(&tmp, d) != 0) {
-			oc = d->code == TXC_E_REFUSED ? REFUSED : FAILED;
+			r->tmp.unchanged = &sb; /* nor one edited since it was hashed */
+		if (cli_atomic_commit(&r->tmp, d) != 0) {
 			free_assets(av, an);
-			goto done;
+			return d->code == TXC_E_REFUSED ? REFUSED : FAILED;
 		}
 		test_kill("file");
 	} else if (wrote) {
 		oc = UPDATED; /* the document was there; images were restored */
 	}
-	record(bk, rel, ref, t, sha, hf.bytes, av, an);
-done:
-	if (tmp.f != NULL)
-		cli_atomic_abort(&tmp);
-	cli_assets_release(&assets);
-	txc_buf_release(&path);
+	record(bk, rel, ref, &r->facts, r->sha, r->bytes, av, an);
+	return oc;
+}
+
+static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, const struct txc_transcript *t,
+			      const char *rel, struct txc_diag *d)
+{
+	struct rendered r;
+	enum outcome oc = render_one(bk, ref, t, rel, &r, d);
+	if (oc == NEW)
+		oc = finish_one(bk, ref, rel, &r, d);
+	rendered_release(&r);
 	return oc;
 }
 
@@ -1167,15 +1233,278 @@ static bool up_to_date(struct bulk *bk, const struct cli_session *s, const struc
 	if (!file_stat_sig(bk->a->out_dir, rel, e->assets, e->n_assets, now) || strcmp(now, e->fstat) != 0)
 		return false;
 	e->touched = true;
-	if (bk->a->dry_run) {
-		struct txc_buf full = TXC_BUF_INIT, line = TXC_BUF_INIT;
-		txc_buf_addf(&full, "%s/%s", bk->a->out_dir, rel);
-		cli_safe_text(&line, full.buf, full.len, true);
-		printf("%-6s %s\n", "same", line.buf);
-		txc_buf_release(&line);
-		txc_buf_release(&full);
+	return true;
+}
+
+/* --dry-run's line for a session known unchanged without rendering it */
+static void say_same(const struct bulk *bk, const char *rel)
+{
+	struct txc_buf full = TXC_BUF_INIT, line = TXC_BUF_INIT;
+	txc_buf_addf(&full, "%s/%s", bk->a->out_dir, rel);
+	cli_safe_text(&line, full.buf, full.len, true);
+	printf("%-6s %s\n", "same", line.buf);
+	txc_buf_release(&line);
+	txc_buf_release(&full);
+}
+
+/* ---- -j N: worker processes render, the parent decides and records, in session order ---- */
+
+/* What the run does with each session, decided before any is written (the same whatever N). */
+struct plan {
+	struct txc_buf rel; /* empty for --install alone */
+	char render[33];
+	bool skip; /* up_to_date() */
+};
+
+struct pool {
+	size_t n; /* workers; 0: render here */
+	pid_t *pid;
+	FILE **in;    /* what each sends, in the order of the sessions it was given */
+	size_t *todo; /* the sessions to render, in order; the j-th goes to worker j % n */
+	size_t n_todo, next;
+};
+
+static void put_u64(struct txc_buf *b, uint64_t x)
+{
+	txc_buf_add(b, (const char *)&x, sizeof(x));
+}
+
+static void put_bytes(struct txc_buf *b, const char *p, size_t n)
+{
+	put_u64(b, n);
+	if (n)
+		txc_buf_add(b, p, n);
+}
+
+static bool get_u64(FILE *f, uint64_t *x)
+{
+	return fread(x, sizeof(*x), 1, f) == 1;
+}
+
+/* n bytes and a NUL, malloc'd; NULL at the end of the stream */
+static char *get_bytes(FILE *f, size_t *n)
+{
+	uint64_t len;
+	if (!get_u64(f, &len) || len > ((uint64_t)1 << 40))
+		return NULL;
+	char *p = txc_xmalloc((size_t)len + 1);
+	if (len && fread(p, 1, (size_t)len, f) != len) {
+		free(p);
+		return NULL;
+	}
+	p[len] = '\0';
+	*n = (size_t)len;
+	return p;
+}
+
+/* One session rendered by a worker: its temporary file synced and closed (it stays), the rest sent. */
+static void send_rendered(struct txc_buf *b, int lr, enum outcome oc, const struct txc_diag *d, struct rendered *r)
+{
+	put_u64(b, (uint64_t)(int64_t)lr);
+	put_u64(b, oc);
+	put_u64(b, (uint64_t)(int64_t)d->code);
+	put_bytes(b, d->msg, strlen(d->msg));
+	if (oc != NEW)
+		return;
+	bool ok = fflush(r->tmp.f) == 0 && fsync(fileno(r->tmp.f)) == 0; /* in parallel: fsync is most of a write */
+	fclose(r->tmp.f);
+	r->tmp.f = NULL;
+	put_u64(b, ok);
+	put_bytes(b, r->tmp.tmp, strlen(r->tmp.tmp));
+	put_bytes(b, r->sha, 64);
+	put_u64(b, r->bytes);
+	put_bytes(b, r->facts.id, r->facts.id_len);
+	put_u64(b, r->facts.messages);
+	put_u64(b, (uint64_t)r->facts.kind);
+	put_bytes(b, r->facts.page, strlen(r->facts.page));
+	put_u64(b, r->assets.n);
+	for (size_t i = 0; i < r->assets.n; i++) {
+		put_bytes(b, r->assets.items[i].name, strlen(r->assets.items[i].name));
+		put_bytes(b, r->assets.items[i].bytes, r->assets.items[i].len);
+	}
+	free(r->tmp.tmp); /* the parent renames it, or removes it */
+	free(r->tmp.path);
+	r->tmp.tmp = r->tmp.path = NULL;
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
 	}
 	return true;
+}
+
+/* A worker: its own read-only connections, the sessions todo[k], todo[k + n], ...; never returns. */
+static void worker(const struct bulk *bk, const struct cli_session *v, const struct plan *plan, const struct pool *pl,
+		   size_t k, int fd, size_t n_stores)
+{
+	struct cli_stores st;
+	struct txc_diag d0 = {0};
+	int orc = cli_stores_open(bk->a, &st, &d0);
+	if (orc == 0 && st.n != n_stores) {
+		txc_diag_set(&d0, TXC_E_FAIL, "the profiles changed while txc ran");
+		orc = TXC_E_FAIL;
+	}
+	unsigned lf = cli_load_flags(bk->a, bk->ops);
+	for (size_t j = k; j < pl->n_todo; j += pl->n) {
+		size_t i = pl->todo[j];
+		struct txc_diag d1 = {0};
+		struct txc_transcript *t = NULL;
+		struct rendered r;
+		memset(&r, 0, sizeof(r));
+		int lr = orc;
+		if (orc)
+			d1 = d0;
+		else
+			lr = txc_store_load(st.v[v[i].store].s, &v[i].id, lf, &t, &d1);
+		enum outcome oc = FAILED;
+		if (lr == 0) {
+			oc = render_one(bk, &st.v[v[i].store], t, plan[i].rel.buf, &r, &d1);
+			txc_transcript_free(t);
+		}
+		struct txc_buf b = TXC_BUF_INIT;
+		send_rendered(&b, lr, oc, &d1, &r);
+		bool ok = write_all(fd, b.buf, b.len);
+		txc_buf_release(&b);
+		rendered_release(&r);
+		if (!ok)
+			break; /* the parent is gone */
+	}
+	if (orc == 0)
+		cli_stores_close(&st);
+	_exit(0);
+}
+
+/* The next session's rendering from its worker, as render_one() would have left it (r->path set
+ * by the caller, r->assets initialised). */
+static enum outcome receive(struct pool *pl, struct rendered *r, int *lr, struct txc_diag *d)
+{
+	FILE *f = pl->in[pl->next % pl->n];
+	pl->next++;
+	uint64_t lr64, oc64, code, ok, bytes, messages, kind, n_assets;
+	size_t len;
+	char *msg;
+	if (!get_u64(f, &lr64) || !get_u64(f, &oc64) || !get_u64(f, &code) || (msg = get_bytes(f, &len)) == NULL) {
+		txc_diag_set(d, TXC_E_FAIL, "a worker process stopped; the session was not exported");
+		return FAILED;
+	}
+	*lr = (int)(int64_t)lr64;
+	if (msg[0])
+		txc_diag_set(d, (int)(int64_t)code, "%s", msg);
+	free(msg);
+	if (oc64 != NEW)
+		return oc64 == REFUSED ? REFUSED : FAILED;
+	char *sha = NULL;
+	bool whole = get_u64(f, &ok) && (r->tmp.tmp = get_bytes(f, &len)) != NULL &&
+		     (sha = get_bytes(f, &len)) != NULL && len == 64 && get_u64(f, &bytes) &&
+		     (r->facts.id = get_bytes(f, &r->facts.id_len)) != NULL && get_u64(f, &messages) &&
+		     get_u64(f, &kind) && (r->facts.page = get_bytes(f, &len)) != NULL && get_u64(f, &n_assets);
+	if (whole) {
+		memcpy(r->sha, sha, 65);
+		r->bytes = (size_t)bytes;
+		r->facts.messages = (size_t)messages;
+		r->facts.kind = (int)kind;
+	}
+	free(sha);
+	for (uint64_t i = 0; whole && i < n_assets; i++) {
+		size_t bn = 0;
+		char *name = get_bytes(f, &len), *data = name ? get_bytes(f, &bn) : NULL;
+		if (data != NULL)
+			r->assets.sink.put(r->assets.sink.ctx, name, data, bn);
+		whole = data != NULL;
+		free(name);
+		free(data);
+	}
+	if (whole && ok)
+		r->tmp.f = fopen(r->tmp.tmp, "ab"); /* cli_atomic_commit() flushes, syncs and renames it */
+	if (r->tmp.f == NULL) {
+		int err = errno;
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", r->path.buf,
+			     !whole ? "a worker process stopped" : strerror(ok ? err : EIO));
+		return FAILED; /* rendered_release() removes the temporary file */
+	}
+	r->tmp.path = txc_xstrdup(r->path.buf);
+	return NEW;
+}
+
+static void pool_stop(struct pool *pl)
+{
+	for (size_t k = 0; k < pl->n; k++) {
+		if (pl->in[k] != NULL)
+			fclose(pl->in[k]); /* a worker still writing gets EPIPE and ends */
+		if (pl->pid[k] > 0)
+			while (waitpid(pl->pid[k], NULL, 0) < 0 && errno == EINTR)
+				;
+	}
+	free(pl->pid);
+	free(pl->in);
+	free(pl->todo);
+	memset(pl, 0, sizeof(*pl));
+}
+
+/* Workers for the sessions to render, when there are several and -j allows more than one. */
+static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_session *v, const struct plan *plan,
+		       size_t n, size_t n_stores, int lock)
+{
+	const struct cli_args *a = bk->a;
+	memset(pl, 0, sizeof(*pl));
+	long jobs = a->jobs ? a->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	pl->todo = txc_xmalloc((n ? n : 1) * sizeof(*pl->todo));
+	for (size_t i = 0; i < n; i++)
+		if (!plan[i].skip)
+			pl->todo[pl->n_todo++] = i;
+	/* one process's work: --dry-run prints, --install and --input/--remote stores are read once */
+	if (jobs < 2 || pl->n_todo < 2 || a->dry_run || a->install || a->store.input || a->store.remote ||
+	    a->out_dir == NULL)
+		return;
+	size_t want = (size_t)jobs < pl->n_todo ? (size_t)jobs : pl->n_todo;
+	pl->pid = txc_xcalloc(want, sizeof(*pl->pid));
+	pl->in = txc_xcalloc(want, sizeof(*pl->in));
+	pl->n = want; /* the workers' share: todo[k], todo[k + want], ... */
+	fflush(NULL); /* nothing buffered is written twice */
+	for (size_t k = 0; k < want; k++) {
+		int fds[2];
+		if (pipe(fds) != 0) {
+			pl->pid[k] = -1;
+			break;
+		}
+		pl->pid[k] = fork();
+		if (pl->pid[k] == 0) {
+			close(fds[0]);
+			if (lock >= 0)
+				close(lock); /* DIR's lock is the parent's: it ends with it */
+			for (size_t j = 0; j < k; j++)
+				fclose(pl->in[j]);
+#ifdef __linux__
+			prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed parent leaves no worker writing */
+			if (getppid() == 1)
+				_exit(0);
+#endif
+			worker(bk, v, plan, pl, k, fds[1], n_stores);
+		}
+		close(fds[1]);
+		if (pl->pid[k] < 0) {
+			close(fds[0]);
+			break;
+		}
+		pl->in[k] = fdopen(fds[0], "rb");
+	}
+	for (size_t k = 0; k < want; k++)
+		if (pl->pid[k] <= 0 || pl->in[k] == NULL) { /* not all started: none is used, all is done here */
+			for (size_t j = 0; j < want; j++)
+				if (pl->pid[j] > 0)
+					kill(pl->pid[j], SIGKILL);
+			pool_stop(pl);
+			pl->todo = txc_xmalloc(sizeof(*pl->todo));
+			return;
+		}
 }
 
 static int export_files(const struct cli_args *a, struct cli_stores *st, const struct cli_session *v, size_t n,
@@ -1200,30 +1529,50 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	bool hard = false;      /* a refusal of exit status 4: a source, or a session continued in Claude Code */
 	bool index_bad = false; /* only the index page failed */
 	bk.tz = local_tz();
-	for (size_t i = 0; i < n; i++) {
+	bool files = !(a->install && a->out_dir == NULL);
+	struct plan *plan = txc_xcalloc(n ? n : 1, sizeof(*plan));
+	for (size_t i = 0; i < n && files; i++) { /* cheap: names, keys, a stat per file */
 		const struct cli_store_ref *ref = &st->v[v[i].store];
-		struct txc_transcript *t;
-		struct txc_diag d1 = {0};
-		unsigned lf = cli_load_flags(a, bk.ops);
-		bool files = !(a->install && a->out_dir == NULL);
-		struct txc_buf rel = TXC_BUF_INIT;
-		if (files) {
-			if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
-				txc_buf_addf(&rel, "%s/", ref->profile);
-			file_name(&rel, &v[i].id, v[i].info->title, bk.ops->ext);
-			bk.cur_fp = v[i].info->fingerprint;
-			render_key(&bk, ref, bk.cur_render);
-		}
+		if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
+			txc_buf_addf(&plan[i].rel, "%s/", ref->profile);
+		file_name(&plan[i].rel, &v[i].id, v[i].info->title, bk.ops->ext);
+		render_key(&bk, ref, plan[i].render);
+		memcpy(bk.cur_render, plan[i].render, sizeof(bk.cur_render));
 		/* --install too: Claude Code's copy is checked each time (it may have been continued);
 		 * --force renders everything again (a message row edited in place is not in the fingerprint) */
-		bool skip = files && !a->install && !a->force && up_to_date(&bk, &v[i], ref, rel.buf);
-		int lr = skip ? 0 : txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
+		plan[i].skip = !a->install && !a->force && up_to_date(&bk, &v[i], ref, plan[i].rel.buf);
+	}
+	struct pool pool;
+	pool_start(&pool, &bk, v, plan, n, st->n, lock);
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_store_ref *ref = &st->v[v[i].store];
+		struct txc_transcript *t = NULL;
+		struct txc_diag d1 = {0};
+		unsigned lf = cli_load_flags(a, bk.ops);
+		const char *rel = plan[i].rel.buf;
+		bk.cur_fp = v[i].info->fingerprint;
+		memcpy(bk.cur_render, plan[i].render, sizeof(bk.cur_render));
+		bool skip = plan[i].skip, pooled = !skip && pool.n > 0;
+		int lr = skip || pooled ? 0 : txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
 		enum outcome oc; /* a session deleted while we ran is said and fails the run, like any other */
 		int res = CLI_INST_NEW;
 		if (skip) {
 			oc = SAME;
 			bk.skipped++;
-			drop_stale(&bk, rel.buf, v[i].id.text, ref->profile); /* a run stopped before it did */
+			if (a->dry_run)
+				say_same(&bk, rel);
+			drop_stale(&bk, rel, v[i].id.text, ref->profile); /* a run stopped before it did */
+		} else if (pooled) {
+			struct rendered r;
+			memset(&r, 0, sizeof(r));
+			txc_buf_addf(&r.path, "%s/%s", a->out_dir, rel);
+			cli_assets_init(&r.assets, r.path.buf);
+			oc = receive(&pool, &r, &lr, &d1);
+			if (oc == NEW)
+				oc = finish_one(&bk, ref, rel, &r, &d1);
+			rendered_release(&r);
+			if (oc != FAILED && oc != REFUSED)
+				drop_stale(&bk, rel, v[i].id.text, ref->profile);
 		} else if (lr != 0) {
 			oc = FAILED;
 		} else if (a->install && a->out_dir == NULL) {
@@ -1240,9 +1589,9 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			oc = install_outcome(res);
 			txc_transcript_free(t);
 		} else {
-			oc = write_one(&bk, ref, t, rel.buf, &d1);
+			oc = write_one(&bk, ref, t, rel, &d1);
 			if (oc != FAILED && oc != REFUSED)
-				drop_stale(&bk, rel.buf, v[i].id.text, ref->profile);
+				drop_stale(&bk, rel, v[i].id.text, ref->profile);
 			if (oc != FAILED && oc != REFUSED && a->install && !a->dry_run) {
 				struct txc_write_opts w = a->w;
 				w.scope = cli_profile_scope(ref->profile);
@@ -1252,7 +1601,6 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			}
 			txc_transcript_free(t);
 		}
-		txc_buf_release(&rel);
 		bk.count[oc]++;
 		if (oc == FAILED || oc == REFUSED) {
 			if (show && tty)
@@ -1268,6 +1616,10 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		if (show)
 			progress(i + 1, n, t0, tty);
 	}
+	pool_stop(&pool);
+	for (size_t i = 0; i < n; i++)
+		txc_buf_release(&plan[i].rel);
+	free(plan);
 	if (manifest != NULL && !a->dry_run && bk.ops->index != NULL &&
 	    bk.count[NEW] + bk.count[UPDATED] + bk.count[SAME] > 0) {
 		struct txc_diag d3 = {0};

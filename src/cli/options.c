@@ -134,6 +134,8 @@ static const struct cli_opt opts[] = {
 	 "colour: auto (terminals only; NO_COLOR respected), always, never"},
 	{"help", 'h', 'h', NULL, NULL, ALL | CMD_MAIN, "show this help"},
 	{"version", 0, O_VERSION, NULL, NULL, ALL | CMD_MAIN, "print the version"},
+	{"jobs", 'j', 'j', "N", NULL, CMD_EXPORT,
+	 "export --out: render N sessions at once (default: the number of CPUs); the same files whatever N"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -360,6 +362,7 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	case O_UTC: a->w.utc = a->sel.utc = true; break;
 	case O_TO: a->to = v; break;
 	case 'o': a->output = v; break;
+	case 'j': rc = number(cmd, "jobs", v, &a->jobs); break;
 	case O_OUT: a->out_dir = v; break;
 	case O_FORCE: a->force = true; break;
 	case O_INSTALL: a->install = true; break;

@@ -180,7 +180,7 @@ INSERT INTO messages (session_id, role, content, timestamp) VALUES ('k%d', 'user
 printf "INSERT INTO sessions VALUES ('big', 'cli', NULL, 1.0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 'big', 0);
 INSERT INTO messages (session_id, role, content, timestamp) VALUES ('big', 'user', printf('%%.30000c', 'x'), 2.0);\n" >> many.sql
 "$mkdb" k.db many.sql
-rc=$( (ulimit -f 8 && exec "$txc" export --to markdown --out k --db k.db) > /dev/null 2>&1; echo $?) 2> /dev/null
+rc=$( (ulimit -f 8 && exec "$txc" export --to markdown -j 1 --out k --db k.db) > /dev/null 2>&1; echo $?) 2> /dev/null
 [ $rc -gt 128 ] && [ -e k/k0-many-0.md ] && [ ! -e k/big-big.md ] && ok || bad "the run was not stopped half-way (exit $rc)"
 ls -a k | grep -q '^\.txc-tmp-' && ok || bad "the stopped run left no temporary file (the test needs one)"
 grep -q '"path":"k0-many-0.md"' k/manifest.jsonl && ok || bad "the stopped run's files are not in the manifest"
@@ -377,6 +377,30 @@ for point in tmp:1 file:2 journal:3 tmp:4 manifest:1; do
 	expect_rc 0 "after kill at $point, again" "$txc" export --to markdown --out $d --db fp.db --progress
 	grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok || bad "after kill at $point, again: $(tail -1 err.txt)"
 done
+
+# ---- -j N: the same files, manifest and progress whatever N (workers render, one process decides) ----
+for fmt in markdown claude html; do
+	for j in 1 3; do
+		rm -rf j$j jx; expect_rc 0 "-j $j ($fmt)" "$txc" export --to $fmt --out jx -j $j --db fp.db --progress
+		mv jx j$j; sed 's/([0-9.]*\/s)//; s/([0-9.]* s)$//' err.txt > prog$j.txt
+		sed 's/"exported_at":"[^"]*"//; s/"file_stat":"[^"]*"//' j$j/manifest.jsonl > man$j.txt
+	done
+	diff -r -x manifest.jsonl j1 j3 > /dev/null && ok || bad "-j 3 wrote other files than -j 1 ($fmt)"
+	cmp -s man1.txt man3.txt && ok || bad "-j 3 wrote another manifest ($fmt)"
+	cmp -s prog1.txt prog3.txt && ok || bad "-j 3 said other things ($fmt): $(diff prog1.txt prog3.txt)"
+	[ "$(find j3 -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "-j 3 left temporary files ($fmt)"
+done
+# a file someone changed is refused the same way with workers
+printf 'mine\n' >> "j3/$(cd j3 && ls *.html | grep -v index | head -1)"
+expect_rc 1 "-j 3 refuses a changed file" "$txc" export --to html --out j3 -j 3 --db fp.db
+grep -q 'not as txc wrote it' err.txt && [ "$(find j3 -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "-j 3 refusal: $(cat err.txt)"
+expect_rc 2 "-j 0 is a usage error" "$txc" export --to markdown --out j0 -j 0 --db fp.db
+
+# a worker killed half-way (SIGXFSZ on the big session): that session fails, said; the others land
+rm -rf kw; rc=$( (ulimit -f 8 && exec "$txc" export --to markdown -j 2 --out kw --db k.db) > /dev/null 2> kw.err; echo $?) 2> /dev/null
+[ "$rc" = 1 ] && grep -q 'worker process stopped' kw.err && [ -e kw/k0-many-0.md ] && [ ! -e kw/big-big.md ] && ok || bad "a killed worker: exit $rc, $(cat kw.err)"
+expect_rc 0 "after a killed worker" "$txc" export --to markdown -j 2 --out kw --db k.db --progress
+grep -q ': 1 new, 0 updated, 9 unchanged (9 not re-rendered)' err.txt && [ "$(find kw -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "after a killed worker: $(tail -1 err.txt)"
 
 summary files
 [ "$fails" = 0 ]
