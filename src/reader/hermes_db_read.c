@@ -313,10 +313,18 @@ static struct txc_str db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, int 
 {
 	struct fp_hash h = {0x243F6A8885A308D3u, 0x13198A2E03707344u};
 	for (int i = from; i < sqlite3_column_count(st); i++) {
-		uint64_t type = (uint64_t)sqlite3_column_type(st, i); /* before the blob converts it */
-		const unsigned char *p = sqlite3_column_blob(st, i);  /* numbers as their text */
+		int type = sqlite3_column_type(st, i);
+		if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) { /* their bits: no text conversion */
+			double x = sqlite3_column_double(st, i);
+			uint64_t w = (uint64_t)sqlite3_column_int64(st, i), bits;
+			memcpy(&bits, &x, sizeof(bits));
+			fp_mix(&h, (uint64_t)type << 32);
+			fp_mix(&h, type == SQLITE_INTEGER ? w : bits);
+			continue;
+		}
+		const unsigned char *p = sqlite3_column_blob(st, i);
 		int len = sqlite3_column_bytes(st, i);
-		fp_mix(&h, type << 32 | (uint32_t)len);
+		fp_mix(&h, (uint64_t)type << 32 | (uint32_t)len);
 		if (p != NULL && len > 0)
 			fp_bytes(&h, p, (size_t)len);
 	}
