@@ -3,6 +3,7 @@
  * (streamed row by row), or one file per session in a folder with a manifest,
  * rewriting only what changed, or installed for Claude Code.
  */
+#define _DEFAULT_SOURCE /* d_type: clean_temps() need not lstat every file */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1030,6 +1031,11 @@ static void clean_temps(const char *dir, int depth)
 	while (dp != NULL && (de = readdir(dp)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
+		bool tmp_name = strncmp(de->d_name, ".txc-tmp-", 9) == 0 && strlen(de->d_name) == 15;
+#ifdef DT_DIR
+		if (!tmp_name && de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue; /* no lstat for each of our files: a re-run's cost is its system calls */
+#endif
 		struct txc_buf p = TXC_BUF_INIT;
 		txc_buf_addf(&p, "%s/%s", dir, de->d_name);
 		struct stat sb;
@@ -1038,8 +1044,7 @@ static void clean_temps(const char *dir, int depth)
 			;
 		else if (S_ISDIR(sb.st_mode) && depth > 0)
 			clean_temps(p.buf, depth - 1);
-		else if (S_ISREG(sb.st_mode) && strncmp(de->d_name, ".txc-tmp-", 9) == 0 && strlen(de->d_name) == 15 &&
-			 cli_guard_check(p.buf, &d) == 0)
+		else if (S_ISREG(sb.st_mode) && tmp_name && cli_guard_check(p.buf, &d) == 0)
 			unlink(p.buf);
 		txc_buf_release(&p);
 	}
