@@ -402,5 +402,14 @@ rm -rf kw; rc=$( (ulimit -f 8 && exec "$txc" export --to markdown -j 2 --out kw 
 expect_rc 0 "after a killed worker" "$txc" export --to markdown -j 2 --out kw --db k.db --progress
 grep -q ': 1 new, 0 updated, 9 unchanged (9 not re-rendered)' err.txt && [ "$(find kw -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "after a killed worker: $(tail -1 err.txt)"
 
+# the manifest's SHA-256 is every file's, with the CPU's SHA instructions and without them
+for e in TXC_SHA=cpu TXC_NO_SHA_NI=1; do
+	rm -rf sh; env $e "$txc" export --to markdown --out sh --db fp.db 2> /dev/null
+	n=0; while read -r p h; do [ "$(sum "sh/$p")" = "$h" ] || bad "$e: sha256 of $p"; n=$((n + 1)); done <<EOF2
+$(sed 's/.*"path":"\([^"]*\)".*"sha256":"\([0-9a-f]*\)".*/\1 \2/' sh/manifest.jsonl)
+EOF2
+	[ $n -ge 4 ] && ok "sha256 ($e)" || bad "sha256 ($e): $n files"
+done
+
 summary files
 [ "$fails" = 0 ]
