@@ -1496,6 +1496,12 @@ static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_
 				close(lock); /* DIR's lock is the parent's: it ends with it */
 			for (size_t j = 0; j < k; j++)
 				fclose(pl->in[j]);
+			int null = open("/dev/null", O_WRONLY | O_CLOEXEC); /* the parent says it all, once */
+			if (null >= 0) {
+				dup2(null, STDOUT_FILENO);
+				dup2(null, STDERR_FILENO);
+				close(null);
+			}
 #ifdef __linux__
 			prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed parent leaves no worker writing */
 			if (getppid() == 1)

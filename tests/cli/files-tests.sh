@@ -411,5 +411,14 @@ EOF2
 	[ $n -ge 4 ] && ok "sha256 ($e)" || bad "sha256 ($e): $n files"
 done
 
+# --all-profiles with a broken profile: said once, whatever N (workers open the stores again, silently)
+mkdir -p hp/.hermes/profiles/work hp/.hermes/profiles/bad && cp fp.db hp/.hermes/state.db && cp fp.db hp/.hermes/profiles/work/state.db
+printf 'not a database' > hp/.hermes/profiles/bad/state.db
+for j in 1 3; do
+	rm -rf jp; "$txc" export --to markdown --out jp --all-profiles --home hp/.hermes -j $j --progress > /dev/null 2> err.txt
+	sed 's/([0-9.]*\/s)//; s/([0-9.]* s)$//' err.txt > pp$j.txt
+done
+[ "$(grep -c 'left out' pp1.txt)" = 1 ] && cmp -s pp1.txt pp3.txt && ok || bad "--all-profiles -j 3 said other things: $(diff pp1.txt pp3.txt)"
+
 summary files
 [ "$fails" = 0 ]
