@@ -109,6 +109,9 @@ struct txc_session_info {
 	const struct txc_json *native; /* the source's own session row (Hermes: the columns in table
 					  order, then last_active), for `list --json`; every Hermes
 					  backend sets it, a backend without rows must give an object */
+	struct txc_str fingerprint;    /* TXC_LIST_FINGERPRINT: 32 hex digits that change when the session's
+					  rows do (its whole session row, its message count and largest
+					  message rowid); empty when the backend cannot tell */
 };
 
 /*
@@ -118,7 +121,12 @@ struct txc_session_info {
  * messages); TXC_LIST_BRIEF lets a backend read only what the fields need
  * (native then holds only those columns).
  */
-enum txc_list_flags { TXC_LIST_ARCHIVED = 1 << 0, TXC_LIST_LAST_ACTIVE = 1 << 1, TXC_LIST_BRIEF = 1 << 2 };
+enum txc_list_flags {
+	TXC_LIST_ARCHIVED = 1 << 0,
+	TXC_LIST_LAST_ACTIVE = 1 << 1,
+	TXC_LIST_BRIEF = 1 << 2,
+	TXC_LIST_FINGERPRINT = 1 << 3, /* fill fingerprint (read from the index, not the messages) */
+};
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_session_info **out,
 		       size_t *n, struct txc_diag *d);
 

@@ -93,6 +93,7 @@ struct cli_args {
 	char **pos;
 	int n_pos;
 	bool lineage, children, tree; /* convert --lineage, --children; list --tree */
+	long jobs;                    /* export --out: -j N; 0 when not given (the number of CPUs) */
 };
 
 const struct cli_cmd_info *cli_commands(size_t *n);
@@ -238,10 +239,16 @@ void cli_redact_sink_release(struct cli_redact_sink *rs);
  * secrets; cli_secrets_warn says so in one line (count and kinds) for everything noted. */
 struct cli_secrets {
 	struct txc_redactor *scan;
+	size_t more;          /* counted elsewhere (export -j workers): cli_secrets_add */
+	struct txc_buf kinds; /* and their kinds, "a, b" */
 };
 void cli_secrets_note(struct cli_secrets *sc, const struct cli_args *a, const struct txc_writer_ops *ops,
 		      struct txc_transcript *t, bool to_file);
 void cli_secrets_warn(struct cli_secrets *sc);
+/* What sc counted (kinds appended to *kinds as "a, b"), sc released: a worker sends it on. */
+size_t cli_secrets_take(struct cli_secrets *sc, struct txc_buf *kinds);
+/* n secrets of these kinds ("a, b"), counted by another process, in sc's one warning. */
+void cli_secrets_add(struct cli_secrets *sc, size_t n, const char *kinds);
 void cli_secrets_release(struct cli_secrets *sc); /* no warning (the write failed) */
 
 #endif

@@ -3,22 +3,29 @@
  * (streamed row by row), or one file per session in a folder with a manifest,
  * rewriting only what changed, or installed for Claude Code.
  */
+#define _DEFAULT_SOURCE /* d_type: clean_temps() need not lstat every file */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "txc/model_hermes.h"
+#include "txc/redact.h"
 #include "txc/writer_hermes.h"
 
 /* ---- --json: stream each session, hold no session whole ---- */
@@ -120,6 +127,25 @@ static int export_all_json(const struct cli_args *a, struct txc_store *s, struct
 	return rc;
 }
 
+/* ---- a test's kill -9 (TXC_TEST_KILL_AT=POINT:N, tests/cli/files-tests.sh) ---- */
+
+/* The N-th time the run reaches POINT (tmp: a file rendered into its temporary name; file: renamed
+ * into place, not yet in the manifest; journal: recorded; manifest: before the final rewrite), it
+ * is killed as kill -9 would: the test proves the next run completes whatever was cut short. */
+static void test_kill(const char *point)
+{
+	static const char *at;
+	static long left = -1;
+	if (left == -1) {
+		const char *e = getenv("TXC_TEST_KILL_AT"), *colon = e ? strchr(e, ':') : NULL;
+		at = colon ? e : "";
+		left = colon ? strtol(colon + 1, NULL, 10) : 0;
+	}
+	size_t n = strlen(point);
+	if (left > 0 && strncmp(at, point, n) == 0 && at[n] == ':' && --left == 0)
+		raise(SIGKILL);
+}
+
 /* ---- file names ---- */
 
 /* <id>-<slug>.<ext>: ids keep [A-Za-z0-9._-] (others become '_', plus a hash so two ids
@@ -178,6 +204,8 @@ struct entry {
 	char sha[65];
 	struct asset_rec *assets;
 	size_t n_assets;
+	char *exported_at;                /* kept while the bytes are */
+	char *source_fp, *render, *fstat; /* what shaped the file and how it lay on disk (NULL: unknown) */
 	bool touched, dropped;
 };
 
@@ -276,6 +304,11 @@ static void entry_clear(struct entry *e)
 	free(e->session);
 	free(e->profile);
 	free(e->format);
+	free(e->exported_at);
+	free(e->source_fp);
+	free(e->render);
+	free(e->fstat);
+	e->exported_at = e->source_fp = e->render = e->fstat = NULL;
 	for (size_t i = 0; i < e->n_assets; i++)
 		free(e->assets[i].path);
 	free(e->assets);
@@ -344,6 +377,10 @@ static void manifest_read(struct manifest *m, const char *file)
 		eindex_put(&m->by_session, m, (size_t)(e - m->v), true);
 		e->profile = opt_str(o, "profile");
 		e->format = opt_str(o, "format");
+		e->exported_at = opt_str(o, "exported_at");
+		e->source_fp = opt_str(o, "source_fingerprint");
+		e->render = opt_str(o, "render_key");
+		e->fstat = opt_str(o, "file_stat");
 		as = txc_json_get(o, "assets");
 		for (size_t i = 0; as != NULL && as->kind == TXC_JSON_ARRAY && i < as->n; i++) {
 			const char *ap = txc_json_cstr(txc_json_get(as->items[i], "path"));
@@ -371,6 +408,24 @@ static void eindex_free(struct eindex *x)
 	*x = (struct eindex){0};
 }
 
+/* Whether file holds exactly these bytes (a re-run that changed nothing leaves the manifest alone). */
+static bool same_bytes(const char *file, const char *p, size_t len)
+{
+	FILE *f = fopen(file, "rb");
+	if (f == NULL)
+		return false;
+	char buf[65536];
+	size_t at = 0, k;
+	bool same = true;
+	while (same && (k = fread(buf, 1, sizeof(buf), f)) > 0) {
+		same = at + k <= len && memcmp(buf, p + at, k) == 0;
+		at += k;
+	}
+	same = same && !ferror(f) && at == len;
+	fclose(f);
+	return same;
+}
+
 static int manifest_write(struct manifest *m, const char *file, struct txc_diag *d)
 {
 	qsort(m->v, m->n, sizeof(*m->v), cmp_entry);
@@ -381,10 +436,14 @@ static int manifest_write(struct manifest *m, const char *file, struct txc_diag 
 		eindex_put(&m->by_session, m, i, true);
 	}
 	struct txc_buf b = TXC_BUF_INIT;
-	for (size_t i = 0; i < m->n; i++)
-		if (!m->v[i].dropped)
-			txc_buf_addf(&b, "%s\n", m->v[i].line);
-	int rc = cli_write_file(file, b.buf, b.len, true, d);
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->v[i].dropped)
+			continue;
+		txc_buf_addstr(&b, m->v[i].line); /* not addf: vsnprintf was a tenth of a re-run */
+		txc_buf_addch(&b, '\n');
+	}
+	test_kill("manifest");
+	int rc = same_bytes(file, b.buf, b.len) ? 0 : cli_write_file(file, b.buf, b.len, true, d);
 	txc_buf_release(&b);
 	return rc;
 }
@@ -479,7 +538,13 @@ struct bulk {
 	struct manifest m;
 	char stamp[64];
 	size_t count[N_OUTCOMES];
-	struct cli_secrets secrets; /* likely secrets in what was written without --redact */
+	struct cli_secrets secrets;         /* likely secrets in what was written without --redact */
+	size_t skipped;                     /* of count[SAME]: not even rendered (up_to_date) */
+	char *tz;                           /* the local time zone's names, for render_key() */
+	struct txc_str cur_fp;              /* the session being written: its source fingerprint (may be empty) */
+	char cur_render[33];                /* and its render key */
+	const struct cli_store_ref *key_of; /* render_key()'s last store, and its key */
+	char key[33];
 };
 
 static void assets_json(struct txc_buf *b, const struct asset_rec *v, size_t n)
@@ -532,21 +597,118 @@ static void page_facts(struct txc_buf *b, const struct txc_transcript *t)
 	}
 }
 
+/* How a file and its images lie on disk (device, inode, size, mtime, ctime: an edit, a touch, a
+ * chmod or a replacement changes it): 32 hex digits, false when one is missing or not a file. */
+static bool file_stat_sig(const char *dir, const char *rel, const struct asset_rec *av, size_t an, char out[33])
+{
+	uint64_t h[2] = {0x243F6A8885A308D3u, 0x13198A2E03707344u}; /* not SHA-256: 8% of a re-run */
+	bool ok = true;
+	for (size_t i = 0; i <= an && ok; i++) {
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/%s", dir, i ? av[i - 1].path : rel);
+		struct stat sb;
+		ok = lstat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode);
+		int64_t f[7] = {(int64_t)sb.st_dev,         (int64_t)sb.st_ino,          (int64_t)sb.st_size,
+				(int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec, (int64_t)sb.st_ctim.tv_sec,
+				(int64_t)sb.st_ctim.tv_nsec};
+		for (size_t k = 0; ok && k < 7; k++) {
+			h[0] = (h[0] ^ (uint64_t)f[k]) * 0x9E3779B97F4A7C15u;
+			h[0] ^= h[0] >> 29;
+			h[1] = (h[1] + (uint64_t)f[k]) * 0xC2B2AE3D27D4EB4Fu;
+			h[1] ^= h[1] >> 31;
+		}
+		txc_buf_release(&p);
+	}
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+	return ok;
+}
+
+/* What shapes a session's file besides its rows: txc's version, the writer, the rows it loads,
+ * the write options, the profile's scope and (for local times) the time zone; 32 hex digits. */
+static void render_key(struct bulk *bk, const struct cli_store_ref *ref, char out[33])
+{
+	const struct cli_args *a = bk->a;
+	if (bk->key_of == ref && bk->key_of != NULL) { /* the same for every session of a store */
+		memcpy(out, bk->key, 33);
+		return;
+	}
+	struct txc_str scope = cli_profile_scope(ref->profile);
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addf(&b, "txc %s\n%s\n%u\n%d %d %ld %d %d %d\n%zu:", TXC_VERSION, bk->ops->name,
+		     cli_load_flags(a, bk->ops), (int)a->w.reasoning, (int)a->w.detail, a->w.max_output_lines,
+		     (int)a->w.include_compacted, (int)a->w.utc, (int)a->w.images, a->w.cwd.len);
+	txc_buf_add(&b, a->w.cwd.ptr ? a->w.cwd.ptr : "", a->w.cwd.len);
+	txc_buf_addf(&b, "\n%zu:", scope.len);
+	txc_buf_add(&b, scope.ptr ? scope.ptr : "", scope.len);
+	txc_buf_addf(&b, "\n%s\n%d", a->w.utc ? "" : bk->tz, (int)a->redact);
+	unsigned char h[32];
+	txc_sha256(b.buf, b.len, h);
+	txc_hex(out, h, 16);
+	txc_buf_release(&b);
+	bk->key_of = ref;
+	memcpy(bk->key, out, 33);
+}
+
+/* The local time zone as the C library finds it: $TZ, else what /etc/localtime names. */
+static char *local_tz(void)
+{
+	const char *tz = getenv("TZ");
+	char *lt = realpath("/etc/localtime", NULL);
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addf(&b, "%s%s\n%s", tz ? "TZ=" : "", tz ? tz : "", lt ? lt : "");
+	free(lt);
+	return txc_buf_detach(&b, NULL);
+}
+
+/* What the manifest line says of a session besides its file: from its transcript, in the process
+ * that rendered it (a -j worker sends it to the one that records). */
+struct facts {
+	char *id; /* may hold NUL bytes */
+	size_t id_len, messages;
+	int kind;   /* enum txc_id_kind */
+	char *page; /* page_facts(), "" for a writer without an index page */
+};
+
+static void facts_of(struct facts *f, const struct bulk *bk, const struct txc_transcript *t)
+{
+	f->id_len = t->meta.id.len;
+	f->id = txc_xmalloc(f->id_len + 1);
+	if (f->id_len)
+		memcpy(f->id, t->meta.id.ptr, f->id_len);
+	f->id[f->id_len] = '\0';
+	f->kind = (int)t->meta.id_kind;
+	f->messages = t->native ? t->native->n_active_rows : t->n_messages;
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addstr(&b, "");
+	if (bk->ops->index != NULL)
+		page_facts(&b, t);
+	f->page = txc_buf_detach(&b, NULL);
+}
+
+static void facts_free(struct facts *f)
+{
+	free(f->id);
+	free(f->page);
+	memset(f, 0, sizeof(*f));
+}
+
 /* The manifest line of a file written or found unchanged; takes the asset list. */
-static void record(struct bulk *bk, const char *rel, const struct cli_store_ref *ref, const struct txc_transcript *t,
+static void record(struct bulk *bk, const char *rel, const struct cli_store_ref *ref, const struct facts *t,
 		   const char *sha, size_t bytes, struct asset_rec *av, size_t an)
 {
 	struct entry *e = manifest_put(&bk->m, rel);
 	e->touched = true;
-	if (e->line != NULL && strcmp(e->sha, sha) == 0 && same_assets(e, av, an)) {
-		free_assets(av, an); /* unchanged: the entry, and its exported_at, stay */
-		return;
-	}
+	/* the same bytes: the entry and its exported_at stay; its fingerprints are brought up to date */
+	bool same = e->line != NULL && strcmp(e->sha, sha) == 0 && same_assets(e, av, an);
+	char fst[33] = "";
+	if (!bk->a->dry_run && !file_stat_sig(bk->a->out_dir, rel, av, an, fst))
+		fst[0] = '\0';
+	char *stamp = txc_xstrdup(same && e->exported_at != NULL ? e->exported_at : bk->stamp);
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_buf_addstr(&b, "{\"session_id\":");
-	txc_json_emit_str(&b, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
-	if (t->meta.id_kind != TXC_ID_TEXT) /* session_id is the identity text; this says what it stands for */
-		txc_buf_addf(&b, ",\"id_kind\":\"%s\"", txc_model_id_kind_name(t->meta.id_kind));
+	txc_json_emit_str(&b, t->id, t->id_len);
+	if (t->kind != TXC_ID_TEXT) /* session_id is the identity text; this says what it stands for */
+		txc_buf_addf(&b, ",\"id_kind\":\"%s\"", txc_model_id_kind_name((enum txc_id_kind)t->kind));
 	if (ref->profile != NULL) {
 		txc_buf_addstr(&b, ",\"profile\":");
 		txc_json_emit_str(&b, ref->profile, strlen(ref->profile));
@@ -554,23 +716,39 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	txc_buf_addstr(&b, ",\"path\":");
 	txc_json_emit_str(&b, rel, strlen(rel));
 	txc_buf_addf(&b, ",\"format\":\"%s\",\"messages\":%zu,\"bytes\":%zu,\"sha256\":\"%s\",\"exported_at\":\"%s\"",
-		     bk->ops->name, t->native ? t->native->n_active_rows : t->n_messages, bytes, sha, bk->stamp);
+		     bk->ops->name, t->messages, bytes, sha, stamp);
+	if (bk->cur_fp.len && fst[0]) /* hex digits from the reader: nothing to escape */
+		txc_buf_addf(&b, ",\"source_fingerprint\":\"%.*s\",\"render_key\":\"%s\",\"file_stat\":\"%s\"",
+			     (int)bk->cur_fp.len, bk->cur_fp.ptr, bk->cur_render, fst);
 	assets_json(&b, av, an);
-	if (bk->ops->index != NULL)
-		page_facts(&b, t);
+	txc_buf_addstr(&b, t->page);
 	txc_buf_addch(&b, '}');
+	if (same && strcmp(b.buf, e->line) == 0) {
+		free(stamp);
+		free_assets(av, an);
+		txc_buf_release(&b);
+		return;
+	}
 	entry_clear(e);
+	e->exported_at = stamp;
+	if (bk->cur_fp.len && fst[0]) {
+		e->source_fp = txc_xstrndup(bk->cur_fp.ptr, bk->cur_fp.len);
+		e->render = txc_xstrdup(bk->cur_render);
+		e->fstat = txc_xstrdup(fst);
+	}
 	e->line = txc_buf_detach(&b, NULL);
-	e->session = txc_xstrndup(t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
-	e->session_len = t->meta.id.len;
+	e->session = txc_xstrndup(t->id, t->id_len);
+	e->session_len = t->id_len;
 	eindex_put(&bk->m.by_session, &bk->m, (size_t)(e - bk->m.v), true);
 	e->profile = ref->profile ? txc_xstrdup(ref->profile) : NULL;
 	e->format = txc_xstrdup(bk->ops->name);
 	memcpy(e->sha, sha, 65);
 	e->assets = av;
 	e->n_assets = an;
-	if (!bk->a->dry_run)
+	if (!bk->a->dry_run) {
 		manifest_journal_add(&bk->m, e->line);
+		test_kill("journal");
+	}
 }
 
 /* A manifest path txc may act on: relative, without "..". */
@@ -735,36 +913,53 @@ static void drop_old_assets(const struct bulk *bk, const struct entry *old, cons
 	}
 }
 
-static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, const struct txc_transcript *t,
-			      const char *rel, struct txc_diag *d)
+/* A session rendered to its temporary file, not yet decided on (by the process that records). */
+struct rendered {
+	struct txc_buf path;   /* DIR/rel */
+	struct cli_atomic tmp; /* tmp.f NULL in a dry run, and while a -j worker's file travels */
+	struct cli_assets assets;
+	char sha[65];
+	size_t bytes;
+	struct facts facts;
+	size_t secrets;       /* a -j worker's: likely secrets in the session (no --redact) ... */
+	struct txc_buf kinds; /* ... and their kinds, for the run's one warning */
+};
+
+static void rendered_release(struct rendered *r)
+{
+	if (r->tmp.f != NULL || r->tmp.tmp != NULL)
+		cli_atomic_abort(&r->tmp);
+	cli_assets_release(&r->assets);
+	txc_buf_release(&r->path);
+	txc_buf_release(&r->kinds);
+	facts_free(&r->facts);
+}
+
+/* Render t into a temporary file beside DIR/rel while hashing it: NEW when done (r filled; the
+ * caller releases it), else FAILED or REFUSED with d set. */
+static enum outcome render_one(const struct bulk *bk, const struct cli_store_ref *ref, const struct txc_transcript *t,
+			       const char *rel, struct rendered *r, struct txc_diag *d)
 {
 	const struct cli_args *a = bk->a;
-	struct txc_buf path = TXC_BUF_INIT;
-	txc_buf_addf(&path, "%s/%s", a->out_dir, rel);
-	char *slash = strrchr(path.buf, '/');
+	memset(r, 0, sizeof(*r));
+	txc_buf_addf(&r->path, "%s/%s", a->out_dir, rel);
+	cli_assets_init(&r->assets, r->path.buf);
+	char *slash = strrchr(r->path.buf, '/');
 	*slash = '\0';
-	if (!a->dry_run && cli_mkdirs(path.buf, d) != 0) {
-		txc_buf_release(&path);
+	if (!a->dry_run && cli_mkdirs(r->path.buf, d) != 0)
 		return d->code == TXC_E_REFUSED ? REFUSED : FAILED;
-	}
 	*slash = '/';
 	struct txc_write_opts w = a->w;
 	w.scope = cli_profile_scope(ref->profile);
-	struct cli_assets assets;
-	cli_assets_init(&assets, path.buf);
-	w.assets = &assets.sink;
+	w.assets = &r->assets.sink;
 	struct hashing_file hf = {0};
 	txc_sha256_init(&hf.sha);
-	struct cli_atomic tmp = {0};
-	enum outcome oc = FAILED;
-	if (a->dry_run ? cli_guard_check(path.buf, d) != 0 : cli_atomic_open(&tmp, path.buf, true, d) != 0) {
-		if (d->code == TXC_E_REFUSED)
-			oc = REFUSED;
+	if (a->dry_run ? cli_guard_check(r->path.buf, d) != 0 : cli_atomic_open(&r->tmp, r->path.buf, true, d) != 0) {
 		if (a->dry_run)
 			printf("%-6s %s\n", "refuse", rel);
-		goto done;
+		return d->code == TXC_E_REFUSED ? REFUSED : FAILED;
 	}
-	hf.f = tmp.f;
+	hf.f = r->tmp.f;
 	struct txc_out out;
 	txc_buf_init(&out.buf);
 	out.sink = hashing_sink;
@@ -772,71 +967,90 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	out.err = 0;
 	int rc = bk->ops->write(&out, t, &w, d);
 	if (rc == 0 && txc_out_flush(&out) != 0) {
-		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path.buf, strerror(out.err));
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", r->path.buf, strerror(out.err));
 		rc = TXC_E_FAIL;
 	}
 	txc_out_release(&out);
 	if (rc != 0)
-		goto done;
+		return FAILED;
 	unsigned char h[32];
-	char sha[65], old[65];
 	txc_sha256_final(&hf.sha, h);
-	txc_hex(sha, h, 32);
+	txc_hex(r->sha, h, 32);
+	r->bytes = hf.bytes;
+	facts_of(&r->facts, bk, t);
+	return NEW;
+}
+
+/* Decide on a rendered file: the same bytes as on disk (unchanged), none (new), ours as we left
+ * it (updated) or someone else's (refused); then its images, the rename and the manifest line. */
+static enum outcome finish_one(struct bulk *bk, const struct cli_store_ref *ref, const char *rel, struct rendered *r,
+			       struct txc_diag *d)
+{
+	const struct cli_args *a = bk->a;
+	enum outcome oc;
+	char old[65];
 	struct stat sb;
 	const struct entry *e = manifest_find(&bk->m, rel);
-	if (lstat(path.buf, &sb) != 0) {
+	if (lstat(r->path.buf, &sb) != 0) {
 		oc = NEW;
 	} else {
-		bool have_old = file_sha(path.buf, old);
-		if (have_old && strcmp(old, sha) == 0)
+		bool have_old = file_sha(r->path.buf, old);
+		if (have_old && strcmp(old, r->sha) == 0)
 			oc = SAME;
 		else if (a->force || (e != NULL && have_old && strcmp(old, e->sha) == 0))
 			oc = UPDATED; /* ours, as we left it: the session changed */
 		else {
 			txc_diag_set(d, TXC_E_FAIL,
-				     "'%s' exists and is not as txc wrote it; pass --force to overwrite it", path.buf);
+				     "'%s' exists and is not as txc wrote it; pass --force to overwrite it",
+				     r->path.buf);
 			oc = REFUSED;
 		}
 	}
 	if (a->dry_run) {
 		static const char *const verb[] = {"new", "update", "same", "refuse"};
 		struct txc_buf line = TXC_BUF_INIT;
-		cli_safe_text(&line, path.buf, path.len, true);
+		cli_safe_text(&line, r->path.buf, r->path.len, true);
 		printf("%-6s %s\n", verb[oc], line.buf);
 		txc_buf_release(&line);
 		if (oc != REFUSED)
-			record(bk, rel, ref, t, sha, hf.bytes, NULL, 0);
-		goto done;
+			record(bk, rel, ref, &r->facts, r->sha, r->bytes, NULL, 0);
+		return oc;
 	}
 	if (oc == REFUSED)
-		goto done;
+		return oc;
 	struct asset_rec *av = NULL;
 	size_t an = 0;
 	bool wrote = false;
-	enum outcome ao = sync_assets(bk, e, &assets, rel, &av, &an, &wrote, d); /* first: the document links to them */
-	if (ao != SAME) {
-		oc = ao;
-		goto done;
-	}
+	enum outcome ao =
+		sync_assets(bk, e, &r->assets, rel, &av, &an, &wrote, d); /* first: the document links to them */
+	if (ao != SAME)
+		return ao;
 	if (oc != SAME) {
-		tmp.force = oc != NEW; /* a new file is linked: one that appeared meanwhile is not replaced */
+		test_kill("tmp");
+		r->tmp.force = oc != NEW; /* a new file is linked: one that appeared meanwhile is not replaced */
 		if (oc == UPDATED)
-			tmp.unchanged = &sb; /* nor one edited since it was hashed */
-		if (cli_atomic_commit(&tmp, d) != 0) {
-			oc = d->code == TXC_E_REFUSED ? REFUSED : FAILED;
+			r->tmp.unchanged = &sb; /* nor one edited since it was hashed */
+		if (cli_atomic_commit(&r->tmp, d) != 0) {
 			free_assets(av, an);
-			goto done;
+			return d->code == TXC_E_REFUSED ? REFUSED : FAILED;
 		}
+		test_kill("file");
 	} else if (wrote) {
 		oc = UPDATED; /* the document was there; images were restored */
 	}
 	drop_old_assets(bk, e, rel, av, an);
-	record(bk, rel, ref, t, sha, hf.bytes, av, an);
-done:
-	if (tmp.f != NULL)
-		cli_atomic_abort(&tmp);
-	cli_assets_release(&assets);
-	txc_buf_release(&path);
+	record(bk, rel, ref, &r->facts, r->sha, r->bytes, av, an);
+	return oc;
+}
+
+static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, const struct txc_transcript *t,
+			      const char *rel, struct txc_diag *d)
+{
+	struct rendered r;
+	enum outcome oc = render_one(bk, ref, t, rel, &r, d);
+	if (oc == NEW)
+		oc = finish_one(bk, ref, rel, &r, d);
+	rendered_release(&r);
 	return oc;
 }
 
@@ -849,6 +1063,11 @@ static void clean_temps(const char *dir, int depth)
 	while (dp != NULL && (de = readdir(dp)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
+		bool tmp_name = strncmp(de->d_name, ".txc-tmp-", 9) == 0 && strlen(de->d_name) == 15;
+#ifdef DT_DIR
+		if (!tmp_name && de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue; /* no lstat for each of our files: a re-run's cost is its system calls */
+#endif
 		struct txc_buf p = TXC_BUF_INIT;
 		txc_buf_addf(&p, "%s/%s", dir, de->d_name);
 		struct stat sb;
@@ -857,8 +1076,7 @@ static void clean_temps(const char *dir, int depth)
 			;
 		else if (S_ISDIR(sb.st_mode) && depth > 0)
 			clean_temps(p.buf, depth - 1);
-		else if (S_ISREG(sb.st_mode) && strncmp(de->d_name, ".txc-tmp-", 9) == 0 && strlen(de->d_name) == 15 &&
-			 cli_guard_check(p.buf, &d) == 0)
+		else if (S_ISREG(sb.st_mode) && tmp_name && cli_guard_check(p.buf, &d) == 0)
 			unlink(p.buf);
 		txc_buf_release(&p);
 	}
@@ -934,6 +1152,16 @@ static int open_dir(struct bulk *bk, char **manifest, int *lock, struct txc_diag
 	}
 	manifest_read(&bk->m, *manifest);
 	return 0;
+}
+
+/* " (K not re-rendered)" after the unchanged count: how many were known from their source alone */
+static const char *skipped_note(size_t k)
+{
+	static char note[64];
+	note[0] = '\0';
+	if (k)
+		snprintf(note, sizeof(note), " (%zu not re-rendered)", k);
+	return note;
 }
 
 /* ---- the index page of a writer that has one (index.html) ---- */
@@ -1035,6 +1263,318 @@ static int write_index(struct bulk *bk, struct txc_diag *d)
 	return rc;
 }
 
+/* A session whose rows, writer and options are as when txc wrote its file, which lies as txc left
+ * it (and its images too): nothing to render, the entry stays.  Anything else is rendered and
+ * checked as always (a file someone changed is refused, one removed is restored). */
+static bool up_to_date(struct bulk *bk, const struct cli_session *s, const struct cli_store_ref *ref, const char *rel)
+{
+	struct txc_str fp = s->info->fingerprint, id = s->id.text;
+	struct entry *e = manifest_find(&bk->m, rel);
+	char now[33];
+	if (fp.len == 0 || e == NULL || e->source_fp == NULL || e->render == NULL || e->fstat == NULL ||
+	    e->session == NULL || e->session_len != id.len || memcmp(e->session, id.ptr ? id.ptr : "", id.len) != 0 ||
+	    !opt_eq(e->profile, ref->profile) || !opt_eq(e->format, bk->ops->name) || strlen(e->source_fp) != fp.len ||
+	    memcmp(e->source_fp, fp.ptr, fp.len) != 0 || strcmp(e->render, bk->cur_render) != 0)
+		return false;
+	if (!file_stat_sig(bk->a->out_dir, rel, e->assets, e->n_assets, now) || strcmp(now, e->fstat) != 0)
+		return false;
+	e->touched = true;
+	return true;
+}
+
+/* --dry-run's line for a session known unchanged without rendering it */
+static void say_same(const struct bulk *bk, const char *rel)
+{
+	struct txc_buf full = TXC_BUF_INIT, line = TXC_BUF_INIT;
+	txc_buf_addf(&full, "%s/%s", bk->a->out_dir, rel);
+	cli_safe_text(&line, full.buf, full.len, true);
+	printf("%-6s %s\n", "same", line.buf);
+	txc_buf_release(&line);
+	txc_buf_release(&full);
+}
+
+/* ---- -j N: worker processes render, the parent decides and records, in session order ---- */
+
+/* What the run does with each session, decided before any is written (the same whatever N). */
+struct plan {
+	struct txc_buf rel; /* empty for --install alone */
+	char render[33];
+	bool skip; /* up_to_date() */
+};
+
+struct pool {
+	size_t n; /* workers; 0: render here */
+	pid_t *pid;
+	FILE **in;    /* what each sends, in the order of the sessions it was given */
+	size_t *todo; /* the sessions to render, in order; the j-th goes to worker j % n */
+	size_t n_todo, next;
+};
+
+static void put_u64(struct txc_buf *b, uint64_t x)
+{
+	txc_buf_add(b, (const char *)&x, sizeof(x));
+}
+
+static void put_bytes(struct txc_buf *b, const char *p, size_t n)
+{
+	put_u64(b, n);
+	if (n)
+		txc_buf_add(b, p, n);
+}
+
+static bool get_u64(FILE *f, uint64_t *x)
+{
+	return fread(x, sizeof(*x), 1, f) == 1;
+}
+
+/* n bytes and a NUL, malloc'd; NULL at the end of the stream */
+static char *get_bytes(FILE *f, size_t *n)
+{
+	uint64_t len;
+	if (!get_u64(f, &len) || len > ((uint64_t)1 << 40))
+		return NULL;
+	char *p = txc_xmalloc((size_t)len + 1);
+	if (len && fread(p, 1, (size_t)len, f) != len) {
+		free(p);
+		return NULL;
+	}
+	p[len] = '\0';
+	*n = (size_t)len;
+	return p;
+}
+
+/* One session rendered by a worker: its temporary file synced and closed (it stays), the rest sent. */
+static void send_rendered(struct txc_buf *b, int lr, enum outcome oc, const struct txc_diag *d, struct rendered *r)
+{
+	put_u64(b, (uint64_t)(int64_t)lr);
+	put_u64(b, oc);
+	put_u64(b, (uint64_t)(int64_t)d->code);
+	put_bytes(b, d->msg, strlen(d->msg));
+	if (oc != NEW)
+		return;
+	bool ok = fflush(r->tmp.f) == 0 && fsync(fileno(r->tmp.f)) == 0; /* in parallel: fsync is most of a write */
+	fclose(r->tmp.f);
+	r->tmp.f = NULL;
+	put_u64(b, ok);
+	put_bytes(b, r->tmp.tmp, strlen(r->tmp.tmp));
+	put_bytes(b, r->sha, 64);
+	put_u64(b, r->bytes);
+	put_bytes(b, r->facts.id, r->facts.id_len);
+	put_u64(b, r->facts.messages);
+	put_u64(b, (uint64_t)r->facts.kind);
+	put_bytes(b, r->facts.page, strlen(r->facts.page));
+	put_u64(b, r->assets.n);
+	for (size_t i = 0; i < r->assets.n; i++) {
+		put_bytes(b, r->assets.items[i].name, strlen(r->assets.items[i].name));
+		put_bytes(b, r->assets.items[i].bytes, r->assets.items[i].len);
+	}
+	put_u64(b, r->secrets);
+	put_bytes(b, r->kinds.buf ? r->kinds.buf : "", r->kinds.len);
+	free(r->tmp.tmp); /* the parent renames it, or removes it */
+	free(r->tmp.path);
+	r->tmp.tmp = r->tmp.path = NULL;
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+/* A worker: its own read-only connections, the sessions todo[k], todo[k + n], ...; never returns. */
+static void worker(const struct bulk *bk, const struct cli_session *v, const struct plan *plan, const struct pool *pl,
+		   size_t k, int fd, size_t n_stores)
+{
+	struct cli_stores st;
+	struct txc_diag d0 = {0};
+	int orc = cli_stores_open(bk->a, &st, &d0);
+	if (orc == 0 && st.n != n_stores) {
+		txc_diag_set(&d0, TXC_E_FAIL, "the profiles changed while txc ran");
+		orc = TXC_E_FAIL;
+	}
+	unsigned lf = cli_load_flags(bk->a, bk->ops);
+	for (size_t j = k; j < pl->n_todo; j += pl->n) {
+		size_t i = pl->todo[j];
+		struct txc_diag d1 = {0};
+		struct txc_transcript *t = NULL;
+		struct rendered r;
+		memset(&r, 0, sizeof(r));
+		int lr = orc;
+		if (orc)
+			d1 = d0;
+		else
+			lr = txc_store_load(st.v[v[i].store].s, &v[i].id, lf, &t, &d1);
+		enum outcome oc = FAILED;
+		if (lr == 0) {
+			cli_redact_transcript(bk->a, t);
+			oc = render_one(bk, &st.v[v[i].store], t, plan[i].rel.buf, &r, &d1);
+			if (oc == NEW && !bk->a->dry_run) { /* the parent words one warning for the run */
+				struct cli_secrets sc = {0};
+				cli_secrets_note(&sc, bk->a, bk->ops, t, true);
+				r.secrets = cli_secrets_take(&sc, &r.kinds);
+			}
+			txc_transcript_free(t);
+		}
+		struct txc_buf b = TXC_BUF_INIT;
+		send_rendered(&b, lr, oc, &d1, &r);
+		bool ok = write_all(fd, b.buf, b.len);
+		txc_buf_release(&b);
+		rendered_release(&r);
+		if (!ok)
+			break; /* the parent is gone */
+	}
+	if (orc == 0)
+		cli_stores_close(&st);
+	_exit(0);
+}
+
+/* The next session's rendering from its worker, as render_one() would have left it (r->path set
+ * by the caller, r->assets initialised). */
+static enum outcome receive(struct pool *pl, struct rendered *r, int *lr, struct txc_diag *d)
+{
+	FILE *f = pl->in[pl->next % pl->n];
+	pl->next++;
+	uint64_t lr64, oc64, code, ok, bytes, messages, kind, n_assets;
+	size_t len;
+	char *msg;
+	if (!get_u64(f, &lr64) || !get_u64(f, &oc64) || !get_u64(f, &code) || (msg = get_bytes(f, &len)) == NULL) {
+		txc_diag_set(d, TXC_E_FAIL, "a worker process stopped; the session was not exported");
+		return FAILED;
+	}
+	*lr = (int)(int64_t)lr64;
+	if (msg[0])
+		txc_diag_set(d, (int)(int64_t)code, "%s", msg);
+	free(msg);
+	if (oc64 != NEW)
+		return oc64 == REFUSED ? REFUSED : FAILED;
+	char *sha = NULL;
+	bool whole = get_u64(f, &ok) && (r->tmp.tmp = get_bytes(f, &len)) != NULL &&
+		     (sha = get_bytes(f, &len)) != NULL && len == 64 && get_u64(f, &bytes) &&
+		     (r->facts.id = get_bytes(f, &r->facts.id_len)) != NULL && get_u64(f, &messages) &&
+		     get_u64(f, &kind) && (r->facts.page = get_bytes(f, &len)) != NULL && get_u64(f, &n_assets);
+	if (whole) {
+		memcpy(r->sha, sha, 65);
+		r->bytes = (size_t)bytes;
+		r->facts.messages = (size_t)messages;
+		r->facts.kind = (int)kind;
+	}
+	free(sha);
+	for (uint64_t i = 0; whole && i < n_assets; i++) {
+		size_t bn = 0;
+		char *name = get_bytes(f, &len), *data = name ? get_bytes(f, &bn) : NULL;
+		if (data != NULL)
+			r->assets.sink.put(r->assets.sink.ctx, name, data, bn);
+		whole = data != NULL;
+		free(name);
+		free(data);
+	}
+	uint64_t secrets = 0;
+	char *kinds = NULL;
+	whole = whole && get_u64(f, &secrets) && (kinds = get_bytes(f, &len)) != NULL;
+	if (whole) {
+		r->secrets = (size_t)secrets;
+		txc_buf_add(&r->kinds, kinds, len);
+	}
+	free(kinds);
+	if (whole && ok)
+		r->tmp.f = fopen(r->tmp.tmp, "ab"); /* cli_atomic_commit() flushes, syncs and renames it */
+	if (r->tmp.f == NULL) {
+		int err = errno;
+		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", r->path.buf,
+			     !whole ? "a worker process stopped" : strerror(ok ? err : EIO));
+		return FAILED; /* rendered_release() removes the temporary file */
+	}
+	r->tmp.path = txc_xstrdup(r->path.buf);
+	return NEW;
+}
+
+static void pool_stop(struct pool *pl)
+{
+	for (size_t k = 0; k < pl->n; k++) {
+		if (pl->in[k] != NULL)
+			fclose(pl->in[k]); /* a worker still writing gets EPIPE and ends */
+		if (pl->pid[k] > 0)
+			while (waitpid(pl->pid[k], NULL, 0) < 0 && errno == EINTR)
+				;
+	}
+	free(pl->pid);
+	free(pl->in);
+	free(pl->todo);
+	memset(pl, 0, sizeof(*pl));
+}
+
+/* Workers for the sessions to render, when there are several and -j allows more than one. */
+static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_session *v, const struct plan *plan,
+		       size_t n, size_t n_stores, int lock)
+{
+	const struct cli_args *a = bk->a;
+	memset(pl, 0, sizeof(*pl));
+	long jobs = a->jobs ? a->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	pl->todo = txc_xmalloc((n ? n : 1) * sizeof(*pl->todo));
+	for (size_t i = 0; i < n; i++)
+		if (!plan[i].skip)
+			pl->todo[pl->n_todo++] = i;
+	/* one process's work: --dry-run prints, --install and --input/--remote stores are read once */
+	if (jobs < 2 || pl->n_todo < 2 || a->dry_run || a->install || a->store.input || a->store.remote ||
+	    a->out_dir == NULL)
+		return;
+	size_t want = (size_t)jobs < pl->n_todo ? (size_t)jobs : pl->n_todo;
+	pl->pid = txc_xcalloc(want, sizeof(*pl->pid));
+	pl->in = txc_xcalloc(want, sizeof(*pl->in));
+	pl->n = want; /* the workers' share: todo[k], todo[k + want], ... */
+	fflush(NULL); /* nothing buffered is written twice */
+	for (size_t k = 0; k < want; k++) {
+		int fds[2];
+		if (pipe(fds) != 0) {
+			pl->pid[k] = -1;
+			break;
+		}
+		pl->pid[k] = fork();
+		if (pl->pid[k] == 0) {
+			close(fds[0]);
+			if (lock >= 0)
+				close(lock); /* DIR's lock is the parent's: it ends with it */
+			for (size_t j = 0; j < k; j++)
+				fclose(pl->in[j]);
+			int null = open("/dev/null", O_WRONLY | O_CLOEXEC); /* the parent says it all, once */
+			if (null >= 0) {
+				dup2(null, STDOUT_FILENO);
+				dup2(null, STDERR_FILENO);
+				close(null);
+			}
+#ifdef __linux__
+			prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed parent leaves no worker writing */
+			if (getppid() == 1)
+				_exit(0);
+#endif
+			worker(bk, v, plan, pl, k, fds[1], n_stores);
+		}
+		close(fds[1]);
+		if (pl->pid[k] < 0) {
+			close(fds[0]);
+			break;
+		}
+		pl->in[k] = fdopen(fds[0], "rb");
+	}
+	for (size_t k = 0; k < want; k++)
+		if (pl->pid[k] <= 0 || pl->in[k] == NULL) { /* not all started: none is used, all is done here */
+			for (size_t j = 0; j < want; j++)
+				if (pl->pid[j] > 0)
+					kill(pl->pid[j], SIGKILL);
+			pool_stop(pl);
+			pl->todo = txc_xmalloc(sizeof(*pl->todo));
+			return;
+		}
+}
+
 static int export_files(const struct cli_args *a, struct cli_stores *st, const struct cli_session *v, size_t n,
 			struct txc_diag *d)
 {
@@ -1056,17 +1596,62 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	int rc = 0;
 	bool hard = false;      /* a refusal of exit status 4: a source, or a session continued in Claude Code */
 	bool index_bad = false; /* only the index page failed */
+	bk.tz = local_tz();
+	bool files = !(a->install && a->out_dir == NULL);
+	struct plan *plan = txc_xcalloc(n ? n : 1, sizeof(*plan));
+	struct txc_redactor *names = a->redact ? txc_redactor_new(false) : NULL;
+	struct txc_arena *names_ar = a->redact ? txc_arena_new(0) : NULL;
+	for (size_t i = 0; i < n && files; i++) { /* cheap: names, keys, a stat per file */
+		const struct cli_store_ref *ref = &st->v[v[i].store];
+		if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
+			txc_buf_addf(&plan[i].rel, "%s/", ref->profile);
+		/* --redact: the name from the redacted title (a key in a title is no file name) */
+		file_name(&plan[i].rel, &v[i].id,
+			  names ? txc_redact_str(names, names_ar, v[i].info->title) : v[i].info->title, bk.ops->ext);
+		render_key(&bk, ref, plan[i].render);
+		memcpy(bk.cur_render, plan[i].render, sizeof(bk.cur_render));
+		/* --install too: Claude Code's copy is checked each time (it may have been continued);
+		 * --force renders everything again (a message row edited in place is not in the fingerprint) */
+		plan[i].skip = !a->install && !a->force && up_to_date(&bk, &v[i], ref, plan[i].rel.buf);
+	}
+	txc_redactor_free(names);
+	txc_arena_free(names_ar);
+	struct pool pool;
+	pool_start(&pool, &bk, v, plan, n, st->n, lock);
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_store_ref *ref = &st->v[v[i].store];
-		struct txc_transcript *t;
+		struct txc_transcript *t = NULL;
 		struct txc_diag d1 = {0};
 		unsigned lf = cli_load_flags(a, bk.ops);
-		int lr = txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
-		if (lr == 0)
+		const char *rel = plan[i].rel.buf;
+		bk.cur_fp = v[i].info->fingerprint;
+		memcpy(bk.cur_render, plan[i].render, sizeof(bk.cur_render));
+		bool skip = plan[i].skip, pooled = !skip && pool.n > 0;
+		int lr = skip || pooled ? 0 : txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
+		if (lr == 0 && t != NULL)
 			cli_redact_transcript(a, t);
 		enum outcome oc; /* a session deleted while we ran is said and fails the run, like any other */
 		int res = CLI_INST_NEW;
-		if (lr != 0) {
+		if (skip) {
+			oc = SAME;
+			bk.skipped++;
+			if (a->dry_run)
+				say_same(&bk, rel);
+			drop_stale(&bk, rel, v[i].id.text, ref->profile); /* a run stopped before it did */
+		} else if (pooled) {
+			struct rendered r;
+			memset(&r, 0, sizeof(r));
+			txc_buf_addf(&r.path, "%s/%s", a->out_dir, rel);
+			cli_assets_init(&r.assets, r.path.buf);
+			oc = receive(&pool, &r, &lr, &d1);
+			if (oc == NEW)
+				oc = finish_one(&bk, ref, rel, &r, &d1);
+			if (oc != FAILED && oc != REFUSED)
+				cli_secrets_add(&bk.secrets, r.secrets, r.kinds.buf);
+			rendered_release(&r);
+			if (oc != FAILED && oc != REFUSED)
+				drop_stale(&bk, rel, v[i].id.text, ref->profile);
+		} else if (lr != 0) {
 			oc = FAILED;
 		} else if (a->install && a->out_dir == NULL) {
 			struct txc_write_opts w = a->w;
@@ -1082,16 +1667,11 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			oc = install_outcome(res);
 			txc_transcript_free(t);
 		} else {
-			struct txc_buf rel = TXC_BUF_INIT;
-			if (a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0))
-				txc_buf_addf(&rel, "%s/", ref->profile);
-			/* --redact: the name from the redacted title (a key in a title is no file name) */
-			file_name(&rel, &v[i].id, a->redact ? t->meta.title : v[i].info->title, bk.ops->ext);
-			oc = write_one(&bk, ref, t, rel.buf, &d1);
+			oc = write_one(&bk, ref, t, rel, &d1);
 			if (oc != FAILED && oc != REFUSED && !a->dry_run)
 				cli_secrets_note(&bk.secrets, a, bk.ops, t, true);
 			if (oc != FAILED && oc != REFUSED)
-				drop_stale(&bk, rel.buf, v[i].id.text, ref->profile);
+				drop_stale(&bk, rel, v[i].id.text, ref->profile);
 			if (oc != FAILED && oc != REFUSED && a->install && !a->dry_run) {
 				struct txc_write_opts w = a->w;
 				w.scope = cli_profile_scope(ref->profile);
@@ -1099,7 +1679,6 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 				if (res == CLI_INST_REFUSED || res == CLI_INST_FAILED)
 					oc = install_outcome(res);
 			}
-			txc_buf_release(&rel);
 			txc_transcript_free(t);
 		}
 		bk.count[oc]++;
@@ -1117,6 +1696,10 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		if (show)
 			progress(i + 1, n, t0, tty);
 	}
+	pool_stop(&pool);
+	for (size_t i = 0; i < n; i++)
+		txc_buf_release(&plan[i].rel);
+	free(plan);
 	if (manifest != NULL && !a->dry_run && bk.ops->index != NULL &&
 	    bk.count[NEW] + bk.count[UPDATED] + bk.count[SAME] > 0) {
 		struct txc_diag d3 = {0};
@@ -1135,11 +1718,13 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		}
 	}
 	if (show || bk.count[REFUSED] || bk.count[FAILED])
-		fprintf(stderr, "txc: %s %zu sessions%s%s: %zu new, %zu updated, %zu unchanged%s (%.2f s)\n",
+		fprintf(stderr, "txc: %s %zu sessions%s%s: %zu new, %zu updated, %zu unchanged%s%s (%.2f s)\n",
 			a->dry_run ? "would export" : "exported", n, a->out_dir ? " to " : "",
 			a->out_dir ? a->out_dir : "", bk.count[NEW], bk.count[UPDATED], bk.count[SAME],
+			skipped_note(bk.skipped),
 			bk.count[REFUSED] || bk.count[FAILED] ? ", some refused or failed (see above)" : "",
 			mono_now() - t0);
+	free(bk.tz);
 	free(manifest);
 	manifest_free(&bk.m);
 	if (lock >= 0)

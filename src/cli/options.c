@@ -119,7 +119,8 @@ static const struct cli_opt opts[] = {
 	{"output", 'o', 'o', "FILE", "@file", CMD_CONVERT, "write FILE atomically instead of stdout (- is stdout)"},
 	{"out", 0, O_OUT, "DIR", "@dir", CMD_EXPORT, "write one file per session in DIR, with manifest.jsonl"},
 	{"force", 0, O_FORCE, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
-	 "overwrite existing files (never a store or file txc reads, never a session continued in Claude Code)"},
+	 "overwrite existing files (never a store or file txc reads, never a session continued in Claude Code); "
+	 "export --out: render every session again"},
 	{"dry-run", 0, O_DRY_RUN, NULL, NULL, CMD_EXPORT, "list what would be written; write nothing"},
 	{"progress", 0, O_PROGRESS, NULL, NULL, CMD_EXPORT, "progress and summary on stderr even when not a terminal"},
 	{"install", 0, O_INSTALL, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
@@ -170,6 +171,8 @@ static const struct cli_opt opts[] = {
 	{"from", 0, O_FROM, "HARNESS", "hermes claude", STORE,
 	 "read sessions of HARNESS: hermes (default) or claude ($CLAUDE_CONFIG_DIR/projects, else "
 	 "~/.claude/projects; also `list claude`, SESSION as claude:ID)"},
+	{"jobs", 'j', 'j', "N", NULL, CMD_EXPORT,
+	 "export --out: render N sessions at once (default: the number of CPUs); the same files whatever N"},
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -427,6 +430,7 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	case O_UTC: a->w.utc = a->sel.utc = true; break;
 	case O_TO: a->to = v; break;
 	case 'o': a->output = v; break;
+	case 'j': rc = number(cmd, "jobs", v, &a->jobs); break;
 	case O_OUT: a->out_dir = v; break;
 	case O_FORCE: a->force = true; break;
 	case O_INSTALL: a->install = true; break;

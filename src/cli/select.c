@@ -372,7 +372,8 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 		bool want_last = a->json || cmd == CMD_EXPORT || (sel->order_set && sel->order == 1);
 		/* --all-sources: a store's archived session still shadows a legacy copy */
 		unsigned flags = (archived || a->store.all_sources ? TXC_LIST_ARCHIVED : 0) |
-				 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF);
+				 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF) |
+				 (cmd == CMD_EXPORT && a->out_dir != NULL ? TXC_LIST_FINGERPRINT : 0);
 		int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
 		if (rc) {
 			for (size_t k = 0; k < i; k++)

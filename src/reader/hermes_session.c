@@ -37,6 +37,7 @@ void txc_source_info(const struct txc_json *row, struct txc_session_info *info)
 	info->last_active = time_of(txc_json_get(row, "last_active"));
 	info->archived = txc_hermes_archived(txc_json_get(row, "archived"));
 	info->native = row;
+	info->fingerprint = TXC_STR_NULL; /* a backend that can tell sets it after */
 }
 
 /* a model_config marker that is set: present and not null (the column holds JSON text, an export may hold an object) */

@@ -180,11 +180,13 @@ INSERT INTO messages (session_id, role, content, timestamp) VALUES ('k%d', 'user
 printf "INSERT INTO sessions VALUES ('big', 'cli', NULL, 1.0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 'big', 0);
 INSERT INTO messages (session_id, role, content, timestamp) VALUES ('big', 'user', printf('%%.30000c', 'x'), 2.0);\n" >> many.sql
 "$mkdb" k.db many.sql
-rc=$( (ulimit -f 8 && exec "$txc" export --to markdown --out k --db k.db) > /dev/null 2>&1; echo $?) 2> /dev/null
+rc=$( (ulimit -f 8 && exec "$txc" export --to markdown -j 1 --out k --db k.db) > /dev/null 2>&1; echo $?) 2> /dev/null
 [ $rc -gt 128 ] && [ -e k/k0-many-0.md ] && [ ! -e k/big-big.md ] && ok || bad "the run was not stopped half-way (exit $rc)"
 ls -a k | grep -q '^\.txc-tmp-' && ok || bad "the stopped run left no temporary file (the test needs one)"
 grep -q '"path":"k0-many-0.md"' k/manifest.jsonl && ok || bad "the stopped run's files are not in the manifest"
-printf "UPDATE messages SET content = 'changed' WHERE session_id LIKE 'k%%';\n" > chg.sql; "$mkdb" k.db chg.sql
+# (a new message in each, as Hermes adds them: a message row edited in place is not seen, see below)
+printf "UPDATE messages SET content = 'changed' WHERE session_id LIKE 'k%%';
+INSERT INTO messages (session_id, role, content, timestamp) SELECT id, 'assistant', 'more', 1767600002.0 FROM sessions WHERE id LIKE 'k%%';\n" > chg.sql; "$mkdb" k.db chg.sql
 expect_rc 0 "bulk after a stopped run and a change" "$txc" export --to markdown --out k --db k.db --progress
 grep -q ': 1 new, 5 updated, ' err.txt && ok || bad "after the stopped run: $(tail -1 err.txt)"
 [ "$(ls -a k | grep -c '^\.txc-tmp')" = 0 ] && ok || bad "stopped run: temp files left"
@@ -317,6 +319,106 @@ if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2>
 else
 	skip "re-install and bulk update races" "strace cannot trace here"
 fi
+
+# ---- re-runs decided from the source (issue 16): a fingerprint of each session's rows ----
+"$mkdb" fp.db "$src/fixtures/features.sql" || exit 1
+expect_rc 0 "fingerprint: first run" "$txc" export --to markdown --out fp --db fp.db --progress
+nfp=$(ls fp/*.md | wc -l); cp fp/manifest.jsonl fp.first
+grep -q '"source_fingerprint":"[0-9a-f]\{32\}","render_key":"[0-9a-f]\{32\}","file_stat":"[0-9a-f]\{32\}"' fp/manifest.jsonl && ok || bad "no fingerprints in the manifest"
+expect_rc 0 "fingerprint: unchanged re-run" "$txc" export --to markdown --out fp --db fp.db --progress
+grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok || bad "unchanged re-run rendered: $(tail -1 err.txt)"
+cmp -s fp/manifest.jsonl fp.first && ok || bad "unchanged re-run changed the manifest"
+one=$(sed -n 's/.*"session_id":"\([^"]*\)".*"messages":\([1-9][0-9]*\).*/\1/p' fp/manifest.jsonl | head -1)
+printf "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('%s', 'user', 'one more', 1767700000.0);\n" "$one" > fp1.sql; "$mkdb" fp.db fp1.sql
+expect_rc 0 "fingerprint: one session changed" "$txc" export --to markdown --out fp --db fp.db --progress
+grep -q ": 0 new, 1 updated, $((nfp - 1)) unchanged ($((nfp - 1)) not re-rendered)" err.txt && ok || bad "one change: $(tail -1 err.txt)"
+grep -q 'one more' fp/$one-*.md && ok || bad "the changed session's file was not updated"
+# a session row change that leaves the bytes alone: rendered once, the entry and exported_at stay
+grep "\"session_id\":\"$one\"" fp/manifest.jsonl | sed 's/.*"exported_at":"\([^"]*\)".*/\1/' > at.before
+printf "UPDATE sessions SET tool_call_count = tool_call_count + 1 WHERE id = '%s';\n" "$one" > fp2.sql; "$mkdb" fp.db fp2.sql
+expect_rc 0 "fingerprint: a row change, same bytes" "$txc" export --to markdown --out fp --db fp.db --progress
+grep -q ": 0 new, 0 updated, $nfp unchanged ($((nfp - 1)) not re-rendered)" err.txt && ok || bad "row change: $(tail -1 err.txt)"
+[ "$(grep "\"session_id\":\"$one\"" fp/manifest.jsonl | sed 's/.*"exported_at":"\([^"]*\)".*/\1/')" = "$(cat at.before)" ] && ok || bad "exported_at changed with the same bytes"
+expect_rc 0 "fingerprint: then nothing to do" "$txc" export --to markdown --out fp --db fp.db --progress
+grep -q "($nfp not re-rendered)" err.txt && ok || bad "fingerprint not brought up to date: $(tail -1 err.txt)"
+# the file someone changed or removed since is handled as ever, fingerprint or not
+f1=$(ls fp/$one-*.md); printf 'my note\n' >> "$f1"
+expect_rc 1 "fingerprint: a changed file is refused" "$txc" export --to markdown --out fp --db fp.db
+grep -q 'my note' "$f1" && grep -q 'not as txc wrote it' err.txt && ok || bad "changed file: $(cat err.txt)"
+rm "$f1"
+expect_rc 0 "fingerprint: a removed file is restored" "$txc" export --to markdown --out fp --db fp.db --progress
+[ -e "$f1" ] && grep -q ': 1 new, 0 updated' err.txt && ok || bad "removed file: $(tail -1 err.txt)"
+a1=$(ls fp/*.assets/* 2> /dev/null | head -1)
+if [ -n "$a1" ]; then rm "$a1"
+expect_rc 0 "fingerprint: a removed image is restored" "$txc" export --to markdown --out fp --db fp.db
+[ -e "$a1" ] && ok || bad "removed image not restored"; fi
+# other options render again; --force renders all (a message edited in place is not in the fingerprint)
+expect_rc 0 "fingerprint: other options" "$txc" export --to markdown --detail full --out fp --db fp.db --progress
+! grep -q 'not re-rendered' err.txt && ok || bad "--detail full was not rendered: $(tail -1 err.txt)"
+expect_rc 0 "fingerprint: back" "$txc" export --to markdown --out fp --db fp.db
+printf "UPDATE messages SET content = 'edited in place' WHERE session_id = '%s' AND content = 'one more';\n" "$one" > fp3.sql; "$mkdb" fp.db fp3.sql
+expect_rc 0 "fingerprint: an in-place edit is not seen" "$txc" export --to markdown --out fp --db fp.db --progress
+grep -q "($nfp not re-rendered)" err.txt && ok || bad "in-place edit: $(tail -1 err.txt)"
+expect_rc 0 "fingerprint: --force renders all" "$txc" export --to markdown --out fp --db fp.db --force --progress
+grep -q ': 0 new, 1 updated' err.txt && ! grep -q 'not re-rendered' err.txt && grep -q 'edited in place' fp/$one-*.md && ok || bad "--force: $(tail -1 err.txt)"
+
+# ---- kill -9 at several points of a bulk run: the next run completes it, renders only what is left ----
+for point in tmp:1 file:2 journal:3 tmp:4 manifest:1; do
+	rm -rf kk; d=kk
+	rc=$(TXC_TEST_KILL_AT=$point "$txc" export --to markdown --out $d --db fp.db > /dev/null 2>&1; echo $?)
+	[ "$rc" = 137 ] && ok "killed at $point" || bad "not killed at $point (exit $rc)"
+	case $point in tmp:*) ls -a $d | grep -q '^\.txc-tmp-' && ok || bad "$point: no temporary file left (the test needs one)" ;; esac
+	done_n=$(grep -c '"source_fingerprint"' $d/manifest.jsonl 2> /dev/null || echo 0)
+	expect_rc 0 "after kill at $point" "$txc" export --to markdown --out $d --db fp.db --progress
+	grep -q "($done_n not re-rendered)" err.txt || [ "$done_n" = 0 ] && ! grep -q 'refused' err.txt && ok || bad "after kill at $point ($done_n recorded): $(tail -1 err.txt)"
+	[ "$(find $d -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "after kill at $point: temporary files left"
+	[ "$(wc -l < $d/manifest.jsonl)" = "$nfp" ] && json_ok $d/manifest.jsonl && ok || bad "after kill at $point: manifest"
+	for f in fp/*.md; do cmp -s "$f" "$d/${f#fp/}" || bad "after kill at $point: ${f#fp/} differs"; done
+	expect_rc 0 "after kill at $point, again" "$txc" export --to markdown --out $d --db fp.db --progress
+	grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok || bad "after kill at $point, again: $(tail -1 err.txt)"
+done
+
+# ---- -j N: the same files, manifest and progress whatever N (workers render, one process decides) ----
+for fmt in markdown claude html; do
+	for j in 1 3; do
+		rm -rf j$j jx; expect_rc 0 "-j $j ($fmt)" "$txc" export --to $fmt --out jx -j $j --db fp.db --progress
+		mv jx j$j; sed 's/([0-9.]*\/s)//; s/([0-9.]* s)$//' err.txt > prog$j.txt
+		sed 's/"exported_at":"[^"]*"//; s/"file_stat":"[^"]*"//' j$j/manifest.jsonl > man$j.txt
+	done
+	diff -r -x manifest.jsonl j1 j3 > /dev/null && ok || bad "-j 3 wrote other files than -j 1 ($fmt)"
+	cmp -s man1.txt man3.txt && ok || bad "-j 3 wrote another manifest ($fmt)"
+	cmp -s prog1.txt prog3.txt && ok || bad "-j 3 said other things ($fmt): $(diff prog1.txt prog3.txt)"
+	[ "$(find j3 -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "-j 3 left temporary files ($fmt)"
+done
+# a file someone changed is refused the same way with workers
+printf 'mine\n' >> "j3/$(cd j3 && ls *.html | grep -v index | head -1)"
+expect_rc 1 "-j 3 refuses a changed file" "$txc" export --to html --out j3 -j 3 --db fp.db
+grep -q 'not as txc wrote it' err.txt && [ "$(find j3 -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "-j 3 refusal: $(cat err.txt)"
+expect_rc 2 "-j 0 is a usage error" "$txc" export --to markdown --out j0 -j 0 --db fp.db
+
+# a worker killed half-way (SIGXFSZ on the big session): that session fails, said; the others land
+rm -rf kw; rc=$( (ulimit -f 8 && exec "$txc" export --to markdown -j 2 --out kw --db k.db) > /dev/null 2> kw.err; echo $?) 2> /dev/null
+[ "$rc" = 1 ] && grep -q 'worker process stopped' kw.err && [ -e kw/k0-many-0.md ] && [ ! -e kw/big-big.md ] && ok || bad "a killed worker: exit $rc, $(cat kw.err)"
+expect_rc 0 "after a killed worker" "$txc" export --to markdown -j 2 --out kw --db k.db --progress
+grep -q ': 1 new, 0 updated, 9 unchanged (9 not re-rendered)' err.txt && [ "$(find kw -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "after a killed worker: $(tail -1 err.txt)"
+
+# the manifest's SHA-256 is every file's, with the CPU's SHA instructions and without them
+for e in TXC_SHA=cpu TXC_NO_SHA_NI=1; do
+	rm -rf sh; env $e "$txc" export --to markdown --out sh --db fp.db 2> /dev/null
+	n=0; while read -r p h; do [ "$(sum "sh/$p")" = "$h" ] || bad "$e: sha256 of $p"; n=$((n + 1)); done <<EOF2
+$(sed 's/.*"path":"\([^"]*\)".*"sha256":"\([0-9a-f]*\)".*/\1 \2/' sh/manifest.jsonl)
+EOF2
+	[ $n -ge 4 ] && ok "sha256 ($e)" || bad "sha256 ($e): $n files"
+done
+
+# --all-profiles with a broken profile: said once, whatever N (workers open the stores again, silently)
+mkdir -p hp/.hermes/profiles/work hp/.hermes/profiles/bad && cp fp.db hp/.hermes/state.db && cp fp.db hp/.hermes/profiles/work/state.db
+printf 'not a database' > hp/.hermes/profiles/bad/state.db
+for j in 1 3; do
+	rm -rf jp; "$txc" export --to markdown --out jp --all-profiles --home hp/.hermes -j $j --progress > /dev/null 2> err.txt
+	sed 's/([0-9.]*\/s)//; s/([0-9.]* s)$//' err.txt > pp$j.txt
+done
+[ "$(grep -c 'left out' pp1.txt)" = 1 ] && cmp -s pp1.txt pp3.txt && ok || bad "--all-profiles -j 3 said other things: $(diff pp1.txt pp3.txt)"
 
 summary files
 [ "$fails" = 0 ]

@@ -194,4 +194,12 @@ done
 "$txc" convert sec1 --to html --db s.db > o.html 2> err.txt
 grep -q 'likely secret' err.txt && ok || bad "html in a pipe without --redact: no warning ($(cat err.txt))"
 
+# export with workers (-j 2): the warning counts what the workers saw; --redact over a plain export
+# renders again (the render key holds --redact) and leaves no file with a secret
+rm -rf j2
+"$txc" export --to markdown --out j2 -j 2 --db s.db > /dev/null 2> err.txt
+grep -q 'likely secret' err.txt && ok || bad "export -j 2 without --redact: no warning ($(cat err.txt))"
+"$txc" export --to markdown --out j2 -j 2 --redact --db s.db > /dev/null 2> err.txt
+[ -z "$(leaks j2/*.md)" ] && ! grep -q 'likely secret' err.txt && ok || bad "export -j 2 --redact over a plain export: $(leaks j2/*.md) $(cat err.txt)"
+
 summary redact
