@@ -160,9 +160,9 @@ static const struct cli_opt opts[] = {
 	 "read state.db and the legacy session files; the store's copy of a session in both is used"},
 	{"lineage", 0, O_LINEAGE, NULL, NULL, CMD_CONVERT,
 	 "the whole compression chain SESSION belongs to, root to the tip Hermes resumes, as one conversation"},
-	{"children", 0, O_CHILDREN, NULL, NULL, CMD_CONVERT,
-	 "include delegate child sessions (subagents): markdown folded under the call, claude as subagent files "
-	 "(with -o or --install)"},
+	{"children", 0, O_CHILDREN, NULL, NULL, CMD_CONVERT | CMD_VIEW,
+	 "include delegate child sessions (subagents): markdown and html folded under the call, terminal indented "
+	 "under it, claude as subagent files (with -o or --install)"},
 	{"tree", 0, O_TREE, NULL, NULL, CMD_LIST,
 	 "compression chains, branches and children indented under their root"},
 	{"redact", 0, O_REDACT, NULL, NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,

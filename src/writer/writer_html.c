@@ -264,10 +264,13 @@ static void pre(struct txc_buf *b, const char *lang, struct txc_str text)
 /* ---- the handlers' context ---- */
 
 struct page {
+	struct txc_out *out;
 	struct txc_buf *b;
 	const struct txc_transcript *t;
 	const struct txc_write_opts *o;
 	size_t image_no;
+	size_t child_no;    /* children shown with their transcript so far (their ids: "c1-m3") */
+	char id_prefix[32]; /* "" for one session, "s2-" in a chain's second, "c1-" in the first child */
 };
 
 static void fmt_time(char out[48], double secs, bool utc)
@@ -303,6 +306,25 @@ static void fact_time(struct txc_buf *b, const char *name, double secs, bool utc
 	txc_buf_addf(b, "<dt>%s</dt><dd>%s</dd>\n", name, when);
 }
 
+/* --lineage: the chain, root first; each a link to its segment's heading when there are headings */
+static void fact_lineage(struct txc_buf *b, const struct txc_transcript *t)
+{
+	bool links = t->n_segments > 1; /* the walk heads segments only in a chain of two or more */
+	txc_buf_addstr(b, "<dt>Lineage</dt><dd>");
+	for (size_t i = 0; i < t->n_segments; i++) {
+		if (i > 0)
+			txc_buf_addstr(b, " → ");
+		if (links)
+			txc_buf_addf(b, "<a href=\"#seg%zu\">", i + 1);
+		txc_buf_addstr(b, "<code>");
+		esc_attr(b, t->segments[i].id);
+		txc_buf_addstr(b, "</code>");
+		if (links)
+			txc_buf_addstr(b, "</a>");
+	}
+	txc_buf_addstr(b, "</dd>\n");
+}
+
 static void facts(struct page *pg, const struct txc_render_counts *n)
 {
 	const struct txc_meta *me = &pg->t->meta;
@@ -318,6 +340,8 @@ static void facts(struct page *pg, const struct txc_render_counts *n)
 	if (me->has_ended)
 		fact_time(b, "Ended", me->ended_at, pg->o->utc);
 	txc_buf_addf(b, "<dt>Messages</dt><dd>%zu</dd>\n<dt>Tool calls</dt><dd>%zu</dd>\n", n->messages, n->tool_calls);
+	if (pg->t->n_segments > 0)
+		fact_lineage(b, pg->t);
 	if (me->has_usage)
 		txc_buf_addf(b,
 			     "<dt>Tokens</dt><dd>%lld in · %lld out · %lld cache read · %lld cache write · %lld "
@@ -388,10 +412,10 @@ static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_
 	char when[48];
 	fmt_time(when, msg->time, pg->o->utc);
 	txc_buf_addf(pg->b,
-		     "<section class=\"msg %s%s\" id=\"m%zu\" data-role=\"%s\">\n"
-		     "<h2><a href=\"#m%zu\">#%zu</a> · %s · %s%s</h2>\n",
-		     roles[who], msg->compacted ? " compacted" : "", no, roles[who], no, no, names[who], when,
-		     msg->compacted ? " · <em>archived by compaction</em>" : "");
+		     "<section class=\"msg %s%s\" id=\"%sm%zu\" data-role=\"%s\">\n"
+		     "<h2><a href=\"#%sm%zu\">#%zu</a> · %s · %s%s</h2>\n",
+		     roles[who], msg->compacted ? " compacted" : "", pg->id_prefix, no, roles[who], pg->id_prefix, no,
+		     no, names[who], when, msg->compacted ? " · <em>archived by compaction</em>" : "");
 }
 
 static void on_message_end(void *ctx, const struct txc_message *m)
@@ -633,6 +657,83 @@ static void on_image(void *ctx, const struct txc_block *blk)
 		     (int)blk->media_type.len, blk->media_type.ptr, (int)blk->data.len, blk->data.ptr);
 }
 
+/* ---- lineage: segments of a chain, delegate children ---- */
+
+/* "Segment 2 of 5 · id · after compression at TIME": what ended the one before, and when */
+static void on_segment(void *ctx, const struct txc_segment *s, size_t index, size_t n)
+{
+	struct page *pg = ctx;
+	struct txc_buf *b = pg->b;
+	char when[48];
+	txc_buf_addf(b, "<h2 class=\"segment\" id=\"seg%zu\"><a href=\"#seg%zu\">Segment %zu of %zu</a> · <code>",
+		     index + 1, index + 1, index + 1, n);
+	esc_attr(b, s->id);
+	txc_buf_addstr(b, "</code>");
+	if (index > 0) {
+		const struct txc_segment *prev = s - 1;
+		txc_buf_addstr(b, " · after ");
+		if (prev->end_reason.ptr)
+			esc_attr(b, prev->end_reason);
+		else
+			txc_buf_addstr(b, "an unknown end");
+		fmt_time(when, prev->has_ended ? prev->ended : s->started, pg->o->utc);
+		txc_buf_addf(b, " at %s", when);
+	} else {
+		fmt_time(when, s->started, pg->o->utc);
+		txc_buf_addf(b, " · started %s", when);
+	}
+	txc_buf_addstr(b, "</h2>\n");
+	/* each session numbers its own messages: "s2-m1", so that ids stay unique in the page */
+	snprintf(pg->id_prefix, sizeof(pg->id_prefix), "s%zu-", index + 1);
+}
+
+static const struct txc_render_ops html_nested_ops;
+
+/* "Subagent session <code>id</code>" and its title after sep */
+static void child_name(struct txc_buf *b, const struct txc_child *c, const char *sep)
+{
+	txc_buf_addstr(b, "Subagent session <code>");
+	esc_attr(b, c->id);
+	txc_buf_addstr(b, "</code>");
+	if (c->title.ptr) {
+		txc_buf_addstr(b, sep);
+		esc_attr(b, c->title);
+	}
+}
+
+/* a line naming the child, or (--children) its transcript folded under the call */
+static void on_child(void *ctx, const struct txc_child *c)
+{
+	struct page *pg = ctx;
+	struct txc_buf *b = pg->b;
+	if (c->t == NULL || !pg->o->children) {
+		txc_buf_addstr(b, "<p class=\"note child\">");
+		child_name(b, c, " — ");
+		txc_buf_addstr(b, "</p>\n");
+		return;
+	}
+	pg->child_no++;
+	txc_buf_addstr(b, "<details class=\"child\"><summary>");
+	child_name(b, c, " · ");
+	txc_buf_addf(b, " · %zu messages</summary>\n", c->t->n_messages);
+	struct page sub = {.out = pg->out, .b = b, .t = c->t, .o = pg->o, .image_no = pg->image_no};
+	snprintf(sub.id_prefix, sizeof(sub.id_prefix), "c%zu-", pg->child_no);
+	txc_render_walk(pg->out, c->t, pg->o, &html_nested_ops, &sub);
+	pg->image_no = sub.image_no; /* image files stay numbered through the whole page */
+	txc_buf_addstr(b, "</details>\n");
+}
+
+/* a child's transcript inside its parent's page: its turns only */
+static const struct txc_render_ops html_nested_ops = {
+	.message_start = on_message_start,
+	.message_end = on_message_end,
+	.text = on_text,
+	.thinking = on_thinking,
+	.image = on_image,
+	.tool = on_tool,
+	.orphan_result = on_orphan_result,
+};
+
 static const struct txc_render_ops html_ops = {
 	.doc_start = on_doc_start,
 	.doc_end = on_doc_end,
@@ -643,13 +744,15 @@ static const struct txc_render_ops html_ops = {
 	.image = on_image,
 	.tool = on_tool,
 	.orphan_result = on_orphan_result,
+	.segment = on_segment,
+	.child = on_child,
 };
 
 static int write_html(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *o,
 		      struct txc_diag *d)
 {
 	(void)d;
-	struct page pg = {.b = &out->buf, .t = t, .o = o};
+	struct page pg = {.out = out, .b = &out->buf, .t = t, .o = o};
 	txc_render_walk(out, t, o, &html_ops, &pg);
 	return TXC_OK;
 }
@@ -716,7 +819,8 @@ const struct txc_writer_ops txc_writer_html = {
 	.summary = "one offline HTML page: the Markdown view, themes, strict CSP (export --out adds index.html)",
 	.ext = "html",
 	.caps = TXC_WCAP_ASSETS | TXC_WCAP_ONE_FILE | TXC_WCAP_SHARED,
-	.opts = TXC_WOPT_DETAIL | TXC_WOPT_MAX_LINES | TXC_WOPT_COMPACTED | TXC_WOPT_UTC | TXC_WOPT_IMAGES,
+	.opts = TXC_WOPT_DETAIL | TXC_WOPT_MAX_LINES | TXC_WOPT_COMPACTED | TXC_WOPT_UTC | TXC_WOPT_IMAGES |
+		TXC_WOPT_CHILDREN,
 	.write = write_html,
 	.index = write_index,
 };

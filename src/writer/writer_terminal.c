@@ -15,9 +15,10 @@
 
 #include "render.h"
 
-enum { MIN_WIDTH = 20, INDENT = 2, RESULT_INDENT = 4 };
+enum { MIN_WIDTH = 20, INDENT = 2, RESULT_INDENT = 4, CHILD_INDENT = INDENT + 2 };
 
 struct term {
+	struct txc_out *out;
 	struct txc_buf *b;
 	const struct txc_transcript *t;
 	const struct txc_write_opts *o;
@@ -648,6 +649,127 @@ static void on_orphan_result(void *ctx, const struct txc_block *blk, bool in_use
 	tool_result(T, blk);
 }
 
+/* ---- lineage: segments of a chain, delegate children ---- */
+
+/* a rule to the width after used columns: " ═══…" */
+static void rule_to_width(struct term *T, size_t used)
+{
+	if (used + 2 > T->width)
+		return;
+	txc_buf_addch(T->b, ' ');
+	for (used++; used < T->width; used++)
+		txc_buf_addstr(T->b, "═");
+}
+
+/* "══ Segment 2 of 5 · id · after compression at TIME ═════" to the width; when that does not fit,
+ * what ended the segment before, and when, goes under it, wrapped: the time is never cut */
+static void on_segment(void *ctx, const struct txc_segment *s, size_t index, size_t n)
+{
+	struct term *T = ctx;
+	struct txc_buf head = TXC_BUF_INIT, tail = TXC_BUF_INIT;
+	char when[48];
+	txc_buf_addf(&head, "Segment %zu of %zu" SEP, index + 1, n);
+	txc_buf_add(&head, s->id.ptr ? s->id.ptr : "", s->id.len);
+	if (index > 0) {
+		const struct txc_segment *prev = s - 1;
+		txc_buf_addstr(&tail, "after ");
+		if (prev->end_reason.ptr)
+			txc_buf_add(&tail, prev->end_reason.ptr, prev->end_reason.len);
+		else
+			txc_buf_addstr(&tail, "an unknown end");
+		fmt_time(when, prev->has_ended ? prev->ended : s->started, T->o->utc);
+		txc_buf_addf(&tail, " at %s", when);
+	} else {
+		fmt_time(when, s->started, T->o->utc);
+		txc_buf_addf(&tail, "started %s", when);
+	}
+	size_t room = T->width - 4; /* "══ " before, a space after */
+	bool one_line = cols_of(head.buf, head.len) + 3 + cols_of(tail.buf, tail.len) <= room;
+	if (one_line) {
+		txc_buf_addstr(&head, SEP);
+		txc_buf_add(&head, tail.buf, tail.len);
+	}
+	sgr(T, "1;35");
+	txc_buf_addstr(T->b, "══ ");
+	/* the id and reason come from the store: put_clip and wrap_text show them escaped */
+	rule_to_width(T, 3 + put_clip(T, head.buf, head.len, room));
+	sgr_end(T);
+	txc_buf_addch(T->b, '\n');
+	if (!one_line)
+		dim_wrapped(T, tail.buf, tail.len, 3);
+	txc_buf_addch(T->b, '\n');
+	txc_buf_release(&head);
+	txc_buf_release(&tail);
+}
+
+/* "  ↳ subagent session ID — TITLE" (sep before the title), one line, cut to the width */
+static void child_line(struct term *T, const struct txc_child *c, const char *sep, const char *tail)
+{
+	struct txc_buf line = TXC_BUF_INIT;
+	txc_buf_add(&line, c->id.ptr ? c->id.ptr : "", c->id.len);
+	if (c->title.ptr) {
+		txc_buf_addstr(&line, sep);
+		txc_buf_add(&line, c->title.ptr, c->title.len);
+	}
+	txc_buf_addstr(&line, tail);
+	spaces(T->b, INDENT);
+	sgr(T, "1;36");
+	txc_buf_addstr(T->b, "↳ subagent session ");
+	sgr_end(T);
+	size_t head = INDENT + 19; /* the columns of the indent and "↳ subagent session " */
+	put_clip(T, line.buf, line.len, T->width > head + 8 ? T->width - head : 8);
+	txc_buf_addch(T->b, '\n');
+	txc_buf_release(&line);
+}
+
+static const struct txc_render_ops term_nested_ops;
+
+/* a line naming the child, or (--children) its transcript under it, each line behind a bar */
+static void on_child(void *ctx, const struct txc_child *c)
+{
+	struct term *T = ctx;
+	if (c->t == NULL || !T->o->children) {
+		child_line(T, c, " — ", "");
+		return;
+	}
+	char tail[48];
+	snprintf(tail, sizeof(tail), SEP "%zu messages", c->t->n_messages);
+	child_line(T, c, SEP, tail);
+	/* rendered narrower on its own, then indented: every byte in it already went through unit() */
+	struct txc_buf sub = TXC_BUF_INIT;
+	struct term U = {.out = T->out, .b = &sub, .t = c->t, .o = T->o, .image_no = T->image_no};
+	U.width = T->width - CHILD_INDENT < MIN_WIDTH ? MIN_WIDTH : T->width - CHILD_INDENT;
+	txc_render_walk(T->out, c->t, T->o, &term_nested_ops, &U);
+	T->image_no = U.image_no;
+	while (sub.len && sub.buf[sub.len - 1] == '\n')
+		sub.len--;
+	for (const char *p = sub.buf, *end = sub.buf + sub.len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		spaces(T->b, INDENT);
+		sgr(T, "36");
+		txc_buf_addstr(T->b, "┃");
+		sgr_end(T);
+		if (le > p)
+			txc_buf_addch(T->b, ' ');
+		txc_buf_add(T->b, p, (size_t)(le - p));
+		txc_buf_addch(T->b, '\n');
+		p = nl ? nl + 1 : end;
+	}
+	txc_buf_release(&sub);
+}
+
+/* a child's transcript inside its parent's: its turns only */
+static const struct txc_render_ops term_nested_ops = {
+	.message_start = on_message_start,
+	.message_end = on_message_end,
+	.text = on_text,
+	.thinking = on_thinking,
+	.image = on_image,
+	.tool = on_tool,
+	.orphan_result = on_orphan_result,
+};
+
 static const struct txc_render_ops term_ops = {
 	.doc_start = on_doc_start,
 	.doc_end = on_doc_end,
@@ -658,13 +780,15 @@ static const struct txc_render_ops term_ops = {
 	.image = on_image,
 	.tool = on_tool,
 	.orphan_result = on_orphan_result,
+	.segment = on_segment,
+	.child = on_child,
 };
 
 static int write_terminal(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *o,
 			  struct txc_diag *d)
 {
 	(void)d;
-	struct term T = {.b = &out->buf, .t = t, .o = o, .width = o->width > 0 ? (size_t)o->width : 80};
+	struct term T = {.out = out, .b = &out->buf, .t = t, .o = o, .width = o->width > 0 ? (size_t)o->width : 80};
 	if (T.width < MIN_WIDTH)
 		T.width = MIN_WIDTH;
 	txc_render_walk(out, t, o, &term_ops, &T);
@@ -676,6 +800,7 @@ const struct txc_writer_ops txc_writer_terminal = {
 	.summary = "for reading in a terminal (txc view): wrapped, coloured, tool calls one line each",
 	.ext = "txt",
 	.caps = TXC_WCAP_TERMINAL,
-	.opts = TXC_WOPT_DETAIL | TXC_WOPT_MAX_LINES | TXC_WOPT_COMPACTED | TXC_WOPT_UTC | TXC_WOPT_WIDTH,
+	.opts = TXC_WOPT_DETAIL | TXC_WOPT_MAX_LINES | TXC_WOPT_COMPACTED | TXC_WOPT_UTC | TXC_WOPT_WIDTH |
+		TXC_WOPT_CHILDREN,
 	.write = write_terminal,
 };

@@ -206,5 +206,55 @@ expect_rc 0 "list --json old schema" "$txc" list --db feat.db --json
 python3 -c 'import json,sys; rows=json.load(open(sys.argv[1])); assert rows and all(r["parent_session_id"] is None and r["lineage_root"] == r["id"] == r["lineage_tip"] for r in rows)' out.txt &&
 	ok "old schema: parent null, root and tip itself" || bad "old schema lineage fields"
 
+# --- html and terminal: the same segments and children as markdown (render.h segment / child) ---
+h=$work/five.children.html
+[ "$(grep -c '^<h2 class="segment" id="seg[1-5]"><a href="#seg[1-5]">Segment [1-5] of 5</a> · <code>five_[1-5]</code> · ' "$h")" = 5 ] &&
+	grep -q '^<h2 class="segment" id="seg2"><a href="#seg2">Segment 2 of 5</a> · <code>five_2</code> · after compression at 2026-01-06 11:48:20 UTC</h2>$' "$h" &&
+	ok "html: five segment headings, reason and time" || bad "html: segment headings: $(grep -c 'class="segment"' "$h")"
+grep -q '^<dt>Lineage</dt><dd><a href="#seg1"><code>five_1</code></a> → .*<a href="#seg5"><code>five_5</code></a></dd>$' "$h" &&
+	ok "html: the chain in the page header" || bad "html: no Lineage fact"
+for f in five.children.html two.lineage.html dp.children.html cycle.lineage.html; do
+	d=$(grep -o ' id="[^"]*"' "$work/$f" | sort | uniq -d)
+	[ -z "$d" ] && ok "html $f: ids unique" || bad "html $f: duplicate ids: $d"
+done
+awk '/<div class="tool" data-tool="delegate_task">/ { c = 1 } /^<details class="child"><summary>Subagent session <code>dp_kid<\/code> · Find the bug · 4 messages<\/summary>$/ { if (c) k = 1 }
+	k && /<section class="msg assistant" id="c1-m2"/ { s = 1 } s && /^<\/details>$/ { e = 1 } END { exit !e }' "$work/dp.children.html" &&
+	ok "html --children: the child's turns in <details> under the call" || bad "html --children: not nested under the call"
+grep -q '^<p class="note child">Subagent session <code>dp_kid</code> — Find the bug</p>$' "$work/dp.lineage.html" &&
+	! grep -q 'id="c1-m' "$work/dp.lineage.html" && ok "html: a link line without --children" || bad "html: no link line for dp_kid"
+nb=$(printf '\302\240') # the terminal writer's separator is a no-break space and a dot
+[ "$(grep -c "^══ Segment [1-5] of 5$nb· five_[1-5] ═*\$\\|^══ Segment 1 of 5$nb· five_1$nb· started" "$work/five.children.txt")" = 5 ] &&
+	grep -q '^   after compression at 2026-01-06 11:48:20 UTC$' "$work/five.children.txt" &&
+	ok "terminal: five ruled segment lines, reason and time" || bad "terminal: segment lines"
+grep -q "^══ Segment 2 of 2$nb· two_b$nb· after compression at 2026-01-05 08:18:20 UTC ═*\$" "$work/two.lineage.txt" &&
+	ok "terminal: one segment line at 80 columns" || bad "terminal: two segment line"
+grep -q '^  ↳ subagent session dp_kid — Find the bug$' "$work/dp.lineage.txt" && ! grep -q 'Reading x.c' "$work/dp.lineage.txt" &&
+	ok "terminal: a link line without --children" || bad "terminal: no link line"
+grep -q '^  ┃   Reading x.c.$' "$work/dp.children.txt" && grep -q "^  ↳ subagent session dp_kid$nb· Find the bug$nb· 4 messages\$" "$work/dp.children.txt" &&
+	ok "terminal --children: the child indented under the call" || bad "terminal --children: child block missing"
+expect_rc 0 "view --children" env TXC_PAGER=cat "$txc" view dp --db "$db" --children --utc
+cmp -s out.txt "$work/dp.children.txt" && ok "view --children = convert --to terminal --children" || bad "view --children differs"
+# everything from the store escaped: a hostile segment id and child title
+cp "$db" hostile.db
+python3 - hostile.db <<'PY' || bad "hostile db"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+bad = "two_a\x1b[2J<b>x</b>\u202e"
+c.execute("UPDATE sessions SET id=? WHERE id='two_a'", (bad,))
+c.execute("UPDATE sessions SET parent_session_id=? WHERE id='two_b'", (bad,))
+c.execute("UPDATE messages SET session_id=? WHERE session_id='two_a'", (bad,))
+c.execute("UPDATE sessions SET title=? WHERE id='dp_kid'", ("Find <script>alert(1)</script>\x1b[31m\u202e",))
+c.commit()
+PY
+for s in two_b dp; do
+	"$txc" convert $s --db hostile.db --to html --lineage --children > h.html 2> /dev/null
+	"$txc" convert $s --db hostile.db --to terminal --lineage > h.txt 2> /dev/null
+	"$txc" convert $s --db hostile.db --to terminal --lineage --children >> h.txt 2> /dev/null
+	grep -q "<b>\\|<script>alert\\|$(printf '\033')\\|‮" h.html && bad "html $s: store text raw" || ok "html $s: store text escaped"
+	grep -q '&lt;b&gt;x\|&lt;script&gt;' h.html && ok || bad "html $s: the hostile text is missing"
+	grep -q "$(printf '\033')\|‮" h.txt && bad "terminal $s: a control raw" || ok "terminal $s: controls escaped"
+	grep -q 'two_a\\x1b\[2J<b>x</b>\\u202e\|Find <script>alert(1)</script>\\x1b\[31m\\u202e' h.txt && ok || bad "terminal $s: the hostile text is missing"
+done
+
 summary lineage
 [ "$fails" = 0 ]
