@@ -146,6 +146,25 @@ screenshot index index.html
 drive() { # file script: the script's value as JSON, with the console messages and exceptions
 	python3 "$src/cli/html-browser-drive.py" "$browser" "$work/profile-drive" "file://$work/$1" "$2"
 }
+# ---- whole conversations: --lineage segments and --children transcripts (tests/golden/lineage) ----
+for f in five.children.html dp.children.html cycle.lineage.html; do
+	n=lineage-${f%.html}
+	cp "$src/golden/lineage/$f" "$n.html" || exit 1
+	open_page "$n" "$n.html"
+	page_checks "$n" 1
+	for k in '<section class="msg' '<h2 class="segment"' '<details class="child"'; do
+		want=$(grep -c "^$k" "$n.html") got=$(grep -o "$k" "$n.dom" | wc -l)
+		[ "$want" = "$got" ] && ok "$n: $got × $k in the DOM" || bad "$n: $got × $k in the DOM, want $want"
+	done
+done
+out=$(drive lineage-five.children.html "(() => { const q = s => Array.from(document.querySelectorAll(s));
+	const ids = q('[id]').map(e => e.id), links = q('a[href^=\"#\"]').map(a => a.getAttribute('href').slice(1));
+	document.querySelector('#bar button').click();
+	const kid = q('details.child section.msg').filter(m => m.offsetParent !== null).length;
+	return [new Set(ids).size === ids.length, links.every(l => document.getElementById(l)), q('dd a[href^=\"#seg\"]').length, kid].join(' '); })()")
+echo "$out" | grep -q '"result": "true true 5 2", "console": \[\], "exceptions": \[\]' &&
+	ok "lineage: ids unique, every anchor resolves, 5 segment links, the child's 2 turns shown by Expand all" || bad "lineage: $out"
+
 out=$(drive tools.html "(() => { const q = s => Array.from(document.querySelectorAll(s));
 	const b = q('#bar button'), sel = q('#bar select')[0], shown = () => q('section.msg').filter(m => !m.hidden).length;
 	b[0].click(); const opened = q('details').filter(d => d.open).length;
