@@ -648,6 +648,37 @@ static void on_orphan_result(void *ctx, const struct txc_block *blk, bool in_use
 	tool_result(T, blk);
 }
 
+/* "Segment 2 of 5 · id · after compression at TIME ───" (--lineage), as markdown heads a segment */
+static void on_segment(void *ctx, const struct txc_segment *s, size_t index, size_t n)
+{
+	struct term *T = ctx;
+	struct txc_buf line = TXC_BUF_INIT;
+	char when[48];
+	txc_buf_addf(&line, "Segment %zu of %zu" SEP, index + 1, n);
+	txc_buf_add(&line, s->id.ptr ? s->id.ptr : "", s->id.len);
+	if (index > 0) {
+		const struct txc_segment *prev = s - 1;
+		fmt_time(when, prev->has_ended ? prev->ended : s->started, T->o->utc);
+		txc_buf_addstr(&line, SEP "after ");
+		if (prev->end_reason.ptr)
+			txc_buf_add(&line, prev->end_reason.ptr, prev->end_reason.len);
+		else
+			txc_buf_addstr(&line, "an unknown end");
+		txc_buf_addf(&line, " at %s", when);
+	} else {
+		fmt_time(when, s->started, T->o->utc);
+		txc_buf_addf(&line, SEP "started %s", when);
+	}
+	sgr(T, "1;35");
+	size_t used = put_clip(T, line.buf, line.len, T->width);
+	txc_buf_addch(T->b, ' ');
+	for (used++; used < T->width; used++)
+		txc_buf_addstr(T->b, "═");
+	sgr_end(T);
+	txc_buf_addstr(T->b, "\n\n");
+	txc_buf_release(&line);
+}
+
 static const struct txc_render_ops term_ops = {
 	.doc_start = on_doc_start,
 	.doc_end = on_doc_end,
@@ -658,6 +689,7 @@ static const struct txc_render_ops term_ops = {
 	.image = on_image,
 	.tool = on_tool,
 	.orphan_result = on_orphan_result,
+	.segment = on_segment,
 };
 
 static int write_terminal(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *o,
