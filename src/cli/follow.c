@@ -30,6 +30,7 @@
 
 #include "cli.h"
 #include "txc/lineage.h"
+#include "txc/writer_claude.h"
 
 enum { WAIT_CHILD = 60 }; /* seconds to wait for a compressed session's continuation to appear */
 
@@ -217,9 +218,10 @@ static enum txc_err poll_once(struct follow *f, struct txc_out *out, bool first,
 	*ended = t->meta.has_ended;
 	if (!*ended)
 		f->waiting_since = 0;                           /* opened again: no longer waiting for a continuation */
-	bool fresh = f->handed_off;                             /* a hand-off is written at once, messages or not */
 	bool rows = (f->ops->caps & TXC_WCAP_NATIVE_ROWS) != 0; /* a row format: every row as it comes */
 	size_t n = rows ? t->n_messages : ready(t, *ended), all = t->n_messages;
+	/* a hand-off begins the next part with a message (a row format: at once, with the child's session line) */
+	bool fresh = f->handed_off && (rows || n > 0);
 	if (first || fresh || (rows ? last > f->after : n > 0)) {
 		struct txc_write_part *part = f->a->w.part;
 		part->begins = fresh ? &f->seg[1] : NULL;
@@ -312,6 +314,30 @@ static enum txc_err follow_loop(struct follow *f, struct txc_out *out, struct tx
 	return rc;
 }
 
+/* --lineage: the Claude session every part writes is the chain's, keyed on its root as convert --lineage keys it */
+static void chain_session(const struct follow *f, struct txc_write_part *part)
+{
+	struct cli_links x;
+	struct txc_diag d = {0};
+	size_t k =
+		cli_links_open(f->st.v[f->which].s, &x, &d) == TXC_OK ? txc_lineage_find(x.l, f->id.text) : (size_t)-1;
+	if (k != (size_t)-1) {
+		struct txc_chain c;
+		txc_lineage_chain(x.l, k, &c);
+		const struct txc_link *root = c.n > 0 ? &x.v[c.v[0]] : &x.v[k];
+		struct txc_transcript first = {0}, whole = {0};
+		first.meta.id_kind = root->sid.kind;
+		first.meta.id = root->id;
+		struct txc_segment tip = {.id = f->id.text, .t = &first};
+		whole.meta.id = f->id.text;
+		whole.segments = &tip;
+		whole.n_segments = 1;
+		txc_claude_session_uuid(&whole, f->a->w.scope, part->session);
+		free(c.v);
+	}
+	cli_links_close(&x);
+}
+
 enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, struct txc_diag *d)
 {
 	struct follow f = {.a = a, .ops = ops, .flags = cli_load_flags(a, ops)};
@@ -325,6 +351,8 @@ enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, st
 	cli_terminal_opts(a, true);
 	a->w.scope = cli_profile_scope(f.profile);
 	a->w.part = &part;
+	if (a->lineage)
+		chain_session(&f, &part);
 	struct txc_out out;
 	struct cli_tty tty;
 	if (ops->caps & TXC_WCAP_TERMINAL)

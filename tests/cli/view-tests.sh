@@ -185,7 +185,11 @@ body() { sed -n '/^\(#1 User\|### \)/,$p' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' 
 	ok "convert -f --lineage --to markdown: from the first message, what convert --lineage writes" || bad "markdown -f --lineage body: $(body ho.md | head -n 8)"
 n=$(grep -o 'live [a-z]* [0-9]*' ho.jsonl | sort -u | wc -l)
 json_ok ho.jsonl && [ "$n" = 16 ] && ok "claude -f --lineage: JSON lines, every message of both sessions" || bad "claude -f --lineage: $n messages"
-[ "$(grep -c '"sessionId"' ho.jsonl)" = "$(wc -l < ho.jsonl)" ] && ok || bad "claude -f --lineage: a record without sessionId"
+"$txc" convert live-follow --to claude --db ho.db --lineage > ho.whole.jsonl
+full=$(($(wc -l < ho.whole.jsonl) - 2)) # less the closing summary and title records
+[ "$(wc -l < ho.jsonl)" = "$full" ] && head -n "$full" ho.whole.jsonl | cmp -s - ho.jsonl && grep -q '"subtype":"compact_boundary"' ho.jsonl &&
+	ok "claude -f --lineage: the records convert --lineage writes (one session, the compact_boundary and summary at the hand-off)" ||
+	bad "claude -f --lineage differs from convert --lineage ($(wc -l < ho.jsonl) lines, want $full)"
 [ "$(grep -c '"id": "live-follow-2"' ho.hermes.jsonl)" = 1 ] && [ "$(grep -c 'live [a-z]* [0-9]*' ho.hermes.jsonl)" -ge 2 ] &&
 	ok "hermes -f --lineage: the continuation's session line, then its rows" || bad "hermes -f --lineage: $(cut -c1-120 ho.hermes.jsonl)"
 # without --lineage: following stops where the compressed session ends
