@@ -61,6 +61,7 @@ struct follow {
 	struct txc_segment seg[2]; /* the session handed off from, the one handed to: strings in seg_arena */
 	struct txc_arena *seg_arena;
 	size_t segment;
+	struct txc_buf followed; /* the names followed so far, each NUL-ended: a chain that loops ends */
 	bool handed_off;
 	double waiting_since; /* monotonic seconds; 0: not waiting */
 };
@@ -133,8 +134,9 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The link of the session that continues f's (its next in the chain Hermes resumes), or NULL. */
-static const struct txc_link *continuation(const struct cli_links *x, struct txc_str id)
+/* The link of the session that continues id (its next in the chain Hermes resumes), or NULL;
+ * *loops: none will, the chain's parent links form a cycle (cut before it comes back) */
+static const struct txc_link *continuation(const struct cli_links *x, struct txc_str id, bool *loops)
 {
 	size_t k = txc_lineage_find(x->l, id);
 	if (k == (size_t)-1)
@@ -145,8 +147,18 @@ static const struct txc_link *continuation(const struct cli_links *x, struct txc
 	for (size_t i = 0; i + 1 < c.n && next == NULL; i++)
 		if (c.v[i] == k)
 			next = &x->v[c.v[i + 1]];
+	*loops = next == NULL && c.cycle;
 	free(c.v);
 	return next;
+}
+
+/* whether the session named id was followed already (a loop of parent links) */
+static bool followed_before(const struct follow *f, struct txc_str id)
+{
+	for (size_t at = 0; at < f->followed.len; at += strlen(f->followed.buf + at) + 1)
+		if (strlen(f->followed.buf + at) == id.len && memcmp(f->followed.buf + at, id.ptr, id.len) == 0)
+			return true;
+	return false;
 }
 
 /* Follow the child from here: the rows from its first, the hand-off its first part begins with. */
@@ -166,6 +178,8 @@ static void hand_off(struct follow *f, const struct txc_transcript *t, const str
 	f->current = txc_xmalloc(next->id.len + 1);
 	memcpy(f->current, next->id.ptr, next->id.len);
 	f->current[next->id.len] = '\0';
+	txc_buf_add(&f->followed, t->meta.id.ptr, t->meta.id.len);
+	txc_buf_addch(&f->followed, '\0');
 	txc_sid_release(&f->id);
 	f->id = next->sid;
 	f->id.text = (struct txc_str){txc_xstrdup(f->current), next->id.len}; /* f->id owns its text */
@@ -190,8 +204,17 @@ static bool follow_next(struct follow *f, const struct txc_transcript *t)
 	struct cli_links x;
 	struct txc_diag d = {0};
 	const struct txc_link *next = NULL;
+	bool loops = false;
 	if (cli_links_open(f->st.v[f->which].s, &x, &d) == TXC_OK)
-		next = continuation(&x, t->meta.id);
+		next = continuation(&x, t->meta.id, &loops);
+	bool same = next != NULL && next->id.len == t->meta.id.len &&
+		    memcmp(next->id.ptr, t->meta.id.ptr, next->id.len) == 0;
+	if (loops || (next != NULL && (same || followed_before(f, next->id)))) {
+		cli_warn("the compression chain of %.*s loops (its parent links form a cycle); stopped following",
+			 (int)t->meta.id.len, t->meta.id.ptr);
+		cli_links_close(&x);
+		return false;
+	}
 	if (next != NULL)
 		hand_off(f, t, next);
 	cli_links_close(&x);
@@ -340,7 +363,7 @@ static void chain_session(const struct follow *f, struct txc_write_part *part)
 
 enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, struct txc_diag *d)
 {
-	struct follow f = {.a = a, .ops = ops, .flags = cli_load_flags(a, ops)};
+	struct follow f = {.a = a, .ops = ops, .flags = cli_load_flags(a, ops), .followed = TXC_BUF_INIT};
 	struct txc_write_part part = {0};
 	enum txc_err rc = follow_open(&f, d);
 	if (rc != TXC_OK) {
@@ -374,6 +397,7 @@ enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, st
 	follow_close(&f);
 	free(f.profile);
 	free(f.current);
+	txc_buf_release(&f.followed);
 	txc_arena_free(f.seg_arena);
 	return rc;
 }

@@ -198,6 +198,21 @@ eval "r=\$rc$p5"
 [ "$seen" = "$(seq 0 7 | tr '\n' ' ')" ] && [ "$r" = 0 ] && [ ! -s ho.plain.err ] &&
 	ok "-f without --lineage: stops at the compressed session's end" || bad "-f without --lineage: exit $r, $seen, $(cat ho.plain.err)"
 
+# 5d. --lineage on a chain that compressed before following began: each hand-off in turn (the
+# first part a whole document: its last blank line kept for what follows); a loop of parents ends it
+"$mkdb" lin.db "$src/fixtures/lineage.sql" || exit 1
+"$txc" view two_a --db lin.db -f --lineage --interval 0.1 --utc > two.txt 2> two.err &
+tp=$!
+i=0; while ! grep -q 'in b' two.txt 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3; kill $tp; wait $tp; rc=$?
+"$txc" view two_a --db lin.db --lineage --utc > two.whole
+[ $rc = 0 ] && [ "$(cat two.err)" = "txc: following the continuation two_b (the session was compressed)" ] &&
+	[ "$(body two.txt)" = "$(body two.whole)" ] && ok "-f --lineage on an ended chain: into the continuation, as view --lineage" ||
+	bad "-f --lineage two_a: exit $rc, $(cat two.err), $(body two.txt | diff - two.whole | head -n 6)"
+expect_rc 0 "-f --lineage on a loop of parents ends" timeout 20 "$txc" view cyc_a --db lin.db -f --lineage --interval 0.1
+[ "$(cat err.txt)" = "txc: warning: the compression chain of cyc_a loops (its parent links form a cycle); stopped following" ] &&
+	grep -q 'in a' out.txt && ok || bad "loop: $(cat err.txt)"
+
 # 6. memory stays flat while 10,000 messages arrive
 "$gen" mem.db "$schema" 0 > /dev/null || exit 1
 "$live" session mem.db || exit 1
