@@ -51,6 +51,15 @@ struct txc_write_part {
 	bool continued; /* a later part: no document head or tail; hermes: one line per new row */
 	size_t records; /* claude: records written so far (the record uuids go on from there) */
 	char prev[37];  /* claude: the last record's uuid, the next one's parentUuid ("" if none) */
+	/* claude: the session uuid every part writes (set by the first part when ""), and the
+	 * conversation since the last boundary, for the next one's preTokens */
+	char session[37];
+	int64_t seg_bytes;
+	/* --follow --lineage: this part begins the continuation *begins (begins[-1]: the session it
+	 * continues), segment `segment` of the chain (from 0): markdown and terminal head it as
+	 * --lineage heads a segment; NULL for a part that goes on in the same session */
+	const struct txc_segment *begins;
+	size_t segment;
 };
 
 struct txc_write_opts {

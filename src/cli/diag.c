@@ -86,7 +86,7 @@ void cli_paint(struct txc_buf *b, const char *sgr, const char *text, size_t len)
 		txc_buf_addstr(b, "\x1b[m");
 }
 
-enum level { L_ERROR, L_WARNING };
+enum level { L_ERROR, L_WARNING, L_NOTE };
 
 /* a pipe or log gets the bytes as they are, but a message stays one line: a line break in an id or path is \n */
 static void add_one_line(struct txc_buf *b, const char *s)
@@ -100,8 +100,8 @@ static void add_one_line(struct txc_buf *b, const char *s)
 
 static void say(enum level lv, const char *fmt, va_list ap)
 {
-	static const char *const word[] = {[L_ERROR] = "error: ", [L_WARNING] = "warning: "};
-	static const char *const sgr[] = {[L_ERROR] = "1;31", [L_WARNING] = "1;33"};
+	static const char *const word[] = {[L_ERROR] = "error: ", [L_WARNING] = "warning: ", [L_NOTE] = ""};
+	static const char *const sgr[] = {[L_ERROR] = "1;31", [L_WARNING] = "1;33", [L_NOTE] = "0"};
 	char raw[2048];
 	if (vsnprintf(raw, sizeof(raw), fmt, ap) >= (int)sizeof(raw))
 		txc_diag_cut(raw, sizeof(raw) - 1); /* never half a character */
@@ -111,7 +111,7 @@ static void say(enum level lv, const char *fmt, va_list ap)
 		cli_safe_text(&b, raw, strlen(raw), true);
 	else
 		add_one_line(&b, raw);
-	if (color_for(STDERR_FILENO))
+	if (color_for(STDERR_FILENO) && lv != L_NOTE)
 		fprintf(stderr, "txc: \x1b[%sm%s\x1b[m%s\n", sgr[lv], word[lv], b.buf);
 	else
 		fprintf(stderr, "txc: %s%s\n", word[lv], b.buf);
@@ -131,6 +131,14 @@ void cli_warn(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	say(L_WARNING, fmt, ap);
+	va_end(ap);
+}
+
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(L_NOTE, fmt, ap);
 	va_end(ap);
 }
 

@@ -12,6 +12,8 @@ void cli_diag_init(void); /* before the first message: is stderr a terminal */
 /* "txc: error: ..." and "txc: warning: ..." on stderr, escaped on a terminal. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "txc: ..." on stderr, escaped alike: news that is neither (--follow --lineage's hand-off) */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* d as an error: its message, the advice its code calls for (which flag), its candidates. */
 void cli_report(const struct txc_diag *d);
 /* For cmd_* only: cli_report, then the exit status of d->code. */

@@ -9,6 +9,13 @@
  * flat for hours.  A poll that fails (the store locked, being replaced) is
  * retried on the next tick with the store opened afresh.
  *
+ * With --lineage, a session that ends in a compression is followed into its
+ * continuation (Hermes's tip rule, txc_lineage_chain): one line says so, the rows
+ * are read from the child's first, and its part begins as --lineage begins a
+ * segment.  Hermes creates the child just after ending the parent; until it
+ * appears (or the parent is opened again) the parent is polled on, for at most
+ * WAIT_CHILD seconds.
+ *
  * A turn is written whole: an assistant message whose tool calls have not all
  * been answered yet waits (it is read again next time) so that each call is
  * shown with its result, and JSONL records stay in a valid order.
@@ -22,6 +29,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "txc/lineage.h"
+#include "txc/writer_claude.h"
+
+enum { WAIT_CHILD = 60 }; /* seconds to wait for a compressed session's continuation to appear */
 
 static volatile sig_atomic_t stop_requested;
 
@@ -44,6 +55,15 @@ struct follow {
 	int64_t after; /* the rows up to this id are written */
 	unsigned flags;
 	size_t failures; /* polls in a row that could not read */
+	/* --lineage: the session followed now, by name (NULL: the one asked for), its place in the
+	 * chain, the hand-off the next part begins with, and since when a continuation is awaited */
+	char *current;
+	struct txc_segment seg[2]; /* the session handed off from, the one handed to: strings in seg_arena */
+	struct txc_arena *seg_arena;
+	size_t segment;
+	struct txc_buf followed; /* the names followed so far, each NUL-ended: a chain that loops ends */
+	bool handed_off;
+	double waiting_since; /* monotonic seconds; 0: not waiting */
 };
 
 static void follow_close(struct follow *f)
@@ -65,7 +85,7 @@ static enum txc_err follow_open(struct follow *f, struct txc_diag *d)
 	if (rc != TXC_OK)
 		return rc;
 	f->open = true;
-	rc = cli_resolve(&f->st, f->a->pos[0], &f->which, &f->id, d);
+	rc = cli_resolve(&f->st, f->current ? f->current : f->a->pos[0], &f->which, &f->id, d);
 	if (rc != TXC_OK)
 		return rc;
 	struct stat sb;
@@ -107,16 +127,105 @@ static size_t ready(const struct txc_transcript *t, bool ended)
 	return results < calls ? k - 1 : t->n_messages;
 }
 
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The link of the session that continues id (its next in the chain Hermes resumes), or NULL;
+ * *loops: none will, the chain's parent links form a cycle (cut before it comes back) */
+static const struct txc_link *continuation(const struct cli_links *x, struct txc_str id, bool *loops)
+{
+	size_t k = txc_lineage_find(x->l, id);
+	if (k == (size_t)-1)
+		return NULL;
+	struct txc_chain c;
+	txc_lineage_chain(x->l, k, &c);
+	const struct txc_link *next = NULL;
+	for (size_t i = 0; i + 1 < c.n && next == NULL; i++)
+		if (c.v[i] == k)
+			next = &x->v[c.v[i + 1]];
+	*loops = next == NULL && c.cycle;
+	free(c.v);
+	return next;
+}
+
+/* whether the session named id was followed already (a loop of parent links) */
+static bool followed_before(const struct follow *f, struct txc_str id)
+{
+	for (size_t at = 0; at < f->followed.len; at += strlen(f->followed.buf + at) + 1)
+		if (strlen(f->followed.buf + at) == id.len && memcmp(f->followed.buf + at, id.ptr, id.len) == 0)
+			return true;
+	return false;
+}
+
+/* Follow the child from here: the rows from its first, the hand-off its first part begins with. */
+static void hand_off(struct follow *f, const struct txc_transcript *t, const struct txc_link *next)
+{
+	struct txc_arena *ar = txc_arena_new(0);
+	struct txc_segment *from = &f->seg[0], *to = &f->seg[1];
+	*from = (struct txc_segment){.id = txc_arena_str(ar, t->meta.id.ptr, t->meta.id.len),
+				     .end_reason = txc_arena_str(ar, t->meta.end_reason.ptr, t->meta.end_reason.len),
+				     .started = t->meta.started_at,
+				     .ended = t->meta.ended_at,
+				     .has_ended = t->meta.has_ended};
+	*to = (struct txc_segment){.id = txc_arena_str(ar, next->id.ptr, next->id.len), .started = next->started};
+	txc_arena_free(f->seg_arena);
+	f->seg_arena = ar;
+	free(f->current);
+	f->current = txc_xmalloc(next->id.len + 1);
+	memcpy(f->current, next->id.ptr, next->id.len);
+	f->current[next->id.len] = '\0';
+	txc_buf_add(&f->followed, t->meta.id.ptr, t->meta.id.len);
+	txc_buf_addch(&f->followed, '\0');
+	txc_sid_release(&f->id);
+	f->id = next->sid;
+	f->id.text = (struct txc_str){txc_xstrdup(f->current), next->id.len}; /* f->id owns its text */
+	f->after = 0;
+	f->segment++;
+	f->handed_off = true;
+	f->waiting_since = 0;
+	cli_note("following the continuation %s (the session was compressed)", f->current);
+}
+
 /*
  * Where following goes when the session ends.  A session Hermes ended in a compression
- * continues in a child session; following into it is --lineage's (which walks that chain),
- * and this is the one place that would switch f->id to the child and say so in one line.
- * Without it, following ends with the session.
+ * continues in a child session: with --lineage, following goes on there (true).  The
+ * child may not be there yet: the parent is polled on (true) until it is, or WAIT_CHILD
+ * seconds have passed.  Otherwise following ends with the session.
  */
 static bool follow_next(struct follow *f, const struct txc_transcript *t)
 {
-	(void)f;
-	(void)t;
+	struct txc_str why = t->meta.end_reason;
+	if (!f->a->lineage || why.ptr == NULL || why.len != 11 || memcmp(why.ptr, "compression", 11) != 0)
+		return false;
+	struct cli_links x;
+	struct txc_diag d = {0};
+	const struct txc_link *next = NULL;
+	bool loops = false;
+	if (cli_links_open(f->st.v[f->which].s, &x, &d) == TXC_OK)
+		next = continuation(&x, t->meta.id, &loops);
+	bool same = next != NULL && next->id.len == t->meta.id.len &&
+		    memcmp(next->id.ptr, t->meta.id.ptr, next->id.len) == 0;
+	if (loops || (next != NULL && (same || followed_before(f, next->id)))) {
+		cli_warn("the compression chain of %.*s loops (its parent links form a cycle); stopped following",
+			 (int)t->meta.id.len, t->meta.id.ptr);
+		cli_links_close(&x);
+		return false;
+	}
+	if (next != NULL)
+		hand_off(f, t, next);
+	cli_links_close(&x);
+	if (next != NULL)
+		return true;
+	if (f->waiting_since == 0)
+		f->waiting_since = mono();
+	if (mono() - f->waiting_since < WAIT_CHILD)
+		return true;
+	cli_warn("the session %.*s was compressed, but no continuation appeared in %d s; stopped following",
+		 (int)t->meta.id.len, t->meta.id.ptr, WAIT_CHILD);
 	return false;
 }
 
@@ -130,13 +239,24 @@ static enum txc_err poll_once(struct follow *f, struct txc_out *out, bool first,
 		return rc;
 	cli_redact_transcript(f->a, t); /* --redact: every part, as convert does the whole */
 	*ended = t->meta.has_ended;
+	if (!*ended)
+		f->waiting_since = 0;                           /* opened again: no longer waiting for a continuation */
 	bool rows = (f->ops->caps & TXC_WCAP_NATIVE_ROWS) != 0; /* a row format: every row as it comes */
 	size_t n = rows ? t->n_messages : ready(t, *ended), all = t->n_messages;
-	if (first || (rows ? last > f->after : n > 0)) {
+	/* a hand-off begins the next part with a message (a row format: at once, with the child's session line) */
+	bool fresh = f->handed_off && (rows || n > 0);
+	if (first || fresh || (rows ? last > f->after : n > 0)) {
+		struct txc_write_part *part = f->a->w.part;
+		part->begins = fresh ? &f->seg[1] : NULL;
+		part->segment = f->segment;
+		if (fresh && rows)
+			part->continued = false; /* hermes: the child's session line, then its rows */
 		t->n_messages = n;
 		rc = f->ops->write(out, t, &f->a->w, d);
 		t->n_messages = all;
-		f->a->w.part->continued = true;
+		part->continued = true;
+		part->begins = NULL;
+		f->handed_off = false;
 	}
 	if (rows || n == all)
 		f->after = last;
@@ -217,9 +337,33 @@ static enum txc_err follow_loop(struct follow *f, struct txc_out *out, struct tx
 	return rc;
 }
 
+/* --lineage: the Claude session every part writes is the chain's, keyed on its root as convert --lineage keys it */
+static void chain_session(const struct follow *f, struct txc_write_part *part)
+{
+	struct cli_links x;
+	struct txc_diag d = {0};
+	size_t k =
+		cli_links_open(f->st.v[f->which].s, &x, &d) == TXC_OK ? txc_lineage_find(x.l, f->id.text) : (size_t)-1;
+	if (k != (size_t)-1) {
+		struct txc_chain c;
+		txc_lineage_chain(x.l, k, &c);
+		const struct txc_link *root = c.n > 0 ? &x.v[c.v[0]] : &x.v[k];
+		struct txc_transcript first = {0}, whole = {0};
+		first.meta.id_kind = root->sid.kind;
+		first.meta.id = root->id;
+		struct txc_segment tip = {.id = f->id.text, .t = &first};
+		whole.meta.id = f->id.text;
+		whole.segments = &tip;
+		whole.n_segments = 1;
+		txc_claude_session_uuid(&whole, f->a->w.scope, part->session);
+		free(c.v);
+	}
+	cli_links_close(&x);
+}
+
 enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, struct txc_diag *d)
 {
-	struct follow f = {.a = a, .ops = ops, .flags = cli_load_flags(a, ops)};
+	struct follow f = {.a = a, .ops = ops, .flags = cli_load_flags(a, ops), .followed = TXC_BUF_INIT};
 	struct txc_write_part part = {0};
 	enum txc_err rc = follow_open(&f, d);
 	if (rc != TXC_OK) {
@@ -230,6 +374,8 @@ enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, st
 	cli_terminal_opts(a, true);
 	a->w.scope = cli_profile_scope(f.profile);
 	a->w.part = &part;
+	if (a->lineage)
+		chain_session(&f, &part);
 	struct txc_out out;
 	struct cli_tty tty;
 	if (ops->caps & TXC_WCAP_TERMINAL)
@@ -250,5 +396,8 @@ enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, st
 	txc_out_release(&out);
 	follow_close(&f);
 	free(f.profile);
+	free(f.current);
+	txc_buf_release(&f.followed);
+	txc_arena_free(f.seg_arena);
 	return rc;
 }

@@ -214,6 +214,9 @@ void txc_render_walk(struct txc_out *out, const struct txc_transcript *t, const 
 	bool continued = o->part != NULL && o->part->continued; /* --follow: a later part has no head or tail */
 	if (ops->doc_start && !continued)
 		ops->doc_start(ctx, &n);
+	/* --follow --lineage, followed into a continuation: its heading, "of" the sessions so far */
+	if (continued && o->part->begins != NULL && ops->segment)
+		ops->segment(ctx, o->part->begins, o->part->segment, o->part->segment + 1);
 	size_t seg = 0;
 	for (size_t i = 0; i < t->n_messages; i++) {
 		for (; t->n_segments > 1 && seg < t->n_segments && t->segments[seg].first <= i; seg++)

@@ -787,7 +787,9 @@ static void plan_boundaries(struct ctx *c, bool *written)
 	for (size_t k = 1; k < t->n_segments; k++)
 		if (t->segments[k].first < n)
 			c->bound[t->segments[k].first] = true;
-	bool after_archived = false;
+	const struct txc_write_part *part = c->opt->part;
+	bool handed = part != NULL && part->continued && part->begins != NULL && part->records > 0;
+	bool after_archived = false, any = handed; /* --follow --lineage: a continuation after records */
 	for (size_t i = 0; i < n; i++) {
 		const struct txc_message *m = &t->messages[i];
 		written[i] = !m->compacted || c->opt->include_compacted;
@@ -795,9 +797,11 @@ static void plan_boundaries(struct ctx *c, bool *written)
 			continue;
 		if (!m->compacted && after_archived)
 			c->bound[i] = true;
+		if (handed) /* its first message written restarts the chain, as --lineage's segment does */
+			c->bound[i] = true;
+		handed = false;
 		after_archived = m->compacted;
 	}
-	bool any = false;
 	for (size_t i = 0; i < n; i++) {
 		/* a boundary before anything is written restarts nothing */
 		if (c->bound[i] && !any)
@@ -807,12 +811,16 @@ static void plan_boundaries(struct ctx *c, bool *written)
 	}
 }
 
-/* the segment whose first message is i, or NULL */
-static const struct txc_segment *segment_at(const struct txc_transcript *t, size_t i)
+/* the session the one beginning at message i continues (a segment's, or --follow's hand-off), or NULL */
+static const struct txc_segment *continues(const struct ctx *c, size_t i)
 {
+	const struct txc_transcript *t = c->t;
 	for (size_t k = 1; k < t->n_segments; k++)
 		if (t->segments[k].first == i)
-			return &t->segments[k];
+			return &t->segments[k - 1];
+	const struct txc_write_part *part = c->opt->part;
+	if (part != NULL && part->begins != NULL && t->n_segments == 0)
+		return part->begins - 1;
 	return NULL;
 }
 
@@ -829,9 +837,8 @@ static void summary_text(struct ctx *c, size_t i, struct txc_buf *t)
 			}
 		return;
 	}
-	const struct txc_segment *s = segment_at(c->t, i);
-	if (s != NULL && s > c->t->segments) {
-		const struct txc_segment *prev = s - 1;
+	const struct txc_segment *prev = continues(c, i);
+	if (prev != NULL) {
 		txc_buf_addf(t,
 			     "[This conversation continues Hermes session %.*s, which ended with %.*s; "
 			     "no summary was recorded.]",
@@ -904,11 +911,14 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	c.scratch = txc_arena_new(0);
 	if (opt->sidechain_session.len == 36) /* a subagent's records carry its parent's session */
 		memcpy(c.session, opt->sidechain_session.ptr, 36), c.session[36] = '\0';
+	else if (opt->part != NULL && opt->part->session[0]) /* --follow: one session, whichever part */
+		memcpy(c.session, opt->part->session, sizeof(c.session));
 	else
 		txc_claude_session_uuid(t, opt->scope, c.session);
 	if (opt->part != NULL && opt->part->continued) { /* --follow: the records go on where the last part stopped */
 		c.index = opt->part->records;
 		memcpy(c.prev, opt->part->prev, sizeof(c.prev));
+		c.seg_bytes = opt->part->seg_bytes;
 	}
 	/* the session's cwd, else the one the caller gives, else "/" */
 	c.cwd = t->meta.cwd;
@@ -934,6 +944,8 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	if (opt->part != NULL) { /* --follow: the next part chains on; no closing records while it grows */
 		opt->part->records = c.index;
 		memcpy(opt->part->prev, c.prev, sizeof(c.prev));
+		memcpy(opt->part->session, c.session, sizeof(c.session));
+		opt->part->seg_bytes = c.seg_bytes;
 	} else if (c.last_msg_uuid[0] && opt->agent_id.len == 0) {
 		if (t->meta.title.ptr != NULL) {
 			txc_buf_addstr(b, "{\"type\":\"summary\",\"summary\":");

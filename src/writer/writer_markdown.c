@@ -355,6 +355,8 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 static void on_doc_end(void *ctx)
 {
 	struct txc_buf *b = ((struct md *)ctx)->b;
+	if (((struct md *)ctx)->o->part != NULL) /* --follow: more may come after the blank line */
+		return;
 	while (b->len > 1 && b->buf[b->len - 1] == '\n' && b->buf[b->len - 2] == '\n')
 		b->len--;
 	b->buf[b->len] = '\0';

@@ -507,10 +507,12 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 	}
 }
 
-/* exactly one trailing newline */
+/* exactly one trailing newline (--follow: not yet, more may come after the blank line) */
 static void on_doc_end(void *ctx)
 {
 	struct txc_buf *b = ((struct term *)ctx)->b;
+	if (((struct term *)ctx)->o->part != NULL)
+		return;
 	while (b->len > 1 && b->buf[b->len - 1] == '\n' && b->buf[b->len - 2] == '\n')
 		b->len--;
 	if (b->buf != NULL)

@@ -144,6 +144,75 @@ i=0; while kill -0 $gpid 2> /dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1
 kill $gpid 2> /dev/null; wait $gpid; rc=$?
 [ $rc = 0 ] && grep -q "warning: the store '.*C.db' is gone; stopped following" gone.err && ok "a removed store: said, exit 0" || bad "removed store: exit $rc, $(cat gone.err)"
 
+# 5c. --lineage: a compression hand-off while followed.  The writer ends live-follow with
+# end_reason 'compression' after 8 messages, creates its continuation live-follow-2 1.5 s later
+# (following waits for it), appends 8 more there, then ends it.
+"$gen" ho.db "$schema" 0 > /dev/null && "$live" session ho.db || exit 1
+note="txc: following the continuation live-follow-2 (the session was compressed)"
+"$txc" view live-follow --db ho.db -f --lineage --interval 0.3 --utc > ho.view.txt 2> ho.view.err &
+p1=$!
+"$txc" convert live-follow --to markdown --db ho.db -f --lineage --interval 0.3 --utc > ho.md 2> ho.md.err &
+p2=$!
+"$txc" convert live-follow --to claude --db ho.db -f --lineage --interval 0.3 > ho.jsonl 2> ho.claude.err &
+p3=$!
+"$txc" convert live-follow --to hermes --db ho.db -f --lineage --interval 0.3 > ho.hermes.jsonl 2> ho.hermes.err &
+p4=$!
+"$txc" view live-follow --db ho.db -f --interval 0.3 --utc > ho.plain.txt 2> ho.plain.err &
+p5=$!
+sleep 0.6
+"$live" handoff ho.db 8 60 1500 > ho.sent.txt 2> ho.writer.err || bad "handoff writer: $(cat ho.sent.txt ho.writer.err)"
+for p in $p1 $p2 $p3 $p4 $p5; do
+	i=0; while kill -0 $p 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	kill $p 2> /dev/null; wait $p; eval "rc$p=\$?"
+done
+want=$(seq 0 15 | tr '\n' ' ')
+for f in ho.view.txt ho.md; do
+	seen=$(grep -o 'live [a-z]* [0-9]*$' $f | awk '{print $3}' | tr '\n' ' ')
+	[ "$seen" = "$want" ] && ok "-f --lineage ($f): both sessions' messages once, in order" || bad "-f --lineage $f: $seen"
+done
+for p in $p1 $p2 $p3 $p4; do eval "r=\$rc$p"; [ "$r" = 0 ] || bad "-f --lineage: exit $r"; done
+for e in ho.view.err ho.md.err ho.claude.err ho.hermes.err; do
+	[ "$(cat $e)" = "$note" ] && ok "$e: the hand-off said in one line" || bad "$e: $(cat $e)"
+done
+# the body as view/convert --lineage writes it afterwards, from the first message to the end
+"$txc" view live-follow --db ho.db --lineage --utc > ho.view.whole && grep -q '^══ Segment 1 of 2.*live-follow.*started' ho.view.whole &&
+	ok "view --lineage (not followed): the chain, headed by segment" || bad "view --lineage: $(head -n 8 ho.view.whole)"
+body() { sed -n '/^\(#1 User\|### \)/,$p' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
+[ "$(body ho.view.txt)" = "$(body ho.view.whole)" ] && grep -A1 '^══ Segment 2 of 2.*live-follow-2' ho.view.txt | grep -q 'after compression at ' &&
+	ok "view -f --lineage: from the first message, what view --lineage writes" || bad "view -f --lineage body: $(body ho.view.txt | head -n 8)"
+"$txc" convert live-follow --to markdown --db ho.db --lineage --utc > ho.md.whole
+[ "$(body ho.md)" = "$(body ho.md.whole)" ] && grep -q '^## Segment 2 of 2 · `live-follow-2` · after compression at ' ho.md &&
+	ok "convert -f --lineage --to markdown: from the first message, what convert --lineage writes" || bad "markdown -f --lineage body: $(body ho.md | head -n 8)"
+n=$(grep -o 'live [a-z]* [0-9]*' ho.jsonl | sort -u | wc -l)
+json_ok ho.jsonl && [ "$n" = 16 ] && ok "claude -f --lineage: JSON lines, every message of both sessions" || bad "claude -f --lineage: $n messages"
+"$txc" convert live-follow --to claude --db ho.db --lineage > ho.whole.jsonl
+full=$(($(wc -l < ho.whole.jsonl) - 2)) # less the closing summary and title records
+[ "$(wc -l < ho.jsonl)" = "$full" ] && head -n "$full" ho.whole.jsonl | cmp -s - ho.jsonl && grep -q '"subtype":"compact_boundary"' ho.jsonl &&
+	ok "claude -f --lineage: the records convert --lineage writes (one session, the compact_boundary and summary at the hand-off)" ||
+	bad "claude -f --lineage differs from convert --lineage ($(wc -l < ho.jsonl) lines, want $full)"
+[ "$(grep -c '"id": "live-follow-2"' ho.hermes.jsonl)" = 1 ] && [ "$(grep -c 'live [a-z]* [0-9]*' ho.hermes.jsonl)" -ge 2 ] &&
+	ok "hermes -f --lineage: the continuation's session line, then its rows" || bad "hermes -f --lineage: $(cut -c1-120 ho.hermes.jsonl)"
+# without --lineage: following stops where the compressed session ends
+seen=$(grep -o 'live [a-z]* [0-9]*$' ho.plain.txt | awk '{print $3}' | tr '\n' ' ')
+eval "r=\$rc$p5"
+[ "$seen" = "$(seq 0 7 | tr '\n' ' ')" ] && [ "$r" = 0 ] && [ ! -s ho.plain.err ] &&
+	ok "-f without --lineage: stops at the compressed session's end" || bad "-f without --lineage: exit $r, $seen, $(cat ho.plain.err)"
+
+# 5d. --lineage on a chain that compressed before following began: each hand-off in turn (the
+# first part a whole document: its last blank line kept for what follows); a loop of parents ends it
+"$mkdb" lin.db "$src/fixtures/lineage.sql" || exit 1
+"$txc" view two_a --db lin.db -f --lineage --interval 0.1 --utc > two.txt 2> two.err &
+tp=$!
+i=0; while ! grep -q 'in b' two.txt 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3; kill $tp; wait $tp; rc=$?
+"$txc" view two_a --db lin.db --lineage --utc > two.whole
+[ $rc = 0 ] && [ "$(cat two.err)" = "txc: following the continuation two_b (the session was compressed)" ] &&
+	[ "$(body two.txt)" = "$(body two.whole)" ] && ok "-f --lineage on an ended chain: into the continuation, as view --lineage" ||
+	bad "-f --lineage two_a: exit $rc, $(cat two.err), $(body two.txt | diff - two.whole | head -n 6)"
+expect_rc 0 "-f --lineage on a loop of parents ends" timeout 20 "$txc" view cyc_a --db lin.db -f --lineage --interval 0.1
+[ "$(cat err.txt)" = "txc: warning: the compression chain of cyc_a loops (its parent links form a cycle); stopped following" ] &&
+	grep -q 'in a' out.txt && ok || bad "loop: $(cat err.txt)"
+
 # 6. memory stays flat while 10,000 messages arrive
 "$gen" mem.db "$schema" 0 > /dev/null || exit 1
 "$live" session mem.db || exit 1

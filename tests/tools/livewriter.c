@@ -15,6 +15,11 @@
  *                                      transaction (prints "sent I SECONDS" with the
  *                                      wall-clock time of each commit), then checkpoint
  *                                      the WAL (TRUNCATE) and end the session (ended_at)
+ *   txc-livewriter handoff DB N GAP_MS WAIT_MS
+ *                                      as follow, but "live-follow" ends in a compression
+ *                                      (end_reason 'compression'); WAIT_MS later its
+ *                                      continuation "live-follow-2" (parent_session_id) is
+ *                                      created and gets messages N..2N-1, then ends
  */
 #define _DEFAULT_SOURCE
 #include <sqlite3.h>
@@ -166,7 +171,7 @@ static int new_session(const char *path)
 }
 
 /* message i of a turn of four: user, assistant with a tool call, its result, assistant */
-static int commit_one(sqlite3 *db, sqlite3_stmt *ins, long i)
+static int commit_one(sqlite3 *db, sqlite3_stmt *ins, sqlite3_stmt *upd, long i)
 {
 	static const char *const role[] = {"user", "assistant", "tool", "assistant"};
 	char text[128], calls[256], call_id[32];
@@ -199,36 +204,35 @@ static int commit_one(sqlite3 *db, sqlite3_stmt *ins, long i)
 	rc = sqlite3_step(ins) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	sqlite3_reset(ins);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(db, "UPDATE sessions SET message_count = message_count + 1 WHERE id = 'live-follow'",
-				  NULL, NULL, NULL);
+		rc = sqlite3_step(upd) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	sqlite3_reset(upd);
 	if (rc == SQLITE_OK)
 		return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
 
-static int follow(const char *path, long n, long gap_ms)
+/* messages from..from+n-1 into session sid, each in its own transaction; *worst: the slowest commit */
+static long feed(sqlite3 *db, const char *sid, long from, long n, long gap_ms, double *worst)
 {
-	sqlite3 *db;
-	if (sqlite3_open(path, &db) != SQLITE_OK)
-		return 1;
-	sqlite3_busy_timeout(db, 2000);
-	sqlite3_stmt *ins;
+	sqlite3_stmt *ins, *upd;
 	sqlite3_prepare_v2(
 		db,
 		"INSERT INTO messages (session_id, role, content, timestamp, tool_calls, tool_call_id, tool_name) "
-		"VALUES ('live-follow', ?1, ?2, ?3, ?4, ?5, ?6)",
+		"VALUES (?7, ?1, ?2, ?3, ?4, ?5, ?6)",
 		-1, &ins, NULL);
-	double worst = 0;
+	sqlite3_prepare_v2(db, "UPDATE sessions SET message_count = message_count + 1 WHERE id = ?1", -1, &upd, NULL);
+	sqlite3_bind_text(ins, 7, sid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(upd, 1, sid, -1, SQLITE_STATIC);
 	long errors = 0;
-	for (long i = 0; i < n; i++) {
+	for (long i = from; i < from + n; i++) {
 		double t0 = now();
-		if (commit_one(db, ins, i) != SQLITE_OK) {
+		if (commit_one(db, ins, upd, i) != SQLITE_OK) {
 			fprintf(stderr, "livewriter: %s\n", sqlite3_errmsg(db));
 			errors++;
 		}
 		double dt = now() - t0;
-		worst = dt > worst ? dt : worst;
+		*worst = dt > *worst ? dt : *worst;
 		if (gap_ms > 0) {
 			printf("sent %ld %.3f\n", i, wall());
 			fflush(stdout);
@@ -237,6 +241,18 @@ static int follow(const char *path, long n, long gap_ms)
 		}
 	}
 	sqlite3_finalize(ins);
+	sqlite3_finalize(upd);
+	return errors;
+}
+
+static int follow(const char *path, long n, long gap_ms)
+{
+	sqlite3 *db;
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return 1;
+	sqlite3_busy_timeout(db, 2000);
+	double worst = 0;
+	long errors = feed(db, "live-follow", 0, n, gap_ms, &worst);
 	int busy = -1, logged = -1, done = -1;
 	sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, &logged, &done);
 	sqlite3_stmt *ck;
@@ -254,6 +270,41 @@ static int follow(const char *path, long n, long gap_ms)
 	return errors || worst > 1.0 || busy != 0 ? 1 : 0;
 }
 
+/* as Hermes compresses: the session ends with end_reason 'compression', then its continuation begins */
+static int handoff(const char *path, long n, long gap_ms, long wait_ms)
+{
+	sqlite3 *db;
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return 1;
+	sqlite3_busy_timeout(db, 2000);
+	double worst = 0;
+	long errors = feed(db, "live-follow", 0, n, gap_ms, &worst);
+	if (sqlite3_exec(db,
+			 "UPDATE sessions SET ended_at = 1767323500.0, end_reason = 'compression' "
+			 "WHERE id = 'live-follow'",
+			 NULL, NULL, NULL) != SQLITE_OK)
+		errors++;
+	printf("ended %.3f\n", wall());
+	fflush(stdout);
+	usleep((useconds_t)wait_ms * 1000);
+	if (sqlite3_exec(
+		    db,
+		    "INSERT INTO sessions (id, source, model, title, started_at, message_count, parent_session_id) "
+		    "VALUES ('live-follow-2', 'cli', 'test-model', 'Live follow (continued)', 1767323501.0, 0, 'live-follow')",
+		    NULL, NULL, NULL) != SQLITE_OK) {
+		fprintf(stderr, "livewriter: %s\n", sqlite3_errmsg(db));
+		errors++;
+	}
+	errors += feed(db, "live-follow-2", n, n, gap_ms, &worst);
+	if (sqlite3_exec(db, "UPDATE sessions SET ended_at = 1767400000.0 WHERE id = 'live-follow-2'", NULL, NULL,
+			 NULL) != SQLITE_OK)
+		errors++;
+	sqlite3_close(db);
+	printf("appended %ld messages, %ld errors, slowest commit %.1f ms\n", 2 * n - errors, errors, worst * 1000);
+	fflush(stdout);
+	return errors || worst > 1.0 ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "append") == 0)
@@ -266,6 +317,8 @@ int main(int argc, char **argv)
 		return new_session(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "follow") == 0)
 		return follow(argv[2], atol(argv[3]), atol(argv[4]));
+	if (argc == 6 && strcmp(argv[1], "handoff") == 0)
+		return handoff(argv[2], atol(argv[3]), atol(argv[4]), atol(argv[5]));
 	fprintf(stderr, "usage: txc-livewriter append|lock DB SECONDS | check FILE.jsonl\n");
 	return 2;
 }
