@@ -800,7 +800,8 @@ static void trigram_unheld(struct hermes_db *s, const struct plan *p, struct txc
 	if (p->legacy) {
 		txc_buf_addf(b, "(m.role = 'tool' AND length(m.content) > %d)", TOOL_CUT);
 	} else {
-		txc_buf_addf(b, "m.id NOT IN (SELECT \"%s\" FROM \"%s\")", p->src_id, p->src);
+		/* correlated: SQLite tests it after the LIKE terms, so only on rows LIKE let through */
+		txc_buf_addf(b, "NOT EXISTS (SELECT 1 FROM \"%s\" v WHERE v.\"%s\" = m.id)", p->src, p->src_id);
 		if (p->no_calls && txc_hermes_db_has_col(&s->msg, "tool_calls"))
 			txc_buf_addstr(b, " OR COALESCE(m.tool_calls, '') <> ''");
 		if (p->no_name && txc_hermes_db_has_col(&s->msg, "tool_name"))
