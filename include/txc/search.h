@@ -49,6 +49,15 @@ void txc_query_free(struct txc_query *q);
 
 /* An FTS5 MATCH expression for the positive word terms (malloc'd), or NULL when there are none. */
 char *txc_query_fts(const struct txc_query *q);
+/*
+ * An FTS5 MATCH expression for a trigram index (tokenize='trigram': every
+ * 3-character run, case folded), malloc'd: each positive term as quoted
+ * substrings every match of it contains (a substring term whole, each token
+ * of 3+ characters of a word term), `"` doubled; or NULL when some positive
+ * term has no piece of 3+ characters (or holds a NUL), which trigram cannot
+ * narrow by.  Again a superset: the rows are checked in C.
+ */
+char *txc_query_trigram(const struct txc_query *q);
 /* The longest piece of term i every match of it contains, for a LIKE prefilter (points into the term). */
 struct txc_str txc_query_needle(const struct txc_query *q, size_t i);
 

@@ -268,6 +268,59 @@ char *txc_query_fts(const struct txc_query *q)
 	return b.buf;
 }
 
+static size_t utf8_chars(const char *p, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)p[i] & 0xC0) != 0x80;
+	return c;
+}
+
+/* Piece [p, p+n) as one quoted trigram phrase, when it is long enough to narrow by. */
+static bool trigram_piece(struct txc_buf *b, const char *p, size_t n)
+{
+	if (utf8_chars(p, n) < 3 || memchr(p, '\0', n) != NULL)
+		return false;
+	txc_buf_addstr(b, b->len ? " \"" : "\"");
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '"')
+			txc_buf_addch(b, '"');
+		txc_buf_addch(b, p[i]);
+	}
+	txc_buf_addch(b, '"');
+	return true;
+}
+
+char *txc_query_trigram(const struct txc_query *q)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	for (size_t i = 0; i < q->n; i++) {
+		const struct txc_term *t = &q->v[i];
+		if (t->negated) /* exclusions are checked on each row */
+			continue;
+		size_t added = 0;
+		if (t->text_kind) {
+			added = trigram_piece(&b, t->text, t->len);
+		} else { /* tokens: a match holds each, not the separators between them */
+			for (size_t a = 0; a < t->len;) {
+				const char *sp = memchr(t->text + a, ' ', t->len - a);
+				size_t z = sp ? (size_t)(sp - t->text) : t->len;
+				added += trigram_piece(&b, t->text + a, z - a);
+				a = z + 1;
+			}
+		}
+		if (added == 0) {
+			txc_buf_release(&b);
+			return NULL;
+		}
+	}
+	if (b.len == 0) {
+		txc_buf_release(&b);
+		return NULL;
+	}
+	return b.buf;
+}
+
 struct txc_str txc_query_needle(const struct txc_query *q, size_t i)
 {
 	const struct txc_term *t = &q->v[i];

@@ -29,7 +29,11 @@ struct plan {
 	bool window; /* rows lo < id <= hi are not indexed yet (a rebuild in progress) */
 	sqlite3_int64 lo, hi;
 	bool tools_cut; /* layout 3 */
-	char why[200];  /* why a scan, when !fts */
+	char why[288];  /* why a scan, when !fts */
+	/* trigram (messages_fts_trigram) answers instead of messages_fts: a query with no plain ASCII word */
+	bool trigram;
+	char src[64], src_id[64]; /* its content view and rowid column ("": it stores its own text, legacy) */
+	bool no_calls, no_name;   /* columns the view leaves out (later layouts drop tool_calls) */
 };
 
 static bool meta_value(struct hermes_db *s, const char *key, char *out, size_t size)
@@ -45,14 +49,15 @@ static bool meta_value(struct hermes_db *s, const char *key, char *out, size_t s
 	return found;
 }
 
-/* The stored CREATE of messages_fts (malloc'd), or NULL. */
-static char *fts_sql(struct hermes_db *s)
+/* The stored CREATE of table (malloc'd), or NULL. */
+static char *fts_sql(struct hermes_db *s, const char *table)
 {
 	sqlite3_stmt *st;
 	char *sql = NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'messages_fts'",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1", -1, &st,
+			       NULL) != SQLITE_OK)
 		return NULL;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
 		sql = txc_xstrdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
@@ -60,10 +65,12 @@ static char *fts_sql(struct hermes_db *s)
 }
 
 /* Whether the table can be read here: a missing tokenizer or module fails now, not mid-search. */
-static bool fts_readable(struct hermes_db *s, char *err, size_t size)
+static bool fts_readable(struct hermes_db *s, const char *table, char *err, size_t size)
 {
 	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, "SELECT * FROM messages_fts LIMIT 0", -1, &st, NULL);
+	char sql[96];
+	snprintf(sql, sizeof(sql), "SELECT * FROM %s LIMIT 0", table); /* a fixed name of ours */
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE)
@@ -96,25 +103,136 @@ static bool odd_tokenizer(const char *sql)
 	return *t != '\'' && *t != '"';
 }
 
-static void plan_index(struct hermes_db *s, const struct txc_query *q, struct plan *p)
+static void plan_window(struct hermes_db *s, struct plan *p)
 {
-	char err[120], v[64], hw[64];
+	char v[64], hw[64];
+	if (meta_value(s, "fts_rebuild_high_water", hw, sizeof(hw))) {
+		p->window = true;
+		p->hi = strtoll(hw, NULL, 10);
+		p->lo = meta_value(s, "fts_rebuild_progress", v, sizeof(v)) ? strtoll(v, NULL, 10) : 0;
+	}
+}
+
+/* The value of fts5 option name in a stored CREATE (content='x', content_rowid=id; maybe ""), or false. */
+static bool fts_option(const char *sql, const char *name, char *out, size_t size)
+{
+	size_t n = strlen(name);
+	for (const char *t = find_nocase(sql, name); t != NULL; t = find_nocase(t + 1, name)) {
+		const char *v = t + n;
+		bool word_start = t == sql || !(t[-1] == '_' || ((t[-1] | 32) >= 'a' && (t[-1] | 32) <= 'z'));
+		while (*v == ' ' || *v == '\t' || *v == '\n')
+			v++;
+		if (!word_start || *v != '=')
+			continue;
+		for (v++; *v == ' ' || *v == '\t' || *v == '\n'; v++)
+			;
+		char q = *v == '\'' || *v == '"' ? *v++ : 0;
+		size_t k = 0;
+		while (*v && k + 1 < size && (q ? *v != q : *v != ',' && *v != ')' && *v != ' ' && *v != '\n'))
+			out[k++] = *v++;
+		out[k] = '\0';
+		return true;
+	}
+	return false;
+}
+
+/* A plain identifier (letters, digits, _), safe to put in SQL between double quotes. */
+static bool plain_name(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s; s++)
+		if (!(*s == '_' || (*s >= '0' && *s <= '9') || ((*s | 32) >= 'a' && (*s | 32) <= 'z')))
+			return false;
+	return true;
+}
+
+/* Whether the trigram's content table (its view) is there: the rows it cannot hold are found through it. */
+static bool view_readable(struct hermes_db *s, const struct plan *p)
+{
+	char sql[192];
+	sqlite3_stmt *st;
+	snprintf(sql, sizeof(sql), "SELECT \"%s\" FROM \"%s\" LIMIT 0", p->src_id, p->src);
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE;
+}
+
+/* A query with no plain ASCII word: messages_fts_trigram, where Hermes would use it (reference §3.3 4b). */
+static void plan_trigram(struct hermes_db *s, const struct txc_query *q, const struct txc_search_opts *o,
+			 struct plan *p)
+{
+	char err[120], v[64];
+	char *expr = txc_query_trigram(q);
+	free(expr);
+	const char *no_words = "no word is plain ASCII letters and digits (CJK and symbols match as substrings, "
+			       "other letters exactly), which messages_fts cannot narrow by";
+	if (expr == NULL) {
+		snprintf(p->why, sizeof(p->why), "%s, and some word has fewer than 3 characters, too short for trigram",
+			 no_words);
+		return;
+	}
+	if (o->role && strcmp(o->role, "tool") == 0) {
+		snprintf(p->why, sizeof(p->why), "%s, and messages_fts_trigram holds no tool rows", no_words);
+		return;
+	}
+	if (!txc_hermes_db_has_col(&s->msg, "id") || !txc_hermes_db_has_col(&s->msg, "role")) {
+		snprintf(p->why, sizeof(p->why), "%s, and messages has no id or role to read messages_fts_trigram by",
+			 no_words);
+		return;
+	}
+	char *sql = fts_sql(s, "messages_fts_trigram");
+	if (sql == NULL) {
+		snprintf(p->why, sizeof(p->why), "%s, and the store has no messages_fts_trigram", no_words);
+		return;
+	}
+	bool content = fts_option(sql, "content", p->src, sizeof(p->src));
+	if (!content)
+		p->src[0] = '\0';
+	if (content && !fts_option(sql, "content_rowid", p->src_id, sizeof(p->src_id)))
+		snprintf(p->src_id, sizeof(p->src_id), "rowid");
+	if (!fts_option(sql, "tokenize", v, sizeof(v)) || strncasecmp(v, "trigram", 7) != 0 ||
+	    find_nocase(sql, "case_sensitive 1") != NULL) {
+		snprintf(p->why, sizeof(p->why), "%s, and messages_fts_trigram is not a case-folding trigram index",
+			 no_words);
+	} else if (content && (!plain_name(p->src) || !plain_name(p->src_id) || !view_readable(s, p))) {
+		snprintf(p->why, sizeof(p->why), "%s, and messages_fts_trigram reads no content table txc can read",
+			 no_words);
+	} else if (!fts_readable(s, "messages_fts_trigram", err, sizeof(err))) {
+		snprintf(p->why, sizeof(p->why), "%s, and messages_fts_trigram cannot be read by this SQLite (%.80s)",
+			 no_words, err);
+	} else if (meta_value(s, "fts_stale", v, sizeof(v)) && strcmp(v, "0") != 0) {
+		snprintf(p->why, sizeof(p->why), "%s, and Hermes marked its indexes stale (state_meta fts_stale)",
+			 no_words);
+	} else {
+		p->trigram = true;
+		p->legacy = !content;
+		p->no_calls = content && strstr(sql, "tool_calls") == NULL;
+		p->no_name = content && strstr(sql, "tool_name") == NULL;
+		plan_window(s, p);
+	}
+	free(sql);
+}
+
+static void plan_index(struct hermes_db *s, const struct txc_query *q, const struct txc_search_opts *o, struct plan *p)
+{
+	char err[120], v[64];
 	char *expr = txc_query_fts(q);
 	free(expr);
 	if (expr == NULL) {
-		snprintf(p->why, sizeof(p->why),
-			 "no word of the query is plain ASCII letters and digits (CJK and symbols "
-			 "match as substrings, other letters exactly), which the index cannot narrow by");
+		plan_trigram(s, q, o, p);
 		return;
 	}
-	char *sql = fts_sql(s);
+	char *sql = fts_sql(s, "messages_fts");
 	if (sql == NULL) {
 		snprintf(p->why, sizeof(p->why), "the store has no full-text index (messages_fts)");
 		return;
 	}
 	if (odd_tokenizer(sql)) {
 		snprintf(p->why, sizeof(p->why), "messages_fts uses a tokenizer other than unicode61");
-	} else if (!fts_readable(s, err, sizeof(err))) {
+	} else if (!fts_readable(s, "messages_fts", err, sizeof(err))) {
 		snprintf(p->why, sizeof(p->why), "messages_fts cannot be read by this SQLite (%s)", err);
 	} else if (meta_value(s, "fts_stale", v, sizeof(v)) && strcmp(v, "0") != 0) {
 		snprintf(p->why, sizeof(p->why), "Hermes marked messages_fts stale (state_meta fts_stale)");
@@ -122,11 +240,7 @@ static void plan_index(struct hermes_db *s, const struct txc_query *q, struct pl
 		p->fts = true;
 		p->legacy = strstr(sql, "tool_name") == NULL;
 		p->tools_cut = strstr(sql, "messages_fts_src") != NULL;
-		if (meta_value(s, "fts_rebuild_high_water", hw, sizeof(hw))) {
-			p->window = true;
-			p->hi = strtoll(hw, NULL, 10);
-			p->lo = meta_value(s, "fts_rebuild_progress", v, sizeof(v)) ? strtoll(v, NULL, 10) : 0;
-		}
+		plan_window(s, p);
 	}
 	free(sql);
 }
@@ -543,9 +657,31 @@ static void tip_cache_free(struct tip_cache *c)
 
 /* ---- the op ---- */
 
+static void describe_trigram(const struct plan *p, const char *expr, struct txc_search_info *info)
+{
+	snprintf(info->index, sizeof(info->index), "%s",
+		 p->legacy ? "messages_fts_trigram (legacy inline)" : "messages_fts_trigram (external content)");
+	int n = snprintf(info->how, sizeof(info->how), "MATCH %s (substrings); ", expr);
+	if (n > 0 && (size_t)n < sizeof(info->how))
+		n += p->legacy ? snprintf(info->how + n, sizeof(info->how) - (size_t)n,
+					  "tool rows longer than %d characters", TOOL_CUT)
+			       : snprintf(info->how + n, sizeof(info->how) - (size_t)n,
+					  "rows its view %.64s leaves out (tool rows%s)", p->src,
+					  p->no_calls ? ", and tool calls" : "");
+	if (p->window && n > 0 && (size_t)n < sizeof(info->how))
+		n += snprintf(info->how + n, sizeof(info->how) - (size_t)n, ", rows %lld..%lld (a rebuild in progress)",
+			      (long long)p->lo + 1, (long long)p->hi);
+	if (n > 0 && (size_t)n < sizeof(info->how))
+		snprintf(info->how + n, sizeof(info->how) - (size_t)n, " are not indexed by it: scanned");
+}
+
 static void describe(const struct plan *p, const char *fts, struct txc_search_info *info)
 {
 	info->complete = true;
+	if (p->trigram) {
+		describe_trigram(p, fts, info);
+		return;
+	}
 	if (!p->fts) {
 		snprintf(info->index, sizeof(info->index), "scan");
 		snprintf(info->how, sizeof(info->how), "every row was read: %s", p->why);
@@ -657,6 +793,57 @@ static int search_fts(struct run *r, const struct plan *p, const char *fts)
 	return rc;
 }
 
+/* The rows messages_fts_trigram does not hold (or holds only in part), as an SQL condition on m. */
+static void trigram_unheld(struct hermes_db *s, const struct plan *p, struct txc_buf *b)
+{
+	txc_buf_addstr(b, "(");
+	if (p->legacy) {
+		txc_buf_addf(b, "(m.role = 'tool' AND length(m.content) > %d)", TOOL_CUT);
+	} else {
+		/* correlated: SQLite tests it after the LIKE terms, so only on rows LIKE let through */
+		txc_buf_addf(b, "NOT EXISTS (SELECT 1 FROM \"%s\" v WHERE v.\"%s\" = m.id)", p->src, p->src_id);
+		if (p->no_calls && txc_hermes_db_has_col(&s->msg, "tool_calls"))
+			txc_buf_addstr(b, " OR COALESCE(m.tool_calls, '') <> ''");
+		if (p->no_name && txc_hermes_db_has_col(&s->msg, "tool_name"))
+			txc_buf_addstr(b, " OR COALESCE(m.tool_name, '') <> ''");
+	}
+	if (p->window)
+		txc_buf_addf(b, " OR (m.id > %lld AND m.id <= %lld)", (long long)p->lo, (long long)p->hi);
+	txc_buf_addstr(b, ")");
+}
+
+#define TRIGRAM_IDS "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH ?1"
+
+/*
+ * messages_fts_trigram, and what it does not hold scanned on top.  By rank:
+ * its ranking, then the rows scanned.  By time: one pass that takes the rows
+ * it found and the rows it cannot hold, in order, so a limit cuts the same
+ * hits a scan would.
+ */
+static int search_trigram(struct run *r, const struct plan *p, const char *expr)
+{
+	struct txc_buf b = TXC_BUF_INIT, extra = TXC_BUF_INIT;
+	int rc;
+	if (r->o->sort == TXC_SORT_RANK) {
+		rc = by_ids(r, TRIGRAM_IDS " ORDER BY rank", expr, false);
+		txc_buf_addstr(&extra, " AND ");
+		trigram_unheld(r->s, p, &extra);
+		txc_buf_addstr(&extra, " AND m.id NOT IN (" TRIGRAM_IDS ")");
+		scan_query(r->s, &b, r->q, r->o, extra.buf, false);
+		if (rc == SQLITE_OK)
+			rc = run_sql(r, b.buf, expr);
+	} else {
+		txc_buf_addstr(&extra, " AND (m.id IN (" TRIGRAM_IDS ") OR ");
+		trigram_unheld(r->s, p, &extra);
+		txc_buf_addstr(&extra, ")");
+		scan_query(r->s, &b, r->q, r->o, extra.buf, true);
+		rc = by_ids(r, b.buf, expr, true);
+	}
+	txc_buf_release(&extra);
+	txc_buf_release(&b);
+	return rc;
+}
+
 int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc_search_opts *o,
 			 const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d)
 {
@@ -668,8 +855,8 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 		return TXC_OK;
 	}
 	struct plan p = {0};
-	plan_index(s, q, &p);
-	char *fts = txc_query_fts(q);
+	plan_index(s, q, o, &p);
+	char *fts = p.trigram ? txc_query_trigram(q) : txc_query_fts(q);
 	describe(&p, fts ? fts : "", info);
 	struct tip_cache tips = {0};
 	bool linked =
@@ -677,7 +864,9 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	struct numbers numbers = {0};
 	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL, &numbers};
 	int rc;
-	if (p.fts) {
+	if (p.trigram) {
+		rc = search_trigram(&r, &p, fts);
+	} else if (p.fts) {
 		rc = search_fts(&r, &p, fts);
 	} else if (txc_hermes_db_has_col(&s->msg, "id")) {
 		rc = scan_all(&r);

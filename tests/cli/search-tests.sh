@@ -11,6 +11,7 @@ cd "$work" || exit 1
 . "$(dirname "$0")/common.sh"
 
 long=$(python3 -c 'print("filler " * 1300 + "needleattheend")')
+longcjk=$(python3 -c 'print("filler " * 1300 + "東京タワー")')
 cat > base.sql <<SQL
 CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL,
   ended_at REAL, end_reason TEXT, parent_session_id TEXT, message_count INTEGER DEFAULT 0, cwd TEXT, title TEXT,
@@ -42,6 +43,19 @@ INSERT INTO messages VALUES (13, 's_tools', 'user', 'thanks, the retry loop is f
 -- 14; 15: Hermes's "\0json:" content (LIKE and length() stop at the NUL)
 INSERT INTO messages VALUES (14, 's_arch', 'user', 'archived retry loop', NULL, NULL, NULL, 1789000301, 1, 0);
 INSERT INTO messages VALUES (15, 's_cjk', 'user', CAST(X'006A736F6E3A5B7B2274797065223A2274657874222C2274657874223A226A736F6E776F7264227D5D' AS TEXT), NULL, NULL, NULL, 1789000104, 1, 0);
+-- 16..23: substrings for the trigram index, and rows it never holds (tool rows, a tool call's
+-- arguments, a cron session, a delegate's session, a tool row past 8192 characters)
+ALTER TABLE sessions ADD COLUMN model_config TEXT;
+INSERT INTO sessions (id, source, started_at, title) VALUES ('s_cron', 'cron', 1789000400, 'cron');
+INSERT INTO sessions (id, source, started_at, title, model_config) VALUES ('s_dele', 'cli', 1789000500, 'delegate', '{"_delegate_from": "s_cjk"}');
+INSERT INTO messages VALUES (16, 's_cjk', 'user', '東京タワーに行きたい TOKYOタワー', NULL, NULL, NULL, 1789000105, 1, 0);
+INSERT INTO messages VALUES (17, 's_tools', 'tool', 'ログ: 東京タワー 完了', 'c3', NULL, 'web_search', 1789000205, 1, 0);
+INSERT INTO messages VALUES (18, 's_tools', 'assistant', '', NULL, '[{"id":"c3","type":"function","function":{"name":"web_search","arguments":"{\"q\":\"東京タワー\"}"}}]', NULL, 1789000206, 1, 0);
+INSERT INTO messages VALUES (19, 's_cron', 'user', '東京タワー を見る', NULL, NULL, NULL, 1789000401, 1, 0);
+INSERT INTO messages VALUES (20, 's_dele', 'assistant', 'えっ東京タワーだ', NULL, NULL, NULL, 1789000501, 1, 0);
+INSERT INTO messages VALUES (21, 's_cjk', 'user', '東京タワー rewound', NULL, NULL, NULL, 1789000106, 0, 0);
+INSERT INTO messages VALUES (22, 's_tools', 'tool', '$longcjk', 'c4', NULL, 'read_file', 1789000207, 1, 0);
+INSERT INTO messages VALUES (23, 's_cjk', 'assistant', '東京の天気', NULL, NULL, NULL, 1789000107, 1, 0);
 SQL
 
 ext='CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id);
@@ -67,16 +81,44 @@ INSERT INTO state_meta VALUES ('fts_rebuild_high_water', '9'), ('fts_rebuild_pro
 mk stale "$ext
 INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls) SELECT 'delete', id, content, tool_name, tool_calls FROM messages WHERE id = 1;
 INSERT INTO state_meta VALUES ('fts_stale', '1');"
+# Hermes's trigram index (messages_fts_trigram) in each layout: legacy inline (every row, tool rows
+# cut at 8192 characters as the upgraded store has it), v23 layout 1 (a view without tool rows),
+# the later view (no tool_calls column, no cron/subagent/delegate sessions), and a rebuild in progress
+legtri="INSERT INTO messages_fts_trigram(rowid, content) SELECT id, COALESCE(CASE WHEN role = 'tool' THEN substr(COALESCE(content, ''), 1, 8192) ELSE content END, '') || ' ' || COALESCE(tool_name, '') || ' ' || COALESCE(tool_calls, '') FROM messages;"
+tri1="CREATE VIEW messages_fts_trigram_src AS SELECT id, role, content, tool_name, tool_calls FROM messages WHERE role <> 'tool';
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tool_name, tool_calls, content='messages_fts_trigram_src', content_rowid='id', tokenize='trigram');
+INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES ('rebuild');"
+mk trileg "CREATE VIRTUAL TABLE messages_fts USING fts5(content);
+INSERT INTO messages_fts(rowid, content) SELECT id, COALESCE(content, '') || ' ' || COALESCE(tool_name, '') || ' ' || COALESCE(tool_calls, '') FROM messages;
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='trigram');
+$legtri"
+mk tri1 "$ext
+$tri1
+INSERT INTO state_meta VALUES ('fts_storage_version', '1');"
+mk tri3 "CREATE VIEW messages_fts_src AS SELECT id, CASE WHEN role = 'tool' THEN substr(COALESCE(content, ''), 1, 8192) ELSE content END AS content, tool_name, tool_calls FROM messages;
+CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content='messages_fts_src', content_rowid='id');
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+CREATE VIEW messages_fts_trigram_src AS SELECT m.id, m.role, m.content, m.tool_name FROM messages AS m JOIN sessions AS s ON s.id = m.session_id WHERE m.role <> 'tool' AND s.source NOT IN ('cron', 'subagent') AND json_extract(CASE WHEN json_valid(s.model_config) THEN s.model_config ELSE json_object() END, '\$._delegate_from') IS NULL;
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tool_name, content='messages_fts_trigram_src', content_rowid='id', tokenize='trigram');
+INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES ('rebuild');
+INSERT INTO state_meta VALUES ('fts_storage_version', '3');"
+# rows 16..20 not in either index yet
+mk triwin "$ext
+$tri1
+INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls) SELECT 'delete', id, content, tool_name, tool_calls FROM messages WHERE id > 15 AND id <= 20;
+INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls) SELECT 'delete', id, content, tool_name, tool_calls FROM messages WHERE id > 15 AND id <= 20 AND role <> 'tool';
+INSERT INTO state_meta VALUES ('fts_rebuild_high_water', '20'), ('fts_rebuild_progress', '15');"
 # trigram only (messages_fts built with the trigram tokenizer, not Hermes's words)
 mk trigram "CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id, tokenize='trigram');
 INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
-CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='trigram');"
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='trigram');
+$legtri"
 # a tokenizer this SQLite lacks (Hermes's optional cjk_unicode61): any use of the table fails
 mk notok "$ext
 PRAGMA writable_schema = ON;
 UPDATE sqlite_master SET sql = 'CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id, tokenize=''cjk_unicode61'')' WHERE name = 'messages_fts';
 PRAGMA writable_schema = OFF;"
-layouts="none external legacy view3 rebuild stale trigram notok"
+layouts="none external legacy view3 rebuild stale trigram notok trileg tri1 tri3 triwin"
 sha256sum *.db > before.sha
 
 S() { "$txc" search "$@"; }
@@ -100,8 +142,14 @@ needleattheend|12
 "rm -rf"|10
 rm -rf|
 terminal|10 11
-東京|7
+東京|7 16 17 18 19 20 22 23
 予定|7
+東京タワー|16 17 18 19 20 22
+タワー|16 17 18 19 20 22
+tokyoタワー|16
+ワーに行|16
+東京タワー -完了|16 18 19 20 22
+"東京の天気"|23
 🎉|8
 café|9
 jsonword|15
@@ -132,6 +180,45 @@ done
 grep -q 'cjk_unicode61\|tokenizer' err.txt && ok || bad "notok names the tokenizer: $(cat err.txt)"
 expect_rc 0 "verbose cjk" S --db external.db --verbose 東京
 grep -q 'substrings' err.txt && ok || bad "cjk scans: $(cat err.txt)"
+# trigram answers CJK words of 3+ characters, with what it cannot hold scanned on top
+for l in trileg tri1 tri3 triwin; do
+	expect_rc 0 "verbose trigram $l" S --db $l.db --verbose 東京タワー
+	grep -q ': messages_fts_trigram (.*), complete: MATCH "東京タワー" (substrings); .*: scanned; 6 hits' err.txt && ok ||
+		bad "trigram $l: $(cat err.txt)"
+done
+grep -q 'rows 16..20 (a rebuild in progress)' err.txt && ok || bad "trigram window: $(cat err.txt)"
+expect_rc 0 "verbose trigram short" S --db tri1.db --verbose 東京タワー 東京
+grep -q ': scan, complete: .*fewer than 3 characters' err.txt && ok || bad "2-character word scans: $(cat err.txt)"
+expect_rc 0 "trigram role tool" S --db tri3.db --json --verbose --role tool 東京タワー
+same "trigram role tool" "17 22" "$(rows)"
+grep -q ': scan, .*holds no tool rows' err.txt && ok || bad "role tool scans: $(cat err.txt)"
+expect_rc 0 "trigram role user" S --db tri3.db --json --role user 東京タワー
+same "trigram role user (a cron session's row)" "16 19" "$(rows)"
+expect_rc 0 "trigram tool" S --db tri1.db --json --tool web_search 東京タワー
+same "trigram --tool (its call and its result)" "17 18" "$(rows)"
+# a trigram index txc cannot trust to narrow (its view gone; case-sensitive) is not used
+mk trinoview "$ext
+$tri1
+DROP VIEW messages_fts_trigram_src;"
+mk tricase "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='trigram case_sensitive 1');
+$legtri"
+for l in trinoview tricase; do
+	expect_rc 0 "trigram unusable $l" S --db $l.db --json --verbose tokyoタワー
+	same "trigram unusable $l" "16" "$(rows)"
+	grep -q ': scan, .*messages_fts_trigram' err.txt && ok || bad "$l scans: $(cat err.txt)"
+done
+expect_rc 0 "trigram not there" S --db view3.db --verbose 東京タワー
+grep -q 'no messages_fts_trigram' err.txt && ok || bad "no trigram said: $(cat err.txt)"
+# in time order a limit cuts the same hits as a scan (rows it cannot hold are merged in order, not appended)
+order() { python3 -c 'import json,sys; print(" ".join(str(h["row_id"]) for h in json.load(sys.stdin)))' < out.txt; }
+for sort in newest oldest; do
+	expect_rc 0 "scan $sort" S --db none.db --json --sort $sort --limit 3 東京タワー
+	scan_order=$(order)
+	for l in trileg tri1 tri3 triwin; do
+		expect_rc 0 "trigram $l $sort" S --db $l.db --json --sort $sort --limit 3 東京タワー
+		same "trigram $l --sort $sort --limit 3" "$scan_order" "$(order)"
+	done
+done
 
 # filters, roles, tools, visibility
 expect_rc 0 "include-inactive" S --db external.db --json --include-inactive secretword

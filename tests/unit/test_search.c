@@ -70,6 +70,31 @@ static void test_fts_expression(void **state)
 	expect_fts("**x x** *", "\"x\" AND \"x\"*"); /* a leading * is punctuation */
 }
 
+/* the trigram expression of s ("" when trigram cannot narrow) */
+static void expect_trigram(const char *s, const char *want)
+{
+	struct txc_query q = parse(s, strlen(s));
+	char *f = txc_query_trigram(&q);
+	assert_string_equal(f ? f : "", want);
+	free(f);
+	txc_query_free(&q);
+}
+
+static void test_trigram_expression(void **state)
+{
+	(void)state;
+	expect_trigram("東京タワー", "\"東京タワー\"");
+	expect_trigram("東京タワー 週末の -予定", "\"東京タワー\" \"週末の\""); /* exclusions are checked on rows */
+	expect_trigram("東京", "");                                             /* 2 characters: trigram cannot match */
+	expect_trigram("東京タワー 東京", "");                                  /* every word needs 3+ */
+	expect_trigram("🎉", "");
+	expect_trigram("café-au-lait", "\"café\" \"lait\"");  /* word tokens, each 3+; "au" is left to the row check */
+	expect_trigram("\"東京 タワー\"", "\"東京 タワー\""); /* a phrase is one substring, space and all */
+	expect_trigram("deploy*", "\"deploy\"");              /* a prefix is a substring */
+	expect_trigram("AND NOT", "\"AND\" \"NOT\"");         /* plain words, quoted */
+	expect_trigram("AND OR", "");                         /* OR: too short */
+}
+
 static void test_refused(void **state)
 {
 	(void)state;
@@ -155,9 +180,13 @@ static void test_snippet(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_terms),   cmocka_unit_test(test_fts_expression),
-		cmocka_unit_test(test_refused), cmocka_unit_test(test_hostile_bytes),
-		cmocka_unit_test(test_match),   cmocka_unit_test(test_snippet),
+		cmocka_unit_test(test_terms),
+		cmocka_unit_test(test_fts_expression),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_hostile_bytes),
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_snippet),
+		cmocka_unit_test(test_trigram_expression),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
