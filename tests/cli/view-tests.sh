@@ -132,7 +132,7 @@ sleep 0.6
 mv B.db A.db && rm -f A.db-wal A.db-shm
 sleep 0.6
 "$live" follow A.db 4 0 > /dev/null 2>&1
-i=0; while kill -0 $rpid 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while kill -0 $rpid 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 kill $rpid 2> /dev/null; wait $rpid; rc=$?
 [ $rc = 0 ] && [ "$(grep -o 'live [a-z]* [0-9]*$' repl.txt | awk '{print $3}' | tr '\n' ' ')" = "0 1 2 3 " ] &&
 	ok "a replaced store: opened again, followed to the end" || bad "replaced store: exit $rc, $(cat repl.err; tail -n 5 repl.txt)"
@@ -162,7 +162,7 @@ p5=$!
 sleep 0.6
 "$live" handoff ho.db 8 60 1500 > ho.sent.txt 2> ho.writer.err || bad "handoff writer: $(cat ho.sent.txt ho.writer.err)"
 for p in $p1 $p2 $p3 $p4 $p5; do
-	i=0; while kill -0 $p 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	i=0; while kill -0 $p 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 	kill $p 2> /dev/null; wait $p; eval "rc$p=\$?"
 done
 want=$(seq 0 15 | tr '\n' ' ')
@@ -203,7 +203,7 @@ eval "r=\$rc$p5"
 "$mkdb" lin.db "$src/fixtures/lineage.sql" || exit 1
 "$txc" view two_a --db lin.db -f --lineage --interval 0.1 --utc > two.txt 2> two.err &
 tp=$!
-i=0; while ! grep -q 'in b' two.txt 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while ! grep -q 'in b' two.txt 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.3; kill $tp; wait $tp; rc=$?
 "$txc" view two_a --db lin.db --lineage --utc > two.whole
 [ $rc = 0 ] && [ "$(cat two.err)" = "txc: following the continuation two_b (the session was compressed)" ] &&
