@@ -25,6 +25,11 @@ cmp -s out.txt "$src/golden/features/tools.w80.color.term.txt" && ok || bad "--c
 NO_COLOR=1 "$txc" view tools --db f.db > nc.txt && ! grep -q "$esc" nc.txt && ok "NO_COLOR: no escapes" || bad "NO_COLOR"
 expect_rc 2 "view two sessions" "$txc" view tools chat --db f.db
 one_line_err "view two sessions"
+# a huge --width is capped (1000 columns): it drew each heading's rule that long (99999999999: a hang)
+timeout 20 "$txc" view tools --db f.db --utc --width 1000000 > wide.txt 2> err.txt
+r=$?
+[ $r = 0 ] && [ "$(LC_ALL=C awk 'length($0) > 3100' wide.txt | wc -l)" = 0 ] && grep -q '^#1' wide.txt && ok "--width 1000000 capped" ||
+	bad "--width 1000000: exit $r, $(wc -c < wide.txt) bytes"
 expect_rc 2 "--width on markdown" "$txc" convert tools --to markdown --width 40 --db f.db
 expect_rc 2 "--follow with -o" "$txc" convert tools --to markdown -f -o x.md --db f.db
 expect_rc 2 "--interval 0" "$txc" view tools --interval 0 --db f.db
