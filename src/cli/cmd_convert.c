@@ -142,6 +142,10 @@ static int convert_args(struct cli_args *a, const struct txc_writer_ops **ops)
 	if (a->follow && (a->install || a->output))
 		return cli_usage(CMD_CONVERT, "--follow writes to standard output: not with %s",
 				 a->install ? "--install" : "-o");
+	/* a page is whole: messages appended after its </html> are outside the document */
+	if (a->follow && ((*ops)->caps & TXC_WCAP_ONE_FILE))
+		return cli_usage(CMD_CONVERT, "--follow does not apply to --to %s (a page is written whole)",
+				 (*ops)->name);
 	/* Claude Code keeps a subagent's transcript in a file of its own, beside the session's */
 	if (a->children && ((*ops)->caps & TXC_WCAP_INSTALL) && !a->install && a->output == NULL)
 		return cli_usage(CMD_CONVERT,

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "txc/lineage.h"
+#include "txc/redact.h"
 #include "txc/writer_claude.h"
 
 enum txc_err cli_links_open(struct txc_store *s, struct cli_links *x, struct txc_diag *d)
@@ -72,6 +73,17 @@ static enum txc_err load_chain(const struct cli_args *a, struct txc_store *s, co
 	return rc;
 }
 
+/* the child's title as the parent shows it: with --redact, redacted like every other text (in t->arena) */
+static struct txc_str child_title(const struct cli_args *a, struct txc_transcript *t, struct txc_str title)
+{
+	if (!a->redact || title.ptr == NULL)
+		return title;
+	struct txc_redactor *r = txc_redactor_new(false);
+	struct txc_str s = txc_redact_str(r, t->arena, title);
+	txc_redactor_free(r);
+	return s;
+}
+
 /* the delegate children of every segment (or of the one session), placed in t; loaded with --children */
 static enum txc_err adopt_children(const struct cli_args *a, struct txc_store *s, const struct cli_links *x,
 				   struct txc_transcript *t, unsigned flags, struct txc_diag *d)
@@ -89,7 +101,7 @@ static enum txc_err adopt_children(const struct cli_args *a, struct txc_store *s
 				if ((rc = txc_store_load(s, &c->sid, flags, &ct, d)) == TXC_OK)
 					cli_redact_transcript(a, ct);
 			if (rc == TXC_OK)
-				txc_transcript_adopt(t, ct, c->id, c->title, c->started);
+				txc_transcript_adopt(t, ct, c->id, child_title(a, t, c->title), c->started);
 		}
 		free(kids);
 	}

@@ -146,7 +146,7 @@ static const struct cli_opt opts[] = {
 	{"color", 0, O_COLOR, "WHEN", "auto always never", ALL,
 	 "colour: auto (terminals only; NO_COLOR respected), always, never"},
 	{"width", 0, O_WIDTH, "N", NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
-	 "terminal: wrap at N columns (default: the terminal's width, else 80)"},
+	 "terminal: wrap at N columns (default: the terminal's width, else 80; 20 to 1000)"},
 	{"follow", 'f', 'f', NULL, NULL, CMD_CONVERT | CMD_VIEW,
 	 "print the session, then each new message as Hermes writes it, until it ends or Ctrl-C"},
 	{"interval", 0, O_INTERVAL, "SECONDS", NULL, CMD_CONVERT | CMD_VIEW,

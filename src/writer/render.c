@@ -232,7 +232,8 @@ void txc_render_walk(struct txc_out *out, const struct txc_transcript *t, const 
 	for (size_t k = 0; k < t->n_children; k++)
 		if (!w.child_done[k] && ops->child && o->detail != TXC_DETAIL_PROMPTS)
 			ops->child(ctx, &t->children[k]);
-	if (ops->doc_end && !continued)
+	/* --follow: every part, the first too, keeps its blank line before the next part's heading */
+	if (ops->doc_end && o->part == NULL)
 		ops->doc_end(ctx);
 	free(w.used);
 	free(w.child_done);

@@ -15,7 +15,7 @@
 
 #include "render.h"
 
-enum { MIN_WIDTH = 20, INDENT = 2, RESULT_INDENT = 4, CHILD_INDENT = INDENT + 2 };
+enum { MIN_WIDTH = 20, MAX_WIDTH = 1000, INDENT = 2, RESULT_INDENT = 4, CHILD_INDENT = INDENT + 2 };
 
 struct term {
 	struct txc_out *out;
@@ -793,6 +793,8 @@ static int write_terminal(struct txc_out *out, const struct txc_transcript *t, c
 	struct term T = {.out = out, .b = &out->buf, .t = t, .o = o, .width = o->width > 0 ? (size_t)o->width : 80};
 	if (T.width < MIN_WIDTH)
 		T.width = MIN_WIDTH;
+	if (T.width > MAX_WIDTH) /* --width 99999999999 drew headings' rules that long: a hang, then no memory */
+		T.width = MAX_WIDTH;
 	txc_render_walk(out, t, o, &term_ops, &T);
 	return TXC_OK;
 }

@@ -61,8 +61,8 @@ printf '%s\n' da39a3ee5e6b4b0d3255bfef95601890afd80709 123e4567-e89b-12d3-a456-4
 	sk_live_mode_enabled_flag > stays.txt
 [ "$(wc -l < planted.txt)" -ge 40 ] && ok "the planted list" || bad "the planted list is short"
 
-leaks() { # file...: the planted secrets found in them (none: empty)
-	grep -ohF -f planted.txt "$@" | sort -u | head -5
+leaks() { # file...: the planted secrets found in them (none: empty); Markdown's \_ escapes undone first
+	sed 's/\\\([][_*`#<>|~!-]\)/\1/g' "$@" | grep -ohF -f planted.txt | sort -u | head -5
 }
 utf8_ok() { for f; do iconv -f UTF-8 -t UTF-8 "$f" > /dev/null 2>&1 || return 1; done; }
 valid() { # format file...
@@ -201,5 +201,27 @@ rm -rf j2
 grep -q 'likely secret' err.txt && ok || bad "export -j 2 without --redact: no warning ($(cat err.txt))"
 "$txc" export --to markdown --out j2 -j 2 --redact --db s.db > /dev/null 2> err.txt
 [ -z "$(leaks j2/*.md)" ] && ! grep -q 'likely secret' err.txt && ok || bad "export -j 2 --redact over a plain export: $(leaks j2/*.md) $(cat err.txt)"
+
+# a delegate child's title (the parent's "Subagent session" line, the --children summary) is redacted too
+cat > kid.sql << 'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT,
+  started_at REAL NOT NULL, ended_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT,
+  tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('dad', 'cli', 'm', NULL, 1767600000.0, NULL, 'Dad');
+INSERT INTO sessions VALUES ('kid', 'subagent', 'm', 'dad', 1767600002.0, 1767600003.0, 'Kid ghp_aB3dE6gH9jK2mN5p' || 'Q8sT1vW4yZ7bC0eF3hJ6');
+INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) VALUES
+ ('dad', 'user', 'go', NULL, NULL, NULL, 1767600001.0),
+ ('dad', 'assistant', 'ok', NULL, '[{"id": "d1", "type": "function", "function": {"name": "delegate_task", "arguments": "{}"}}]', NULL, 1767600001.5),
+ ('dad', 'tool', '{"results": [{"session_id": "kid"}]}', 'd1', NULL, 'delegate_task', 1767600004.0),
+ ('kid', 'user', 'kid work', NULL, NULL, NULL, 1767600002.5);
+SQL
+"$mkdb" kid.db kid.sql > /dev/null || bad "kid.db: cannot build the store"
+for args in "--to markdown --lineage" "--to markdown --children"; do
+	"$txc" convert dad $args --redact --db kid.db > o.txt 2> err.txt
+	r=$?
+	[ $r = 0 ] && grep -q 'Kid.*REDACTED' o.txt && [ -z "$(leaks o.txt)" ] && ok ||
+		bad "convert dad $args --redact: the child's title: exit $r, leaks: $(leaks o.txt)"
+done
 
 summary redact

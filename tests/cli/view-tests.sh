@@ -25,7 +25,14 @@ cmp -s out.txt "$src/golden/features/tools.w80.color.term.txt" && ok || bad "--c
 NO_COLOR=1 "$txc" view tools --db f.db > nc.txt && ! grep -q "$esc" nc.txt && ok "NO_COLOR: no escapes" || bad "NO_COLOR"
 expect_rc 2 "view two sessions" "$txc" view tools chat --db f.db
 one_line_err "view two sessions"
+# a huge --width is capped (1000 columns): it drew each heading's rule that long (99999999999: a hang)
+timeout 20 "$txc" view tools --db f.db --utc --width 1000000 > wide.txt 2> err.txt
+r=$?
+[ $r = 0 ] && [ "$(LC_ALL=C awk 'length($0) > 3100' wide.txt | wc -l)" = 0 ] && grep -q '^#1' wide.txt && ok "--width 1000000 capped" ||
+	bad "--width 1000000: exit $r, $(wc -c < wide.txt) bytes"
 expect_rc 2 "--width on markdown" "$txc" convert tools --to markdown --width 40 --db f.db
+expect_rc 2 "--follow with --to html (a page is whole)" timeout 5 "$txc" convert tools --to html -f --db f.db
+one_line_err "--follow with --to html"
 expect_rc 2 "--follow with -o" "$txc" convert tools --to markdown -f -o x.md --db f.db
 expect_rc 2 "--interval 0" "$txc" view tools --interval 0 --db f.db
 expect_rc 2 "--no-pager on convert" "$txc" convert tools --to terminal --no-pager --db f.db
@@ -109,6 +116,9 @@ grep -q '^appended 24 messages, 0 errors' sent.txt && ok "the writer never faile
 seen=$(grep -o 'live [a-z]* [0-9]*$' view.stamped | awk '{print $3}' | tr '\n' ' ')
 want=$(seq 0 23 | tr '\n' ' ')
 [ "$seen" = "$want" ] && ok "view -f: every message once, in order" || bad "view -f messages: $seen"
+# each part of the follow starts after a blank line, as in the whole document (the first part ended without it)
+awk '/^[0-9.]+ #[0-9]+ / && prev !~ /^[0-9.]+ $/ { n++ } { prev = $0 } END { exit n != 0 }' view.stamped &&
+	ok "view -f: a blank line before every heading" || bad "view -f: a heading glued to the message before it"
 grep -q '^[0-9.]* #24 Assistant' view.stamped && ok "view -f: message numbers go on" || bad "view -f numbering"
 # a reply that calls a tool is complete with its result (the next message): timed from that
 awk 'NR == FNR { if ($1 == "sent") t[$2] = $3; next }
