@@ -19,6 +19,7 @@ struct guard_src {
 	char *real;   /* realpath of the file itself, or NULL */
 	bool store;   /* a SQLite store: its -wal, -shm and -journal are sources too */
 	bool fd_only; /* standard input redirected from a file: known by device+inode only */
+	bool folder;  /* a folder txc reads by name (legacy sessions/): no new file may appear in it */
 	dev_t dev;
 	ino_t ino;
 };
@@ -62,6 +63,21 @@ void cli_guard_source(const char *path, bool store)
 	g->ino = in ? sb.st_ino : 0;
 }
 
+/* A folder read by name: a file created in it would be read as a session (an export's
+ * <id>.jsonl becomes a legacy transcript of that id), so nothing may be written under it. */
+void cli_guard_folder(const char *dir)
+{
+	cli_guard_source(dir, false);
+	if (guard_n > 0 && !guard_v[guard_n - 1].fd_only)
+		guard_v[guard_n - 1].folder = true;
+}
+
+static bool under(const char *name, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+	return n > 0 && strncmp(name, dir, n) == 0 && (name[n] == '/' || strcmp(dir, "/") == 0);
+}
+
 static bool same_name(const char *name, const char *src, const char *suffix)
 {
 	size_t n = strlen(src);
@@ -69,12 +85,19 @@ static bool same_name(const char *name, const char *src, const char *suffix)
 }
 
 /* Whether a file (tst, NULL if absent) or the name a new file would take (name) is a source;
- * src is set to the source's name. */
-static bool is_source(const struct stat *tst, const char *name, struct txc_buf *src)
+ * src is set to the source's name; *in is set when name is inside a source folder. */
+static bool is_source(const struct stat *tst, const char *name, struct txc_buf *src, bool *in)
 {
 	struct stat sst;
+	*in = false;
 	for (size_t i = 0; i < guard_n; i++) {
 		const struct guard_src *g = &guard_v[i];
+		if (g->folder && name != NULL && (under(name, g->name) || under(name, g->real))) {
+			txc_buf_reset(src);
+			txc_buf_addstr(src, g->path);
+			*in = true;
+			return true;
+		}
 		for (size_t k = 0; k < (g->store ? 4u : 1u); k++) {
 			txc_buf_reset(src);
 			txc_buf_addf(src, "%s%s", g->path, store_suffix[k]);
@@ -100,11 +123,12 @@ enum txc_err cli_guard_check(const char *target, struct txc_diag *d)
 	bool exists = stat(target, &tst) == 0;
 	char *name = guard_n ? resolve_name(target) : NULL;
 	struct txc_buf src = TXC_BUF_INIT;
-	bool hit = is_source(exists ? &tst : NULL, name, &src);
+	bool in;
+	bool hit = is_source(exists ? &tst : NULL, name, &src, &in);
 	free(name);
 	if (hit)
-		txc_diag_set(d, TXC_E_REFUSED, "refusing to write '%s': it is '%s', which txc is reading", target,
-			     src.buf);
+		txc_diag_set(d, TXC_E_REFUSED, "refusing to write '%s': it is %s'%s', which txc is reading", target,
+			     in ? "in " : "", src.buf);
 	txc_buf_release(&src);
 	return hit ? TXC_E_REFUSED : TXC_OK;
 }
@@ -113,7 +137,8 @@ enum txc_err cli_guard_stdout(struct txc_diag *d)
 {
 	struct stat st;
 	struct txc_buf src = TXC_BUF_INIT;
-	if (fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_source(&st, NULL, &src)) {
+	bool in;
+	if (fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_source(&st, NULL, &src, &in)) {
 		/* `2>> state.db`: no message can be given there; stop writing to it at all */
 		int null = open("/dev/null", O_WRONLY);
 		if (null < 0 || dup2(null, STDERR_FILENO) < 0)
@@ -124,7 +149,7 @@ enum txc_err cli_guard_stdout(struct txc_diag *d)
 		txc_diag_set(d, TXC_E_REFUSED, "refusing to write to standard error: it is a file txc is reading");
 		return TXC_E_REFUSED;
 	}
-	bool hit = fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_source(&st, NULL, &src);
+	bool hit = fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_source(&st, NULL, &src, &in);
 	if (hit) /* `>> state.db`: the shell opened it, txc would write it */
 		txc_diag_set(d, TXC_E_REFUSED, "refusing to write to standard output: it is '%s', which txc is reading",
 			     src.buf);

@@ -36,6 +36,8 @@ enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d);
  * returns TXC_E_REFUSED with d set when writing target would touch a source.
  */
 void cli_guard_source(const char *path, bool store);
+/* A folder whose files txc reads by name: no output may be written anywhere under it. */
+void cli_guard_folder(const char *dir);
 enum txc_err cli_guard_check(const char *target, struct txc_diag *d);
 /* The same for standard output and error (a shell's `>> state.db`); `--input -` from a file is a source too. */
 enum txc_err cli_guard_stdout(struct txc_diag *d);

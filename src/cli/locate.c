@@ -215,7 +215,7 @@ static void drop_missing(struct cli_stores *out, size_t i, struct txc_diag *d)
 /* A legacy folder; every session file in it is a source (never an output). */
 static enum txc_err open_legacy(struct cli_stores *out, size_t i, struct txc_diag *d)
 {
-	cli_guard_source(out->v[i].path, false);
+	cli_guard_folder(out->v[i].path);
 	d->warn = cli_warning; /* skipped files, bad lines, unreadable files */
 	enum txc_err rc = txc_store_open_legacy(&out->v[i].s, out->v[i].path, d);
 	const char *name;

@@ -133,7 +133,8 @@ struct cmsg {
 	int64_t usage[4];      /* input, output, cache read, cache write: the turn's last record's */
 	bool has_usage, has_cost;
 	double cost;
-	const struct txc_json *extra; /* keep_rows: what the model has no place for, or NULL */
+	const struct txc_json *extra;     /* keep_rows: what the model has no place for, or NULL */
+	const struct txc_json *usage_raw; /* keep_rows: message.usage as written, every key */
 };
 
 struct other {
@@ -520,10 +521,12 @@ static void content_items(struct txc_claude_builder *b, struct cmsg *c, const st
 	}
 }
 
-static void usage_of(struct cmsg *c, const struct txc_json *msg, const struct txc_json *r)
+static void usage_of(struct cmsg *c, const struct txc_json *msg, const struct txc_json *r, struct txc_arena *keep)
 {
 	const struct txc_json *u = txc_json_get(msg, "usage");
 	double cost;
+	if (keep != NULL && u != NULL && u->kind == TXC_JSON_OBJECT)
+		c->usage_raw = txc_json_copy(keep, u);
 	if (u != NULL && u->kind == TXC_JSON_OBJECT) {
 		/* every record of a turn repeats the turn's usage: the last one counts, once */
 		c->usage[0] = int_or0(txc_json_get(u, "input_tokens"));
@@ -605,7 +608,7 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 			c->m.stop = txc_model_stop_from_text(stop.ptr, stop.len);
 			c->m.stop_other = c->m.stop == TXC_STOP_OTHER ? own(b->t->arena, stop) : TXC_STR_NULL;
 		}
-		usage_of(c, msg, r);
+		usage_of(c, msg, r, b->keep_rows ? b->t->arena : NULL);
 	}
 	keep_extra(b, c, r);
 	if (role == TXC_ROLE_USER)
@@ -813,7 +816,9 @@ static const struct txc_json *claude_side(struct txc_arena *a, const struct cmsg
 	struct txc_json *o = txc_json_object(a, 4 + extra);
 	if (c->m.model.ptr != NULL)
 		put(o, "model", jstr(a, c->m.model));
-	if (c->has_usage) {
+	if (c->usage_raw != NULL) {
+		put(o, "usage", c->usage_raw);
+	} else if (c->has_usage) {
 		static const char *const k[4] = {"input_tokens", "output_tokens", "cache_read_input_tokens",
 						 "cache_creation_input_tokens"};
 		struct txc_json *u = txc_json_object(a, 4);

@@ -175,5 +175,15 @@ for sql in "$src"/fixtures/*.sql; do
 done
 cd .. || exit 1
 
+# --- --to hermes keeps a turn's usage as Claude Code wrote it (service_tier, cache_creation, ...) ---
+mkdir -p usage-cfg/projects/-u
+cat > usage-cfg/projects/-u/usage.jsonl << 'EOF'
+{"type":"user","sessionId":"u","uuid":"u1","parentUuid":null,"timestamp":"2026-02-03T08:00:00Z","message":{"role":"user","content":"hi"}}
+{"type":"assistant","sessionId":"u","uuid":"u2","parentUuid":"u1","timestamp":"2026-02-03T08:00:01Z","message":{"id":"m","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"yo"}],"usage":{"input_tokens":3,"cache_creation_input_tokens":1200,"cache_creation":{"ephemeral_5m_input_tokens":1200,"ephemeral_1h_input_tokens":0},"output_tokens":5,"service_tier":"standard","server_tool_use":{"web_search_requests":2}}}}
+EOF
+expect_rc 0 "usage kept: convert --to hermes" env CLAUDE_CONFIG_DIR="$work/usage-cfg" "$txc" convert claude:usage --to hermes
+grep -qF '"usage": {"input_tokens": 3, "cache_creation_input_tokens": 1200, "cache_creation": {"ephemeral_5m_input_tokens": 1200, "ephemeral_1h_input_tokens": 0}, "output_tokens": 5, "service_tier": "standard", "server_tool_use": {"web_search_requests": 2}}' out.txt &&
+	ok "usage: every key, as written" || bad "usage: $(grep -o '"usage": {[^]]*' out.txt | head -c 300)"
+
 summary claude-source
 [ "$fails" = 0 ]

@@ -201,6 +201,18 @@ run 0 "23 shadowed ids --verbose" "$txc" list --all-sources --home "$many" --ver
 has "and 3 more legacy sessions the store has too" err.txt "--verbose: then a count"
 [ "$(grep -c '^dup_' out.txt)" = 23 ] && ok "23 sessions once each" || bad "many: $(cat out.txt)"
 
+# ---- no output inside the legacy folder: an export's <id>.jsonl would be read as that id's transcript ----
+ls "$home/sessions" > legacy-before.txt
+ln -s "$home/sessions" sessions-link
+run 4 "export --legacy --out the legacy folder" "$txc" export --legacy --home "$home" --to hermes --out "$home/sessions"
+has "it is in '.*sessions', which txc is reading" err.txt "export --out the legacy folder: refused, said why"
+run 4 "export --legacy --out a link to the legacy folder" "$txc" export --legacy --home "$home" --to markdown --out sessions-link -j 2
+run 4 "convert --legacy -o a new <id>.jsonl there" "$txc" convert --legacy 20250301 --home "$home" --to hermes -o "$home/sessions/20250301_101500_aaaa11.jsonl"
+run 4 "export --all-sources --out a folder under it" "$txc" export --all-sources --home "$home" --to markdown --out "$home/sessions/sub"
+ls "$home/sessions" | cmp -s - legacy-before.txt && ok "the legacy folder gained no file" || bad "the legacy folder changed: $(ls "$home/sessions")"
+run 0 "list --legacy after the refused exports" "$txc" list --legacy --home "$home"
+has "^20250301_101500_aaaa11 .* 6 *$" out.txt "20250301_101500_aaaa11 keeps its 6 messages"
+
 # ---- the secret appears nowhere ----
 if grep -rl -- "$secret" all > secret-hits.txt; then bad "the planted secret appeared in: $(cat secret-hits.txt)"
 else ok "the planted secret appears in no output and no stderr ($n_run commands)"; fi
