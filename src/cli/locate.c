@@ -406,7 +406,8 @@ static enum txc_err open_claude(const struct cli_args *a, struct cli_stores *out
 		return TXC_E_USAGE;
 	}
 	add_store(out, NULL, txc_buf_detach(&p, NULL));
-	guard_claude(out->v[0].path); /* Claude Code's files are sources: never an output */
+	guard_claude(out->v[0].path);     /* Claude Code's files are sources: never an output */
+	cli_guard_folder(out->v[0].path); /* nor a new file in it: it would be read as a session */
 	if (cli_guard_stdout(d) != 0)
 		return TXC_E_REFUSED;
 	d->warn = cli_warning; /* malformed lines, an unfinished last line */

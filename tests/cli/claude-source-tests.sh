@@ -114,6 +114,13 @@ expect_rc 4 "-o a session file" env CLAUDE_CONFIG_DIR="$cfg" "$txc" convert clau
 cmp -s "$f" before.jsonl && ok "session file untouched" || bad "the session file was overwritten"
 sub=$cfg/projects/-repo-demo/$A/subagents/agent-a0123456789abcdef.jsonl
 expect_rc 4 "-o a subagent file" env CLAUDE_CONFIG_DIR="$cfg" "$txc" convert "claude:$B" --to claude -o "$sub" --force
+# nor is any new file inside the projects folder being read: it would be read back as a session
+expect_rc 4 "--out inside the projects folder" env CLAUDE_CONFIG_DIR="$cfg" "$txc" export --from claude --to claude \
+	--out "$cfg/projects/-x"
+[ ! -e "$cfg/projects/-x" ] && grep -q "which txc is reading" err.txt && ok || bad "--out into projects: $(cat err.txt)"
+expect_rc 4 "-o a new file in a project folder" env CLAUDE_CONFIG_DIR="$cfg" "$txc" convert claude:5f3 --to claude \
+	-o "$cfg/projects/-repo-demo/new.jsonl"
+[ ! -e "$cfg/projects/-repo-demo/new.jsonl" ] && ok || bad "-o into a project folder wrote a file"
 rm -rf "$cfg" before.jsonl
 
 # --- the round trip over every fixture store ---
