@@ -398,7 +398,9 @@ expect_rc 2 "-j 0 is a usage error" "$txc" export --to markdown --out j0 -j 0 --
 
 # a worker killed half-way (SIGXFSZ on the big session): that session fails, said; the others land
 rm -rf kw; rc=$( (ulimit -f 8 && exec "$txc" export --to markdown -j 2 --out kw --db k.db) > /dev/null 2> kw.err; echo $?) 2> /dev/null
-[ "$rc" = 1 ] && grep -q 'worker process stopped' kw.err && [ -e kw/k0-many-0.md ] && [ ! -e kw/big-big.md ] && ok || bad "a killed worker: exit $rc, $(cat kw.err)"
+# (a coverage build's parent writes its .gcda files at exit, past the 8 KiB limit: SIGXFSZ, 153)
+cov=0 && grep -q __gcov_ "$txc" 2> /dev/null && cov=1
+{ [ "$rc" = 1 ] || { [ $cov = 1 ] && [ "$rc" = 153 ]; }; } && grep -q 'worker process stopped' kw.err && [ -e kw/k0-many-0.md ] && [ ! -e kw/big-big.md ] && ok || bad "a killed worker: exit $rc, $(cat kw.err)"
 expect_rc 0 "after a killed worker" "$txc" export --to markdown -j 2 --out kw --db k.db --progress
 grep -q ': 1 new, 0 updated, 9 unchanged (9 not re-rendered)' err.txt && [ "$(find kw -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "after a killed worker: $(tail -1 err.txt)"
 
