@@ -137,5 +137,7 @@ bool txc_time_iso_ms(char out[64], double secs);
 /* secs as strftime(fmt) in UTC or local time (time.c); false when out of range or too long. */
 bool txc_time_format(char *out, size_t cap, double secs, bool utc, const char *fmt)
 	__attribute__((format(strftime, 5, 0)));
+/* Days since 1970-01-01 of the proleptic Gregorian date y-m-d (m 1-12, d 1-31). */
+int64_t txc_days_from_civil(int64_t y, unsigned m, unsigned d);
 
 #endif

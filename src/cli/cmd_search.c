@@ -134,17 +134,8 @@ static void snippet(struct txc_buf *b, const struct txc_query *q, const struct t
 
 static void fmt_when(char out[32], double secs, bool utc)
 {
-	if (!isfinite(secs) || fabs(secs) > 1e13) {
+	if (!txc_time_format(out, 32, secs, utc, "%Y-%m-%d %H:%M")) /* list's format and bounds */
 		strcpy(out, "-");
-		return;
-	}
-	time_t tt = (time_t)floor(secs);
-	struct tm tm;
-	if (utc)
-		gmtime_r(&tt, &tm);
-	else
-		localtime_r(&tt, &tm);
-	strftime(out, 32, "%Y-%m-%d %H:%M", &tm);
 }
 
 /* ---- output ---- */

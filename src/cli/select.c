@@ -22,21 +22,11 @@
 
 /* ---- time ---- */
 
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	y -= m <= 2;
-	const int64_t era = (y >= 0 ? y : y - 399) / 400;
-	const unsigned yoe = (unsigned)(y - era * 400);
-	const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
 /* y-m-d h:m:s as local time (or UTC) -> seconds */
 static double civil_to_secs(int y, int mo, int d, int h, int mi, double s, bool utc)
 {
 	if (utc)
-		return (double)(days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60) + s;
+		return (double)(txc_days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60) + s;
 	struct tm tm = {0};
 	tm.tm_year = y - 1900, tm.tm_mon = mo - 1, tm.tm_mday = d;
 	tm.tm_hour = h, tm.tm_min = mi, tm.tm_sec = 0, tm.tm_isdst = -1;

@@ -62,17 +62,6 @@ static int64_t int_or0(const struct txc_json *v)
 	return txc_json_is_int(v, &x) && x > 0 ? x : 0;
 }
 
-/* days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil) */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	unsigned yoe = (unsigned)(y - era * 400);
-	unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
 static bool digits(const char *s, size_t len, size_t at, size_t n, unsigned *out)
 {
 	unsigned v = 0;
@@ -114,7 +103,7 @@ bool txc_claude_time(const char *s, size_t len, double *out)
 	}
 	if (i != len)
 		return false;
-	int64_t days = days_from_civil(y, mo, d);
+	int64_t days = txc_days_from_civil(y, mo, d);
 	*out = (double)(days * 86400 + h * 3600 + mi * 60 + se - off) + frac;
 	return true;
 }

@@ -116,16 +116,6 @@ enum txc_legacy_kind txc_legacy_name(const char *name, size_t *id_off, size_t *i
 
 /* ---- times ---- */
 
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	y -= m <= 2;
-	const int64_t era = (y >= 0 ? y : y - 399) / 400;
-	const unsigned yoe = (unsigned)(y - era * 400);
-	const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
 /*
  * Python's datetime.isoformat(): YYYY-MM-DD[T ]HH:MM[:SS[.ffffff]][Z|+HH:MM].
  * Without a zone it is the local time of the machine Hermes ran on, which
@@ -162,7 +152,7 @@ static bool seconds_of(const struct txc_json *v, double *out)
 	    !((p[0] == '+' || p[0] == '-') && sscanf(p + 1, "%2d:%2d%n", &oh, &om, &l2) == 2 && p[1 + l2] == '\0'))
 		return false;
 	double off = (p[0] == '-' ? -1 : 1) * (oh * 3600.0 + om * 60.0);
-	*out = (double)(days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60) + sec - off;
+	*out = (double)(txc_days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60) + sec - off;
 	return true;
 }
 

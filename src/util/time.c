@@ -42,3 +42,14 @@ bool txc_time_format(char *out, size_t cap, double secs, bool utc, const char *f
 #pragma GCC diagnostic pop
 	return n > 0;
 }
+
+/* Howard Hinnant's days_from_civil: the proleptic Gregorian calendar, any year */
+int64_t txc_days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	const int64_t era = (y >= 0 ? y : y - 399) / 400;
+	const unsigned yoe = (unsigned)(y - era * 400);
+	const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
