@@ -120,7 +120,7 @@ struct cmsg {
 	struct blocks bs;
 	struct txc_str msg_id; /* assistant: message.id, which later records of the turn repeat */
 	int64_t usage[4];      /* input, output, cache read, cache write: the turn's last record's */
-	bool has_usage, has_cost;
+	bool has_cost;
 	double cost;
 	const struct txc_json *extra;     /* keep_rows: what the model has no place for, or NULL */
 	const struct txc_json *usage_raw; /* keep_rows: message.usage as written, every key */
@@ -249,9 +249,9 @@ static void settle(struct txc_arena *a, struct blocks *bs)
 {
 	if (bs->cap == 0)
 		return;
-	struct txc_block *v = txc_arena_array(a, bs->n ? bs->n : 1, sizeof(*v));
-	if (bs->n)
-		memcpy(v, bs->v, bs->n * sizeof(*v));
+	/* never empty: a record that adds no block makes no message (message_record) */
+	struct txc_block *v = txc_arena_array(a, bs->n, sizeof(*v));
+	memcpy(v, bs->v, bs->n * sizeof(*v));
 	free(bs->v);
 	bs->v = v;
 	bs->cap = 0;
@@ -259,7 +259,7 @@ static void settle(struct txc_arena *a, struct blocks *bs)
 
 static void unsettle(struct blocks *bs)
 {
-	if (bs->cap != 0 || bs->n == 0)
+	if (bs->cap != 0)
 		return;
 	struct txc_block *v = txc_xmalloc(bs->n * 2 * sizeof(*v));
 	memcpy(v, bs->v, bs->n * sizeof(*v));
@@ -479,6 +479,7 @@ static void assistant_item(struct txc_claude_builder *b, struct blocks *bs, cons
 		struct txc_block *blk = add_block(bs, TXC_BLOCK_THINKING);
 		blk->text = txc_str_c("");
 		blk->encrypted = nonempty(txc_json_get(item, "data"));
+		blk->redacted = blk->encrypted.ptr != NULL; /* the writers keep it as Anthropic sent it */
 	} else if (strcmp(type, "tool_use") == 0) {
 		tool_use_block(b->tmp, bs, item);
 	} else {
@@ -514,15 +515,14 @@ static void usage_of(struct cmsg *c, const struct txc_json *msg, const struct tx
 {
 	const struct txc_json *u = txc_json_get(msg, "usage");
 	double cost;
-	if (keep != NULL && u != NULL && u->kind == TXC_JSON_OBJECT)
-		c->usage_raw = txc_json_copy(keep, u);
 	if (u != NULL && u->kind == TXC_JSON_OBJECT) {
+		if (keep != NULL)
+			c->usage_raw = txc_json_copy(keep, u);
 		/* every record of a turn repeats the turn's usage: the last one counts, once */
 		c->usage[0] = int_or0(txc_json_get(u, "input_tokens"));
 		c->usage[1] = int_or0(txc_json_get(u, "output_tokens"));
 		c->usage[2] = int_or0(txc_json_get(u, "cache_read_input_tokens"));
 		c->usage[3] = int_or0(txc_json_get(u, "cache_creation_input_tokens"));
-		c->has_usage = true;
 	}
 	if (txc_json_number(txc_json_get(r, "costUSD"), &cost) && isfinite(cost)) {
 		c->cost = cost;
@@ -805,16 +805,8 @@ static const struct txc_json *claude_side(struct txc_arena *a, const struct cmsg
 	struct txc_json *o = txc_json_object(a, 4 + extra);
 	if (c->m.model.ptr != NULL)
 		put(o, "model", jstr(a, c->m.model));
-	if (c->usage_raw != NULL) {
+	if (c->usage_raw != NULL) /* rows are built only with keep_rows, which keeps every usage as written */
 		put(o, "usage", c->usage_raw);
-	} else if (c->has_usage) {
-		static const char *const k[4] = {"input_tokens", "output_tokens", "cache_read_input_tokens",
-						 "cache_creation_input_tokens"};
-		struct txc_json *u = txc_json_object(a, 4);
-		for (int i = 0; i < 4; i++)
-			put(u, k[i], txc_json_int(a, c->usage[i]));
-		put(o, "usage", u);
-	}
 	if (c->has_cost)
 		put(o, "costUSD", txc_json_real(a, c->cost));
 	if (n_think) {
@@ -940,7 +932,7 @@ static const struct txc_json *native_rows(struct txc_claude_builder *b)
 	struct rows rs = {0};
 	struct txc_str sid = b->t->meta.id;
 	size_t o = 0;
-	for (size_t i = 0; i <= b->n; i++) {
+	for (size_t i = 0;; i++) { /* to i == b->n: the records after the last message */
 		for (; o < b->n_os && b->os[o].at == i; o++)
 			other_row(a, &rs, sid, b->os[o].raw);
 		if (i == b->n)
@@ -951,7 +943,7 @@ static const struct txc_json *native_rows(struct txc_claude_builder *b)
 		else
 			user_rows(a, &rs, sid, &b->ms[i]);
 		const struct txc_json *side = claude_side(a, &b->ms[i]);
-		if (side != NULL && rs.n > first)
+		if (side != NULL) /* every message made a row: an assistant's, or a user's text or result */
 			rs.v[first] = with_side(a, rs.v[first], side);
 	}
 	struct txc_json *arr = txc_json_array(a, rs.n);
@@ -995,8 +987,7 @@ static void meta_totals(struct txc_claude_builder *b)
 {
 	struct txc_meta *m = &b->t->meta;
 	m->title = b->custom_title.ptr ? b->custom_title : b->summary;
-	if (m->id.ptr == NULL)
-		m->id = b->session_id.ptr ? b->session_id : txc_str_c("");
+	m->id = b->session_id.ptr ? b->session_id : txc_str_c(""); /* the reader names it after, by its file */
 	m->started_at = b->has_time ? b->first : 0;
 	m->message_count = (int64_t)b->n;
 	for (size_t i = 0; i < b->n; i++) {

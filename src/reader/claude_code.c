@@ -170,9 +170,11 @@ static int read_file(const struct cc_entry *e, struct txc_transcript *t, bool ke
 	size_t cap = 0, bad = 0;
 	ssize_t len;
 	bool cut = false;
-	while ((len = getline(&line, &cap, f)) > 0) {
+	for (bool first = true; (len = getline(&line, &cap, f)) > 0; first = false) {
 		bool nl = line[len - 1] == '\n';
-		if (txc_claude_add_line(b, line, (size_t)len - nl) < 0) {
+		/* a byte-order mark an editor put before the first record is no part of it */
+		size_t bom = first && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+		if (txc_claude_add_line(b, line + bom, (size_t)len - nl - bom) < 0) {
 			if (nl)
 				bad++;
 			else

@@ -192,5 +192,23 @@ expect_rc 0 "usage kept: convert --to hermes" env CLAUDE_CONFIG_DIR="$work/usage
 grep -qF '"usage": {"input_tokens": 3, "cache_creation_input_tokens": 1200, "cache_creation": {"ephemeral_5m_input_tokens": 1200, "ephemeral_1h_input_tokens": 0}, "output_tokens": 5, "service_tier": "standard", "server_tool_use": {"web_search_requests": 2}}' out.txt &&
 	ok "usage: every key, as written" || bad "usage: $(grep -o '"usage": {[^]]*' out.txt | head -c 300)"
 
+# --- Claude -> Claude keeps redacted thinking as Anthropic sent it; a BOM before the first record ---
+mkdir -p red-cfg/projects/-r
+printf '\357\273\277' > red-cfg/projects/-r/red.jsonl
+cat >> red-cfg/projects/-r/red.jsonl << 'EOF'
+{"type":"user","sessionId":"r","uuid":"u1","parentUuid":null,"timestamp":"2026-02-03T08:00:00Z","message":{"role":"user","content":"hi"}}
+{"type":"assistant","sessionId":"r","uuid":"u2","parentUuid":"u1","timestamp":"2026-02-03T08:00:01Z","message":{"id":"m","role":"assistant","model":"claude-opus-4-5","content":[{"type":"redacted_thinking","data":"EncRypted=="},{"type":"thinking","thinking":"t","signature":"SIG"},{"type":"text","text":"yo"}],"stop_reason":"end_turn"}}
+EOF
+expect_rc 0 "redacted thinking: convert --to claude" env CLAUDE_CONFIG_DIR="$work/red-cfg" "$txc" convert claude:red --to claude
+[ ! -s err.txt ] && ok "a BOM is no malformed line" || bad "BOM: $(cat err.txt)"
+[ "$(grep -c . out.txt)" = 2 ] && grep -qF '"content":[{"type":"text","text":"hi"}]' out.txt && ok "the BOM's record kept" ||
+	bad "BOM: first record lost: $(head -c 300 out.txt)"
+grep -qF '"content":[{"type":"redacted_thinking","data":"EncRypted=="},{"type":"thinking","thinking":"t","signature":"SIG"},{"type":"text","text":"yo"}]' out.txt &&
+	ok "redacted thinking kept" || bad "redacted thinking: $(grep -o '"content":\[[^]]*' out.txt | tail -1)"
+expect_rc 0 "redacted thinking: --reasoning text" env CLAUDE_CONFIG_DIR="$work/red-cfg" "$txc" convert claude:red --to claude \
+	--reasoning text
+grep -qF '"content":[{"type":"text","text":"Reasoning:\n\nt"},{"type":"text","text":"yo"}]' out.txt &&
+	ok "--reasoning text leaves redacted thinking out" || bad "--reasoning text: $(grep -o '"content":\[[^]]*' out.txt | tail -1)"
+
 summary claude-source
 [ "$fails" = 0 ]

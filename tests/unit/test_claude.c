@@ -21,6 +21,7 @@
 #include "txc/model_claude.h"
 #include "txc/model_hermes.h"
 #include "txc/reader.h"
+#include "txc/writer_claude.h"
 
 static void test_time(void **state)
 {
@@ -201,6 +202,531 @@ static void test_backend(void **state)
 	assert_int_equal(system(rm), 0);
 }
 
+/* ---- odd records (coverage of the mapping's every branch, each asserted) ---- */
+
+static void test_time_edges(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+		"20",                 /* shorter than the year */
+		"2026-01-02T03:04:0", /* shorter than a time */
+		"2026/01-02T03:04:05",
+		"2026-0!-02T03:04:05",
+		"2026-0a-02T03:04:05",
+		"2026-01/02T03:04:05",
+		"2026-01-0xT03:04:05",
+		"2026-01-02X03:04:05",
+		"2026-01-02T0x:04:05",
+		"2026-01-02T03-04:05",
+		"2026-01-02T03:0x:05",
+		"2026-01-02T03:04-05",
+		"2026-01-02T03:04:0x",
+		"2026-00-02T03:04:05",
+		"2026-01-00T03:04:05",
+		"2026-01-32T03:04:05",
+		"2026-01-02T24:04:05",
+		"2026-01-02T03:60:05",
+		"2026-01-02T03:04:61",
+		"2026-01-02T03:04:05+0x:00",
+		"2026-01-02T03:04:05+01",
+		"2026-01-02T03:04:05+01-00",
+		"2026-01-02T03:04:05+01:0x",
+		"2026-01-02T03:04:05x",
+		"2026-01-02T03:04:05.5x",
+	};
+	double t = -1;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (txc_claude_time(bad[i], strlen(bad[i]), &t))
+			fail_msg("'%s' taken for a time", bad[i]);
+		assert_true(t == -1); /* untouched */
+	}
+	assert_true(txc_claude_time("2026-01-02 03:04:05", 19, &t) && t == 1767323045.0);
+	assert_true(txc_claude_time("2026-01-02T03:04:60Z", 20, &t) && t == 1767323100.0); /* a leap second */
+	assert_true(txc_claude_time("2026-01-02T03:04:05.Z", 21, &t) && t == 1767323045.0);
+	assert_true(txc_claude_time("2026-01-02T03:04:05-05:30", 25, &t) && t == 1767342845.0);
+	assert_true(txc_claude_time("2026-01-02T03:04:05.5+01:00", 27, &t) && t == 1767319445.5);
+}
+
+static int feed(struct txc_claude_builder *b, const char *line)
+{
+	return txc_claude_add_line(b, line, strlen(line));
+}
+
+/* the lines, each a record the builder takes (0), into a new transcript */
+static struct txc_transcript *load(const char *const *ls, size_t n, bool rows, double *last)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	struct txc_claude_builder *b = txc_claude_begin(t, rows);
+	for (size_t i = 0; i < n; i++)
+		if (feed(b, ls[i]) != 0)
+			fail_msg("line %zu not taken: %s", i, ls[i]);
+	txc_claude_end(b, last);
+	return t;
+}
+
+static void assert_text(const struct txc_block *blk, const char *text)
+{
+	assert_int_equal(blk->kind, TXC_BLOCK_TEXT);
+	assert_int_equal(blk->text.len, strlen(text));
+	assert_memory_equal(blk->text.ptr, text, blk->text.len);
+}
+
+static const char *const user_lines[] = {
+	/* nothing to show: blank, empty, missing and null content, a meta record */
+	"{\"type\":\"user\",\"sessionId\":\"S2\",\"timestamp\":\"not a time\",\"message\":{\"content\":\" \\t\\r\\n\"}}",
+	"{\"type\":\"user\",\"timestamp\":\"\",\"message\":{\"content\":\"\"}}",
+	"{\"type\":\"user\",\"message\":{}}",
+	"{\"type\":\"user\",\"message\":{\"content\":null}}",
+	"{\"type\":\"user\",\"isMeta\":true,\"message\":{\"content\":\"meta\"}}",
+	/* content that is neither text nor a list */
+	"{\"type\":\"user\",\"timestamp\":\"2026-01-01T00:00:10Z\",\"message\":{\"content\":42}}",
+	/* every kind of item a user record may hold */
+	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":7},\"plain\","
+	"{\"type\":\"text\",\"text\":\"\"},{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"data\":\"\"}},"
+	"{\"type\":\"image\",\"source\":{\"type\":\"url\",\"url\":\"u\"}},"
+	"{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"data\":\"AAAA\"}},{\"type\":\"document\"},"
+	"{\"type\":\"text\",\"text\":\"<command-name>/clear</command-name>\"},"
+	"{\"type\":\"text\",\"text\":\"<command-name></command-name><local-command-stdout>Set</local-command-stdout>\"},"
+	"{\"type\":\"text\",\"text\":\"<b>bold</b>\"},{\"type\":\"text\",\"text\":\"<command-name>cut\"}]}}",
+};
+
+static void test_user_records(void **state)
+{
+	(void)state;
+	double last;
+	struct txc_transcript *t = load(user_lines, sizeof(user_lines) / sizeof(user_lines[0]), false, &last);
+	assert_true(last == 1767225610.0);
+	assert_true(t->meta.started_at == 1767225610.0);
+	assert_true(txc_str_eq(t->meta.id, "S2"));
+	assert_null(t->meta.title.ptr);
+	assert_int_equal(t->n_messages, 2);
+	const struct txc_message *m = &t->messages[0];
+	assert_int_equal(m->role, TXC_ROLE_USER);
+	assert_true(m->time == 1767225610.0);
+	assert_int_equal(m->n_blocks, 1);
+	assert_text(&m->blocks[0], "[unknown block] 42");
+	m = &t->messages[1];
+	assert_true(m->time == 1767225610.0); /* no timestamp: the previous record's */
+	assert_int_equal(m->n_blocks, 10);
+	assert_text(&m->blocks[0], "[text block] {\"type\":\"text\",\"text\":7}");
+	assert_text(&m->blocks[1], "plain");
+	assert_text(&m->blocks[2], "[image block] {\"type\":\"image\",\"source\":{\"type\":\"base64\",\"data\":\"\"}}");
+	assert_text(&m->blocks[3], "[image block] {\"type\":\"image\",\"source\":{\"type\":\"url\",\"url\":\"u\"}}");
+	assert_int_equal(m->blocks[4].kind, TXC_BLOCK_IMAGE);
+	assert_true(txc_str_eq(m->blocks[4].media_type, "") && txc_str_eq(m->blocks[4].data, "AAAA"));
+	assert_text(&m->blocks[5], "[document block] {\"type\":\"document\"}");
+	assert_text(&m->blocks[6], "/clear");
+	assert_text(&m->blocks[7], "Set");
+	assert_text(&m->blocks[8], "<b>bold</b>");
+	assert_text(&m->blocks[9], "<command-name>cut");
+	assert_false(t->meta.has_usage || t->meta.has_cost);
+	txc_transcript_free(t);
+}
+
+static const char *const assistant_lines[] = {
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"A0\",\"content\":\"  \"}}",
+	"{\"type\":\"assistant\",\"timestamp\":\"2026-01-01T00:00:05Z\",\"message\":{\"id\":\"A1\",\"model\":"
+	"\"<synthetic>\",\"content\":\"plain answer\",\"stop_reason\":\"pause_turn\",\"usage\":\"n/a\"},"
+	"\"costUSD\":\"1\"}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"A2\",\"model\":\"claude-y\",\"content\":[{\"text\":\"no type\"},"
+	"{\"type\":\"text\"},{\"type\":\"text\",\"text\":1},{\"type\":\"thinking\"},{\"type\":\"thinking\",\"thinking\":5},"
+	"{\"type\":\"thinking\",\"thinking\":\"plain thought\"},{\"type\":\"redacted_thinking\",\"data\":\"ENC\"},"
+	"{\"type\":\"tool_use\",\"id\":\"t9\"},{\"type\":\"tool_use\",\"name\":\"Read\",\"input\":\"/x\"},"
+	"{\"type\":\"tool_use\",\"id\":5,\"name\":\"Bash\"},{\"type\":\"tool_use\",\"id\":\"\",\"name\":\"Grep\","
+	"\"input\":{}},{\"type\":\"server_tool_use\",\"id\":\"s\"}],\"stop_reason\":\"max_tokens\","
+	"\"usage\":{\"output_tokens\":4}},\"costUSD\":1e999}",
+	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\"},"
+	"{\"type\":\"tool_result\",\"tool_use_id\":\"\",\"content\":null},"
+	"{\"type\":\"tool_result\",\"tool_use_id\":7,\"content\":\"{\\\"a\\\":1}\"},"
+	"{\"type\":\"tool_result\",\"tool_use_id\":\"t9\",\"content\":\"42\"},"
+	"{\"type\":\"tool_result\",\"tool_use_id\":\"zz\",\"content\":[{\"type\":\"text\",\"text\":\"arr\"}],"
+	"\"is_error\":false},{\"type\":\"tool_result\",\"tool_use_id\":\"zz\",\"is_error\":true,"
+	"\"content\":\"[no result was recorded for this call]\"},"
+	"{\"type\":\"tool_result\",\"tool_use_id\":\"q\",\"content\":\"[1,2]\",\"is_error\":\"yes\"}]}}",
+};
+
+static void test_assistant_records(void **state)
+{
+	(void)state;
+	struct txc_transcript *t =
+		load(assistant_lines, sizeof(assistant_lines) / sizeof(assistant_lines[0]), false, NULL);
+	assert_int_equal(t->n_messages, 8); /* A1, A2, six results (the placeholder is none) */
+	const struct txc_message *m = &t->messages[0];
+	assert_int_equal(m->role, TXC_ROLE_ASSISTANT);
+	assert_int_equal(m->n_blocks, 1);
+	assert_text(&m->blocks[0], "plain answer");
+	assert_true(txc_str_eq(m->model, "<synthetic>"));
+	assert_int_equal(m->stop, TXC_STOP_OTHER);
+	assert_true(txc_str_eq(m->stop_other, "pause_turn"));
+	assert_true(txc_str_eq(t->meta.model, "claude-y")); /* not the synthetic one */
+	m = &t->messages[1];
+	assert_int_equal(m->stop, TXC_STOP_MAX_TOKENS);
+	assert_null(m->stop_other.ptr);
+	assert_int_equal(m->n_blocks, 12);
+	assert_text(&m->blocks[0], "[unknown block] {\"text\":\"no type\"}");
+	assert_text(&m->blocks[1], "[text block] {\"type\":\"text\"}");
+	assert_text(&m->blocks[2], "[text block] {\"type\":\"text\",\"text\":1}");
+	assert_text(&m->blocks[3], "[thinking block] {\"type\":\"thinking\"}");
+	assert_text(&m->blocks[4], "[thinking block] {\"type\":\"thinking\",\"thinking\":5}");
+	assert_int_equal(m->blocks[5].kind, TXC_BLOCK_THINKING);
+	assert_true(txc_str_eq(m->blocks[5].text, "plain thought"));
+	assert_null(m->blocks[5].signature.ptr);
+	assert_false(m->blocks[5].redacted);
+	assert_int_equal(m->blocks[6].kind, TXC_BLOCK_THINKING);
+	assert_true(txc_str_eq(m->blocks[6].text, "") && txc_str_eq(m->blocks[6].encrypted, "ENC"));
+	assert_true(m->blocks[6].redacted); /* the writers keep it as Anthropic's */
+	assert_text(&m->blocks[7], "[tool_use block] {\"type\":\"tool_use\",\"id\":\"t9\"}");
+	for (int i = 8; i < 11; i++) {
+		assert_int_equal(m->blocks[i].kind, TXC_BLOCK_TOOL_USE);
+		assert_true(txc_str_eq(m->blocks[i].id, ""));
+	}
+	assert_true(txc_str_eq(m->blocks[8].source_name, "read_file"));
+	assert_true(txc_str_eq(m->blocks[9].source_name, "terminal"));
+	assert_int_equal(m->blocks[9].input->kind, TXC_JSON_OBJECT); /* no input: {} */
+	assert_true(txc_str_eq(m->blocks[10].source_name, "Grep"));
+	assert_text(&m->blocks[11], "[server_tool_use block] {\"type\":\"server_tool_use\",\"id\":\"s\"}");
+	/* the results, one message each; an id-less one named by the latest id-less call */
+	static const char *const ids[] = {"", "", "", "t9", "zz", "q"};
+	for (int i = 0; i < 6; i++) {
+		m = &t->messages[2 + i];
+		assert_int_equal(m->role, TXC_ROLE_USER);
+		assert_int_equal(m->n_blocks, 1);
+		assert_int_equal(m->blocks[0].kind, TXC_BLOCK_TOOL_RESULT);
+		assert_true(txc_str_eq(m->blocks[0].id, ids[i]));
+		assert_false(m->blocks[0].is_error);
+	}
+	const struct txc_block *r = t->messages[2].blocks;
+	assert_true(txc_str_eq(r->name, "Grep") && txc_str_eq(r->output_text, "") && r->output == NULL);
+	assert_true(txc_str_eq(t->messages[3].blocks[0].output_text, ""));
+	r = t->messages[4].blocks;
+	assert_true(txc_str_eq(r->output_text, "{\"a\":1}") && r->output_json);
+	r = t->messages[5].blocks;
+	assert_true(txc_str_eq(r->output_text, "42") && !r->output_json);
+	assert_null(r->name.ptr); /* t9 was no call */
+	r = t->messages[6].blocks;
+	assert_non_null(r->output);
+	assert_int_equal(r->output->kind, TXC_JSON_ARRAY);
+	r = t->messages[7].blocks;
+	assert_true(txc_str_eq(r->output_text, "[1,2]") && r->output_json); /* is_error "yes": not true */
+	assert_int_equal(t->meta.output_tokens, 4);
+	assert_true(t->meta.has_usage);
+	assert_false(t->meta.has_cost); /* "1" and 1e999 are no cost */
+	assert_int_equal(t->meta.tool_call_count, 3);
+	txc_transcript_free(t);
+}
+
+static const char *const turn_lines[] = {
+	"{\"type\":\"summary\",\"summary\":\"first\"}",
+	"{\"type\":\"summary\",\"summary\":\"second\"}",
+	"{\"type\":\"summary\"}",
+	"{\"type\":\"custom-title\"}",
+	"{\"type\":\"system\",\"subtype\":\"info\",\"timestamp\":\"2026-01-01T00:00:00Z\"}",
+	"{\"type\":\"system\",\"timestamp\":\"junk\"}",
+	"{\"x\":1}",
+	"{\"type\":\"assistant\",\"timestamp\":\"2026-01-01T00:00:01Z\",\"foo\":1,\"message\":{\"id\":\"M\","
+	"\"content\":[{\"type\":\"thinking\",\"thinking\":\"a\",\"signature\":\"S1\"},{\"type\":\"thinking\","
+	"\"thinking\":\"b\"}],\"stop_reason\":\"stop_sequence\"}}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"E\",\"content\":[]}}",
+	"{\"type\":\"assistant\",\"foo\":2,\"bar\":3,\"message\":{\"id\":\"M\",\"content\":[{\"type\":\"text\",\"text\":"
+	"\"two\"},{\"type\":\"tool_use\",\"id\":\"b1\",\"name\":\"Bash\",\"input\":{\"command\":\"x\",\"timeout_ms\":"
+	"\"5\",\"run_in_background\":true}},{\"type\":\"tool_use\",\"id\":\"b2\",\"name\":\"Bash\",\"input\":{"
+	"\"command\":\"y\",\"timeout_ms\":-1000}},{\"type\":\"tool_use\",\"id\":\"b3\",\"name\":\"Bash\",\"input\":{"
+	"\"command\":\"z\",\"timeout_ms\":1500}},{\"type\":\"tool_use\",\"id\":\"r1\",\"name\":\"Read\",\"input\":[1]}],"
+	"\"stop_reason\":\"error\"}}",
+	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"image\",\"source\":{\"type\":\"base64\","
+	"\"media_type\":\"image/png\",\"data\":\"AAAA\"}}]}}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"K\",\"content\":\"k1\"}}",
+	"{\"type\":\"system\",\"subtype\":\"compact_boundary\"}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"K\",\"content\":\"k2\"}}",
+};
+
+static char *emitted(const struct txc_json *v)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_json_emit(&b, v, 0);
+	return txc_buf_detach(&b, NULL);
+}
+
+static void assert_json(const struct txc_json *v, const char *want)
+{
+	char *s = emitted(v);
+	assert_string_equal(s, want);
+	free(s);
+}
+
+static void test_turns_and_rows(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = txc_transcript_new();
+	struct txc_claude_builder *b = txc_claude_begin(t, true);
+	for (size_t i = 0; i < sizeof(turn_lines) / sizeof(turn_lines[0]); i++)
+		assert_int_equal(feed(b, turn_lines[i]), 0);
+	for (int i = 0; i < 17; i++) /* more records than the first room for them */
+		assert_int_equal(feed(b, "{\"type\":\"progress\"}"), 0);
+	txc_claude_end(b, NULL);
+	assert_true(txc_str_eq(t->meta.title, "first")); /* the first summary; no custom title */
+	assert_true(txc_str_eq(t->meta.id, ""));
+	assert_int_equal(t->n_messages, 4);
+	const struct txc_message *m = &t->messages[0];
+	assert_int_equal(m->n_blocks, 7); /* one turn across the empty record between */
+	assert_true(txc_str_eq(m->blocks[0].signature, "S1") && txc_str_eq(m->blocks[1].text, "b"));
+	assert_text(&m->blocks[2], "two");
+	assert_int_equal(m->stop, TXC_STOP_ERROR);
+	assert_int_equal(t->messages[1].role, TXC_ROLE_USER);
+	assert_true(t->messages[2].compacted && !t->messages[3].compacted); /* K twice: two turns */
+	assert_text(&t->messages[2].blocks[0], "k1");
+	assert_text(&t->messages[3].blocks[0], "k2");
+	const struct txc_json *rows = t->native->rows;
+	assert_int_equal(rows->n, 13 + 17);
+	assert_int_equal(t->native->n_active_rows, rows->n - 3); /* M, the image and k1 were compacted */
+	assert_json(txc_json_get(rows->items[0], "role"), "\"claude:summary\"");
+	assert_json(txc_json_get(rows->items[0], "content"),
+		    "\"{\\\"type\\\":\\\"summary\\\",\\\"summary\\\":\\\"first\\\"}\"");
+	assert_json(txc_json_get(rows->items[4], "timestamp"), "1767225600.0");
+	assert_json(txc_json_get(rows->items[5], "timestamp"), "null");
+	assert_json(txc_json_get(rows->items[6], "role"), "\"claude:unknown\"");
+	const struct txc_json *a = rows->items[7];
+	assert_json(txc_json_get(a, "role"), "\"assistant\"");
+	assert_json(txc_json_get(a, "content"), "\"two\"");
+	assert_json(txc_json_get(a, "reasoning"), "\"a\\n\\nb\"");
+	assert_json(txc_json_get(a, "finish_reason"), "\"error\"");
+	assert_json(txc_json_get(a, "claude"), "{\"thinking\":[{\"signature\":\"S1\"}],\"foo\":1,\"bar\":3}");
+	assert_json(
+		txc_json_get(a, "tool_calls"),
+		"[{\"id\":\"b1\",\"type\":\"function\",\"function\":{\"name\":\"terminal\",\"arguments\":"
+		"\"{\\\"command\\\": \\\"x\\\", \\\"timeout_ms\\\": \\\"5\\\", \\\"background\\\": true}\"}},"
+		"{\"id\":\"b2\",\"type\":\"function\",\"function\":{\"name\":\"terminal\",\"arguments\":"
+		"\"{\\\"command\\\": \\\"y\\\", \\\"timeout_ms\\\": -1000}\"}},"
+		"{\"id\":\"b3\",\"type\":\"function\",\"function\":{\"name\":\"terminal\",\"arguments\":"
+		"\"{\\\"command\\\": \\\"z\\\", \\\"timeout_ms\\\": 1500}\"}},"
+		"{\"id\":\"r1\",\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"[1]\"}}]");
+	assert_json(txc_json_get(rows->items[8], "role"), "\"claude:assistant\""); /* the empty record */
+	assert_json(txc_json_get(rows->items[9], "content"),
+		    "[{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,AAAA\"}}]");
+	assert_json(txc_json_get(rows->items[10], "active"), "0");
+	assert_json(txc_json_get(rows->items[11], "role"), "\"claude:system\"");
+	assert_json(txc_json_get(rows->items[12], "content"), "\"k2\"");
+	assert_json(txc_json_get(rows->items[12], "active"), "1");
+	assert_json(txc_json_get(t->native->session, "ended_at"), "1767225601.0");
+	txc_transcript_free(t);
+}
+
+/* the session's usage is there when any of its four counts is */
+static void test_usage_totals(void **state)
+{
+	(void)state;
+	static const char *const usage[] = {"{\"cache_read_input_tokens\":3}", "{\"cache_creation_input_tokens\":2}",
+					    "{\"input_tokens\":0,\"output_tokens\":-5}"};
+	for (int i = 0; i < 3; i++) {
+		char line[256];
+		snprintf(line, sizeof(line),
+			 "{\"type\":\"assistant\",\"costUSD\":0.25,\"message\":{\"id\":\"u\",\"content\":\"x\","
+			 "\"usage\":%s}}",
+			 usage[i]);
+		const char *ls[] = {line};
+		struct txc_transcript *t = load(ls, 1, false, NULL);
+		assert_int_equal(t->meta.has_usage, i < 2);
+		assert_int_equal(t->meta.cache_read_tokens, i == 0 ? 3 : 0);
+		assert_int_equal(t->meta.cache_write_tokens, i == 1 ? 2 : 0);
+		assert_int_equal(t->meta.output_tokens, 0);
+		assert_true(t->meta.has_cost && t->meta.cost_usd == 0.25);
+		txc_transcript_free(t);
+	}
+}
+
+struct warned {
+	int skipped, cut;
+};
+
+static void on_warn(void *ctx, enum txc_warn w, const char *where, size_t n)
+{
+	struct warned *x = ctx;
+	(void)where;
+	if (w == TXC_W_SKIPPED_LINES)
+		x->skipped += (int)n;
+	else if (w == TXC_W_CUT_LINE)
+		x->cut += (int)n;
+}
+
+static void path_of(char *p, size_t cap, const char *root, const char *rel)
+{
+	snprintf(p, cap, "%s/%s", root, rel);
+}
+
+/* the projects folder itself: missing, not a folder, unreadable as a path, empty */
+static void test_backend_folder(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/txc-claude-XXXXXX", p[512];
+	assert_non_null(mkdtemp(root));
+	struct txc_store *s;
+	struct txc_diag d = {0};
+	path_of(p, sizeof(p), root, "file");
+	put(p, "x");
+	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_E_USAGE);
+	assert_null(s);
+	assert_non_null(strstr(d.msg, "is not a folder"));
+	path_of(p, sizeof(p), root, "file/projects"); /* a path through a file: missing too */
+	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_E_NOTFOUND);
+	path_of(p, sizeof(p), root, "loop");
+	assert_int_equal(symlink(p, p), 0); /* a path that cannot be looked up: a failure, not "missing" */
+	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_E_FAIL);
+	assert_non_null(strstr(d.msg, "no Claude Code projects folder at"));
+	path_of(p, sizeof(p), root, "empty");
+	assert_int_equal(mkdir(p, 0700), 0);
+	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_OK);
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_session_info *v;
+	size_t n = 9;
+	assert_int_equal(txc_store_sessions(s, 0, a, &v, &n, &d), TXC_OK);
+	assert_int_equal(n, 0);
+	struct txc_sid id = {TXC_ID_TEXT, txc_str_c("x"), false, 0};
+	struct txc_transcript *t = NULL;
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_E_NOTFOUND);
+	assert_null(t);
+	txc_arena_free(a);
+	txc_store_close(s);
+	char rm[600];
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", root);
+	assert_int_equal(system(rm), 0);
+}
+
+/* what a walk leaves out, a BOM, bad and cut lines, and files that change under a listing */
+static void test_backend_files(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/txc-claude-XXXXXX", p[512], q[512];
+	assert_non_null(mkdtemp(root));
+	const char *dirs[] = {"projects", "projects/-p", "projects/-p/d.jsonl", "projects/-q"};
+	for (size_t i = 0; i < 4; i++) {
+		path_of(p, sizeof(p), root, dirs[i]);
+		assert_int_equal(mkdir(p, 0700), 0);
+	}
+	static const char one[] = "{\"type\":\"user\",\"message\":{\"content\":\"x\"}}\n";
+	const char *files[] = {"projects/stray.jsonl", "projects/-p/.h.jsonl", "projects/-p/b.jsonl",
+			       "projects/-p/c.jsonl", "projects/-q/z.jsonl"};
+	for (size_t i = 0; i < 5; i++) {
+		path_of(p, sizeof(p), root, files[i]);
+		put(p, one);
+	}
+	path_of(p, sizeof(p), root, "projects/-p/c.jsonl");
+	put(p, "\n{\"type\":\"user\",\"message\":{\"content\":\"x\"}}\n"); /* a first line shorter than a BOM */
+	path_of(p, sizeof(p), root, "projects/-p/a.jsonl");
+	put(p, "\xEF\xBB\xBF{\"type\":\"user\",\"message\":{\"content\":\"first\"}}\n"
+	       "{not json}\n"
+	       "{\"type\":\"assistant\",\"message\":{\"content\":\"second\"}}\n"
+	       "{\"type\":\"user\",\"message\":{\"content\":\"cut");
+	path_of(p, sizeof(p), root, "projects/-link");
+	assert_int_equal(symlink("-p", p), 0);
+	path_of(p, sizeof(p), root, "projects/-p/l.jsonl");
+	assert_int_equal(symlink("a.jsonl", p), 0);
+
+	struct txc_store *s, *s2;
+	struct warned w = {0};
+	struct txc_diag d = {.warn = on_warn, .warn_ctx = &w};
+	path_of(p, sizeof(p), root, "projects");
+	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_OK);
+	assert_int_equal(txc_store_open_claude(&s2, p, &d), TXC_OK);
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_session_info *v;
+	size_t n;
+	assert_int_equal(txc_store_sessions(s, 0, a, &v, &n, &d), TXC_OK);
+	assert_int_equal(n, 4); /* no links, dot-names, folders named .jsonl or files outside a folder */
+	static const char *const want[] = {"z", "c", "b", "a"}; /* no times: by id, descending */
+	for (size_t i = 0; i < n; i++)
+		assert_true(txc_str_eq(v[i].sid.text, want[i]));
+	assert_true(txc_str_eq(v[3].n_messages, "2")); /* the BOM's record too */
+	assert_true(txc_str_eq(v[1].n_messages, "1"));
+	assert_int_equal(w.skipped, 1);
+	assert_int_equal(w.cut, 1);
+
+	struct txc_transcript *t;
+	struct txc_sid id = {TXC_ID_TEXT, txc_str_c("a"), false, 0};
+	assert_int_equal(txc_store_load(s2, &id, TXC_LOAD_MODEL_ONLY, &t, &d), TXC_OK); /* s2 walks */
+	assert_int_equal(t->n_messages, 2);
+	assert_text(&t->messages[0].blocks[0], "first");
+	assert_true(txc_str_eq(t->meta.cwd, "/p"));
+	txc_transcript_free(t);
+	id = (struct txc_sid){TXC_ID_TEXT, txc_str_c("z"), true, 0}; /* no place: found by its name */
+	assert_int_equal(txc_store_load(s, &id, TXC_LOAD_MODEL_ONLY, &t, &d), TXC_OK);
+	assert_true(txc_str_eq(t->meta.cwd, "/q"));
+	txc_transcript_free(t);
+	id = (struct txc_sid){TXC_ID_TEXT, txc_str_c("b"), true, 99};
+	assert_int_equal(txc_store_load(s, &id, TXC_LOAD_MODEL_ONLY, &t, &d), TXC_OK);
+	txc_transcript_free(t);
+
+	/* b is deleted, c becomes a folder, -q a file: each load says which and why */
+	path_of(p, sizeof(p), root, "projects/-p/b.jsonl");
+	assert_int_equal(unlink(p), 0);
+	path_of(p, sizeof(p), root, "projects/-p/c.jsonl");
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(mkdir(p, 0700), 0);
+	path_of(p, sizeof(p), root, "projects/-q");
+	path_of(q, sizeof(q), root, "projects/-q/z.jsonl");
+	assert_int_equal(unlink(q), 0);
+	assert_int_equal(rmdir(p), 0);
+	put(p, "");
+	t = NULL;
+	id = (struct txc_sid){TXC_ID_TEXT, txc_str_c("b"), true, 2};
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_E_NOTFOUND);
+	assert_non_null(strstr(d.msg, "cannot open"));
+	id.pos = 3;
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_E_FAIL);
+	assert_non_null(strstr(d.msg, "cannot read"));
+	id.pos = 4;
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_E_FAIL);
+	assert_non_null(strstr(d.msg, "Not a directory"));
+	assert_null(t);
+	/* a listing after its walk: the missing file fails it */
+	assert_int_equal(txc_store_sessions(s2, 0, a, &v, &n, &d), TXC_E_NOTFOUND);
+	assert_non_null(strstr(d.msg, "b.jsonl"));
+	txc_arena_free(a);
+	txc_store_close(s);
+	txc_store_close(s2);
+	char rm[600];
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", root);
+	assert_int_equal(system(rm), 0);
+}
+
+/* claude_ids.c: a chain renamed by its caller, bytes that are no UTF-8, a child without an id */
+static void test_ids(void **state)
+{
+	(void)state;
+	static const char ns[] = "5f0c6b3e-27a4-4c8b-9a51-3d6e2f1b7c90"; /* claude_ids.c's session namespace */
+	struct txc_transcript *root = txc_transcript_new(), *t = txc_transcript_new();
+	root->meta.id = txc_str_c("R");
+	struct txc_segment seg[2] = {{.id = txc_str_c("R"), .t = root}, {.id = txc_str_c("T2"), .t = root}};
+	t->segments = seg;
+	t->n_segments = 2;
+	char got[37], want[37];
+	static const char *const as[][2] = {{"T2", "lineage:R"}, {"T3", "lineage:R|T3"}, {"X", "lineage:R|X"}};
+	for (int i = 0; i < 3; i++) {
+		t->meta.id = txc_str_c(as[i][0]);
+		txc_claude_session_uuid(t, TXC_STR_NULL, got);
+		txc_claude_uuid5(want, ns, as[i][1], strlen(as[i][1]));
+		assert_string_equal(got, want);
+	}
+	seg[1].id = txc_str_c("");
+	t->meta.id = txc_str_c("");
+	txc_claude_session_uuid(t, TXC_STR_NULL, got);
+	txc_claude_uuid5(want, ns, "lineage:R", 9);
+	assert_string_equal(got, want);
+	t->segments = NULL;
+	t->n_segments = 0;
+	txc_transcript_free(t);
+	txc_transcript_free(root);
+
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_claude_project_folder(&b, "/a\xff\xc3(b", 6);
+	assert_string_equal(b.buf, "-a---b");
+	txc_buf_release(&b);
+	char x[18], y[18];
+	txc_claude_agent_id(TXC_STR_NULL, x);
+	txc_claude_agent_id(txc_str_c(""), y);
+	assert_string_equal(x, "ae3b0c44298fc1c14"); /* sha256("") */
+	assert_string_equal(x, y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +734,14 @@ int main(void)
 		cmocka_unit_test(test_mapping),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_backend),
+		cmocka_unit_test(test_time_edges),
+		cmocka_unit_test(test_user_records),
+		cmocka_unit_test(test_assistant_records),
+		cmocka_unit_test(test_turns_and_rows),
+		cmocka_unit_test(test_usage_totals),
+		cmocka_unit_test(test_backend_folder),
+		cmocka_unit_test(test_backend_files),
+		cmocka_unit_test(test_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
