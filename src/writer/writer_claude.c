@@ -17,10 +17,9 @@ static const char ns_record[] = "9f0d9836-9ee7-4c62-83b4-fb8e01365c9f"; /* txcri
 
 /* ---- tool ids ---- */
 
+/* id is never empty: unique_call_id names an id-less call itself */
 static bool safe_id(struct txc_str id)
 {
-	if (id.len == 0)
-		return false;
 	for (size_t i = 0; i < id.len; i++) {
 		char c = id.ptr[i];
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -37,7 +36,6 @@ static void map_id(struct txc_buf *t, struct txc_str id)
 		txc_buf_add(t, id.ptr, id.len);
 		return;
 	}
-	size_t mark = t->len;
 	for (size_t i = 0; i < id.len && i < 64; i++) {
 		char c = id.ptr[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -48,7 +46,7 @@ static void map_id(struct txc_buf *t, struct txc_str id)
 	char hex[65];
 	txc_sha256(id.ptr, id.len, h);
 	txc_hex(hex, h, 6);
-	txc_buf_addf(t, "%stxc%s", t->len > mark ? "_" : "", hex);
+	txc_buf_addf(t, "_txc%s", hex); /* after at least one byte of the id */
 }
 
 /*
@@ -95,11 +93,10 @@ static const char *idset_add(struct idset *s, const char *p, size_t len)
 		free(s->next);
 		*s = bigger;
 	}
+	/* a new id: unique_call_id adds only ids the set does not have */
 	const char **slot = idset_slot(s, p, len);
-	if (*slot == NULL) {
-		*slot = txc_arena_str(s->arena, p, len).ptr;
-		s->n++;
-	}
+	*slot = txc_arena_str(s->arena, p, len).ptr;
+	s->n++;
 	return *slot;
 }
 
@@ -158,10 +155,9 @@ struct usage_split {
 	double per_weight;    /* the fraction of each total one unit of weight gets */
 };
 
+/* v is never NULL: a call always has an input (emit_tool_use writes it), items are never NULL */
 static int64_t json_bytes(const struct txc_json *v)
 {
-	if (v == NULL)
-		return 0;
 	int64_t n = (int64_t)v->s.len + 2;
 	if (v->kind == TXC_JSON_ARRAY || v->kind == TXC_JSON_OBJECT)
 		for (size_t i = 0; i < v->n; i++)
@@ -191,10 +187,17 @@ static int64_t usage_weight(const struct usage_split *u)
 	return u->ctx_bytes / 4 + USAGE_OVERHEAD;
 }
 
+/* the session's totals (input, cache write, cache read, output); a negative count (a broken store) is none */
+static void usage_totals(const struct txc_meta *m, int64_t total[4])
+{
+	const int64_t v[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
+	for (int k = 0; k < 4; k++)
+		total[k] = v[k] > 0 ? v[k] : 0;
+}
+
 static void usage_plan(struct usage_split *u, const struct txc_transcript *t, const bool *written, const bool *bound)
 {
-	const struct txc_meta *m = &t->meta;
-	int64_t last = 0;
+	int64_t last = 0, total[4];
 	double tokens = 0; /* four totals near INT64_MAX would overflow an integer sum */
 	memset(u, 0, sizeof(*u));
 	for (size_t i = 0; i < t->n_messages; i++) {
@@ -207,9 +210,9 @@ static void usage_plan(struct usage_split *u, const struct txc_transcript *t, co
 			u->total_weight += last = usage_weight(u);
 	}
 	u->ctx_bytes = 0;
-	const int64_t total[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
+	usage_totals(&t->meta, total);
 	for (int k = 0; k < 4; k++)
-		tokens += total[k] > 0 ? (double)total[k] : 0;
+		tokens += (double)total[k];
 	u->per_weight = u->total_weight ? 1.0 / (double)u->total_weight : 0;
 	/* more tokens than weight: the last record keeps its weight, the others share the rest */
 	if (tokens > (double)u->total_weight && u->total_weight > last)
@@ -219,13 +222,14 @@ static void usage_plan(struct usage_split *u, const struct txc_transcript *t, co
 /* this record's share of each total: floor(total * done/all) minus what earlier records got */
 static void usage_take(struct usage_split *u, const struct txc_meta *m, int64_t share[4])
 {
-	const int64_t total[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
+	int64_t total[4];
+	usage_totals(m, total);
 	u->done_weight += usage_weight(u);
 	double part = (double)u->done_weight * u->per_weight;
 	for (int k = 0; k < 4; k++) {
 		double want = (double)total[k] * part; /* near 2^63 rounding may reach it: not an int64 */
 		int64_t upto = total[k];
-		if (u->done_weight < u->total_weight && want < 9.2e18 && want > -9.2e18)
+		if (u->done_weight < u->total_weight && want < 9.2e18)
 			upto = (int64_t)want;
 		if (upto < u->given[k]) /* rounding never goes back */
 			upto = u->given[k];
@@ -927,7 +931,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	bool *written = txc_xcalloc(t->n_messages + 1, 1);
 	plan_boundaries(&c, written);
 	for (size_t i = 0; i < t->n_messages; i++)
-		if (t->messages[i].role == TXC_ROLE_ASSISTANT && written[i] && !c.summary[i])
+		if (t->messages[i].role == TXC_ROLE_ASSISTANT && written[i]) /* a summary is a user message */
 			c.last_assistant = i;
 	usage_plan(&c.usage, t, written, c.bound);
 	c.ids.arena = txc_arena_new(0);

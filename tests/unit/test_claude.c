@@ -21,6 +21,7 @@
 #include "txc/model_claude.h"
 #include "txc/model_hermes.h"
 #include "txc/reader.h"
+#include "txc/writer.h"
 #include "txc/writer_claude.h"
 
 static void test_time(void **state)
@@ -727,6 +728,273 @@ static void test_ids(void **state)
 	assert_string_equal(x, y);
 }
 
+/* ---- the Claude writer over odd models (writer_claude.c sees only the model) ---- */
+
+static char *write_claude(const struct txc_transcript *t, const struct txc_write_opts *o)
+{
+	struct txc_out out;
+	struct txc_diag d = {0};
+	txc_out_init_buf(&out);
+	assert_int_equal(txc_writer_claude.write(&out, t, o, &d), TXC_OK);
+	char *s = strndup(out.buf.buf ? out.buf.buf : "", out.buf.len);
+	txc_out_release(&out);
+	return s;
+}
+
+static void assert_has(const char *out, const char *want)
+{
+	if (strstr(out, want) == NULL)
+		fail_msg("missing %s in %.2000s", want, out);
+}
+
+static int count_of(const char *out, const char *what)
+{
+	int n = 0;
+	for (const char *p = out; (p = strstr(p, what)) != NULL; p += strlen(what))
+		n++;
+	return n;
+}
+
+#define LOAD(ls) load(ls, sizeof(ls) / sizeof(ls[0]), false, NULL)
+
+static const char *const ids_lines[] = {
+	"{\"type\":\"user\",\"message\":{\"content\":\"go\"}}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"A\",\"content\":[{\"type\":\"tool_use\",\"id\":\"x\",\"name\":"
+	"\"Bash\",\"input\":{\"command\":\"a\"}}]}}",
+	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"x\",\"content\":\"1\"}]}}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"B\",\"content\":[{\"type\":\"tool_use\",\"id\":\"x_2\",\"name\":"
+	"\"Bash\",\"input\":{\"command\":\"b\"}}]}}",
+	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"x_2\",\"content\":\"2\"}]}}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"C\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"\","
+	"\"signature\":\"S\"},{\"type\":\"tool_use\",\"id\":\"x\",\"name\":\"Bash\",\"input\":{\"command\":\"c\"}}]}}",
+	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"x\",\"content\":[]}]}}",
+};
+
+static void test_writer_ids(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = LOAD(ids_lines);
+	struct txc_write_opts o = {0};
+	char *out = write_claude(t, &o);
+	assert_int_equal(count_of(out, "\n"), 7);
+	/* a provider id used again is x_2, taken too: x_3, and its result follows it */
+	assert_has(out, "\"content\":[{\"type\":\"tool_use\",\"id\":\"x\",\"name\":\"Bash\"");
+	assert_has(out, "\"content\":[{\"type\":\"tool_use\",\"id\":\"x_2\",\"name\":\"Bash\"");
+	/* thinking the API withheld still carries its signature */
+	assert_has(out,
+		   "\"content\":[{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"S\"},{\"type\":\"tool_use\","
+		   "\"id\":\"x_3\",\"name\":\"Bash\",\"input\":{\"command\":\"c\"}}]");
+	/* an empty list is no list of blocks the API takes: its text */
+	assert_has(out, "\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"x_3\",\"content\":\"[]\"}]");
+	free(out);
+	o.reasoning = TXC_REASONING_TEXT; /* no text to show: left out */
+	out = write_claude(t, &o);
+	assert_has(out, "\"content\":[{\"type\":\"tool_use\",\"id\":\"x_3\",\"name\":\"Bash\"");
+	assert_int_equal(count_of(out, "\"thinking\""), 0);
+	free(out);
+	txc_transcript_free(t);
+}
+
+static const char *const image_first_lines[] = {
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"A\",\"content\":\"old\"}}",
+	"{\"type\":\"system\",\"subtype\":\"compact_boundary\"}",
+	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"image\",\"source\":{\"type\":\"base64\","
+	"\"media_type\":\"image/png\",\"data\":\"AAAA\"}},{\"type\":\"text\",\"text\":\"[CONTEXT COMPACTION] no\"}]}}",
+};
+
+static const char *const summary_lines[] = {
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"A\",\"content\":\"old\"}}",
+	"{\"type\":\"system\",\"subtype\":\"compact_boundary\"}",
+	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"[CONTEXT COMPACTION] s1\"},"
+	"{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"image/png\",\"data\":\"AAAA\"}},"
+	"{\"type\":\"text\",\"text\":\"s2\"}]}}",
+};
+
+static void test_writer_compaction(void **state)
+{
+	(void)state;
+	struct txc_write_opts o = {.include_compacted = true};
+	struct txc_transcript *t = LOAD(image_first_lines);
+	char *out = write_claude(t, &o);
+	/* a message that does not begin with text is no summary: a note, then the message */
+	assert_has(out,
+		   "\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":\"[The messages above were "
+		   "archived by compaction; no summary was recorded.]\"}}");
+	assert_has(out, "\"content\":[{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"image/png\","
+			"\"data\":\"AAAA\"}},{\"type\":\"text\",\"text\":\"[CONTEXT COMPACTION] no\"}]");
+	assert_int_equal(count_of(out, "\n"), 4);
+	free(out);
+	txc_transcript_free(t);
+	t = LOAD(summary_lines);
+	out = write_claude(t, &o);
+	/* the summary is its texts, the image between them left out */
+	assert_has(out, "\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":\"[CONTEXT COMPACTION] "
+			"s1\\n\\ns2\"}}");
+	assert_int_equal(count_of(out, "\n"), 3);
+	free(out);
+	txc_transcript_free(t);
+}
+
+static const char *const odd_lines[] = {
+	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"t\"},{\"type\":\"text\",\"text\":"
+	"\"th\"},{\"type\":\"text\",\"text\":\"call\"},{\"type\":\"text\",\"text\":\"res\"},{\"type\":\"text\","
+	"\"text\":\"img\"}]}}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"A\",\"content\":[{\"type\":\"text\",\"text\":\"img\"},"
+	"{\"type\":\"text\",\"text\":\"res\"}]}}",
+};
+
+/* blocks no Claude record makes, as other sources' models hold them */
+static void test_writer_odd_blocks(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = LOAD(odd_lines);
+	struct txc_block *u = t->messages[0].blocks, *a = t->messages[1].blocks;
+	u[1].kind = TXC_BLOCK_THINKING;
+	u[2].kind = TXC_BLOCK_TOOL_USE;
+	u[2].name = txc_str_c("Bash");
+	const struct txc_json *in;
+	assert_int_equal(txc_json_parse(t->arena, "{\"command\":\"ls\"}", 16, &in), 0);
+	u[2].input = in;
+	u[3].kind = TXC_BLOCK_TOOL_RESULT;
+	u[3].id = txc_str_c("nope");
+	u[3].output_text = txc_str_c("out");
+	u[4].kind = TXC_BLOCK_IMAGE;
+	u[4].media_type = txc_str_c("image/png");
+	u[4].data = txc_str_c("");
+	a[0].kind = TXC_BLOCK_IMAGE;
+	a[0].media_type = txc_str_c("image/x-a-media-type-far-longer-than-the-sixty-bytes-a-note-keeps-of-it");
+	a[0].data = txc_str_c("AAAA");
+	a[1].kind = TXC_BLOCK_TOOL_RESULT;
+	a[1].id = TXC_STR_NULL;
+	a[1].is_error = true;
+	a[1].output_text = txc_str_c("bad");
+	struct txc_write_opts o = {0};
+	char *out = write_claude(t, &o);
+	assert_has(out,
+		   "\"content\":[{\"type\":\"text\",\"text\":\"t\"},{\"type\":\"text\",\"text\":\"th\"},"
+		   "{\"type\":\"text\",\"text\":\"[tool call Bash] {\\\"command\\\":\\\"ls\\\"}\"},"
+		   "{\"type\":\"text\",\"text\":\"[tool result, id nope, without a matching call]\\nout\"},"
+		   "{\"type\":\"text\",\"text\":\"[image: image/png, 0 bytes of base64 not carried over: its data is "
+		   "not valid base64]\"}]");
+	assert_has(out,
+		   "\"content\":[{\"type\":\"text\",\"text\":\"[image: image/x-a-media-type-far-longer-than-the-"
+		   "sixty-bytes-a-note-, 4 bytes of base64 not carried over]\"},{\"type\":\"text\",\"text\":\"[tool "
+		   "result (error), id , without a matching call]\\nbad\"}]");
+	free(out);
+	txc_transcript_free(t);
+}
+
+/* token totals a count cannot hold: no share goes below zero or past the total */
+static void test_writer_usage_extremes(void **state)
+{
+	(void)state;
+	static const char *const ls[] = {
+		"{\"type\":\"user\",\"message\":{\"content\":\"q\"}}",
+		"{\"type\":\"assistant\",\"message\":{\"id\":\"A\",\"content\":\"a\"}}",
+		"{\"type\":\"user\",\"message\":{\"content\":\"q\"}}",
+		"{\"type\":\"assistant\",\"message\":{\"id\":\"B\",\"content\":\"b\"}}",
+	};
+	struct txc_transcript *t = LOAD(ls);
+	t->meta.has_usage = true;
+	t->meta.input_tokens = INT64_MIN;
+	t->meta.output_tokens = INT64_MAX;
+	struct txc_write_opts o = {0};
+	char *out = write_claude(t, &o);
+	assert_has(out, "\"usage\":{\"input_tokens\":0,\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,"
+			"\"output_tokens\":9223372036854775807}");
+	assert_has(out, "\"usage\":{\"input_tokens\":0,\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,"
+			"\"output_tokens\":0}");
+	free(out);
+	txc_transcript_free(t);
+}
+
+static const char *const four_lines[] = {
+	"{\"type\":\"user\",\"message\":{\"content\":\"a\"}}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"A\",\"content\":\"b\"}}",
+	"{\"type\":\"user\",\"message\":{\"content\":\"c\"}}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"B\",\"content\":\"d\"}}",
+};
+
+#define NOTE_ARCHIVED "[The messages above were archived by compaction; no summary was recorded.]"
+
+/* a chain (--lineage) and a part of one (--follow): where boundaries go, and what they say */
+static void test_writer_segments(void **state)
+{
+	(void)state;
+	struct txc_transcript *root = txc_transcript_new(), *t = LOAD(four_lines);
+	root->meta.id = txc_str_c("R");
+	struct txc_segment seg[3] = {{.first = 0, .t = root},
+				     {.id = txc_str_c("S1"), .first = 2, .t = root},
+				     {.id = txc_str_c("S2"), .first = 4, .t = root}};
+	t->segments = seg;
+	t->n_segments = 3; /* the last one has no message */
+	struct txc_write_opts o = {0};
+	char *out = write_claude(t, &o);
+	assert_int_equal(count_of(out, "\"subtype\":\"compact_boundary\""), 1);
+	assert_has(out, "\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":\"[This conversation "
+			"continues Hermes session , which ended with unknown; no summary was recorded.]\"}}");
+	free(out);
+	/* a summary with no text of its own */
+	t->messages[2].compact_summary = true;
+	t->messages[2].blocks[0].text = txc_str_c("");
+	out = write_claude(t, &o);
+	assert_has(out, "\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":\"\"}}");
+	assert_int_equal(count_of(out, "\n"), 5);
+	free(out);
+	/* a boundary before anything is written restarts nothing */
+	seg[1].first = 0;
+	t->n_segments = 2;
+	out = write_claude(t, &o);
+	assert_int_equal(count_of(out, "compact_boundary"), 0);
+	assert_int_equal(count_of(out, "\n"), 4);
+	free(out);
+
+	/* --follow: a part that continues a chain's session after records of it */
+	t->segments = NULL;
+	t->n_segments = 0;
+	t->messages[2].compact_summary = false;
+	seg[0].id = txc_str_c("P");
+	seg[0].end_reason = txc_str_c("compression");
+	struct txc_write_part part = {.continued = true, .records = 3, .begins = &seg[1]};
+	o.part = &part;
+	out = write_claude(t, &o);
+	assert_has(out, "{\"parentUuid\":null,");
+	assert_has(out, "\"logicalParentUuid\":null,");
+	assert_has(out, "\"content\":\"[This conversation continues Hermes session P, which ended with compression; "
+			"no summary was recorded.]\"}}");
+	assert_int_equal(part.records, 3 + 6);
+	assert_int_equal(strlen(part.session), 36);
+	assert_int_equal(count_of(out, "\"type\":\"summary\""), 0);
+	free(out);
+	part = (struct txc_write_part){.continued = true, .records = 0, .begins = &seg[1]}; /* nothing before it */
+	out = write_claude(t, &o);
+	assert_int_equal(count_of(out, "compact_boundary"), 0);
+	free(out);
+
+	/* archived history before a part (--include-compacted): its note, not the chain's */
+	t->messages[0].compacted = true;
+	o.include_compacted = true;
+	part = (struct txc_write_part){0};
+	out = write_claude(t, &o);
+	assert_int_equal(count_of(out, "compact_boundary"), 1);
+	assert_has(out, "\"content\":\"" NOTE_ARCHIVED "\"}}");
+	free(out);
+	part = (struct txc_write_part){.begins = &seg[1]};
+	seg[1].first = 3;
+	t->segments = seg;
+	t->n_segments = 2; /* a chain too: a boundary after the archived message, and one before segment 2 */
+	out = write_claude(t, &o);
+	assert_int_equal(count_of(out, "compact_boundary"), 2);
+	assert_has(out, "\"content\":\"" NOTE_ARCHIVED "\"}}");
+	assert_has(out, "\"content\":\"[This conversation continues Hermes session P, which ended with compression; "
+			"no summary was recorded.]\"}}");
+	free(out);
+	t->segments = NULL;
+	t->n_segments = 0;
+	txc_transcript_free(t);
+	txc_transcript_free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -742,6 +1010,11 @@ int main(void)
 		cmocka_unit_test(test_backend_folder),
 		cmocka_unit_test(test_backend_files),
 		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_writer_ids),
+		cmocka_unit_test(test_writer_compaction),
+		cmocka_unit_test(test_writer_odd_blocks),
+		cmocka_unit_test(test_writer_usage_extremes),
+		cmocka_unit_test(test_writer_segments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
