@@ -713,7 +713,7 @@ static void set(struct txc_json *o, const char *k, const struct txc_json *v)
 /* Claude's input of a call txc renamed, with Hermes's keys again (the reverse of model_hermes.c) */
 static const struct txc_json *hermes_input(struct txc_arena *a, const char *hname, const struct txc_json *in)
 {
-	if (hname == NULL || in == NULL || in->kind != TXC_JSON_OBJECT)
+	if (hname == NULL || in->kind != TXC_JSON_OBJECT) /* a call always has an input (tool_use_block) */
 		return in;
 	bool patch = strcmp(hname, "patch") == 0, term = strcmp(hname, "terminal") == 0;
 	struct txc_json *o = txc_json_object(a, in->n + 1);

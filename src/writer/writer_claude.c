@@ -878,7 +878,7 @@ static void boundary_records(struct ctx *c, size_t i)
 	begin_record(c, "user", m->time, uuid);
 	memcpy(c->last_msg_uuid, uuid, 37);
 	txc_buf_addstr(b, ",\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":");
-	txc_json_emit_str(b, t.buf ? t.buf : "", t.len);
+	txc_json_emit_str(b, t.buf, t.len);
 	txc_buf_addstr(b, "}}\n");
 	txc_buf_release(&t);
 }

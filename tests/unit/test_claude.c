@@ -244,6 +244,7 @@ static void test_time_edges(void **state)
 	assert_true(txc_claude_time("2026-01-02 03:04:05", 19, &t) && t == 1767323045.0);
 	assert_true(txc_claude_time("2026-01-02T03:04:60Z", 20, &t) && t == 1767323100.0); /* a leap second */
 	assert_true(txc_claude_time("2026-01-02T03:04:05.Z", 21, &t) && t == 1767323045.0);
+	assert_true(txc_claude_time("2026-01-02T03:04:05.", 20, &t) && t == 1767323045.0);
 	assert_true(txc_claude_time("2026-01-02T03:04:05-05:30", 25, &t) && t == 1767342845.0);
 	assert_true(txc_claude_time("2026-01-02T03:04:05.5+01:00", 27, &t) && t == 1767319445.5);
 }
@@ -436,7 +437,7 @@ static const char *const turn_lines[] = {
 	"\"stop_reason\":\"error\"}}",
 	"{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"image\",\"source\":{\"type\":\"base64\","
 	"\"media_type\":\"image/png\",\"data\":\"AAAA\"}}]}}",
-	"{\"type\":\"assistant\",\"message\":{\"id\":\"K\",\"content\":\"k1\"}}",
+	"{\"type\":\"assistant\",\"message\":{\"id\":\"K\",\"content\":\"k1\",\"stop_reason\":\"pause_turn\"}}",
 	"{\"type\":\"system\",\"subtype\":\"compact_boundary\"}",
 	"{\"type\":\"assistant\",\"message\":{\"id\":\"K\",\"content\":\"k2\"}}",
 };
@@ -505,6 +506,7 @@ static void test_turns_and_rows(void **state)
 	assert_json(txc_json_get(rows->items[9], "content"),
 		    "[{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,AAAA\"}}]");
 	assert_json(txc_json_get(rows->items[10], "active"), "0");
+	assert_json(txc_json_get(rows->items[10], "finish_reason"), "\"pause_turn\""); /* as written */
 	assert_json(txc_json_get(rows->items[11], "role"), "\"claude:system\"");
 	assert_json(txc_json_get(rows->items[12], "content"), "\"k2\"");
 	assert_json(txc_json_get(rows->items[12], "active"), "1");
@@ -656,6 +658,9 @@ static void test_backend_files(void **state)
 	assert_int_equal(txc_store_load(s, &id, TXC_LOAD_MODEL_ONLY, &t, &d), TXC_OK);
 	txc_transcript_free(t);
 
+	id = (struct txc_sid){TXC_ID_TEXT, txc_str_c("nope"), false, 0};
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_E_NOTFOUND);
+	assert_non_null(strstr(d.msg, "no session 'nope' in"));
 	/* b is deleted, c becomes a folder, -q a file: each load says which and why */
 	path_of(p, sizeof(p), root, "projects/-p/b.jsonl");
 	assert_int_equal(unlink(p), 0);
@@ -941,6 +946,15 @@ static void test_writer_segments(void **state)
 	assert_has(out, "\"isCompactSummary\":true,\"message\":{\"role\":\"user\",\"content\":\"\"}}");
 	assert_int_equal(count_of(out, "\n"), 5);
 	free(out);
+	/* a message with no block is no summary either */
+	t->messages[2].compact_summary = false;
+	t->messages[2].n_blocks = 0;
+	out = write_claude(t, &o);
+	assert_has(out, "\"content\":\"[This conversation continues Hermes session , which ended with unknown; no "
+			"summary was recorded.]\"}}");
+	assert_has(out, "\"message\":{\"role\":\"user\",\"content\":[]}}");
+	free(out);
+	t->messages[2].n_blocks = 1;
 	/* a boundary before anything is written restarts nothing */
 	seg[1].first = 0;
 	t->n_segments = 2;
