@@ -721,7 +721,10 @@ static const char *const key_quals[] = {
 	"admin", "root",    "ssh",     "sas",     "subscription", "consumer", "hmac",       NULL,
 };
 
-/* split a key into lower-case words at _ - . space and camelCase; returns how many (at most 8) */
+/*
+ * split a key into lower-case words at _ - . space / and camelCase; returns how many.  The
+ * last 8 are kept: the last words decide (MY_APP_PROD_EU_WEST_1_DB_MAIN_PASSWORD).
+ */
 static int split_key(const unsigned char *k, size_t n, char seg[8][24])
 {
 	int ns = 0;
@@ -731,16 +734,18 @@ static int split_key(const unsigned char *k, size_t n, char seg[8][24])
 		bool sep = c == '_' || c == '-' || c == '.' || c == ' ' || c == '/';
 		bool camel = i > 0 && i < n && is(c, C_UP) && is(k[i - 1], C_LO | C_DIG);
 		if ((sep || camel) && w > 0) {
-			if (ns < 8)
-				seg[ns++][w < 24 ? w : 23] = '\0';
+			seg[ns++][w < 24 ? w : 23] = '\0';
 			w = 0;
 		}
-		if (ns >= 8)
-			break;
-		if (!sep && w < 23)
-			seg[ns][w++] = (char)lower(c);
-		else if (!sep)
-			w++;
+		if (sep)
+			continue;
+		if (w == 0 && ns == 8) { /* a ninth word: the first goes */
+			memmove(seg[0], seg[1], 7 * sizeof(seg[0]));
+			ns = 7;
+		}
+		if (w < 23)
+			seg[ns][w] = (char)lower(c);
+		w++;
 	}
 	return ns;
 }
@@ -822,7 +827,8 @@ static struct keyinfo classify_key(const unsigned char *k, size_t n)
 			enum kind kd = aws && (seg_is(q, "secret") || has_seg(seg, ns, "secret"))  ? K_AWS_SECRET
 				       : seg_is(q, "api") || seg_is(q, "apikey") || seg_is(q, "x") ? K_API_KEY
 				       : seg_is(q, "private") || seg_is(q, "privatekey")           ? K_PRIVATE_KEY
-				       : seg_is(q, "account") || seg_is(q, "accountkey") || seg_is(q, "shared")
+				       : seg_is(q, "account") || seg_is(q, "accountkey") || seg_is(q, "shared") ||
+						       (seg_is(q, "access") && i > 1 && seg_is(seg[i - 2], "shared"))
 					       ? K_AZURE_KEY
 					       : K_SECRET_KEY;
 			/* an access key id names, a secret access key is */
@@ -960,8 +966,11 @@ static bool key_before(const struct scan *s, size_t i, struct kv *kv)
 	while (j > 0 && i - j < 4 && (p[j - 1] == ' ' || p[j - 1] == '\t'))
 		j--, kv->spaced = true;
 	unsigned char q = 0;
-	if (j > 0 && (p[j - 1] == '"' || p[j - 1] == '\''))
+	if (j > 0 && (p[j - 1] == '"' || p[j - 1] == '\'')) {
 		q = p[--j];
+		if (q == '"' && j > 0 && p[j - 1] == '\\') /* \"key\": JSON text inside a string */
+			j--;
+	}
 	size_t ke = j;
 	while (j > 0 && ke - j < 96 && (is(p[j - 1], WORD | C_DOT) || p[j - 1] == '$' || p[j - 1] == '@'))
 		j--;
@@ -1364,6 +1373,7 @@ static size_t literal_end(const unsigned char *p, size_t from, size_t len)
 static long redact_json_text(struct txc_redactor *r, const unsigned char *p, size_t len, struct txc_buf *out)
 {
 	size_t mark = out->len, copied = 0, found = 0;
+	struct txc_redactor counted = *r; /* not JSON after all: the text scan counts again */
 	struct txc_buf key = TXC_BUF_INIT, dec = TXC_BUF_INIT, red = TXC_BUF_INIT;
 	bool have_key = false;
 	long rc = 0;
@@ -1421,6 +1431,7 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 		rc = (long)found;
 	} else {
 		txc_buf_truncate(out, mark);
+		*r = counted;
 	}
 	txc_buf_release(&key);
 	txc_buf_release(&dec);
