@@ -507,11 +507,12 @@ static bool body_ok(const struct prefix_rule *rl, const unsigned char *b, size_t
 {
 	if (n < rl->min || (rl->max && n > rl->max))
 		return false;
-	if (rl->body == B_HEX || (rl->flags & F_LHEX))
-		for (size_t i = 0; i < n; i++)
-			if (!is(b[i], C_DIG) &&
-			    !((b[i] >= 'a' && b[i] <= 'f') || (!(rl->flags & F_LHEX) && b[i] >= 'A' && b[i] <= 'F')))
+	if (rl->body == B_HEX) /* F_LHEX is a B_HEX rule's flag */
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (rl->flags & F_LHEX) ? b[i] : lower(b[i]);
+			if (!is(c, C_DIG) && !(c >= 'a' && c <= 'f'))
 				return false;
+		}
 	if ((rl->flags & F_MIX) && !mixed(b, n))
 		return false;
 	return !(rl->flags & F_MIX3) || mixed3(b, n);
@@ -600,7 +601,7 @@ static size_t try_bearer(struct scan *s, size_t i)
 {
 	const unsigned char *p = s->p + i;
 	size_t left = s->len - i;
-	if (!starts_ci(p, left, "bearer ") || !(p[0] == 'B' || p[0] == 'b'))
+	if (!starts_ci(p, left, "bearer ")) /* at_word calls it at a 'B' or 'b' */
 		return 0;
 	size_t n = run(p + 7, left - 7, WORD | C_DOT | C_B64);
 	while (7 + n < left && p[7 + n] == '=')
@@ -799,7 +800,7 @@ static struct keyinfo classify_key(const unsigned char *k, size_t n)
 			ki.header = true;
 	char seg[8][24];
 	int ns = split_key(k, n, seg);
-	if (ns == 0 || seg_any(seg[ns - 1], meta_words))
+	if (seg_any(seg[ns - 1], meta_words)) /* has_stem saw a letter: one word at least */
 		return ki;
 	if (ns >= 2 && seg_any(seg[ns - 1], (const char *const[]){"value", "base", "string", "str", NULL}) &&
 	    seg_any(seg[ns - 2], meta_words))
@@ -931,7 +932,7 @@ static bool placeholder(const unsigned char *v, size_t n, const unsigned char *k
 /* strong keys: any real value; weak ones (token, auth): 8+ characters, not a plain lower-case word */
 static bool plausible(const unsigned char *v, size_t n, enum strength st, const unsigned char *key, size_t kn)
 {
-	if (st == S_NONE || placeholder(v, n, key, kn))
+	if (placeholder(v, n, key, kn)) /* st: a key's, never S_NONE here */
 		return false;
 	if (st == S_STRONG)
 		return true;
@@ -1324,8 +1325,7 @@ static bool decode_literal(const unsigned char *p, size_t n, struct txc_buf *out
 			txc_buf_addch(out, p[i]);
 			continue;
 		}
-		if (++i >= n)
-			return false;
+		i++; /* < n: literal_end ended the literal at an unescaped quote, so no lone '\\' ends it */
 		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 		const char *f = strchr(from, p[i]);
 		if (f != NULL && p[i] != '\0') {
@@ -1531,12 +1531,12 @@ static const struct txc_json *redact_json_key(struct txc_redactor *r, struct txc
 	for (size_t i = 0; i < v->n; i++) {
 		struct txc_str k = v->kind == TXC_JSON_OBJECT ? v->keys[i] : key;
 		const struct txc_json *item = redact_json_key(r, a, k, v->items[i]);
-		if (item == v->items[i] || r->scan_only)
+		if (item == v->items[i]) /* scan_only: always, nothing is replaced */
 			continue;
 		if (copy == NULL) { /* copy on the first change: same keys, same order, same kind */
 			copy = txc_json_new(a, v->kind);
 			*copy = *v;
-			copy->items = txc_arena_array(a, v->n ? v->n : 1, sizeof(*copy->items));
+			copy->items = txc_arena_array(a, v->n, sizeof(*copy->items)); /* n > i */
 			memcpy(copy->items, v->items, v->n * sizeof(*copy->items));
 		}
 		copy->items[i] = item;

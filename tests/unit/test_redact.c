@@ -323,6 +323,9 @@ static const struct exact exact[] = {
 	{"shpat_"
 	 "0123456789abcdef0123456789abcdez",
 	 NULL},
+	{"shpat_"
+	 "0123456789abcdef0123456789abcdeZ",
+	 NULL},
 	/* a one-byte value after a strong key (its shape is looked for, there is none) */
 	{"password=s", "password=[[password|s]]"},
 
@@ -405,6 +408,13 @@ static const struct exact exact[] = {
 	 "data:b,[[google-api-key|AIzaSyA1b2C3d4E5f6G"
 	 "7h8I9j0K1l2M3n4O5p6Q]]"},
 	{"see \"data:image/png\" or data:", NULL},
+	{"see data:image/png base64", NULL},
+	{"data:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	 "aaaaaaaaaa;base64,AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q",
+	 "data:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	 "aaaaaaaaaa;base64,[[google-api-key|AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q]]"},
 
 	/* PEM: only PRIVATE KEY labels; to the END line, a quote, or the end */
 	{"-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", NULL},
@@ -432,6 +442,7 @@ static const struct exact exact[] = {
 	{"+14155552671.5", NULL},
 	{"tel:+14155552671", "tel:[[phone|+14155552671]]"},
 	{"(+14155552671)", "([[phone|+14155552671]])"},
+	{"+14155552671 now", "[[phone|+14155552671]] now"},
 
 	/* keys split into words: at _ - . space / and camelCase, of any length */
 	{"{\"api key\": \"k3yV4lue9999\"}", "{\"api key\": \"[[api-key|k3yV4lue9999]]\"}"},
@@ -465,12 +476,18 @@ static const struct exact exact[] = {
 	{"secretkey=abc", "secretkey=[[secret-key|abc]]"},
 	{"accountkey=abc", "accountkey=[[azure-account-key|abc]]"},
 	{"SHARED_KEY=abc", "SHARED_KEY=[[azure-account-key|abc]]"},
+	{"ACCESS_KEY=abc", "ACCESS_KEY=[[secret-key|abc]]"},
+	{"MY_ACCESS_KEY=abc", "MY_ACCESS_KEY=[[secret-key|abc]]"},
+	{"AWS_API_KEY=abc", "AWS_API_KEY=[[api-key|abc]]"},
+	{"MY_CLIENTSECRET=abc", "MY_CLIENTSECRET=[[client-secret|abc]]"},
+	{"DB_CREDENTIAL=abc", "DB_CREDENTIAL=[[credential|abc]]"},
 	{"Endpoint=sb://x/;SharedAccessKeyName=root;SharedAccessKey=abc1;",
 	 "Endpoint=sb://x/;SharedAccessKeyName=root;SharedAccessKey=[[azure-account-key|abc1]];"},
 	{"MY_APP_PROD_EU_WEST_1_DB_MAIN_PASSWORD=hunter2",
 	 "MY_APP_PROD_EU_WEST_1_DB_MAIN_PASSWORD=[[password|hunter2]]"},
 	{"A_B_C_D_E_F_G_H_PASSWORD_HASH=abc", NULL},
 	{"AWS_SECRET_KEY=abc", "AWS_SECRET_KEY=[[aws-secret-key|abc]]"},
+	{"AWS_SECRET=abc", "AWS_SECRET=[[aws-secret-key|abc]]"},
 	{"AWS_ACCESS_KEY=abcdef", NULL},
 	{"CREDENTIALS=abc", "CREDENTIALS=[[credential|abc]]"},
 	{"DB_CREDS=abc", "DB_CREDS=[[credential|abc]]"},
@@ -507,6 +524,10 @@ static const struct exact exact[] = {
 
 	/* the key before the separator: blanks, quotes, a YAML list, the line's start */
 	{"password\t= 'x1'", "password\t= '[[password|x1]]'"},
+	{"password    = 'x1'", "password    = '[[password|x1]]'"},
+	{"PASSWORD=    'x1'", "PASSWORD=    '[[password|x1]]'"},
+	{"a-'password': 'x1'", "a-'password': '[[password|x1]]'"},
+	{"\":x", NULL},
 	{"'password': 'x1'", "'password': '[[password|x1]]'"},
 	{"=abc", NULL},
 	{"password\": \"x1\"", NULL},
@@ -533,6 +554,10 @@ static const struct exact exact[] = {
 	{"password=\"a\\\"b1\"", NULL},
 	{"password=\"a\\nb1\"", "password=\"[[password|a\\nb1]]\""},
 	{"password=\"abc", NULL},
+	{"password=\"a\\", NULL},
+	{"password=\\", NULL},
+	{"password=\\x1", NULL},
+	{"password=~abc", NULL},
 
 	/* Authorization and Cookie headers */
 	{"Authorization: Token abc123def456", "Authorization: Token [[authorization|abc123def456]]"},
@@ -551,6 +576,8 @@ static const struct exact exact[] = {
 	{"Cookie: =x", NULL},
 	{"Cookie: abc", NULL},
 	{"Cookie: abc def=1", NULL},
+	{"Cookie:", NULL},
+	{"Authorization:", NULL},
 
 	/* operators and := */
 	{"password+=abc1", NULL},
@@ -578,6 +605,8 @@ static const struct exact exact[] = {
 	{"{\"a\": \"x\\u00zz\", \"password\": \"hunter2\"}",
 	 "{\"a\": \"x\\u00zz\", \"password\": \"[[password|hunter2]]\"}"},
 	{"{\"a\": \"\\x\", \"password\": \"hunter2\"}", "{\"a\": \"\\x\", \"password\": \"[[password|hunter2]]\"}"},
+	{"{\"a\": \"\\u00_0\", \"password\": \"hunter2\"}",
+	 "{\"a\": \"\\u00_0\", \"password\": \"[[password|hunter2]]\"}"},
 	{"{\"password\": \"hunter2\", \"a\": \"\\u12\"}", "{\"password\": \"[[password|hunter2]]\", \"a\": \"\\u12\"}"},
 	{"{\"password\": \"hunter2\", \"a\": \"x\\\"", "{\"password\": \"[[password|hunter2]]\", \"a\": \"x\\\""},
 	{"{\"password\": \"hunter2\", \"a\": \"x", "{\"password\": \"[[password|hunter2]]\", \"a\": \"x"},
@@ -589,6 +618,10 @@ static const struct exact exact[] = {
 	{"[\"\\ud83d x ghp_aB3dE6gH9jK2mN5p"
 	 "Q8sT1vW4yZ7bC0eF3hJ6\"]",
 	 "[\"\xEF\xBF\xBD x [[github-token|ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6]]\"]"},
+	{"[\"\\ud83d\\n\\ud83d\\ue000 ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6\"]",
+	 "[\"\xEF\xBF\xBD\\n\xEF\xBF\xBD\xEE\x80\x80 [[github-token|ghp_aB3dE6gH9jK2mN5p"
 	 "Q8sT1vW4yZ7bC0eF3hJ6]]\"]"},
 	{"[\"\\ud83d\\u0041\\ude00\\ud83d\\ude00 ghp_aB3dE6gH9jK2mN5p"
 	 "Q8sT1vW4yZ7bC0eF3hJ6\\ud83d\"]",
@@ -975,6 +1008,23 @@ static void test_utf8(void **state)
 	txc_arena_free(a);
 }
 
+/* JSON text with a NUL byte after a backslash is not JSON: it is scanned as text, every byte kept */
+static void test_json_nul_escape(void **state)
+{
+	(void)state;
+	static const char in[] = "{\"a\": \"x\\\0\", \"password\": \"hunter2\"}";
+	static const char want[] = "{\"a\": \"x\\\0\", \"password\": \"[REDACTED:password \xE2\x80\xA6"
+				   "f52f]\"}";
+	struct txc_arena *a = txc_arena_new(0);
+	struct txc_redactor *r = txc_redactor_new(false);
+	struct txc_str out = txc_redact_str(r, a, (struct txc_str){in, sizeof(in) - 1});
+	assert_int_equal(out.len, sizeof(want) - 1);
+	assert_memory_equal(out.ptr, want, sizeof(want) - 1);
+	assert_int_equal(txc_redact_count(r), 1);
+	txc_redactor_free(r);
+	txc_arena_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -989,6 +1039,7 @@ int main(void)
 		cmocka_unit_test(test_base64_kept),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_json_nul_escape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
