@@ -507,11 +507,12 @@ static bool body_ok(const struct prefix_rule *rl, const unsigned char *b, size_t
 {
 	if (n < rl->min || (rl->max && n > rl->max))
 		return false;
-	if (rl->body == B_HEX || (rl->flags & F_LHEX))
-		for (size_t i = 0; i < n; i++)
-			if (!is(b[i], C_DIG) &&
-			    !((b[i] >= 'a' && b[i] <= 'f') || (!(rl->flags & F_LHEX) && b[i] >= 'A' && b[i] <= 'F')))
+	if (rl->body == B_HEX) /* F_LHEX is a B_HEX rule's flag */
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (rl->flags & F_LHEX) ? b[i] : lower(b[i]);
+			if (!is(c, C_DIG) && !(c >= 'a' && c <= 'f'))
 				return false;
+		}
 	if ((rl->flags & F_MIX) && !mixed(b, n))
 		return false;
 	return !(rl->flags & F_MIX3) || mixed3(b, n);
@@ -600,7 +601,7 @@ static size_t try_bearer(struct scan *s, size_t i)
 {
 	const unsigned char *p = s->p + i;
 	size_t left = s->len - i;
-	if (!starts_ci(p, left, "bearer ") || !(p[0] == 'B' || p[0] == 'b'))
+	if (!starts_ci(p, left, "bearer ")) /* at_word calls it at a 'B' or 'b' */
 		return 0;
 	size_t n = run(p + 7, left - 7, WORD | C_DOT | C_B64);
 	while (7 + n < left && p[7 + n] == '=')
@@ -721,7 +722,10 @@ static const char *const key_quals[] = {
 	"admin", "root",    "ssh",     "sas",     "subscription", "consumer", "hmac",       NULL,
 };
 
-/* split a key into lower-case words at _ - . space and camelCase; returns how many (at most 8) */
+/*
+ * split a key into lower-case words at _ - . space / and camelCase; returns how many.  The
+ * last 8 are kept: the last words decide (MY_APP_PROD_EU_WEST_1_DB_MAIN_PASSWORD).
+ */
 static int split_key(const unsigned char *k, size_t n, char seg[8][24])
 {
 	int ns = 0;
@@ -731,16 +735,18 @@ static int split_key(const unsigned char *k, size_t n, char seg[8][24])
 		bool sep = c == '_' || c == '-' || c == '.' || c == ' ' || c == '/';
 		bool camel = i > 0 && i < n && is(c, C_UP) && is(k[i - 1], C_LO | C_DIG);
 		if ((sep || camel) && w > 0) {
-			if (ns < 8)
-				seg[ns++][w < 24 ? w : 23] = '\0';
+			seg[ns++][w < 24 ? w : 23] = '\0';
 			w = 0;
 		}
-		if (ns >= 8)
-			break;
-		if (!sep && w < 23)
-			seg[ns][w++] = (char)lower(c);
-		else if (!sep)
-			w++;
+		if (sep)
+			continue;
+		if (w == 0 && ns == 8) { /* a ninth word: the first goes */
+			memmove(seg[0], seg[1], 7 * sizeof(seg[0]));
+			ns = 7;
+		}
+		if (w < 23)
+			seg[ns][w] = (char)lower(c);
+		w++;
 	}
 	return ns;
 }
@@ -794,7 +800,7 @@ static struct keyinfo classify_key(const unsigned char *k, size_t n)
 			ki.header = true;
 	char seg[8][24];
 	int ns = split_key(k, n, seg);
-	if (ns == 0 || seg_any(seg[ns - 1], meta_words))
+	if (seg_any(seg[ns - 1], meta_words)) /* has_stem saw a letter: one word at least */
 		return ki;
 	if (ns >= 2 && seg_any(seg[ns - 1], (const char *const[]){"value", "base", "string", "str", NULL}) &&
 	    seg_any(seg[ns - 2], meta_words))
@@ -822,7 +828,8 @@ static struct keyinfo classify_key(const unsigned char *k, size_t n)
 			enum kind kd = aws && (seg_is(q, "secret") || has_seg(seg, ns, "secret"))  ? K_AWS_SECRET
 				       : seg_is(q, "api") || seg_is(q, "apikey") || seg_is(q, "x") ? K_API_KEY
 				       : seg_is(q, "private") || seg_is(q, "privatekey")           ? K_PRIVATE_KEY
-				       : seg_is(q, "account") || seg_is(q, "accountkey") || seg_is(q, "shared")
+				       : seg_is(q, "account") || seg_is(q, "accountkey") || seg_is(q, "shared") ||
+						       (seg_is(q, "access") && i > 1 && seg_is(seg[i - 2], "shared"))
 					       ? K_AZURE_KEY
 					       : K_SECRET_KEY;
 			/* an access key id names, a secret access key is */
@@ -925,7 +932,7 @@ static bool placeholder(const unsigned char *v, size_t n, const unsigned char *k
 /* strong keys: any real value; weak ones (token, auth): 8+ characters, not a plain lower-case word */
 static bool plausible(const unsigned char *v, size_t n, enum strength st, const unsigned char *key, size_t kn)
 {
-	if (st == S_NONE || placeholder(v, n, key, kn))
+	if (placeholder(v, n, key, kn)) /* st: a key's, never S_NONE here */
 		return false;
 	if (st == S_STRONG)
 		return true;
@@ -960,8 +967,11 @@ static bool key_before(const struct scan *s, size_t i, struct kv *kv)
 	while (j > 0 && i - j < 4 && (p[j - 1] == ' ' || p[j - 1] == '\t'))
 		j--, kv->spaced = true;
 	unsigned char q = 0;
-	if (j > 0 && (p[j - 1] == '"' || p[j - 1] == '\''))
+	if (j > 0 && (p[j - 1] == '"' || p[j - 1] == '\'')) {
 		q = p[--j];
+		if (q == '"' && j > 0 && p[j - 1] == '\\') /* \"key\": JSON text inside a string */
+			j--;
+	}
 	size_t ke = j;
 	while (j > 0 && ke - j < 96 && (is(p[j - 1], WORD | C_DOT) || p[j - 1] == '$' || p[j - 1] == '@'))
 		j--;
@@ -1315,8 +1325,7 @@ static bool decode_literal(const unsigned char *p, size_t n, struct txc_buf *out
 			txc_buf_addch(out, p[i]);
 			continue;
 		}
-		if (++i >= n)
-			return false;
+		i++; /* < n: literal_end ended the literal at an unescaped quote, so no lone '\\' ends it */
 		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 		const char *f = strchr(from, p[i]);
 		if (f != NULL && p[i] != '\0') {
@@ -1364,6 +1373,7 @@ static size_t literal_end(const unsigned char *p, size_t from, size_t len)
 static long redact_json_text(struct txc_redactor *r, const unsigned char *p, size_t len, struct txc_buf *out)
 {
 	size_t mark = out->len, copied = 0, found = 0;
+	struct txc_redactor counted = *r; /* not JSON after all: the text scan counts again */
 	struct txc_buf key = TXC_BUF_INIT, dec = TXC_BUF_INIT, red = TXC_BUF_INIT;
 	bool have_key = false;
 	long rc = 0;
@@ -1421,6 +1431,7 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 		rc = (long)found;
 	} else {
 		txc_buf_truncate(out, mark);
+		*r = counted;
 	}
 	txc_buf_release(&key);
 	txc_buf_release(&dec);
@@ -1520,12 +1531,12 @@ static const struct txc_json *redact_json_key(struct txc_redactor *r, struct txc
 	for (size_t i = 0; i < v->n; i++) {
 		struct txc_str k = v->kind == TXC_JSON_OBJECT ? v->keys[i] : key;
 		const struct txc_json *item = redact_json_key(r, a, k, v->items[i]);
-		if (item == v->items[i] || r->scan_only)
+		if (item == v->items[i]) /* scan_only: always, nothing is replaced */
 			continue;
 		if (copy == NULL) { /* copy on the first change: same keys, same order, same kind */
 			copy = txc_json_new(a, v->kind);
 			*copy = *v;
-			copy->items = txc_arena_array(a, v->n ? v->n : 1, sizeof(*copy->items));
+			copy->items = txc_arena_array(a, v->n, sizeof(*copy->items)); /* n > i */
 			memcpy(copy->items, v->items, v->n * sizeof(*copy->items));
 		}
 		copy->items[i] = item;

@@ -224,4 +224,30 @@ for args in "--to markdown --lineage" "--to markdown --children"; do
 		bad "convert dad $args --redact: the child's title: exit $r, leaks: $(leaks o.txt)"
 done
 
+# the warning's count and kinds: one secret is "1 likely secret"; with workers (-j 2) each session's
+# kinds are joined, each kind once, in the order of the sessions (newest first: f3's, then f2's new one)
+cat > few.sql << 'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT,
+  started_at REAL NOT NULL, ended_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT,
+  tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('f1', 'cli', 'm', NULL, 1767600000.0, 1767600001.0, 'One');
+INSERT INTO sessions VALUES ('f2', 'cli', 'm', NULL, 1767600010.0, 1767600011.0, 'Two');
+INSERT INTO sessions VALUES ('f3', 'cli', 'm', NULL, 1767600020.0, 1767600021.0, 'Three');
+INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) VALUES
+ ('f1', 'user', 'use ghp_aB3dE6gH9jK2mN5p' || 'Q8sT1vW4yZ7bC0eF3hJ6', NULL, NULL, NULL, 1767600000.5),
+ ('f2', 'user', 'use ghp_aB3dE6gH9jK2mN5p' || 'Q8sT1vW4yZ7bC0eF3hJ7 and sk-proj-Xy7aBc3dEf9gHi2jK' || 'l5mNo8pQr1sTu4vWx6yZa0bCd', NULL, NULL, NULL, 1767600010.5),
+ ('f3', 'user', 'use sk-proj-Xy7aBc3dEf9gHi2jK' || 'l5mNo8pQr1sTu4vWx6yZa0bCe', NULL, NULL, NULL, 1767600020.5);
+SQL
+"$mkdb" few.db few.sql > /dev/null || bad "few.db: cannot build the store"
+expect_rc 0 "markdown -o, one secret" "$txc" convert f1 --to markdown -o f1.md --db few.db
+[ "$(cat err.txt)" = "txc: warning: the output shows 1 likely secret (github-token); --redact replaces them with markers" ] &&
+	grep -qF 'ghp_aB3dE6gH9jK2mN5p''Q8sT1vW4yZ7bC0eF3hJ6' f1.md && ok || bad "one secret: $(cat err.txt)"
+rm -rf jf
+expect_rc 0 "export -j 2, three sessions" "$txc" export --to markdown --out jf -j 2 --db few.db
+w=$(grep 'likely secret' err.txt)
+[ "$w" = "txc: warning: the output shows 4 likely secrets (openai-key, github-token); --redact replaces them with markers" ] &&
+	[ "$(grep -c 'likely secret' err.txt)" = 1 ] && [ "$(grep -l 'ghp_\|sk-proj-' jf/*.md | wc -l)" = 3 ] && ok ||
+	bad "export -j 2: the warning: $(cat err.txt)"
+
 summary redact

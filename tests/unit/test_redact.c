@@ -280,6 +280,360 @@ static const struct sample corpus[] = {
 };
 #define N_CORPUS (sizeof(corpus) / sizeof(corpus[0]))
 
+/*
+ * Each rule's accept and reject edges, byte for byte.  want: the input with each
+ * "[[kind|secret]]" written as the marker of secret; NULL: the input comes back
+ * unchanged (the same string) and nothing is counted.
+ */
+struct exact {
+	const char *in, *want;
+};
+
+static const struct exact exact[] = {
+	/* prefix shapes: a body with a letter and a digit (F_MIX), upper, lower and digit (sk-) */
+	{"glpat-"
+	 "12345678901234567890",
+	 NULL},
+	{"ghp_"
+	 "abcdefghijklmnopqrstuvwxyz",
+	 NULL},
+	{"sk-"
+	 "abcdefghijklmnopqrstuvwx",
+	 NULL},
+	{"sk-"
+	 "abcdefghij0123456789abcd",
+	 NULL},
+	{"sk-"
+	 "ABCDEFGHIJ0123456789ABCD",
+	 NULL},
+	/* hex bodies: Twilio's is lower-case hex of exactly 32, Shopify's any hex */
+	{"SK"
+	 "0123456789ABCDEF0123456789ABCDEF",
+	 NULL},
+	{"SK"
+	 "0123456789abcdef0123456789abcdeg",
+	 NULL},
+	{"SK"
+	 "0123456789abcdef0123456789abcdef0",
+	 NULL},
+	{"shpat_"
+	 "0123456789ABCDEF0123456789ABCDEF",
+	 "[[shopify-token|shpat_"
+	 "0123456789ABCDEF0123456789ABCDEF]]"},
+	{"shpat_"
+	 "0123456789abcdef0123456789abcdez",
+	 NULL},
+	{"shpat_"
+	 "0123456789abcdef0123456789abcdeZ",
+	 NULL},
+	/* a one-byte value after a strong key (its shape is looked for, there is none) */
+	{"password=s", "password=[[password|s]]"},
+
+	/* JWT: not after '.' or base64; a payload of 4+; two or three parts */
+	{"a.eyJhbGciOiJIUzI1NiJ9."
+	 "eyJzdWIiOiIxIn0",
+	 NULL},
+	{"eyJhbGciOiJIUzI1NiJ9.abc", NULL},
+	{"id eyJhbGciOiJIUzI1NiJ9."
+	 "eyJzdWIiOiIxIn0",
+	 "id [[jwt|eyJhbGciOiJIUzI1NiJ9."
+	 "eyJzdWIiOiIxIn0]]"},
+	{"eyJhbGciOiJIUzI1NiJ9."
+	 "eyJzdWIiOiIxIn0 and more",
+	 "[[jwt|eyJhbGciOiJIUzI1NiJ9."
+	 "eyJzdWIiOiIxIn0]] and more"},
+
+	/* Telegram: 8-10 digits, a mixed secret of 30-60, "bot" kept in the span */
+	{"bot123456789:AAHdqTcvCH1v"
+	 "GWJxfSeofSAs0K5PALDsaw end",
+	 "[[telegram-bot-token|bot123456789:AAHdqTcvCH1v"
+	 "GWJxfSeofSAs0K5PALDsaw]] end"},
+	{"123456789:AAHdqTcvCH1v"
+	 "GWJxfSeofSAs0K5PA",
+	 NULL},
+	{"123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+	 "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDs",
+	 NULL},
+	{"123456789:AAHdqTcvCHvGWJxfSeofSAsK"
+	 "PALDsawxyz",
+	 NULL},
+	{"12345678901:AAHdqTcvCH1v"
+	 "GWJxfSeofSAs0K5PALDsaw",
+	 NULL},
+
+	/* Discord: [MNO]<24-28>.<6-7>.<27-40>, the first part mixed */
+	{"MTA5ODc2NTQzMjEwOTg3NjU0Mw", NULL},
+	{"MTA5ODc2NTQzMjEwOTg3NjU0Mw GhIjKl", NULL},
+	{"MTA5ODc2NTQzMjEwOTg3NjU0MwAAA.GhIjKl."
+	 "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab",
+	 NULL},
+	{"MTA5ODc2NTQzMjEwOTg3NjU.GhIjKl."
+	 "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab",
+	 NULL},
+	{"MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhIjK."
+	 "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab",
+	 NULL},
+	{"MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhIjKlMn."
+	 "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab",
+	 NULL},
+	{"MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhIjKl", NULL},
+	{"MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhIjKl x", NULL},
+	{"MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhIjKl."
+	 "AbCdEfGhIjKlMnOpQrStUvWxYz",
+	 NULL},
+	{"MTA5ODc2NTQzMjEwOTg3NjU0Mw.GhIjKl."
+	 "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg",
+	 NULL},
+	{"MABCDEFGHIJKLMNOPQRSTUVWXY.GhIjKl."
+	 "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab",
+	 NULL},
+
+	/* a bare Bearer: 16+ with a letter and a digit, its '=' padding included */
+	{"Bearer dXNlcjpwYXNzd29y"
+	 "ZDEyMzQ1Ng==",
+	 "Bearer [[bearer-token|dXNlcjpwYXNzd29y"
+	 "ZDEyMzQ1Ng==]]"},
+	{"Bearer abcdefghijklmnopqrst", NULL},
+
+	/* data: URLs: a base64 payload is stepped over, any other is text */
+	{"data:image/png;base64,AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q",
+	 NULL},
+	{"data:text/plain;charset=utf-8,AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q",
+	 "data:text/plain;charset=utf-8,[[google-api-key|AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q]]"},
+	{"data:b,AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q",
+	 "data:b,[[google-api-key|AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q]]"},
+	{"see \"data:image/png\" or data:", NULL},
+	{"see data:image/png base64", NULL},
+	{"data:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	 "aaaaaaaaaa;base64,AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q",
+	 "data:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	 "aaaaaaaaaa;base64,[[google-api-key|AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q]]"},
+
+	/* PEM: only PRIVATE KEY labels; to the END line, a quote, or the end */
+	{"-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", NULL},
+	{"-----BEGIN PRIVATE KEY", NULL},
+	{"-----BEGIN rsa private key-----\nMIIB", NULL},
+	{"-----BEGIN X-----\nMIIB", NULL},
+	{"-----BEGIN AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA PRIVATE KEY-----",
+	 NULL},
+	{"k='-----BEGIN PRIVATE KEY-----\nMIIabc' x", "k='[[private-key|-----BEGIN PRIVATE KEY-----\nMIIabc]]' x"},
+	{"<pre>-----BEGIN PRIVATE KEY-----\nMIIabc</pre>",
+	 "<pre>[[private-key|-----BEGIN PRIVATE KEY-----\nMIIabc]]</pre>"},
+	{"`-----BEGIN PRIVATE KEY-----\nMIIabc`", "`[[private-key|-----BEGIN PRIVATE KEY-----\nMIIabc]]`"},
+	{"-----BEGIN EC PRIVATE KEY-----\nab-cd\n-----END EC PRIVATE KEY-----\nafter",
+	 "[[private-key|-----BEGIN EC PRIVATE KEY-----\nab-cd\n-----END EC PRIVATE KEY-----]]\nafter"},
+	{"-----BEGIN PRIVATE KEY-----\nMIIabc\n-----END PRIVATE KEY",
+	 "[[private-key|-----BEGIN PRIVATE KEY-----\nMIIabc\n-----END PRIVATE KEY]]"},
+	{"-----BEGIN PRIVATE KEY-----\nMIIabc\n-----END PRIVATE KEY\nmore",
+	 "[[private-key|-----BEGIN PRIVATE KEY-----\nMIIabc\n-----END PRIVATE KEY]]\nmore"},
+
+	/* phone: + and 8-15 digits, not 0 first, not inside a word or a decimal */
+	{"+0123456789", NULL},
+	{"+1234567", NULL},
+	{"+1234567890123456", NULL},
+	{"+14155552671x", NULL},
+	{"+14155552671.5", NULL},
+	{"tel:+14155552671", "tel:[[phone|+14155552671]]"},
+	{"(+14155552671)", "([[phone|+14155552671]])"},
+	{"+14155552671 now", "[[phone|+14155552671]] now"},
+
+	/* keys split into words: at _ - . space / and camelCase, of any length */
+	{"{\"api key\": \"k3yV4lue9999\"}", "{\"api key\": \"[[api-key|k3yV4lue9999]]\"}"},
+	{"{\"db/password\": \"x1\"}", "{\"db/password\": \"[[password|x1]]\"}"},
+	{"API__KEY=abc", "API__KEY=[[api-key|abc]]"},
+	{"supercalifragilisticexpialidocious_token=abcDEF123ghiJKL456",
+	 "supercalifragilisticexpialidocious_token=[[token|abcDEF123ghiJKL456]]"},
+	{"$password = 'hunter2'", "$password = '[[password|hunter2]]'"},
+	{"@secret: s3cr3tv4lue", "@secret: [[secret|s3cr3tv4lue]]"},
+	{"$=abc", NULL},
+	{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_"
+	 "password=hunter2",
+	 NULL},
+	{"{\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_"
+	 "password\": \"hunter2\"}",
+	 NULL},
+	/* the word that decides: the last, or the one before value/b64/...; a meta word says "about" */
+	{"secret_name_value=abc", NULL},
+	{"API_KEY_VALUE=abc", "API_KEY_VALUE=[[api-key|abc]]"},
+	{"PASSWORD_B64=abc", "PASSWORD_B64=[[password|abc]]"},
+	{"PASSPHRASE=abc", "PASSPHRASE=[[password|abc]]"},
+	{"DB_PASS=abc", "DB_PASS=[[password|abc]]"},
+	{"MYSQL_PWD=abc", "MYSQL_PWD=[[password|abc]]"},
+	{"PASS=abc", NULL},
+	{"SECRETS=abc", "SECRETS=[[secret|abc]]"},
+	{"clientsecret=abc", "clientsecret=[[client-secret|abc]]"},
+	{"{\"apikey\": \"abc\"}", "{\"apikey\": \"[[api-key|abc]]\"}"},
+	{"X_KEY=abc", "X_KEY=[[api-key|abc]]"},
+	{"privatekey=abc", "privatekey=[[private-key|abc]]"},
+	{"accesskey=abc", "accesskey=[[secret-key|abc]]"},
+	{"secretkey=abc", "secretkey=[[secret-key|abc]]"},
+	{"accountkey=abc", "accountkey=[[azure-account-key|abc]]"},
+	{"SHARED_KEY=abc", "SHARED_KEY=[[azure-account-key|abc]]"},
+	{"ACCESS_KEY=abc", "ACCESS_KEY=[[secret-key|abc]]"},
+	{"MY_ACCESS_KEY=abc", "MY_ACCESS_KEY=[[secret-key|abc]]"},
+	{"AWS_API_KEY=abc", "AWS_API_KEY=[[api-key|abc]]"},
+	{"MY_CLIENTSECRET=abc", "MY_CLIENTSECRET=[[client-secret|abc]]"},
+	{"DB_CREDENTIAL=abc", "DB_CREDENTIAL=[[credential|abc]]"},
+	{"Endpoint=sb://x/;SharedAccessKeyName=root;SharedAccessKey=abc1;",
+	 "Endpoint=sb://x/;SharedAccessKeyName=root;SharedAccessKey=[[azure-account-key|abc1]];"},
+	{"MY_APP_PROD_EU_WEST_1_DB_MAIN_PASSWORD=hunter2",
+	 "MY_APP_PROD_EU_WEST_1_DB_MAIN_PASSWORD=[[password|hunter2]]"},
+	{"A_B_C_D_E_F_G_H_PASSWORD_HASH=abc", NULL},
+	{"AWS_SECRET_KEY=abc", "AWS_SECRET_KEY=[[aws-secret-key|abc]]"},
+	{"AWS_SECRET=abc", "AWS_SECRET=[[aws-secret-key|abc]]"},
+	{"AWS_ACCESS_KEY=abcdef", NULL},
+	{"CREDENTIALS=abc", "CREDENTIALS=[[credential|abc]]"},
+	{"DB_CREDS=abc", "DB_CREDS=[[credential|abc]]"},
+	{"SIGNATURE=abc123def456", NULL},
+	{"REQUEST_SIGNATURE=abc123def456", NULL},
+	{"AWS_SECURITY_TOKEN=abcDEF123ghiJKL456", "AWS_SECURITY_TOKEN=[[token|abcDEF123ghiJKL456]]"},
+	{"JWT=abcDEF123ghiJKL456", "JWT=[[jwt|abcDEF123ghiJKL456]]"},
+	{"BEARER=abcDEF123ghiJKL456", "BEARER=[[bearer-token|abcDEF123ghiJKL456]]"},
+	{"BASIC_AUTH=abcDEF123ghiJKL456", NULL},
+	{"SID=abcDEF123ghiJKL456", "SID=[[session|abcDEF123ghiJKL456]]"},
+	{"sessionid=abcDEF123ghiJKL456", "sessionid=[[session|abcDEF123ghiJKL456]]"},
+	{"USER_SESSION=abcDEF123ghiJKL456", NULL},
+
+	/* kept keys are whole words: "encrypted" is, "sign" is not */
+	{"{\"encrypted\": \"AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q\"}",
+	 NULL},
+	{"{\"sign\": \"AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q\"}",
+	 "{\"sign\": \"[[google-api-key|AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q]]\"}"},
+
+	/* placeholders: empty, masks, dotted code, the key's own name */
+	{"{\"password\": \"\", \"n\": 1}", NULL},
+	{"password=xx**xx", NULL},
+	{"PASSWORD=XXXX-XXXX", NULL},
+	{"password=cfg.db.pass", NULL},
+	{"PASSWORD=password", NULL},
+	{"password=passw0rd", "password=[[password|passw0rd]]"},
+	/* weak keys: digits only from 16, not one lower-case word */
+	{"TOKEN=1234567890123456", "TOKEN=[[token|1234567890123456]]"},
+	{"TOKEN=123456789012345", NULL},
+	{"SESSION=abcdefghijkl", NULL},
+
+	/* the key before the separator: blanks, quotes, a YAML list, the line's start */
+	{"password\t= 'x1'", "password\t= '[[password|x1]]'"},
+	{"password    = 'x1'", "password    = '[[password|x1]]'"},
+	{"PASSWORD=    'x1'", "PASSWORD=    '[[password|x1]]'"},
+	{"a-'password': 'x1'", "a-'password': '[[password|x1]]'"},
+	{"\":x", NULL},
+	{"'password': 'x1'", "'password': '[[password|x1]]'"},
+	{"=abc", NULL},
+	{"password\": \"x1\"", NULL},
+	{"'password\": \"x1\"", NULL},
+	{"- password: hunter2x", "- password: [[password|hunter2x]]"},
+	{"config:\n- password: hunter2x\n", "config:\n- password: [[password|hunter2x]]\n"},
+	{"\t- password: hunter2x", "\t- password: [[password|hunter2x]]"},
+	{"x\t-\tpassword: hunter2x", NULL},
+	{"a\rpassword: hunter2x", "a\rpassword: [[password|hunter2x]]"},
+	{"prose - password: hunter2x", NULL},
+	{"password: hunter2x  # prod\n", "password: [[password|hunter2x]]  # prod\n"},
+	{"password: hunter2x\t\r\n", "password: [[password|hunter2x]]\t\r\n"},
+	{"password: hunter2x and more", NULL},
+	{"PASSWORD=", NULL},
+	{"PASSWORD=\t\t", NULL},
+
+	/* the value: \"x\" in JSON text held in prose, quotes, escapes */
+	{"log {\\\"password\\\": \\\"hunter2\\\"}", "log {\\\"password\\\": \\\"[[password|hunter2]]\\\"}"},
+	{"log {\\\"password\\\": \\\"hunter2", NULL},
+	{"log {\\\"password\\\": \\\"hun\nter2\\\"}", NULL},
+	{"password=`hunter2`", "password=`[[password|hunter2]]`"},
+	{"password='abc\ndef'", NULL},
+	{"password='a\\b1'", "password='[[password|a\\b1]]'"},
+	{"password=\"a\\\"b1\"", NULL},
+	{"password=\"a\\nb1\"", "password=\"[[password|a\\nb1]]\""},
+	{"password=\"abc", NULL},
+	{"password=\"a\\", NULL},
+	{"password=\\", NULL},
+	{"password=\\x1", NULL},
+	{"password=~abc", NULL},
+
+	/* Authorization and Cookie headers */
+	{"Authorization: Token abc123def456", "Authorization: Token [[authorization|abc123def456]]"},
+	{"\"Authorization: Bearer \"", NULL},
+	{"authorization=Bearer b3ArErT0kEn9a"
+	 "BcDeFgHiJkLmN",
+	 "authorization=Bearer [[bearer-token|b3ArErT0kEn9a"
+	 "BcDeFgHiJkLmN]]"},
+	{"authorization=\"abcDEF123ghiJKL456\"", "authorization=\"[[authorization|abcDEF123ghiJKL456]]\""},
+	{"Authorization:abcDEF123ghiJKL456", "Authorization:[[authorization|abcDEF123ghiJKL456]]"},
+	{"Cookie:a=1", "Cookie:a=[[cookie|1]]"},
+	{"set-cookie: sid=q1w2e3r4; theme=dark", "set-cookie: sid=[[cookie|q1w2e3r4]]; theme=dark"},
+	{"Cookie: a=1;", "Cookie: a=[[cookie|1]];"},
+	{"Cookie: a=1; ", "Cookie: a=[[cookie|1]]; "},
+	{"Cookie: a=; b=2", "Cookie: a=; b=[[cookie|2]]"},
+	{"Cookie: =x", NULL},
+	{"Cookie: abc", NULL},
+	{"Cookie: abc def=1", NULL},
+	{"Cookie:", NULL},
+	{"Authorization:", NULL},
+
+	/* operators and := */
+	{"password+=abc1", NULL},
+	{"password<=abc1", NULL},
+	{"password := \"hunter2\"", "password := \"[[password|hunter2]]\""},
+
+	/* scheme://user:password@ and scheme://token@ */
+	{"://user:pw1@h", NULL},
+	{"a ://user:pw1@h", NULL},
+	{"https://user:@host", NULL},
+	{"https://user:${PASS}@host", NULL},
+	{"https://user:password@host", NULL},
+	{"https://abcdefghijklmnopqr@github.com", NULL},
+	{"redis://:pw1@h", "redis://:[[url-password|pw1]]@h"},
+
+	/* ?key=value */
+	{"https://x/?token", NULL},
+	{"https://x/?access_token&x=1", NULL},
+	{"https://x/?token=", NULL},
+	{"https://x/?code=abc", NULL},
+	{"https://x/?code=abcdefghij", NULL},
+	{"https://x/?code=abc123def456", "https://x/?code=[[query-token|abc123def456]]"},
+
+	/* JSON text that is not JSON after all is scanned as text */
+	{"{\"a\": \"x\\u00zz\", \"password\": \"hunter2\"}",
+	 "{\"a\": \"x\\u00zz\", \"password\": \"[[password|hunter2]]\"}"},
+	{"{\"a\": \"\\x\", \"password\": \"hunter2\"}", "{\"a\": \"\\x\", \"password\": \"[[password|hunter2]]\"}"},
+	{"{\"a\": \"\\u00_0\", \"password\": \"hunter2\"}",
+	 "{\"a\": \"\\u00_0\", \"password\": \"[[password|hunter2]]\"}"},
+	{"{\"password\": \"hunter2\", \"a\": \"\\u12\"}", "{\"password\": \"[[password|hunter2]]\", \"a\": \"\\u12\"}"},
+	{"{\"password\": \"hunter2\", \"a\": \"x\\\"", "{\"password\": \"[[password|hunter2]]\", \"a\": \"x\\\""},
+	{"{\"password\": \"hunter2\", \"a\": \"x", "{\"password\": \"[[password|hunter2]]\", \"a\": \"x"},
+	{"[\"ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6\"",
+	 "[\"[[github-token|ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6]]\""},
+	/* a changed literal is decoded and re-encoded: a lone surrogate becomes U+FFFD */
+	{"[\"\\ud83d x ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6\"]",
+	 "[\"\xEF\xBF\xBD x [[github-token|ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6]]\"]"},
+	{"[\"\\ud83d\\n\\ud83d\\ue000 ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6\"]",
+	 "[\"\xEF\xBF\xBD\\n\xEF\xBF\xBD\xEE\x80\x80 [[github-token|ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6]]\"]"},
+	{"[\"\\ud83d\\u0041\\ude00\\ud83d\\ude00 ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6\\ud83d\"]",
+	 "[\"\xEF\xBF\xBD"
+	 "A\xEF\xBF\xBD\xF0\x9F\x98\x80 [[github-token|ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6]]\xEF\xBF\xBD\"]"},
+	{"[\"\\ud83d\\u00zz ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6\"]",
+	 "[\"\\ud83d\\u00zz [[github-token|ghp_aB3dE6gH9jK2mN5p"
+	 "Q8sT1vW4yZ7bC0eF3hJ6]]\"]"},
+};
+
 /* text that must come out as it went in */
 static const char *const lookalikes[] = {
 	"commit da39a3ee5e6b4b0d3255bfef95601890afd80709 and 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
@@ -310,6 +664,55 @@ static const char *const lookalikes[] = {
 static struct txc_str redact(struct txc_redactor *r, struct txc_arena *a, const char *s)
 {
 	return txc_redact_str(r, a, (struct txc_str){s, strlen(s)});
+}
+
+/* t with each "[[kind|secret]]" written as the marker of secret; *n: how many */
+static char *expand(const char *t, size_t *n)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	*n = 0;
+	for (const char *m; (m = strstr(t, "[[")) != NULL;) {
+		const char *bar = strchr(m, '|'), *end = strstr(m, "]]");
+		assert_non_null(bar);
+		assert_non_null(end);
+		unsigned char h[32];
+		char hex[65];
+		txc_sha256(bar + 1, (size_t)(end - bar - 1), h);
+		txc_hex(hex, h, 2);
+		txc_buf_add(&b, t, (size_t)(m - t));
+		txc_buf_addstr(&b, "[REDACTED:");
+		txc_buf_add(&b, m + 2, (size_t)(bar - m - 2));
+		txc_buf_addf(&b, " \xE2\x80\xA6%s]", hex);
+		t = end + 2;
+		(*n)++;
+	}
+	txc_buf_addstr(&b, t);
+	return txc_buf_detach(&b, NULL);
+}
+
+static void test_exact(void **state)
+{
+	(void)state;
+	int failed = 0;
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+		struct txc_arena *a = txc_arena_new(0);
+		struct txc_redactor *r = txc_redactor_new(false);
+		const char *in = exact[i].in;
+		struct txc_str out = redact(r, a, in);
+		size_t n = 0;
+		char *want = exact[i].want ? expand(exact[i].want, &n) : NULL;
+		bool ok = want ? strcmp(out.ptr, want) == 0 && txc_redact_count(r) == n
+			       : out.ptr == in && txc_redact_count(r) == 0;
+		if (!ok) {
+			print_error("case %zu:\n  in:   %s\n  out:  %s\n  want: %s\n", i, in, out.ptr,
+				    want ? want : "(unchanged)");
+			failed++;
+		}
+		free(want);
+		txc_redactor_free(r);
+		txc_arena_free(a);
+	}
+	assert_int_equal(failed, 0);
 }
 
 static char *fill(const struct sample *c)
@@ -605,6 +1008,23 @@ static void test_utf8(void **state)
 	txc_arena_free(a);
 }
 
+/* JSON text with a NUL byte after a backslash is not JSON: it is scanned as text, every byte kept */
+static void test_json_nul_escape(void **state)
+{
+	(void)state;
+	static const char in[] = "{\"a\": \"x\\\0\", \"password\": \"hunter2\"}";
+	static const char want[] = "{\"a\": \"x\\\0\", \"password\": \"[REDACTED:password \xE2\x80\xA6"
+				   "f52f]\"}";
+	struct txc_arena *a = txc_arena_new(0);
+	struct txc_redactor *r = txc_redactor_new(false);
+	struct txc_str out = txc_redact_str(r, a, (struct txc_str){in, sizeof(in) - 1});
+	assert_int_equal(out.len, sizeof(want) - 1);
+	assert_memory_equal(out.ptr, want, sizeof(want) - 1);
+	assert_int_equal(txc_redact_count(r), 1);
+	txc_redactor_free(r);
+	txc_arena_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -618,6 +1038,8 @@ int main(void)
 		cmocka_unit_test(test_transcript),
 		cmocka_unit_test(test_base64_kept),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_json_nul_escape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
