@@ -276,17 +276,17 @@ static size_t utf8_chars(const char *p, size_t n)
 	return c;
 }
 
-/* Piece [p, p+n) as one quoted trigram phrase, when it is long enough to narrow by. */
+/*
+ * Piece [p, p+n) as one quoted trigram phrase, when it is long enough to
+ * narrow by.  A piece never holds '"' (parse_item ends words and phrases at
+ * one), so it needs no escaping.
+ */
 static bool trigram_piece(struct txc_buf *b, const char *p, size_t n)
 {
 	if (utf8_chars(p, n) < 3 || memchr(p, '\0', n) != NULL)
 		return false;
 	txc_buf_addstr(b, b->len ? " \"" : "\"");
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '"')
-			txc_buf_addch(b, '"');
-		txc_buf_addch(b, p[i]);
-	}
+	txc_buf_add(b, p, n);
 	txc_buf_addch(b, '"');
 	return true;
 }
@@ -314,11 +314,7 @@ char *txc_query_trigram(const struct txc_query *q)
 			return NULL;
 		}
 	}
-	if (b.len == 0) {
-		txc_buf_release(&b);
-		return NULL;
-	}
-	return b.buf;
+	return b.buf; /* not empty: a parsed query has a term to find, and each added a piece */
 }
 
 struct txc_str txc_query_needle(const struct txc_query *q, size_t i)
@@ -465,11 +461,13 @@ void txc_query_snippet(const struct txc_query *q, const char *text, size_t len, 
 	for (size_t i = 0; i < q->n; i++) {
 		if (q->v[i].negated)
 			continue;
-		/* from the text's start: a window may begin inside a token */
-		for (size_t from = 0;
-		     from < end && find_term(&q->v[i], text, len, from, &ms, &me) && ms<end; from = me> ms ? me
-													   : ms + 1)
-			if (ms >= start)
-				add_mark(out, ms, me);
+		/*
+		 * From the text's start: a window may begin inside a token.  No
+		 * match starts before the window (it starts at or before the
+		 * first), and none is empty.
+		 */
+		for (size_t from = 0; from < end && find_term(&q->v[i], text, len, from, &ms, &me) && ms < end;
+		     from = me)
+			add_mark(out, ms, me);
 	}
 }
