@@ -64,12 +64,17 @@ static char *fts_sql(struct hermes_db *s, const char *table)
 	return sql;
 }
 
-/* Whether the table can be read here: a missing tokenizer or module fails now, not mid-search. */
+/*
+ * Whether the table answers what the search asks of it (MATCH, rowid,
+ * rank): a missing tokenizer or module, or a plain table of that name, fails
+ * now, not mid-search.
+ */
 static bool fts_readable(struct hermes_db *s, const char *table, char *err, size_t size)
 {
 	sqlite3_stmt *st;
-	char sql[96];
-	snprintf(sql, sizeof(sql), "SELECT * FROM %s LIMIT 0", table); /* a fixed name of ours */
+	char sql[128];
+	snprintf(sql, sizeof(sql), "SELECT rowid, rank FROM %s WHERE %s MATCH 'txc' LIMIT 0", table,
+		 table); /* a fixed name of ours */
 	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
@@ -286,13 +291,13 @@ static void filters(struct hermes_db *s, struct txc_buf *b, const struct txc_sea
 		txc_buf_addstr(b, " AND m.tool_name = ?3");
 }
 
-/* By time, ties in row order (f.k: the index's rank; a table without id: rowid, as the reader does). */
+/*
+ * By time, ties in row order (f.k: the index's rank; a table without id:
+ * rowid, as the reader does).  --sort rank never comes here: by_ids asks the
+ * index itself for its order.
+ */
 static void order_by(struct hermes_db *s, struct txc_buf *b, const struct txc_search_opts *o, bool ranked)
 {
-	if (ranked && o->sort == TXC_SORT_RANK) {
-		txc_buf_addstr(b, " ORDER BY f.k");
-		return;
-	}
 	const char *dir = o->sort == TXC_SORT_OLDEST ? "ASC" : "DESC";
 	txc_buf_addstr(b, " ORDER BY ");
 	msg_col(s, b, "timestamp");
