@@ -453,6 +453,7 @@ INSERT INTO messages VALUES (8, 7, 'tool', 'oddword terminal.log read', 'read_fi
 INSERT INTO messages VALUES (9, 7, 'user', '東京_50% done', NULL, 1789000009, 1);
 INSERT INTO messages VALUES (10, 7, 'user', '東京x50y done', NULL, 1789000010, 1);
 INSERT INTO messages VALUES (11, 7, 'user', '東京\50% done', NULL, 1789000011, 1);
+INSERT INTO messages VALUES (12, 7, 'user', '東京%50 done', NULL, 1789000012, 1);
 SQL
 "$mkdb" odd.db odd.sql || bad "mkdb odd"
 sha256sum odd.db >> more.sha
@@ -508,13 +509,15 @@ done
 # a compression chain longer than the 100 steps followed (k0 -> ... -> k120): the tip is k100;
 # no source or model_config column to filter continuations by
 python3 - > longchain.sql <<'PY'
-print("CREATE TABLE sessions (id TEXT PRIMARY KEY, started_at REAL NOT NULL, ended_at REAL, end_reason TEXT, parent_session_id TEXT);")
+print("CREATE TABLE sessions (id TEXT PRIMARY KEY, started_at REAL NOT NULL, ended_at REAL, end_reason TEXT, parent_session_id TEXT,")
+print("  last_activity_at REAL);")
 print("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);")
 for i in range(121):
     parent = "NULL" if i == 0 else "'k%d'" % (i - 1)
     end = "NULL, NULL" if i == 120 else "%d, 'compression'" % (1000 + 10 * i + 5)
-    print("INSERT INTO sessions VALUES ('k%d', %d, %s, %s);" % (i, 1000 + 10 * i, end, parent))
+    print("INSERT INTO sessions VALUES ('k%d', %d, %s, %s, %d);" % (i, 1000 + 10 * i, end, parent, 1000 + 10 * i + 5))
 print("INSERT INTO messages VALUES (1, 'k0', 'user', 'chainword first', 1001), (2, 'k99', 'user', 'chainword late', 1991);")
+print("INSERT INTO messages VALUES (3, 'k0', 'assistant', 'chainword again', 1002);")
 PY
 "$mkdb" longchain.db longchain.sql || bad "mkdb longchain"
 sha256sum longchain.db >> more.sha
@@ -598,6 +601,79 @@ mkdir -p nohome
 HOME=$PWD/nohome HERMES_HOME=$PWD/nohome expect_rc 0 "default store missing" S --json retry
 [ "$(cat out.txt)" = "[]" ] && grep -q 'warning: no Hermes store at' err.txt && ok || bad "missing store json: $(cat out.txt) $(cat err.txt)"
 [ -e nohome/state.db ] && bad "a store was created" || ok
+
+# no message id and sessions WITHOUT ROWID: one pass in time order; no numbers; a NULL role and title;
+# a tab and a line break in the JSON snippet become spaces; a trigram index it cannot read by id
+cat > noid.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT) WITHOUT ROWID;
+CREATE TABLE messages (session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='trigram');
+INSERT INTO sessions VALUES ('n1', 'cli', 1789000000, 'first'), ('n2', 'cli', 1789000100, NULL);
+INSERT INTO messages VALUES ('n1', 'user', '東京タワー noidword', 1789000001), ('n1', 'assistant', 'noidword reply', 1789000002);
+INSERT INTO messages VALUES ('n2', 'user', '東京タワー again', 1789000101), ('n2', NULL, 'noidword	tab' || char(13) || char(10) || 'line', 1789000102);
+INSERT INTO messages_fts_trigram(rowid, content) SELECT rowid, content FROM messages;
+SQL
+"$mkdb" noid.db noid.sql || bad "mkdb noid"
+sha256sum noid.db >> more.sha
+expect_rc 0 "noid trigram" S --db noid.db --json --verbose 東京タワー
+grep -q ': scan, .*messages has no id or role to read messages_fts_trigram by; 2 hits' err.txt && ok || bad "noid: $(cat err.txt)"
+python3 -c '
+import json, sys
+got = [(h["session_id"], h["message"], h["row_id"], h["title"], h["snippet"]) for h in json.load(sys.stdin)]
+sys.exit(got != [("n2", None, None, None, ">>>東京タワー<<< again"), ("n1", None, None, "first", ">>>東京タワー<<< noidword")])' < out.txt &&
+	ok || bad "noid hits: $(cat out.txt)"
+expect_rc 0 "noid words" S --db noid.db --json --sort oldest noidword
+python3 -c '
+import json, sys
+got = [(h["session_id"], h["role"], h["snippet"]) for h in json.load(sys.stdin)]
+sys.exit(got != [("n1", "user", "東京タワー >>>noidword<<<"), ("n1", "assistant", ">>>noidword<<< reply"), ("n2", None, ">>>noidword<<< tab  line")])' < out.txt &&
+	ok || bad "noid oldest: $(cat out.txt)"
+expect_rc 0 "noid text" S --db noid.db --color never noidword
+printf 'n2  2026-09-10 00:28  \n  n2#?  -  2026-09-10 00:28  >>>noidword<<< tab\\x0d line\nn1  2026-09-10 00:26  first\n' > want.txt
+head -n 3 out.txt | cmp -s - want.txt && ok || bad "noid text: $(cat out.txt)"
+# LIKE's % in a substring word
+expect_rc 0 "like percent" S --db odd.db --json '東京%50'
+same "東京%50 (LIKE's % is a character)" "12" "$(rows)"
+
+# a damaged trigram index: by rank the failure stops the search before the scan on top
+mk tridamaged "$tri1
+UPDATE messages_fts_trigram_data SET block = X'0102030405060708' WHERE id > 10;"
+for sort in rank newest; do
+	expect_rc 1 "tridamaged $sort" S --db tridamaged.db --sort $sort 東京タワー
+	one_line_err "tridamaged $sort"
+	[ ! -s out.txt ] && ok || bad "tridamaged $sort printed hits: $(cat out.txt)"
+done
+
+# every profile's store, each hit naming its profile; a full --limit stops before the next store
+mkdir -p home/profiles/p2
+cp external.db home/state.db && cp none.db home/profiles/p2/state.db
+expect_rc 0 "all profiles" S --home home --all-profiles --json --sort oldest retry loop
+python3 -c '
+import json, sys
+got = [(h["profile"], h["row_id"]) for h in json.load(sys.stdin)]
+sys.exit(sorted(got) != [("default", 1), ("default", 2), ("default", 13), ("p2", 1), ("p2", 2), ("p2", 13)])' < out.txt &&
+	ok || bad "all profiles: $(cat out.txt)"
+expect_rc 0 "all profiles limit" S --home home --all-profiles --json --verbose --limit 2 retry loop
+[ "$(rows | wc -w)" = 2 ] && [ "$(grep -c 'txc: search: ' err.txt)" = 1 ] && ok || bad "limit across profiles: $(cat err.txt)"
+
+# text form: a compacted row says so; a session's hits share its heading and tip
+expect_rc 0 "compacted text" S --db external.db --color never oldword
+[ "$(sed -n 2p out.txt)" = "  s_retry#3  user (compacted)  2026-09-10 00:26  compacted >>>oldword<<< history" ] && ok ||
+	bad "compacted text: $(cat out.txt)"
+expect_rc 0 "chain text" S --db longchain.db --color never chainword
+[ "$(grep -c '^k0 .*(compressed; continued in k100)$' out.txt)" = 1 ] && [ "$(grep -c '^  k0#' out.txt)" = 2 ] && ok ||
+	bad "chain text: $(cat out.txt)"
+# --sessions on a terminal: ids escaped as all text is
+if command -v script > /dev/null; then
+	script -qec "'$txc' search --db odd.db --sessions --include-inactive oddword" /dev/null > tty.txt 2>&1
+	[ "$(tr -d '\r' < tty.txt)" = "7
+c1" ] && ok || bad "--sessions on a tty: $(cat tty.txt)"
+fi
+# no store: named, exit 3; at the default place, a warning and no output
+expect_rc 3 "no such db" S --db nonexist.db retry
+one_line_err "no such db"
+HOME=$PWD/nohome HERMES_HOME=$PWD/nohome expect_rc 0 "default store missing, text" S retry
+[ ! -s out.txt ] && grep -q 'warning: no Hermes store at' err.txt && ok || bad "missing store text: $(cat out.txt) $(cat err.txt)"
 
 cat more.sha >> before.sha
 sha256sum -c --quiet before.sha > sha.txt 2>&1 && ok || bad "a store changed: $(cat sha.txt)"

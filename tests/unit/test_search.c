@@ -238,7 +238,10 @@ static void test_text_kind(void **state)
 static void test_items(void **state)
 {
 	(void)state;
-	struct txc_query q = parse("- retry -", 9); /* a lone '-' is punctuation, not an exclusion */
+	struct txc_query q = parse("a\rb\fc\vd\te\nf", 11); /* every white space separates items */
+	assert_int_equal(q.n, 6);
+	txc_query_free(&q);
+	q = parse("- retry -", 9); /* a lone '-' is punctuation, not an exclusion */
 	assert_int_equal(q.n, 1);
 	assert_false(q.v[0].negated);
 	txc_query_free(&q);
