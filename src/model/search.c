@@ -52,7 +52,7 @@ static bool is_symbol(uint32_t cp)
 			cp != 0xB9 && cp != 0xBA && !(cp >= 0xBC && cp <= 0xBE)) ||
 		       cp == 0xD7 || cp == 0xF7;
 	if (cp <= 0x2BFF)
-		return !(cp >= 0x2070 && cp <= 0x218F) && !(cp >= 0x20D0 && cp <= 0x20FF) &&
+		return !(cp >= 0x2070 && cp <= 0x218F) && /* (holds the combining marks 0x20D0..0x20FF) */
 		       !(cp >= 0x2460 && cp <= 0x24FF) && !(cp >= 0x2776 && cp <= 0x2793);
 	return (cp >= 0x2E00 && cp <= 0x2E7F && cp != 0x2E2F) || (cp >= 0x3000 && cp <= 0x3004) ||
 	       (cp >= 0x3008 && cp <= 0x3020) || cp == 0x3030 || (cp >= 0x303D && cp <= 0x303F) ||

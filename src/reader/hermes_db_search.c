@@ -13,6 +13,7 @@
  * window, tool rows a view cut) are scanned on top.
  */
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -662,22 +663,33 @@ static void tip_cache_free(struct tip_cache *c)
 
 /* ---- the op ---- */
 
+/* Append to info->how at *n, cut at its size as snprintf cuts (past the end: nothing). */
+static void how_add(struct txc_search_info *info, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void how_add(struct txc_search_info *info, size_t *n, const char *fmt, ...)
+{
+	if (*n >= sizeof(info->how))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	*n += (size_t)vsnprintf(info->how + *n, sizeof(info->how) - *n, fmt, ap); /* %s %d %lld: never negative */
+	va_end(ap);
+}
+
 static void describe_trigram(const struct plan *p, const char *expr, struct txc_search_info *info)
 {
 	snprintf(info->index, sizeof(info->index), "%s",
 		 p->legacy ? "messages_fts_trigram (legacy inline)" : "messages_fts_trigram (external content)");
-	int n = snprintf(info->how, sizeof(info->how), "MATCH %s (substrings); ", expr);
-	if (n > 0 && (size_t)n < sizeof(info->how))
-		n += p->legacy ? snprintf(info->how + n, sizeof(info->how) - (size_t)n,
-					  "tool rows longer than %d characters", TOOL_CUT)
-			       : snprintf(info->how + n, sizeof(info->how) - (size_t)n,
-					  "rows its view %.64s leaves out (tool rows%s)", p->src,
-					  p->no_calls ? ", and tool calls" : "");
-	if (p->window && n > 0 && (size_t)n < sizeof(info->how))
-		n += snprintf(info->how + n, sizeof(info->how) - (size_t)n, ", rows %lld..%lld (a rebuild in progress)",
-			      (long long)p->lo + 1, (long long)p->hi);
-	if (n > 0 && (size_t)n < sizeof(info->how))
-		snprintf(info->how + n, sizeof(info->how) - (size_t)n, " are not indexed by it: scanned");
+	size_t n = 0;
+	how_add(info, &n, "MATCH %s (substrings); ", expr);
+	if (p->legacy)
+		how_add(info, &n, "tool rows longer than %d characters", TOOL_CUT);
+	else
+		how_add(info, &n, "rows its view %.64s leaves out (tool rows%s)", p->src,
+			p->no_calls ? ", and tool calls" : "");
+	if (p->window)
+		how_add(info, &n, ", rows %lld..%lld (a rebuild in progress)", (long long)p->lo + 1, (long long)p->hi);
+	how_add(info, &n, " are not indexed by it: scanned");
 }
 
 static void describe(const struct plan *p, const char *fts, struct txc_search_info *info)
@@ -694,14 +706,13 @@ static void describe(const struct plan *p, const char *fts, struct txc_search_in
 	}
 	snprintf(info->index, sizeof(info->index), "%s",
 		 p->legacy ? "messages_fts (legacy inline)" : "messages_fts (external content)");
-	int n = snprintf(info->how, sizeof(info->how), "MATCH %s", fts);
-	if (p->window && n > 0 && (size_t)n < sizeof(info->how))
-		n += snprintf(info->how + n, sizeof(info->how) - (size_t)n,
-			      "; rows %lld..%lld are not indexed yet (a rebuild in progress): scanned",
-			      (long long)p->lo + 1, (long long)p->hi);
-	if (p->tools_cut && n > 0 && (size_t)n < sizeof(info->how))
-		snprintf(info->how + n, sizeof(info->how) - (size_t)n,
-			 "; tool rows longer than %d characters are indexed only in part: scanned", TOOL_CUT);
+	size_t n = 0;
+	how_add(info, &n, "MATCH %s", fts);
+	if (p->window)
+		how_add(info, &n, "; rows %lld..%lld are not indexed yet (a rebuild in progress): scanned",
+			(long long)p->lo + 1, (long long)p->hi);
+	if (p->tools_cut)
+		how_add(info, &n, "; tool rows longer than %d characters are indexed only in part: scanned", TOOL_CUT);
 }
 
 static void bind_filters(struct run *r, sqlite3_stmt *st, const char *match, bool likes)

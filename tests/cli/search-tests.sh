@@ -407,14 +407,16 @@ mk trifresh "$tri1
 INSERT INTO state_meta VALUES ('fts_stale', '0'), ('fts_rebuild_high_water', '20');"
 mk trinull "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tool_name, tool_calls, content='', tokenize='trigram');
 INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls) SELECT id, content, tool_name, tool_calls FROM messages;"
-mk tribadname "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='messages-src', content_rowid='id', tokenize='trigram');"
+mk tribadname "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='Messages2-src', content_rowid='id', tokenize='trigram');"
 # FTS5 refuses this CREATE (tabs and line breaks around '='): any use of the table fails
 mk tribroken "$tri1
 PRAGMA writable_schema = ON;
 UPDATE sqlite_master SET sql = 'CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tool_name, tool_calls,
 	content	=	''messages_fts_trigram_src'',
  content_rowid =
-id, tokenize=''trigram'')' WHERE name = 'messages_fts_trigram';
+id , tokenize
+=trigram
+)' WHERE name = 'messages_fts_trigram';
 PRAGMA writable_schema = OFF;"
 for l in trispace tribare trimsg trinoname tristale trifresh trinull tribadname tribroken; do
 	for q in 東京タワー tokyoタワー "東京タワー -完了" '"東京の天気"'; do
@@ -674,6 +676,46 @@ expect_rc 3 "no such db" S --db nonexist.db retry
 one_line_err "no such db"
 HOME=$PWD/nohome HERMES_HOME=$PWD/nohome expect_rc 0 "default store missing, text" S retry
 [ ! -s out.txt ] && grep -q 'warning: no Hermes store at' err.txt && ok || bad "missing store text: $(cat out.txt) $(cat err.txt)"
+
+# more spellings: unicode61 in single quotes (used); trigram indexes txc must not narrow by: another
+# tokenizer, none, a content name too long or a rowid column that is no plain name
+mk uniquote "CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id, tokenize='unicode61');
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');"
+mk triporter "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='porter');
+$legtri"
+mk trinotok "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content);
+$legtri"
+mk trilong "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='messages_fts_trigram_src_with_a_name_longer_than_sixty_three_chars', content_rowid='id', tokenize='trigram');"
+mk tribadid "$tri1
+DROP TABLE messages_fts_trigram;
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='messages_fts_trigram_src', content_rowid='my id', tokenize='trigram');"
+for l in uniquote:'messages_fts (external content), complete: MATCH "retry" AND "loop"; 3 hits' \
+	triporter:'scan, .*is not a case-folding trigram index; 6 hits' trinotok:'scan, .*is not a case-folding trigram index; 6 hits' \
+	trilong:'scan, .*reads no content table txc can read; 6 hits' tribadid:'scan, .*reads no content table txc can read; 6 hits'; do
+	q=東京タワー; [ "${l%%:*}" = uniquote ] && q='retry loop'
+	expect_rc 0 "${l%%:*}" S --db "${l%%:*}.db" --json --verbose --limit 100 $q
+	grep -q -- "${l#*:}" err.txt && ok || bad "${l%%:*}: $(cat err.txt)"
+	same "${l%%:*} rows" "$(grep "^$q|" cases.txt | cut -d'|' -f2)" "$(rows)"
+done
+# the later view on a store whose messages have no tool_calls or tool_name column, and sessions
+# with parent links but no end_reason (no chains to follow)
+cat > nocols.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT, parent_session_id TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+CREATE VIEW messages_fts_trigram_src AS SELECT id, content FROM messages WHERE role <> 'tool';
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='messages_fts_trigram_src', content_rowid='id', tokenize='trigram');
+INSERT INTO sessions VALUES ('p1', 'cli', 1789000000, 'parent', NULL), ('p2', 'cli', 1789000100, 'child', 'p1');
+INSERT INTO messages VALUES (1, 'p1', 'user', '東京タワー one', 1789000001), (2, 'p1', 'tool', '東京タワー tool', 1789000002);
+INSERT INTO messages VALUES (3, 'p2', 'user', '東京タワー two', 1789000101);
+INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES ('rebuild');
+SQL
+"$mkdb" nocols.db nocols.sql || bad "mkdb nocols"
+sha256sum nocols.db >> more.sha
+expect_rc 0 "nocols" S --db nocols.db --json --verbose --sort oldest 東京タワー
+[ "$(order)" = "1 2 3" ] && ok || bad "nocols rows: $(cat out.txt)"
+grep -q 'messages_fts_trigram (external content), .*leaves out (tool rows, and tool calls) are not indexed by it: scanned; 3 hits' err.txt &&
+	ok || bad "nocols: $(cat err.txt)"
+python3 -c 'import json,sys; sys.exit(any(h["tip"] is not None for h in json.load(sys.stdin)))' < out.txt && ok || bad "nocols tips: $(cat out.txt)"
 
 cat more.sha >> before.sha
 sha256sum -c --quiet before.sha > sha.txt 2>&1 && ok || bad "a store changed: $(cat sha.txt)"
