@@ -680,7 +680,8 @@ HOME=$PWD/nohome HERMES_HOME=$PWD/nohome expect_rc 0 "default store missing, tex
 # more spellings: unicode61 in single quotes (used); trigram indexes txc must not narrow by: another
 # tokenizer, none, a content name too long or a rowid column that is no plain name
 mk uniquote "CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id, tokenize='unicode61');
-INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');"
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+INSERT INTO state_meta VALUES ('fts_stale', NULL);"
 mk triporter "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='porter');
 $legtri"
 mk trinotok "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content);
@@ -716,6 +717,20 @@ expect_rc 0 "nocols" S --db nocols.db --json --verbose --sort oldest 東京タ�
 grep -q 'messages_fts_trigram (external content), .*leaves out (tool rows, and tool calls) are not indexed by it: scanned; 3 hits' err.txt &&
 	ok || bad "nocols: $(cat err.txt)"
 python3 -c 'import json,sys; sys.exit(any(h["tip"] is not None for h in json.load(sys.stdin)))' < out.txt && ok || bad "nocols tips: $(cat out.txt)"
+
+# no messages table, or one without session_id: nothing to find, said so
+for l in nomsg nosid; do
+	{
+		echo "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT);"
+		echo "INSERT INTO sessions VALUES ('a', 'cli', 1789000000, 't');"
+		[ $l = nosid ] && echo "CREATE TABLE messages (id INTEGER PRIMARY KEY, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES (1, 'user', 'word', 1);"
+	} > $l.sql
+	"$mkdb" $l.db $l.sql || bad "mkdb $l"
+	sha256sum $l.db >> more.sha
+	expect_rc 0 "$l" S --db $l.db --json --verbose word
+	[ "$(cat out.txt)" = "[]" ] && grep -q ": none, complete: the store has no messages table; 0 hits" err.txt && ok || bad "$l: $(cat out.txt) $(cat err.txt)"
+done
 
 cat more.sha >> before.sha
 sha256sum -c --quiet before.sha > sha.txt 2>&1 && ok || bad "a store changed: $(cat sha.txt)"
