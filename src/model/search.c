@@ -47,9 +47,9 @@ static bool is_cjk(uint32_t cp)
  */
 static bool is_symbol(uint32_t cp)
 {
-	if (cp < 0x2000)
-		return (cp >= 0x80 && cp <= 0xBF && cp != 0xAA && cp != 0xB2 && cp != 0xB3 && cp != 0xB5 &&
-			cp != 0xB9 && cp != 0xBA && !(cp >= 0xBC && cp <= 0xBE)) ||
+	if (cp < 0x2000) /* (never ASCII: callers ask only about cp >= 0x80) */
+		return (cp <= 0xBF && cp != 0xAA && cp != 0xB2 && cp != 0xB3 && cp != 0xB5 && cp != 0xB9 &&
+			cp != 0xBA && !(cp >= 0xBC && cp <= 0xBE)) ||
 		       cp == 0xD7 || cp == 0xF7;
 	if (cp <= 0x2BFF)
 		return !(cp >= 0x2070 && cp <= 0x218F) && /* (holds the combining marks 0x20D0..0x20FF) */
@@ -427,8 +427,8 @@ static size_t back_to_char(const char *text, size_t i)
 static void add_mark(struct txc_snippet *s, size_t a, size_t z)
 {
 	if (z > s->end)
-		z = s->end;
-	if (a >= z || s->n == TXC_SNIP_MARKS)
+		z = s->end; /* still past a: a match starts before the window's end */
+	if (s->n == TXC_SNIP_MARKS)
 		return;
 	size_t k = s->n;
 	while (k > 0 && s->mark[k - 1][0] > a) /* kept in order */

@@ -195,7 +195,7 @@ static void test_separators(void **state)
 					    "\xe3\x80\x8c",     "\xe3\x80\xb0",     "\xe3\x80\xbd", "\xef\xb8\xb1",
 					    "\xef\xbc\x81",     "\xef\xbc\x9f",     "\xef\xbc\xbb", "\xef\xbd\x9b",
 					    "\xf0\x9f\x8e\x89", "\xf3\xa0\x80\x81", "\xc2\xbf",     "\xe2\x9e\xa1",
-					    "\xf0\x9f\x84\x90"};
+					    "\xf0\x9f\x84\x90", "\xf0\x9f\x80\x84"};
 	static const char *const kept[] = {
 		"\xc2\xaa",     "\xc2\xb2",     "\xc2\xb3",     "\xc2\xb5",         "\xc2\xb9",     "\xc2\xba",
 		"\xc2\xbd",     "\xc3\xa9",     "\xe2\x81\xb4", "\xe2\x84\x83",     "\xe2\x83\x97", "\xe2\x91\xa0",
@@ -321,6 +321,20 @@ static void test_snippet_marks(void **state)
 	txc_query_snippet(&q, text, strlen(text), 8, &s);
 	assert_int_equal(s.start, 0);
 	assert_int_equal(s.end, 8);
+	assert_int_equal(s.n, 0);
+	txc_query_free(&q);
+
+	q = parse("\xf0\x9f\x98\x80", 4); /* the window would end at the match: it runs to the text's end */
+	const char *emoji = "abcde\xf0\x9f\x8e\x89x\xf0\x9f\x98\x80";
+	txc_query_snippet(&q, emoji, strlen(emoji), 8, &s);
+	assert_int_equal(s.start, 5);
+	assert_int_equal(s.end, 14);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.mark[0][0], 10);
+	assert_true(s.cut_left && !s.cut_right);
+	txc_query_snippet(&q, "", 0, 8, &s); /* an empty text: an empty window */
+	assert_int_equal(s.start, 0);
+	assert_int_equal(s.end, 0);
 	assert_int_equal(s.n, 0);
 	txc_query_free(&q);
 
