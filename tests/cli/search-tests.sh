@@ -600,8 +600,8 @@ else
 fi
 # no store at the default place: --json still answers a JSON array
 mkdir -p nohome
-HOME=$PWD/nohome HERMES_HOME=$PWD/nohome expect_rc 0 "default store missing" S --json retry
-[ "$(cat out.txt)" = "[]" ] && grep -q 'warning: no Hermes store at' err.txt && ok || bad "missing store json: $(cat out.txt) $(cat err.txt)"
+expect_rc 0 "default store missing" env HOME="$PWD/nohome" HERMES_HOME="$PWD/nohome" "$txc" search --json retry
+[ "$(cat out.txt)" = "[]" ] && grep -q "warning: no Hermes store at '$PWD/nohome/state.db'" err.txt && ok || bad "missing store json: $(cat out.txt) $(cat err.txt)"
 [ -e nohome/state.db ] && bad "a store was created" || ok
 
 # no message id and sessions WITHOUT ROWID: one pass in time order; no numbers; a NULL role and title;
@@ -674,8 +674,8 @@ fi
 # no store: named, exit 3; at the default place, a warning and no output
 expect_rc 3 "no such db" S --db nonexist.db retry
 one_line_err "no such db"
-HOME=$PWD/nohome HERMES_HOME=$PWD/nohome expect_rc 0 "default store missing, text" S retry
-[ ! -s out.txt ] && grep -q 'warning: no Hermes store at' err.txt && ok || bad "missing store text: $(cat out.txt) $(cat err.txt)"
+expect_rc 0 "default store missing, text" env HOME="$PWD/nohome" HERMES_HOME="$PWD/nohome" "$txc" search retry
+[ ! -s out.txt ] && grep -q "warning: no Hermes store at '$PWD/nohome/state.db'" err.txt && ok || bad "missing store text: $(cat out.txt) $(cat err.txt)"
 
 # more spellings: unicode61 in single quotes (used); trigram indexes txc must not narrow by: another
 # tokenizer, none, a content name too long or a rowid column that is no plain name
