@@ -732,6 +732,19 @@ INSERT INTO messages VALUES (1, 'user', 'word', 1);"
 	[ "$(cat out.txt)" = "[]" ] && grep -q ": none, complete: the store has no messages table; 0 hits" err.txt && ok || bad "$l: $(cat out.txt) $(cat err.txt)"
 done
 
+# no ids, so no numbers: a compacted row is "#?" and says (compacted), one also active does not
+cat > flags.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (session_id TEXT, role TEXT, content TEXT, timestamp REAL, active INTEGER, compacted INTEGER);
+INSERT INTO sessions VALUES ('f1', 'cli', 1789000000, 'flags');
+INSERT INTO messages VALUES ('f1', 'user', 'flagword archived', 1789000001, 0, 1), ('f1', 'user', 'flagword both', 1789000002, 1, 1);
+SQL
+"$mkdb" flags.db flags.sql || bad "mkdb flags"
+sha256sum flags.db >> more.sha
+expect_rc 0 "flags text" S --db flags.db --color never flagword
+printf 'f1  2026-09-10 00:26  flags\n  f1#?  user  2026-09-10 00:26  >>>flagword<<< both\n  f1#?  user (compacted)  2026-09-10 00:26  >>>flagword<<< archived\n' > want.txt
+cmp -s out.txt want.txt && ok || bad "flags text: $(cat out.txt)"
+
 cat more.sha >> before.sha
 sha256sum -c --quiet before.sha > sha.txt 2>&1 && ok || bad "a store changed: $(cat sha.txt)"
 ls *-wal *-shm *-journal > /dev/null 2>&1 && bad "a -wal, -shm or -journal appeared" || ok
