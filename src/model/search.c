@@ -47,12 +47,12 @@ static bool is_cjk(uint32_t cp)
  */
 static bool is_symbol(uint32_t cp)
 {
-	if (cp < 0x2000)
-		return (cp >= 0x80 && cp <= 0xBF && cp != 0xAA && cp != 0xB2 && cp != 0xB3 && cp != 0xB5 &&
-			cp != 0xB9 && cp != 0xBA && !(cp >= 0xBC && cp <= 0xBE)) ||
+	if (cp < 0x2000) /* (never ASCII: callers ask only about cp >= 0x80) */
+		return (cp <= 0xBF && cp != 0xAA && cp != 0xB2 && cp != 0xB3 && cp != 0xB5 && cp != 0xB9 &&
+			cp != 0xBA && !(cp >= 0xBC && cp <= 0xBE)) ||
 		       cp == 0xD7 || cp == 0xF7;
 	if (cp <= 0x2BFF)
-		return !(cp >= 0x2070 && cp <= 0x218F) && !(cp >= 0x20D0 && cp <= 0x20FF) &&
+		return !(cp >= 0x2070 && cp <= 0x218F) && /* (holds the combining marks 0x20D0..0x20FF) */
 		       !(cp >= 0x2460 && cp <= 0x24FF) && !(cp >= 0x2776 && cp <= 0x2793);
 	return (cp >= 0x2E00 && cp <= 0x2E7F && cp != 0x2E2F) || (cp >= 0x3000 && cp <= 0x3004) ||
 	       (cp >= 0x3008 && cp <= 0x3020) || cp == 0x3030 || (cp >= 0x303D && cp <= 0x303F) ||
@@ -276,17 +276,17 @@ static size_t utf8_chars(const char *p, size_t n)
 	return c;
 }
 
-/* Piece [p, p+n) as one quoted trigram phrase, when it is long enough to narrow by. */
+/*
+ * Piece [p, p+n) as one quoted trigram phrase, when it is long enough to
+ * narrow by.  A piece never holds '"' (parse_item ends words and phrases at
+ * one), so it needs no escaping.
+ */
 static bool trigram_piece(struct txc_buf *b, const char *p, size_t n)
 {
 	if (utf8_chars(p, n) < 3 || memchr(p, '\0', n) != NULL)
 		return false;
 	txc_buf_addstr(b, b->len ? " \"" : "\"");
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '"')
-			txc_buf_addch(b, '"');
-		txc_buf_addch(b, p[i]);
-	}
+	txc_buf_add(b, p, n);
 	txc_buf_addch(b, '"');
 	return true;
 }
@@ -314,11 +314,7 @@ char *txc_query_trigram(const struct txc_query *q)
 			return NULL;
 		}
 	}
-	if (b.len == 0) {
-		txc_buf_release(&b);
-		return NULL;
-	}
-	return b.buf;
+	return b.buf; /* not empty: a parsed query has a term to find, and each added a piece */
 }
 
 struct txc_str txc_query_needle(const struct txc_query *q, size_t i)
@@ -431,8 +427,8 @@ static size_t back_to_char(const char *text, size_t i)
 static void add_mark(struct txc_snippet *s, size_t a, size_t z)
 {
 	if (z > s->end)
-		z = s->end;
-	if (a >= z || s->n == TXC_SNIP_MARKS)
+		z = s->end; /* still past a: a match starts before the window's end */
+	if (s->n == TXC_SNIP_MARKS)
 		return;
 	size_t k = s->n;
 	while (k > 0 && s->mark[k - 1][0] > a) /* kept in order */
@@ -465,11 +461,13 @@ void txc_query_snippet(const struct txc_query *q, const char *text, size_t len, 
 	for (size_t i = 0; i < q->n; i++) {
 		if (q->v[i].negated)
 			continue;
-		/* from the text's start: a window may begin inside a token */
-		for (size_t from = 0;
-		     from < end && find_term(&q->v[i], text, len, from, &ms, &me) && ms<end; from = me> ms ? me
-													   : ms + 1)
-			if (ms >= start)
-				add_mark(out, ms, me);
+		/*
+		 * From the text's start: a window may begin inside a token.  No
+		 * match starts before the window (it starts at or before the
+		 * first), and none is empty.
+		 */
+		for (size_t from = 0; from < end && find_term(&q->v[i], text, len, from, &ms, &me) && ms < end;
+		     from = me)
+			add_mark(out, ms, me);
 	}
 }

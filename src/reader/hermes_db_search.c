@@ -13,6 +13,7 @@
  * window, tool rows a view cut) are scanned on top.
  */
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,12 +65,17 @@ static char *fts_sql(struct hermes_db *s, const char *table)
 	return sql;
 }
 
-/* Whether the table can be read here: a missing tokenizer or module fails now, not mid-search. */
+/*
+ * Whether the table answers what the search asks of it (MATCH, rowid,
+ * rank): a missing tokenizer or module, or a plain table of that name, fails
+ * now, not mid-search.
+ */
 static bool fts_readable(struct hermes_db *s, const char *table, char *err, size_t size)
 {
 	sqlite3_stmt *st;
-	char sql[96];
-	snprintf(sql, sizeof(sql), "SELECT * FROM %s LIMIT 0", table); /* a fixed name of ours */
+	char sql[128];
+	snprintf(sql, sizeof(sql), "SELECT rowid, rank FROM %s WHERE %s MATCH 'txc' LIMIT 0", table,
+		 table); /* a fixed name of ours */
 	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
@@ -286,13 +292,13 @@ static void filters(struct hermes_db *s, struct txc_buf *b, const struct txc_sea
 		txc_buf_addstr(b, " AND m.tool_name = ?3");
 }
 
-/* By time, ties in row order (f.k: the index's rank; a table without id: rowid, as the reader does). */
+/*
+ * By time, ties in row order (f.k: the index's rank; a table without id:
+ * rowid, as the reader does).  --sort rank never comes here: by_ids asks the
+ * index itself for its order.
+ */
 static void order_by(struct hermes_db *s, struct txc_buf *b, const struct txc_search_opts *o, bool ranked)
 {
-	if (ranked && o->sort == TXC_SORT_RANK) {
-		txc_buf_addstr(b, " ORDER BY f.k");
-		return;
-	}
 	const char *dir = o->sort == TXC_SORT_OLDEST ? "ASC" : "DESC";
 	txc_buf_addstr(b, " ORDER BY ");
 	msg_col(s, b, "timestamp");
@@ -657,22 +663,33 @@ static void tip_cache_free(struct tip_cache *c)
 
 /* ---- the op ---- */
 
+/* Append to info->how at *n, cut at its size as snprintf cuts (past the end: nothing). */
+static void how_add(struct txc_search_info *info, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void how_add(struct txc_search_info *info, size_t *n, const char *fmt, ...)
+{
+	if (*n >= sizeof(info->how))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	*n += (size_t)vsnprintf(info->how + *n, sizeof(info->how) - *n, fmt, ap); /* %s %d %lld: never negative */
+	va_end(ap);
+}
+
 static void describe_trigram(const struct plan *p, const char *expr, struct txc_search_info *info)
 {
 	snprintf(info->index, sizeof(info->index), "%s",
 		 p->legacy ? "messages_fts_trigram (legacy inline)" : "messages_fts_trigram (external content)");
-	int n = snprintf(info->how, sizeof(info->how), "MATCH %s (substrings); ", expr);
-	if (n > 0 && (size_t)n < sizeof(info->how))
-		n += p->legacy ? snprintf(info->how + n, sizeof(info->how) - (size_t)n,
-					  "tool rows longer than %d characters", TOOL_CUT)
-			       : snprintf(info->how + n, sizeof(info->how) - (size_t)n,
-					  "rows its view %.64s leaves out (tool rows%s)", p->src,
-					  p->no_calls ? ", and tool calls" : "");
-	if (p->window && n > 0 && (size_t)n < sizeof(info->how))
-		n += snprintf(info->how + n, sizeof(info->how) - (size_t)n, ", rows %lld..%lld (a rebuild in progress)",
-			      (long long)p->lo + 1, (long long)p->hi);
-	if (n > 0 && (size_t)n < sizeof(info->how))
-		snprintf(info->how + n, sizeof(info->how) - (size_t)n, " are not indexed by it: scanned");
+	size_t n = 0;
+	how_add(info, &n, "MATCH %s (substrings); ", expr);
+	if (p->legacy)
+		how_add(info, &n, "tool rows longer than %d characters", TOOL_CUT);
+	else
+		how_add(info, &n, "rows its view %.64s leaves out (tool rows%s)", p->src,
+			p->no_calls ? ", and tool calls" : "");
+	if (p->window)
+		how_add(info, &n, ", rows %lld..%lld (a rebuild in progress)", (long long)p->lo + 1, (long long)p->hi);
+	how_add(info, &n, " are not indexed by it: scanned");
 }
 
 static void describe(const struct plan *p, const char *fts, struct txc_search_info *info)
@@ -689,14 +706,13 @@ static void describe(const struct plan *p, const char *fts, struct txc_search_in
 	}
 	snprintf(info->index, sizeof(info->index), "%s",
 		 p->legacy ? "messages_fts (legacy inline)" : "messages_fts (external content)");
-	int n = snprintf(info->how, sizeof(info->how), "MATCH %s", fts);
-	if (p->window && n > 0 && (size_t)n < sizeof(info->how))
-		n += snprintf(info->how + n, sizeof(info->how) - (size_t)n,
-			      "; rows %lld..%lld are not indexed yet (a rebuild in progress): scanned",
-			      (long long)p->lo + 1, (long long)p->hi);
-	if (p->tools_cut && n > 0 && (size_t)n < sizeof(info->how))
-		snprintf(info->how + n, sizeof(info->how) - (size_t)n,
-			 "; tool rows longer than %d characters are indexed only in part: scanned", TOOL_CUT);
+	size_t n = 0;
+	how_add(info, &n, "MATCH %s", fts);
+	if (p->window)
+		how_add(info, &n, "; rows %lld..%lld are not indexed yet (a rebuild in progress): scanned",
+			(long long)p->lo + 1, (long long)p->hi);
+	if (p->tools_cut)
+		how_add(info, &n, "; tool rows longer than %d characters are indexed only in part: scanned", TOOL_CUT);
 }
 
 static void bind_filters(struct run *r, sqlite3_stmt *st, const char *match, bool likes)

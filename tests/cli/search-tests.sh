@@ -350,6 +350,402 @@ expect_rc 0 "help" "$txc" search --help
 grep -q 'exact phrases' out.txt && grep -q -- '--include-inactive' out.txt && ok || bad "help text"
 "$txc" completions bash | grep -q 'search' && ok || bad "completion has search"
 
+# ---- more layouts (issue 18): each asserts the rows, the index named, and nothing written ----
+: > more.sha
+mk() { # name extra-sql; its hash kept for the check that no store changed
+	cat base.sql > "$1.sql" && printf '%s\n' "$2" >> "$1.sql" && "$mkdb" "$1.db" "$1.sql" || bad "mkdb $1"
+	sha256sum "$1.db" >> more.sha
+}
+# a plain table named messages_fts (no MATCH, no rank): probed, then scanned, not a failed search
+mk plaintab "CREATE TABLE messages_fts (content TEXT);"
+# Hermes's index without its own copy of the text (contentless), and unicode61 spelled out
+mk contentless "CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content='');
+INSERT INTO messages_fts(rowid, content, tool_name, tool_calls) SELECT id, content, tool_name, tool_calls FROM messages;"
+mk unitok "CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id, tokenize = \"unicode61\");
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+INSERT INTO state_meta VALUES ('fts_stale', '0');"
+mk unidiac "CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id, tokenize='unicode61 remove_diacritics 0');
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');"
+# a rebuild that has not started (high water, no progress yet): rows 1..9 not indexed
+mk hwonly "$ext
+INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls) SELECT 'delete', id, content, tool_name, tool_calls FROM messages WHERE id <= 9;
+INSERT INTO state_meta VALUES ('fts_rebuild_high_water', '9');"
+for l in plaintab contentless unitok unidiac hwonly; do
+	while IFS='|' read -r q truth; do
+		expect_rc 0 "$l: $q" S --db "$l.db" --json --limit 1000 -- $q
+		same "$l: $q" "$truth" "$(rows)"
+	done < cases.txt
+done
+expect_rc 0 "verbose plaintab" S --db plaintab.db --verbose retry loop
+grep -q ': scan, complete: every row was read: messages_fts cannot be read by this SQLite (no such column: rank); 3 hits' err.txt &&
+	ok || bad "plaintab: $(cat err.txt)"
+expect_rc 0 "verbose contentless" S --db contentless.db --verbose retry loop
+grep -q ': messages_fts (external content), complete: MATCH "retry" AND "loop"; 3 hits' err.txt && ok || bad "contentless: $(cat err.txt)"
+expect_rc 0 "verbose unitok" S --db unitok.db --verbose retry loop
+grep -q ': messages_fts (external content), complete' err.txt && ok || bad "unicode61 quoted: $(cat err.txt)"
+expect_rc 0 "verbose unidiac" S --db unidiac.db --verbose retry loop
+grep -q 'scan, .*a tokenizer other than unicode61' err.txt && ok || bad "unicode61 with options: $(cat err.txt)"
+expect_rc 0 "verbose hwonly" S --db hwonly.db --verbose retry loop
+grep -q 'rows 1..9 are not indexed yet' err.txt && ok || bad "hwonly window: $(cat err.txt)"
+
+# messages_fts_trigram spelled every way FTS5 takes its options, and ones txc must not narrow by
+tri() { # name view-sql create-args
+	mk "$1" "$2
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5($3);
+INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES ('rebuild');" 
+}
+tri trispace "CREATE VIEW messages_fts_trigram_src AS SELECT id, content, content AS raw_content, content AS xcontent, tool_name, tool_calls FROM messages WHERE role <> 'tool';" \
+	"content, raw_content, xcontent, tool_name, tool_calls, content = 'messages_fts_trigram_src' , content_rowid = \"id\", tokenize = \"trigram\""
+tri tribare "CREATE VIEW messages_fts_trigram_src AS SELECT id, content, tool_name, tool_calls FROM messages WHERE role <> 'tool';" \
+	"content, tool_name, tool_calls, content=messages_fts_trigram_src, content_rowid=id,tokenize=trigram"
+tri trimsg "" "content, tool_name, tool_calls, content='messages', tokenize='trigram'"
+tri trinoname "CREATE VIEW messages_fts_trigram_src AS SELECT id, content FROM messages WHERE role <> 'tool';" \
+	"content, content='messages_fts_trigram_src', content_rowid='id', tokenize='trigram'"
+mk tristale "$tri1
+INSERT INTO state_meta VALUES ('fts_stale', '1');"
+mk trifresh "$tri1
+INSERT INTO state_meta VALUES ('fts_stale', '0'), ('fts_rebuild_high_water', '20');"
+mk trinull "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tool_name, tool_calls, content='', tokenize='trigram');
+INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls) SELECT id, content, tool_name, tool_calls FROM messages;"
+mk tribadname "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='Messages2-src', content_rowid='id', tokenize='trigram');"
+# FTS5 refuses this CREATE (tabs and line breaks around '='): any use of the table fails
+mk tribroken "$tri1
+PRAGMA writable_schema = ON;
+UPDATE sqlite_master SET sql = 'CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tool_name, tool_calls,
+	content	=	''messages_fts_trigram_src'',
+ content_rowid =
+id , tokenize
+=trigram
+)' WHERE name = 'messages_fts_trigram';
+PRAGMA writable_schema = OFF;"
+for l in trispace tribare trimsg trinoname tristale trifresh trinull tribadname tribroken; do
+	for q in 東京タワー tokyoタワー "東京タワー -完了" '"東京の天気"'; do
+		truth=$(grep "^$q|" cases.txt | cut -d'|' -f2)
+		expect_rc 0 "$l: $q" S --db "$l.db" --json --limit 1000 -- $q
+		same "$l: $q" "$truth" "$(rows)"
+	done
+done
+for l in trispace:'external content), .*rows its view messages_fts_trigram_src leaves out (tool rows) are' \
+	tribare:'external content), .*leaves out (tool rows) are' trimsg:'external content)' \
+	trinoname:'leaves out (tool rows, and tool calls) are' tristale:'scan, .*marked its indexes stale' \
+	trinull:'scan, .*reads no content table' \
+	tribadname:'scan, .*reads no content table' tribroken:'scan, .*messages_fts_trigram cannot be read by this SQLite (parse error'; do
+	expect_rc 0 "verbose ${l%%:*}" S --db "${l%%:*}.db" --verbose 東京タワー
+	grep -q -- "${l#*:}" err.txt && ok || bad "${l%%:*}: $(cat err.txt)"
+done
+expect_rc 0 "verbose trifresh" S --db trifresh.db --verbose 東京タワー
+grep -q 'messages_fts_trigram (external content), .*rows 1..20 (a rebuild in progress)' err.txt && ok || bad "trifresh: $(cat err.txt)"
+
+# odd columns: untyped and integer session ids, a system row, BLOB content and tool name, timestamps
+# of each type and none, NULL active, no compacted or tool_calls column; LIKE's own characters
+cat > odd.sql <<'SQL'
+CREATE TABLE sessions (id PRIMARY KEY, source TEXT, started_at REAL, ended_at REAL, end_reason TEXT, parent_session_id, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content, tool_name, timestamp, active INTEGER);
+INSERT INTO sessions VALUES (7, 'cli', 1789000000, NULL, NULL, NULL, 'integer id');
+INSERT INTO sessions VALUES ('c1', 'cli', 1789000100, 1789000200, 'compression', NULL, 'text id');
+INSERT INTO sessions VALUES (8, 'cli', 1789000300, NULL, NULL, 'c1', 'its continuation, an integer id');
+INSERT INTO messages VALUES (1, 7, 'user', 'oddword one', NULL, 1789000001, 1);
+INSERT INTO messages VALUES (2, 7, 'system', 'oddword system prompt', NULL, 1789000002.5, 1);
+INSERT INTO messages VALUES (3, 7, 'tool', X'6F6464776F726420626C6F62', X'', '2026-01-01', 1);
+INSERT INTO messages VALUES (4, 7, 'user', 'oddword no time', NULL, NULL, 1);
+INSERT INTO messages VALUES (5, 'c1', 'user', 'oddword chain', NULL, 1789000101, 1);
+INSERT INTO messages VALUES (6, 7, 'user', 'oddword rewound', NULL, 1789000006, 0);
+INSERT INTO messages VALUES (7, 7, 'user', 'oddword active unknown', NULL, 1789000007, NULL);
+INSERT INTO messages VALUES (8, 7, 'tool', 'oddword terminal.log read', 'read_file', 1789000008, 1);
+INSERT INTO messages VALUES (9, 7, 'user', '東京_50% done', NULL, 1789000009, 1);
+INSERT INTO messages VALUES (10, 7, 'user', '東京x50y done', NULL, 1789000010, 1);
+INSERT INTO messages VALUES (11, 7, 'user', '東京\50% done', NULL, 1789000011, 1);
+INSERT INTO messages VALUES (12, 7, 'user', '東京%50 done', NULL, 1789000012, 1);
+SQL
+"$mkdb" odd.db odd.sql || bad "mkdb odd"
+sha256sum odd.db >> more.sha
+expect_rc 0 "odd json" S --db odd.db --json --include-inactive oddword
+python3 - out.txt <<'PY' && ok || bad "odd json: $(cat out.txt)"
+import json, sys
+got = [(h["session_id"], h["message"], h["row_id"], h["role"], h["tool_name"], h["timestamp"], h["active"], h["tip"])
+       for h in json.load(open(sys.argv[1]))]
+want = [("7", 2, 3, "tool", "", "2026-01-01", True, None), ("c1", 1, 5, "user", None, 1789000101, True, None),
+        ("7", 4, 8, "tool", "read_file", 1789000008, True, None), ("7", None, 7, "user", None, 1789000007, True, None),
+        ("7", None, 6, "user", None, 1789000006, False, None), ("7", None, 2, "system", None, 1789000002.5, True, None),
+        ("7", 1, 1, "user", None, 1789000001, True, None), ("7", 3, 4, "user", None, None, True, None)]
+sys.exit(got != want)
+PY
+grep -q '"snippet":">>>oddword<<< blob"' out.txt && ok || bad "a BLOB's text is searched and shown: $(cat out.txt)"
+expect_rc 0 "odd text" S --db odd.db --color never --include-inactive oddword
+cat > want.txt <<'TXT'
+7  2026-09-10 00:26  integer id
+  7#2  tool  -  >>>oddword<<< blob
+  7#4  tool:read_file  2026-09-10 00:26  >>>oddword<<< terminal.log read
+  7#?  user  2026-09-10 00:26  >>>oddword<<< active unknown
+  7 (rewound)  user  2026-09-10 00:26  >>>oddword<<< rewound
+  7#?  system  2026-09-10 00:26  >>>oddword<<< system prompt
+  7#1  user  2026-09-10 00:26  >>>oddword<<< one
+  7#3  user  -  >>>oddword<<< no time
+c1  2026-09-10 00:28  text id
+  c1#1  user  2026-09-10 00:28  >>>oddword<<< chain
+TXT
+cmp -s out.txt want.txt && ok || bad "odd text: $(diff want.txt out.txt)"
+expect_rc 0 "odd visible" S --db odd.db --json --sort oldest oddword
+same "odd: only active rows without --include-inactive" "1 2 3 4 5 8" "$(rows)"
+[ "$(order)" = "4 1 2 8 5 3" ] && ok || bad "oldest first: no time, then numbers, then text (SQLite's order): $(order)"
+expect_rc 0 "odd tool" S --db odd.db --json --tool read_file oddword
+same "odd --tool (no tool_calls column)" "8" "$(rows)"
+expect_rc 0 "odd tool none" S --db odd.db --json --tool terminal oddword
+same "odd --tool terminal (a word of the row is not a call)" "" "$(rows)"
+expect_rc 0 "like underscore" S --db odd.db --json '東京_50%'
+same "東京_50 (LIKE's _ is a character)" "9" "$(rows)"
+expect_rc 0 "like backslash" S --db odd.db --json '東京\50'
+same "東京\\50 (LIKE's escape is a character)" "11" "$(rows)"
+# a call whose arguments name another tool is not a call to it
+argcall='[{"id":"c9","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"terminal.log\"}"}}]'
+mk argtool "$ext
+INSERT INTO messages VALUES (24, 's_tools', 'assistant', '', NULL, '$argcall', NULL, 1789000208, 1, 0);
+INSERT INTO messages_fts(rowid, content, tool_name, tool_calls) SELECT id, content, tool_name, tool_calls FROM messages WHERE id = 24;"
+for l in argtool; do
+	expect_rc 0 "argtool all" S --db $l.db --json terminal
+	same "argtool: the word is in three rows" "10 11 24" "$(rows)"
+	expect_rc 0 "argtool tool" S --db $l.db --json --tool terminal terminal
+	same "argtool --tool terminal" "10 11" "$(rows)"
+done
+
+# a compression chain longer than the 100 steps followed (k0 -> ... -> k120): the tip is k100;
+# no source or model_config column to filter continuations by
+python3 - > longchain.sql <<'PY'
+print("CREATE TABLE sessions (id TEXT PRIMARY KEY, started_at REAL NOT NULL, ended_at REAL, end_reason TEXT, parent_session_id TEXT,")
+print("  last_activity_at REAL);")
+print("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);")
+for i in range(121):
+    parent = "NULL" if i == 0 else "'k%d'" % (i - 1)
+    end = "NULL, NULL" if i == 120 else "%d, 'compression'" % (1000 + 10 * i + 5)
+    print("INSERT INTO sessions VALUES ('k%d', %d, %s, %s, %d);" % (i, 1000 + 10 * i, end, parent, 1000 + 10 * i + 5))
+print("INSERT INTO messages VALUES (1, 'k0', 'user', 'chainword first', 1001), (2, 'k99', 'user', 'chainword late', 1991);")
+print("INSERT INTO messages VALUES (3, 'k0', 'assistant', 'chainword again', 1002);")
+PY
+"$mkdb" longchain.db longchain.sql || bad "mkdb longchain"
+sha256sum longchain.db >> more.sha
+expect_rc 0 "long chain" S --db longchain.db --json chainword
+python3 -c '
+import json, sys
+tips = {h["session_id"]: h["tip"] for h in json.load(sys.stdin)}
+sys.exit(tips != {"k0": "k100", "k99": "k120"})' < out.txt && ok || bad "long chain tips: $(cat out.txt)"
+
+# 300 sessions with a hit each, and one session of 600 rows: message numbers stay right past the
+# 256 sessions whose numbers are kept
+python3 - > many.sql <<'PY'
+print("CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, title TEXT);")
+print("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);")
+print("BEGIN;")
+for i in range(300):
+    print("INSERT INTO sessions VALUES ('m%03d', 'cli', %d, 't');" % (i, 1000 + i))
+    print("INSERT INTO messages VALUES (%d, 'm%03d', 'user', 'hello', %d), (%d, 'm%03d', 'assistant', 'manyword %d', %d);"
+          % (2 * i + 1, i, 1000 + i, 2 * i + 2, i, i, 1000 + i))
+print("INSERT INTO sessions VALUES ('big', 'cli', 5000, 'big');")
+for k in range(600):
+    print("INSERT INTO messages VALUES (%d, 'big', 'user', '%s', %d);" % (1000 + k, "bigword" if k % 100 == 99 else "filler", 5000 + k))
+print("COMMIT;")
+PY
+"$mkdb" many.db many.sql || bad "mkdb many"
+sha256sum many.db >> more.sha
+expect_rc 0 "many sessions" S --db many.db --json --limit 1000 --sort oldest manyword
+python3 -c '
+import json, sys
+h = json.load(sys.stdin)
+want = [("m%03d" % i, 2, 2 * i + 2) for i in range(300)]
+sys.exit([(x["session_id"], x["message"], x["row_id"]) for x in h] != want)' < out.txt && ok || bad "many sessions: $(head -c 300 out.txt)"
+expect_rc 0 "big session" S --db many.db --json --sort oldest bigword
+[ "$(python3 -c 'import json,sys; print(" ".join(str(h["message"]) for h in json.load(sys.stdin)))' < out.txt)" = "100 200 300 400 500 600" ] &&
+	ok || bad "big session numbers: $(head -c 300 out.txt)"
+expect_rc 0 "many sessions text" S --db many.db --sessions --limit 3 --sort newest manyword
+[ "$(cat out.txt)" = "m299
+m298
+m297" ] && ok || bad "--sessions --limit 3: $(cat out.txt)"
+grep -q 'more sessions not shown' err.txt && ok || bad "more sessions said: $(cat err.txt)"
+
+# --limit stops the index, the rows it lacks are not scanned on top of a full answer
+for l in external:newest rebuild:rank rebuild:newest view3:rank tri1:rank triwin:rank; do
+	q=retry; case ${l%%:*} in tri*) q=東京タワー ;; esac
+	expect_rc 0 "limit 1 $l" S --db "${l%%:*}.db" --json --limit 1 --sort "${l#*:}" "$q"
+	[ "$(rows | wc -w)" = 1 ] && ok || bad "$l --limit 1: $(rows)"
+	expect_rc 0 "limit 1 text $l" S --db "${l%%:*}.db" --color never --limit 1 --sort "${l#*:}" "$q"
+	grep -q 'more hits not shown (raise --limit)' err.txt && ok || bad "$l: more hits said: $(cat err.txt)"
+done
+expect_rc 0 "newest 1" S --db external.db --json --limit 1 --sort newest retry
+same "external --sort newest --limit 1" "13" "$(rows)"
+expect_rc 0 "rank 1" S --db rebuild.db --json --limit 2 --sort rank retry loop
+same "rebuild --sort rank --limit 2: the index's own hits first" "1 13" "$(rows)"
+
+# a long query: the how line is cut, not overrun
+words=$(python3 -c 'print(" ".join("word%03d" % i for i in range(60)))')
+cjk=$(python3 -c 'print(" ".join("東京タワー%d" % i for i in range(60)))')
+for l in rebuild:"$words" view3:"$words" trileg:"$cjk" triwin:"$cjk"; do
+	expect_rc 0 "long how ${l%%:*}" S --db "${l%%:*}.db" --verbose ${l#*:}
+	n=$(wc -c < err.txt)
+	grep -q ': messages_fts.*, complete: MATCH "' err.txt && [ "$n" -lt 500 ] && [ ! -s out.txt ] && ok || bad "long how ${l%%:*}: $n bytes: $(cat err.txt)"
+done
+
+# an index whose pages are damaged: the probe passes, the search fails with one error line
+mk damaged "$ext
+UPDATE messages_fts_data SET block = X'0102030405060708' WHERE id > 10;"
+for sort in rank newest; do
+	expect_rc 1 "damaged $sort" S --db damaged.db --sort $sort retry loop
+	one_line_err "damaged $sort"
+	grep -q "cannot search 'damaged.db': database disk image is malformed" err.txt && ok || bad "damaged said: $(cat err.txt)"
+done
+# output that cannot be written is a failure
+if [ -w /dev/full ]; then
+	"$txc" search --db external.db --json retry > /dev/full 2> err.txt; rc=$?
+	[ $rc = 1 ] && grep -q '^txc: error: cannot write to stdout' err.txt && ok || bad "/dev/full: exit $rc, $(cat err.txt)"
+else
+	skip "/dev/full" "no /dev/full here"
+fi
+# no store at the default place: --json still answers a JSON array
+mkdir -p nohome
+expect_rc 0 "default store missing" env HOME="$PWD/nohome" HERMES_HOME="$PWD/nohome" "$txc" search --json retry
+[ "$(cat out.txt)" = "[]" ] && grep -q "warning: no Hermes store at '$PWD/nohome/state.db'" err.txt && ok || bad "missing store json: $(cat out.txt) $(cat err.txt)"
+[ -e nohome/state.db ] && bad "a store was created" || ok
+
+# no message id and sessions WITHOUT ROWID: one pass in time order; no numbers; a NULL role and title;
+# a tab and a line break in the JSON snippet become spaces; a trigram index it cannot read by id
+cat > noid.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT) WITHOUT ROWID;
+CREATE TABLE messages (session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='trigram');
+INSERT INTO sessions VALUES ('n1', 'cli', 1789000000, 'first'), ('n2', 'cli', 1789000100, NULL);
+INSERT INTO messages VALUES ('n1', 'user', '東京タワー noidword', 1789000001), ('n1', 'assistant', 'noidword reply', 1789000002);
+INSERT INTO messages VALUES ('n2', 'user', '東京タワー again', 1789000101), ('n2', NULL, 'noidword	tab' || char(13) || char(10) || 'line', 1789000102);
+INSERT INTO messages_fts_trigram(rowid, content) SELECT rowid, content FROM messages;
+SQL
+"$mkdb" noid.db noid.sql || bad "mkdb noid"
+sha256sum noid.db >> more.sha
+expect_rc 0 "noid trigram" S --db noid.db --json --verbose 東京タワー
+grep -q ': scan, .*messages has no id or role to read messages_fts_trigram by; 2 hits' err.txt && ok || bad "noid: $(cat err.txt)"
+python3 -c '
+import json, sys
+got = [(h["session_id"], h["message"], h["row_id"], h["title"], h["snippet"]) for h in json.load(sys.stdin)]
+sys.exit(got != [("n2", None, None, None, ">>>東京タワー<<< again"), ("n1", None, None, "first", ">>>東京タワー<<< noidword")])' < out.txt &&
+	ok || bad "noid hits: $(cat out.txt)"
+expect_rc 0 "noid words" S --db noid.db --json --sort oldest noidword
+python3 -c '
+import json, sys
+got = [(h["session_id"], h["role"], h["snippet"]) for h in json.load(sys.stdin)]
+sys.exit(got != [("n1", "user", "東京タワー >>>noidword<<<"), ("n1", "assistant", ">>>noidword<<< reply"), ("n2", None, ">>>noidword<<< tab  line")])' < out.txt &&
+	ok || bad "noid oldest: $(cat out.txt)"
+expect_rc 0 "noid text" S --db noid.db --color never noidword
+printf 'n2  2026-09-10 00:28  \n  n2#?  -  2026-09-10 00:28  >>>noidword<<< tab\\x0d line\nn1  2026-09-10 00:26  first\n' > want.txt
+head -n 3 out.txt | cmp -s - want.txt && ok || bad "noid text: $(cat out.txt)"
+# LIKE's % in a substring word
+expect_rc 0 "like percent" S --db odd.db --json '東京%50'
+same "東京%50 (LIKE's % is a character)" "12" "$(rows)"
+
+# a damaged trigram index: by rank the failure stops the search before the scan on top
+mk tridamaged "$tri1
+UPDATE messages_fts_trigram_data SET block = X'0102030405060708' WHERE id > 10;"
+for sort in rank newest; do
+	expect_rc 1 "tridamaged $sort" S --db tridamaged.db --sort $sort 東京タワー
+	one_line_err "tridamaged $sort"
+	[ ! -s out.txt ] && ok || bad "tridamaged $sort printed hits: $(cat out.txt)"
+done
+
+# every profile's store, each hit naming its profile; a full --limit stops before the next store
+mkdir -p home/profiles/p2
+cp external.db home/state.db && cp none.db home/profiles/p2/state.db
+expect_rc 0 "all profiles" S --home home --all-profiles --json --sort oldest retry loop
+python3 -c '
+import json, sys
+got = [(h["profile"], h["row_id"]) for h in json.load(sys.stdin)]
+sys.exit(sorted(got) != [("default", 1), ("default", 2), ("default", 13), ("p2", 1), ("p2", 2), ("p2", 13)])' < out.txt &&
+	ok || bad "all profiles: $(cat out.txt)"
+expect_rc 0 "all profiles limit" S --home home --all-profiles --json --verbose --limit 2 retry loop
+[ "$(rows | wc -w)" = 2 ] && [ "$(grep -c 'txc: search: ' err.txt)" = 1 ] && ok || bad "limit across profiles: $(cat err.txt)"
+
+# text form: a compacted row says so; a session's hits share its heading and tip
+expect_rc 0 "compacted text" S --db external.db --color never oldword
+[ "$(sed -n 2p out.txt)" = "  s_retry#3  user (compacted)  2026-09-10 00:26  compacted >>>oldword<<< history" ] && ok ||
+	bad "compacted text: $(cat out.txt)"
+expect_rc 0 "chain text" S --db longchain.db --color never chainword
+[ "$(grep -c '^k0 .*(compressed; continued in k100)$' out.txt)" = 1 ] && [ "$(grep -c '^  k0#' out.txt)" = 2 ] && ok ||
+	bad "chain text: $(cat out.txt)"
+# --sessions on a terminal: ids escaped as all text is
+if command -v script > /dev/null; then
+	script -qec "'$txc' search --db odd.db --sessions --include-inactive oddword" /dev/null > tty.txt 2>&1
+	[ "$(tr -d '\r' < tty.txt)" = "7
+c1" ] && ok || bad "--sessions on a tty: $(cat tty.txt)"
+fi
+# no store: named, exit 3; at the default place, a warning and no output
+expect_rc 3 "no such db" S --db nonexist.db retry
+one_line_err "no such db"
+expect_rc 0 "default store missing, text" env HOME="$PWD/nohome" HERMES_HOME="$PWD/nohome" "$txc" search retry
+[ ! -s out.txt ] && grep -q "warning: no Hermes store at '$PWD/nohome/state.db'" err.txt && ok || bad "missing store text: $(cat out.txt) $(cat err.txt)"
+
+# more spellings: unicode61 in single quotes (used); trigram indexes txc must not narrow by: another
+# tokenizer, none, a content name too long or a rowid column that is no plain name
+mk uniquote "CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id, tokenize='unicode61');
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+INSERT INTO state_meta VALUES ('fts_stale', NULL);"
+mk triporter "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, tokenize='porter');
+$legtri"
+mk trinotok "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content);
+$legtri"
+mk trilong "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='messages_fts_trigram_src_with_a_name_longer_than_sixty_three_chars', content_rowid='id', tokenize='trigram');"
+mk tribadid "$tri1
+DROP TABLE messages_fts_trigram;
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='messages_fts_trigram_src', content_rowid='my id', tokenize='trigram');"
+for l in uniquote:'messages_fts (external content), complete: MATCH "retry" AND "loop"; 3 hits' \
+	triporter:'scan, .*is not a case-folding trigram index; 6 hits' trinotok:'scan, .*is not a case-folding trigram index; 6 hits' \
+	trilong:'scan, .*reads no content table txc can read; 6 hits' tribadid:'scan, .*reads no content table txc can read; 6 hits'; do
+	q=東京タワー; [ "${l%%:*}" = uniquote ] && q='retry loop'
+	expect_rc 0 "${l%%:*}" S --db "${l%%:*}.db" --json --verbose --limit 100 $q
+	grep -q -- "${l#*:}" err.txt && ok || bad "${l%%:*}: $(cat err.txt)"
+	same "${l%%:*} rows" "$(grep "^$q|" cases.txt | cut -d'|' -f2)" "$(rows)"
+done
+# the later view on a store whose messages have no tool_calls or tool_name column, and sessions
+# with parent links but no end_reason (no chains to follow)
+cat > nocols.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT, parent_session_id TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+CREATE VIEW messages_fts_trigram_src AS SELECT id, content FROM messages WHERE role <> 'tool';
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='messages_fts_trigram_src', content_rowid='id', tokenize='trigram');
+INSERT INTO sessions VALUES ('p1', 'cli', 1789000000, 'parent', NULL), ('p2', 'cli', 1789000100, 'child', 'p1');
+INSERT INTO messages VALUES (1, 'p1', 'user', '東京タワー one', 1789000001), (2, 'p1', 'tool', '東京タワー tool', 1789000002);
+INSERT INTO messages VALUES (3, 'p2', 'user', '東京タワー two', 1789000101);
+INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES ('rebuild');
+SQL
+"$mkdb" nocols.db nocols.sql || bad "mkdb nocols"
+sha256sum nocols.db >> more.sha
+expect_rc 0 "nocols" S --db nocols.db --json --verbose --sort oldest 東京タワー
+[ "$(order)" = "1 2 3" ] && ok || bad "nocols rows: $(cat out.txt)"
+grep -q 'messages_fts_trigram (external content), .*leaves out (tool rows, and tool calls) are not indexed by it: scanned; 3 hits' err.txt &&
+	ok || bad "nocols: $(cat err.txt)"
+python3 -c 'import json,sys; sys.exit(any(h["tip"] is not None for h in json.load(sys.stdin)))' < out.txt && ok || bad "nocols tips: $(cat out.txt)"
+
+# no messages table, or one without session_id: nothing to find, said so
+for l in nomsg nosid; do
+	{
+		echo "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT);"
+		echo "INSERT INTO sessions VALUES ('a', 'cli', 1789000000, 't');"
+		[ $l = nosid ] && echo "CREATE TABLE messages (id INTEGER PRIMARY KEY, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES (1, 'user', 'word', 1);"
+	} > $l.sql
+	"$mkdb" $l.db $l.sql || bad "mkdb $l"
+	sha256sum $l.db >> more.sha
+	expect_rc 0 "$l" S --db $l.db --json --verbose word
+	[ "$(cat out.txt)" = "[]" ] && grep -q ": none, complete: the store has no messages table; 0 hits" err.txt && ok || bad "$l: $(cat out.txt) $(cat err.txt)"
+done
+
+# no ids, so no numbers: a compacted row is "#?" and says (compacted), one also active does not
+cat > flags.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (session_id TEXT, role TEXT, content TEXT, timestamp REAL, active INTEGER, compacted INTEGER);
+INSERT INTO sessions VALUES ('f1', 'cli', 1789000000, 'flags');
+INSERT INTO messages VALUES ('f1', 'user', 'flagword archived', 1789000001, 0, 1), ('f1', 'user', 'flagword both', 1789000002, 1, 1);
+SQL
+"$mkdb" flags.db flags.sql || bad "mkdb flags"
+sha256sum flags.db >> more.sha
+expect_rc 0 "flags text" S --db flags.db --color never flagword
+printf 'f1  2026-09-10 00:26  flags\n  f1#?  user  2026-09-10 00:26  >>>flagword<<< both\n  f1#?  user (compacted)  2026-09-10 00:26  >>>flagword<<< archived\n' > want.txt
+cmp -s out.txt want.txt && ok || bad "flags text: $(cat out.txt)"
+
+cat more.sha >> before.sha
 sha256sum -c --quiet before.sha > sha.txt 2>&1 && ok || bad "a store changed: $(cat sha.txt)"
 ls *-wal *-shm *-journal > /dev/null 2>&1 && bad "a -wal, -shm or -journal appeared" || ok
 echo "search: $passes passed, $fails failed"
