@@ -9,11 +9,13 @@
 
 static size_t txc_text_longest_run(const char *p, size_t len, char ch)
 {
-	size_t best = 0, run = 0;
-	for (size_t i = 0; i < len; i++) {
-		run = p[i] == ch ? run + 1 : 0;
-		if (run > best)
-			best = run;
+	size_t best = 0;
+	for (const char *q = p, *end = p + len; (q = memchr(q, ch, (size_t)(end - q))) != NULL;) {
+		const char *r = q; /* memchr to each run: a per-byte scan was most of txc_md_fence() */
+		while (q < end && *q == ch)
+			q++;
+		if ((size_t)(q - r) > best)
+			best = (size_t)(q - r);
 	}
 	return best;
 }
@@ -47,16 +49,23 @@ static bool control(unsigned char c)
 	return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F;
 }
 
-/* past the bytes at p[i..len) strip_ansi() keeps as they are, eight at a time where none is
- * below 0x20 or DEL (a per-byte copy was most of a bulk export's text cleaning) */
+/* 0x80 in each byte of x that is zero, nothing elsewhere (exact: no carry crosses a byte) */
+static uint64_t zero_bytes(uint64_t x)
+{
+	const uint64_t low7 = 0x7F7F7F7F7F7F7F7Fu;
+	return ~(((x & low7) + low7) | x | low7);
+}
+
+/* past the bytes at p[i..len) strip_ansi() keeps as they are, eight at a time where none of them
+ * is a control (a per-byte copy was most of a bulk export's text cleaning) */
 static size_t skip_plain(const char *p, size_t i, size_t len)
 {
-	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-	for (uint64_t w, del; i + 8 <= len; i += 8) {
+	const uint64_t ones = 0x0101010101010101u, low7 = 0x7F * ones;
+	for (uint64_t w; i + 8 <= len; i += 8) {
 		memcpy(&w, p + i, 8);
-		del = w ^ (0x7F * ones);
-		if (((w - 0x20 * ones) & ~w & high) || ((del - ones) & ~del & high))
-			break; /* a byte below 0x20 (\n, \t too) or a DEL among these 8 */
+		uint64_t below = ~(((w & low7) + 0x60 * ones) | w | low7); /* the bytes below 0x20 */
+		if ((below & ~zero_bytes(w ^ ('\n' * ones)) & ~zero_bytes(w ^ ('\t' * ones))) | zero_bytes(w ^ low7))
+			break; /* a control among these 8: found below, within them */
 	}
 	while (i < len && !control((unsigned char)p[i]))
 		i++;

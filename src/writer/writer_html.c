@@ -184,6 +184,27 @@ static const char *entity(unsigned char c)
 	}
 }
 
+/* 0x80 in each byte of x that is zero, nothing elsewhere (exact: no carry crosses a byte) */
+static uint64_t zero_bytes(uint64_t x)
+{
+	const uint64_t low7 = 0x7F7F7F7F7F7F7F7Fu;
+	return ~(((x & low7) + low7) | x | low7);
+}
+
+/* past the ASCII bytes at p[i..len) that need no entity, eight at a time */
+static size_t skip_plain_html(const char *p, size_t i, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101u;
+	for (uint64_t w; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		if ((w & 0x80 * ones) || (zero_bytes(w ^ ('&' * ones)) | zero_bytes(w ^ ('<' * ones)) |
+					   zero_bytes(w ^ ('>' * ones)) | zero_bytes(w ^ ('"' * ones)) |
+					   zero_bytes(w ^ ('\'' * ones))))
+			break; /* one of them is among these 8: the caller's loop finds it */
+	}
+	return i;
+}
+
 /* text already cleaned: entities for the five specials, bidi controls made visible, C1 and BOM as
  * U+FFFD; the bytes that stay are copied a run at a time (a call per character was a fifth of an
  * HTML export) */
@@ -192,7 +213,7 @@ static void esc_clean(struct txc_buf *b, const char *p, size_t len)
 	static const bool special[128] = {['&'] = true, ['<'] = true, ['>'] = true, ['"'] = true, ['\''] = true};
 	const unsigned char *s = (const unsigned char *)p;
 	size_t i = 0, run = 0;
-	while (i < len) {
+	while ((i = skip_plain_html(p, i, len)) < len) {
 		if (s[i] < 0x80 && !special[s[i]]) { /* non-ASCII is looked at character by character */
 			i++;
 			continue;
