@@ -251,7 +251,7 @@ enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 	int err = 0;
 	if (fflush(w->f) != 0 || ferror(w->f))
 		err = errno ? errno : EIO;
-	if (!err && fsync(fileno(w->f)) != 0 && errno != EINVAL && errno != EROFS)
+	if (!err && !w->synced && fsync(fileno(w->f)) != 0 && errno != EINVAL && errno != EROFS)
 		err = errno;
 	if (fclose(w->f) != 0 && !err)
 		err = errno;
