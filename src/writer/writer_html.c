@@ -197,9 +197,9 @@ static size_t skip_plain_html(const char *p, size_t i, size_t len)
 	const uint64_t ones = 0x0101010101010101u;
 	for (uint64_t w; i + 8 <= len; i += 8) {
 		memcpy(&w, p + i, 8);
-		if ((w & 0x80 * ones) || (zero_bytes(w ^ ('&' * ones)) | zero_bytes(w ^ ('<' * ones)) |
-					   zero_bytes(w ^ ('>' * ones)) | zero_bytes(w ^ ('"' * ones)) |
-					   zero_bytes(w ^ ('\'' * ones))))
+		if ((w & 0x80 * ones) ||
+		    (zero_bytes(w ^ ('&' * ones)) | zero_bytes(w ^ ('<' * ones)) | zero_bytes(w ^ ('>' * ones)) |
+		     zero_bytes(w ^ ('"' * ones)) | zero_bytes(w ^ ('\'' * ones))))
 			break; /* one of them is among these 8: the caller's loop finds it */
 	}
 	return i;
