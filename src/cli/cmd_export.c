@@ -1496,7 +1496,10 @@ static enum outcome receive(struct pool *pl, struct rendered *r, int *lr, struct
 	}
 	free(kinds);
 	if (whole && ok)
-		r->tmp.f = fopen(r->tmp.tmp, "ab"); /* cli_atomic_commit() flushes, syncs and renames it */
+		r->tmp.f = fopen(r->tmp.tmp, "ab"); /* cli_atomic_commit() renames it */
+	/* the worker's fsync made its bytes durable: a second one here was a device flush per file,
+	 * one after the other in this process that every worker waits on */
+	r->tmp.synced = true;
 	if (r->tmp.f == NULL) {
 		int err = errno;
 		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", r->path.buf,

@@ -73,7 +73,12 @@ bool cli_color_always(void)
 
 bool cli_color_stdout(void)
 {
-	return color_for(STDOUT_FILENO);
+	static int known = -1, when = -1; /* asked once per cell of a table: getenv and isatty each time */
+	if (known < 0 || when != color_when) {
+		known = color_for(STDOUT_FILENO);
+		when = color_when;
+	}
+	return known;
 }
 
 void cli_paint(struct txc_buf *b, const char *sgr, const char *text, size_t len)

@@ -22,6 +22,7 @@ struct cli_atomic {
 	char *tmp, *path;
 	bool force;
 	const struct stat *unchanged; /* if set: replace path only if it is still this file, unchanged */
+	bool synced; /* its bytes were synced to disk already (by a -j worker): commit does not fsync again */
 };
 enum txc_err cli_atomic_open(struct cli_atomic *w, const char *path, bool force, struct txc_diag *d);
 enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d);

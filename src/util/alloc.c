@@ -130,11 +130,15 @@ void txc_buf_add_pct(struct txc_buf *b, const char *s, const char *keep)
 void txc_buf_addf(struct txc_buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	size_t room = b->alloc > b->len ? b->alloc - b->len : 0; /* 0: buf may be the shared "" */
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(room ? b->buf + b->len : NULL, room, fmt, ap);
 	va_end(ap);
-	if (n <= 0)
+	if (n <= 0 || (size_t)n < room) { /* done in one pass when it fits (it was always two) */
+		if (room)
+			b->buf[b->len += n > 0 ? (size_t)n : 0] = '\0';
 		return;
+	}
 	txc_buf_grow(b, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);

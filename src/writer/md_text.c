@@ -429,9 +429,16 @@ static size_t prose_bracket(struct txc_buf *b, const char *s, size_t i, size_t l
 static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, size_t len, struct prose_state *ps,
 		       bool table)
 {
+	/* the bytes this loop may write otherwise than as they are; the rest is copied a run at a time */
+	static const bool special[256] = {['\\'] = true, ['<'] = true, ['`'] = true, ['~'] = true, [']'] = true};
 	struct line_state ls = {.seen = i, .table = table};
 	while (i < le) {
-		track_linky(&ls, s, i, len);
+		size_t j = i;
+		while (j < le && !special[(unsigned char)s[j]])
+			j++;
+		txc_buf_add(b, s + i, j - i);
+		if ((i = j) == le)
+			break;
 		char c = s[i];
 		size_t used = 0;
 		if (c == '\\' && i + 1 < le && md_punct(s[i + 1])) {
@@ -445,6 +452,7 @@ static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, si
 			txc_buf_addstr(b, "&lt;");
 			i++;
 		} else if (c == '`' || c == '~') {
+			track_linky(&ls, s, i, len); /* only prose_run() reads it: brought up to i here */
 			i = prose_run(b, s, i, le, ps, &ls);
 		} else if (c == ']' && i + 1 < len && (used = prose_bracket(b, s, i, len, ps)) != 0) {
 			/* checked in link regions too: if the outer link is no link, an inner one is */

@@ -219,6 +219,37 @@ static void test_clean_escapes(void **state)
 	}
 }
 
+/* text cleaning reads eight bytes at a time: each byte value, at each offset, does what it did
+ * byte by byte (a control replaced, ESC x dropped, a lone CR a line end, invalid UTF-8 repaired) */
+static void test_clean_every_offset(void **state)
+{
+	(void)state;
+	for (int c = 0; c < 256; c++) {
+		for (size_t off = 0; off < 24; off++) {
+			char in[24];
+			memset(in, 'a', sizeof(in));
+			in[off] = (char)c;
+			struct txc_buf want = TXC_BUF_INIT, got = TXC_BUF_INIT;
+			txc_buf_add(&want, in, off);
+			size_t rest = off + 1;
+			if (c == 0x1B)
+				rest += off + 1 < sizeof(in); /* ESC a: a two-byte sequence; a last ESC alone goes */
+			else if (c == '\r')
+				txc_buf_addch(&want, '\n');
+			else if ((c < 0x20 && c != '\n' && c != '\t') || c >= 0x7F)
+				txc_buf_addstr(&want, "\xEF\xBF\xBD");
+			else
+				txc_buf_addch(&want, c);
+			txc_buf_add(&want, in + rest, sizeof(in) - rest);
+			txc_text_clean(&got, in, sizeof(in));
+			if (strcmp(got.buf, want.buf) != 0)
+				fail_msg("byte 0x%02x at offset %zu: got '%s'", c, off, got.buf);
+			txc_buf_release(&want);
+			txc_buf_release(&got);
+		}
+	}
+}
+
 static void test_walk(void **state)
 {
 	(void)state;
@@ -255,9 +286,13 @@ int main(void)
 {
 	arena = txc_arena_new(0);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_read_fields), cmocka_unit_test(test_bash_and_edit_fields),
-		cmocka_unit_test(test_walk),        cmocka_unit_test(test_image_ext),
-		cmocka_unit_test(test_image_check), cmocka_unit_test(test_clean_escapes),
+		cmocka_unit_test(test_read_fields),
+		cmocka_unit_test(test_bash_and_edit_fields),
+		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_image_ext),
+		cmocka_unit_test(test_image_check),
+		cmocka_unit_test(test_clean_escapes),
+		cmocka_unit_test(test_clean_every_offset),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	txc_buf_release(&walk_log);
