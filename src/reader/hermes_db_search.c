@@ -866,8 +866,9 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	struct hermes_db *s = impl;
 	if (!s->has_messages || !txc_hermes_db_has_col(&s->msg, "session_id")) {
 		snprintf(info->index, sizeof(info->index), "none");
-		snprintf(info->how, sizeof(info->how), "%s", s->has_messages ? "the store's messages have no session_id"
-										: "the store has no messages table");
+		snprintf(info->how, sizeof(info->how), "%s",
+			 s->has_messages ? "the store's messages have no session_id"
+					 : "the store has no messages table");
 		info->complete = true;
 		return TXC_OK;
 	}
