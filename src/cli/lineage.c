@@ -161,8 +161,7 @@ static char *read_all(const char *path, size_t *len)
 		txc_buf_release(&b);
 		return NULL;
 	}
-	*len = b.len;
-	return b.buf ? b.buf : txc_xstrdup("");
+	return txc_buf_detach(&b, len); /* an empty file: an empty string of its own (b.buf is txc_buf_empty) */
 }
 
 /* ---- Claude Code subagent transcripts: <base>/subagents/agent-<agentId>.jsonl ---- */

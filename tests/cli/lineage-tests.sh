@@ -286,6 +286,12 @@ python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UP
 expect_rc 0 "--redact --lineage: a child's title" "$txc" convert dp --db secret.db --to markdown --lineage --redact
 [ "$(grep '^\*Subagent session\*' out.txt)" = '*Subagent session* `dp_kid` — Key \[REDACTED:openai-key …4214\] here' ] && ! grep -q 'sk-proj' out.txt &&
 	ok "--redact: the child's title redacted" || bad "--redact child title: $(grep Subagent out.txt)"
+# a child without a title: its link line has none, redacted or not
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = NULL WHERE id = ?", ("five_2_sub",)); c.commit()' secret.db
+expect_rc 0 "--redact --lineage: a child without a title" "$txc" convert five_2 --db secret.db --to markdown --lineage --redact
+[ "$(grep '^\*Subagent session\*' out.txt)" = '*Subagent session* `five_2_sub`' ] && ok || bad "untitled child: $(grep Subagent out.txt)"
+expect_rc 3 "--lineage: no such store" "$txc" convert two_a --db "$work/none.db" --to markdown --lineage
+[ "$(cat err.txt)" = "txc: error: no Hermes store at '$work/none.db'" ] && [ ! -s out.txt ] && ok || bad "no store: $(cat err.txt)"
 # --children where there are none: no subagents folder
 expect_rc 0 "claude --children, no children" "$txc" convert solo --db "$db" --to claude --children -o "$work/solo.jsonl"
 [ -s solo.jsonl ] && [ ! -e solo ] && ok "no children: no subagents folder" || bad "no children: $(ls -d solo* 2> /dev/null)"
@@ -297,6 +303,9 @@ expect_rc 1 "changed subagent file" "$txc" convert dp --db "$db" --to claude --c
 [ "$(cat err.txt)" = "txc: error: '$sub' already exists; pass --force to overwrite it" ] && ok || bad "changed subagent file: $(cat err.txt)"
 expect_rc 0 "changed subagent file --force" "$txc" convert dp --db "$db" --to claude --children -o "$work/dp.jsonl" --force
 cmp -s sub.before "$sub" && ok "--force: the subagent file written again" || bad "--force: subagent file $(head -c 100 "$sub")"
+: > "$sub" # an empty file is other bytes too (it was freed as if allocated: an abort)
+expect_rc 0 "emptied subagent file --force" "$txc" convert dp --db "$db" --to claude --children -o "$work/dp.jsonl" --force
+cmp -s sub.before "$sub" && ok "--force: an emptied subagent file written again" || bad "--force: emptied subagent file $(head -c 100 "$sub")"
 # a profile's chain is keyed in that profile's scope: one session id from each member, not the default profile's
 mkdir -p home/profiles/work && cp "$db" home/state.db && cp "$db" home/profiles/work/state.db
 sid() { sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' out.txt | sort -u; }
