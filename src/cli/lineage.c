@@ -201,7 +201,7 @@ enum txc_err cli_write_subagents(const struct cli_args *a, const struct txc_tran
 	bool any = false;
 	for (size_t i = 0; i < t->n_children; i++)
 		any |= t->children[i].t != NULL;
-	if (!a->children || !any)
+	if (!any) /* (called with --children only) */
 		return TXC_OK;
 	struct txc_buf dir = TXC_BUF_INIT;
 	txc_buf_addf(&dir, "%s/subagents", base);

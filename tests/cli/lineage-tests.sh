@@ -329,5 +329,23 @@ expect_rc 0 "list --tree, 36 deep" "$txc" list --db deep.db --tree --utc --limit
 [ "${UPDATE:-0}" = 1 ] && cp out.txt "$gold/list.deep-tree.txt"
 cmp -s out.txt "$gold/list.deep-tree.txt" && ok "list --tree deep golden" || { bad "list --tree deep golden"; diff -u "$gold/list.deep-tree.txt" out.txt | head -30; }
 
+# children without a start (NULL started_at) come after those with one, in the listing's order
+cat > nostart.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES ('p', 'cli', 'm', NULL, 1767600000, 't'), ('k1', 'cli', 'm', 'p', NULL, 't1'),
+  ('k2', 'cli', 'm', 'p', 1767600060, 't2'), ('k3', 'cli', 'm', 'p', NULL, 't3'), ('k4', 'cli', 'm', 'p', 1767600030, 't4');
+SQL
+"$mkdb" nostart.db nostart.sql || exit 1
+expect_rc 0 "list --tree, children without a start" "$txc" list --db nostart.db --tree --utc
+cat > want.txt <<'TXT'
+ID    STARTED           SOURCE  MODEL  MSGS  TITLE
+p     2026-01-05 08:00  cli     m      -     t
+└ k4  2026-01-05 08:00  cli     m      -     t4
+└ k2  2026-01-05 08:01  cli     m      -     t2
+└ k3  -                 cli     m      -     t3
+└ k1  -                 cli     m      -     t1
+TXT
+cmp -s want.txt out.txt && ok || { bad "list --tree without starts"; diff want.txt out.txt; }
+
 summary lineage
 [ "$fails" = 0 ]

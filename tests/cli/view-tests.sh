@@ -91,6 +91,8 @@ if command -v script > /dev/null 2>&1; then
 	[ ! -e paged.txt ] && grep -q '● Bash' pty.txt && ok "TXC_PAGER empty: no pager, PAGER not asked" || bad "TXC_PAGER empty"
 	pty 10 "TXC_PAGER=true '$txc' view tools --db f.db; echo rc=\$?"
 	grep -q 'rc=0' pty.txt && ! grep -q '● Bash\|cannot run' pty.txt && ok "a pager that quits at once: exit 0, nothing more" || bad "TXC_PAGER=true: $(head -c 300 pty.txt)"
+	pty 10 "TXC_PAGER='kill -TERM \$\$' '$txc' view tools --db f.db; echo rc=\$?"
+	grep -q 'rc=0' pty.txt && ! grep -q '● Bash\|cannot run' pty.txt && ok "a pager killed by a signal: exit 0, nothing more" || bad "pager killed: $(head -c 300 pty.txt)"
 	pty 0 "TXC_PAGER='$work/pager.sh' '$txc' view tools --db f.db"
 	[ ! -e paged.txt ] && grep -q '● Bash' pty.txt && ok "a terminal of unknown height: not paged" || bad "0 rows: paged"
 else
@@ -309,13 +311,33 @@ cp lin.db lp.db
 "$txc" view two_a --db lp.db -f --lineage --interval 0.1 --utc > lp.txt 2> lp.err &
 lpp=$!
 wait_for lp.err 'following the continuation two_b' && wait_for lp.txt 'There are 2 files' && ok "-f --lineage: handed off to two_b" || bad "-f --lineage two_a: $(cat lp.err)"
-sqlite3 lp.db "BEGIN; UPDATE sessions SET parent_session_id = NULL WHERE id = 'two_b'; UPDATE sessions SET parent_session_id = 'two_b' WHERE id = 'two_a';
+cp lp.db lp2.db # (a new store in its place: opened again by the name followed now, two_b)
+sqlite3 lp2.db "BEGIN; UPDATE sessions SET parent_session_id = NULL WHERE id = 'two_b'; UPDATE sessions SET parent_session_id = 'two_b' WHERE id = 'two_a';
 UPDATE sessions SET ended_at = 1767601200, end_reason = 'compression' WHERE id = 'two_b'; COMMIT" || exit 1
+mv lp2.db lp.db
 i=0; while kill -0 $lpp 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 kill $lpp 2> /dev/null; wait $lpp; rc=$?
 [ $rc = 0 ] && [ "$(cat lp.err)" = "txc: following the continuation two_b (the session was compressed)
 txc: warning: the compression chain of two_b loops (its parent links form a cycle); stopped following" ] &&
 	[ "$(grep -c 'There are 2 files' lp.txt)" = 1 ] && ok "-f --lineage: back to a session followed before: a loop, stopped" || bad "-f --lineage loop: exit $rc, $(cat lp.err)"
+
+# 5h. --lineage: a continuation without messages yet; its part (and segment line) begins with its first
+cp lin.db ch.db
+sqlite3 ch.db "INSERT INTO sessions (id, source, model, started_at, ended_at, end_reason, title) VALUES ('cp', 'cli', 'm', 1768300000, 1768300010, 'compression', 'C');
+INSERT INTO sessions (id, source, model, parent_session_id, started_at, title) VALUES ('cc', 'cli', 'm', 'cp', 1768300011, 'C');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('cp', 'user', 'before', 1768300001)" || exit 1
+"$txc" view cp --db ch.db -f --lineage --interval 0.1 --utc > ch.txt 2> ch.err &
+chp=$!
+wait_for ch.err 'following the continuation cc' && ok "-f --lineage: handed off to an empty continuation" || bad "-f --lineage cp: $(cat ch.err)"
+sleep 0.3 # (a few polls of the empty continuation)
+grep -q 'Segment 2' ch.txt && bad "-f --lineage: a segment line before any message" || ok "-f --lineage: no segment line while the continuation is empty"
+sqlite3 ch.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('cc', 'user', 'after', 1768300012);
+UPDATE sessions SET ended_at = 1768300013, end_reason = 'user_exit' WHERE id = 'cc'" || exit 1
+i=0; while kill -0 $chp 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+kill $chp 2> /dev/null; wait $chp; rc=$?
+"$txc" view cp --db ch.db --lineage --utc > ch.whole
+[ $rc = 0 ] && [ "$(body ch.txt)" = "$(body ch.whole)" ] && [ "$(grep -c '^══ Segment 2 of 2' ch.txt)" = 1 ] &&
+	ok "-f --lineage: the continuation's part begins with its first message, as view --lineage" || bad "-f --lineage cc: exit $rc, $(body ch.txt | diff - ch.whole | head -n 6)"
 
 # 6. memory stays flat while 10,000 messages arrive
 "$gen" mem.db "$schema" 0 > /dev/null || exit 1
