@@ -266,14 +266,17 @@ import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.executescript("""ALTER TABLE messages RENAME TO m0;
 CREATE VIEW messages AS SELECT id, session_id, role,
-  CASE WHEN session_id IN ('two_b', 'dp_kid', 'five_2_sub') THEN json('{bad') ELSE content END AS content,
+  CASE WHEN session_id IN ('two_b', 'dp_kid', 'five_2_sub', 'orphan') THEN json('{bad') ELSE content END AS content,
   tool_call_id, tool_calls, tool_name, timestamp, finish_reason, active, compacted, _compressed_summary FROM m0;""")
 PY
 unread="txc: error: cannot read the messages of a session from 'unreadable.db': malformed JSON"
-for c in "two_a --lineage" "two_b --children" "dp --children" "five_1 --lineage --children"; do
+for c in "two_a --lineage" "orphan_next --lineage" "two_b --children" "dp --children" "five_1 --lineage --children"; do
 	# shellcheck disable=SC2086 # words by design
 	expect_rc 1 "unreadable: $c" "$txc" convert $c --db unreadable.db --to markdown
-	[ "$(cat err.txt)" = "$unread" ] && [ ! -s out.txt ] && ok || bad "unreadable $c: $(cat err.txt)"
+	want=$unread
+	case $c in orphan*) want="txc: warning: the parent session gone_session of orphan is not in the store: the chain starts at orphan
+$unread" ;; esac
+	[ "$(cat err.txt)" = "$want" ] && [ ! -s out.txt ] && ok || bad "unreadable $c: $(cat err.txt)"
 done
 expect_rc 1 "unreadable: two_a --lineage -o" "$txc" convert two_a --db unreadable.db --to claude --lineage -o "$work/unread.jsonl"
 [ ! -e unread.jsonl ] && ok "unreadable: no file written" || bad "unreadable: a file was written"
@@ -332,8 +335,10 @@ cmp -s out.txt "$gold/list.deep-tree.txt" && ok "list --tree deep golden" || { b
 # children without a start (NULL started_at) come after those with one, in the listing's order
 cat > nostart.sql <<'SQL'
 CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
 INSERT INTO sessions VALUES ('p', 'cli', 'm', NULL, 1767600000, 't'), ('k1', 'cli', 'm', 'p', NULL, 't1'),
   ('k2', 'cli', 'm', 'p', 1767600060, 't2'), ('k3', 'cli', 'm', 'p', NULL, 't3'), ('k4', 'cli', 'm', 'p', 1767600030, 't4');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('k4', 'user', 'late', 1767600090);
 SQL
 "$mkdb" nostart.db nostart.sql || exit 1
 expect_rc 0 "list --tree, children without a start" "$txc" list --db nostart.db --tree --utc
@@ -346,6 +351,8 @@ p     2026-01-05 08:00  cli     m      -     t
 └ k1  -                 cli     m      -     t1
 TXT
 cmp -s want.txt out.txt && ok || { bad "list --tree without starts"; diff want.txt out.txt; }
+expect_rc 0 "list --tree --order recent" "$txc" list --db nostart.db --tree --utc --order recent # k4 listed first: its message
+cmp -s want.txt out.txt && ok "children by start whatever the listing's order" || { bad "list --tree --order recent"; diff want.txt out.txt; }
 
 summary lineage
 [ "$fails" = 0 ]

@@ -277,6 +277,20 @@ static void test_unnumbered(void **state)
 	assert_int_equal(slice_of(t, "3-4", &in, &d), TXC_OK);
 	assert_true(t->messages == all + 5 && t->n_messages == 1 && in.first == 3 && in.last == 4);
 	txc_transcript_free(t);
+	/* numbers that start late (a session read from its middle): before the first, nothing */
+	t = txc_transcript_new();
+	t->messages = txc_arena_array(t->arena, 2, sizeof(*t->messages));
+	t->messages[0] = (struct txc_message){.role = TXC_ROLE_USER, .number = 6};
+	t->messages[1] = (struct txc_message){.role = TXC_ROLE_USER, .number = 7};
+	t->n_messages = 2;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(slice_of(t, "2-5", &in, &d), TXC_E_USAGE);
+	assert_string_equal(d.msg, "messages 2-5: nothing to convert (rows without text)");
+	t->messages[0].number = 0;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(slice_of(t, "5", &in, &d), TXC_E_USAGE);
+	assert_string_equal(d.msg, "message 5: nothing to convert (rows without text)");
+	txc_transcript_free(t);
 }
 
 /* built directly (as another reader may): one message answering two calls, with no number of its
