@@ -83,9 +83,9 @@ static const char *store_path(const struct follow *f)
 static enum txc_err follow_open(struct follow *f, struct txc_diag *d)
 {
 	enum txc_err rc = cli_stores_open(f->a, &f->st, d);
+	f->open = true; /* closed by follow_close even when opening failed: it may have opened some */
 	if (rc != TXC_OK)
 		return rc;
-	f->open = true;
 	rc = cli_resolve(&f->st, f->current ? f->current : f->a->pos[0], &f->which, &f->id, d);
 	if (rc != TXC_OK)
 		return rc;
