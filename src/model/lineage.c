@@ -396,7 +396,8 @@ struct txc_transcript *txc_transcript_join(struct txc_transcript **parts, size_t
 		struct txc_segment *s = &t->segments[t->n_segments++];
 		*s = (struct txc_segment){p->meta.id,       p->meta.title,     p->meta.end_reason, p->meta.started_at,
 					  p->meta.ended_at, p->meta.has_ended, t->n_messages,      p};
-		memcpy(t->messages + t->n_messages, p->messages, p->n_messages * sizeof(*p->messages));
+		if (p->n_messages > 0) /* (an empty part's messages may be NULL) */
+			memcpy(t->messages + t->n_messages, p->messages, p->n_messages * sizeof(*p->messages));
 		t->n_messages += p->n_messages;
 		sum_meta(&sum, &p->meta);
 		add_part(t, parts[i]);
