@@ -70,6 +70,10 @@ static int run_pager(const char *cmd, const char *p, size_t len)
 		close(fds[1]);
 		if (getenv("LESS") == NULL)
 			setenv("LESS", "FRX", 1); /* as git does: a pager named less without options behaves too */
+#ifdef TXC_COVERAGE
+		extern void __gcov_dump(void);
+		__gcov_dump(); /* a coverage build: the child's counters, which exec would drop */
+#endif
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -122,10 +126,8 @@ static int most_recent(struct cli_args *a, char **keep)
 	struct txc_arena *ar = txc_arena_new(0);
 	struct cli_session *v = NULL;
 	size_t n = 0, more = 0;
-	if (!a->sel.order_set) {
-		a->sel.order = 1; /* recent: last activity, so a session being written comes first */
-		a->sel.order_set = true;
-	}
+	a->sel.order = 1; /* recent: last activity, so a session being written comes first (view takes no --order) */
+	a->sel.order_set = true;
 	enum txc_err rc = cli_stores_open(a, &st, &d);
 	if (rc == TXC_OK)
 		rc = cli_select_sessions(a, CMD_VIEW, &st, ar, &v, &n, &more, &d);

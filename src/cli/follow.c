@@ -74,17 +74,18 @@ static void follow_close(struct follow *f)
 	txc_sid_release(&f->id);
 }
 
+/* (asked only while the store is open) */
 static const char *store_path(const struct follow *f)
 {
-	return f->open ? f->st.v[f->which].path : NULL;
+	return f->st.v[f->which].path;
 }
 
 static enum txc_err follow_open(struct follow *f, struct txc_diag *d)
 {
 	enum txc_err rc = cli_stores_open(f->a, &f->st, d);
+	f->open = true; /* closed by follow_close even when opening failed: it may have opened some */
 	if (rc != TXC_OK)
 		return rc;
-	f->open = true;
 	rc = cli_resolve(&f->st, f->current ? f->current : f->a->pos[0], &f->which, &f->id, d);
 	if (rc != TXC_OK)
 		return rc;
@@ -285,8 +286,6 @@ static bool store_there(const struct follow *f, const char *path, bool *replaced
 {
 	struct stat sb;
 	*replaced = false;
-	if (path == NULL)
-		return true;
 	if (stat(path, &sb) != 0)
 		return errno != ENOENT;
 	*replaced = sb.st_dev != f->dev || sb.st_ino != f->ino;
@@ -347,7 +346,7 @@ static void chain_session(const struct follow *f, struct txc_write_part *part)
 	if (k != (size_t)-1) {
 		struct txc_chain c;
 		txc_lineage_chain(x.l, k, &c);
-		const struct txc_link *root = c.n > 0 ? &x.v[c.v[0]] : &x.v[k];
+		const struct txc_link *root = &x.v[c.v[0]]; /* a chain has k at least */
 		struct txc_transcript first = {0}, whole = {0};
 		first.meta.id_kind = root->sid.kind;
 		first.meta.id = root->id;

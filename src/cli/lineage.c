@@ -161,8 +161,7 @@ static char *read_all(const char *path, size_t *len)
 		txc_buf_release(&b);
 		return NULL;
 	}
-	*len = b.len;
-	return b.buf ? b.buf : txc_xstrdup("");
+	return txc_buf_detach(&b, len); /* an empty file: an empty string of its own (b.buf is txc_buf_empty) */
 }
 
 /* ---- Claude Code subagent transcripts: <base>/subagents/agent-<agentId>.jsonl ---- */
@@ -202,7 +201,7 @@ enum txc_err cli_write_subagents(const struct cli_args *a, const struct txc_tran
 	bool any = false;
 	for (size_t i = 0; i < t->n_children; i++)
 		any |= t->children[i].t != NULL;
-	if (!a->children || !any)
+	if (!any) /* (called with --children only) */
 		return TXC_OK;
 	struct txc_buf dir = TXC_BUF_INIT;
 	txc_buf_addf(&dir, "%s/subagents", base);
@@ -221,9 +220,10 @@ static void json_id(struct txc_buf *b, const struct txc_link *l)
 	txc_json_emit_str(b, l->id.ptr ? l->id.ptr : "", l->id.len);
 }
 
+/* (list opens every store's links before it prints: x->l is there) */
 void cli_lineage_json(struct txc_buf *b, struct cli_links *x, const struct txc_json *row, struct txc_str id)
 {
-	size_t k = x->l ? txc_lineage_find(x->l, id) : (size_t)-1;
+	size_t k = txc_lineage_find(x->l, id);
 	if (txc_json_get(row, "parent_session_id") == NULL) /* an old schema: no such column */
 		txc_buf_addstr(b, ",\"parent_session_id\":null");
 	if (k == (size_t)-1) {
@@ -288,8 +288,8 @@ static size_t **selection_of(const struct cli_links *lx, size_t n_stores, const 
 			sel[s][k] = (size_t)-1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		size_t k = lx[v[i].store].l ? txc_lineage_find(lx[v[i].store].l, v[i].id.text) : (size_t)-1;
-		if (k != (size_t)-1)
+		size_t k = txc_lineage_find(lx[v[i].store].l, v[i].id.text);
+		if (k != (size_t)-1) /* (not when the session was removed between the listing and the links) */
 			sel[v[i].store][k] = i;
 	}
 	return sel;
@@ -297,16 +297,15 @@ static size_t **selection_of(const struct cli_links *lx, size_t n_stores, const 
 
 static void tree_build(struct tree *t, struct cli_links *lx, size_t n_stores, const struct cli_session *v, size_t n)
 {
-	for (size_t s = 0; s < n_stores; s++)
-		if (lx[s].l != NULL && lx[s].tree == NULL) {
-			lx[s].tree = txc_xmalloc((lx[s].n + 1) * sizeof(size_t));
-			txc_lineage_tree(lx[s].l, lx[s].tree);
-		}
+	for (size_t s = 0; s < n_stores; s++) { /* (list opens every store's links first) */
+		lx[s].tree = txc_xmalloc((lx[s].n + 1) * sizeof(size_t));
+		txc_lineage_tree(lx[s].l, lx[s].tree);
+	}
 	size_t **sel = selection_of(lx, n_stores, v, n);
 	t->nd = txc_xcalloc(n + 1, sizeof(*t->nd));
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_links *x = &lx[v[i].store];
-		size_t k = x->l ? txc_lineage_find(x->l, v[i].id.text) : (size_t)-1;
+		size_t k = txc_lineage_find(x->l, v[i].id.text);
 		size_t p = k == (size_t)-1 ? (size_t)-1 : x->tree[k];
 		t->nd[i].parent = p == (size_t)-1 ? (size_t)-1 : sel[v[i].store][p];
 		t->nd[i].started = v[i].info->started;
@@ -336,7 +335,7 @@ void cli_tree_order(struct cli_links *lx, size_t n_stores, struct cli_session *v
 	struct tree t = {0};
 	tree_build(&t, lx, n_stores, v, n);
 	for (size_t i = 0; i < n; i++) /* roots keep the listing's order */
-		if (t.nd[i].parent == (size_t)-1 && !t.nd[i].seen)
+		if (t.nd[i].parent == (size_t)-1)
 			tree_visit(&t, i, 0);
 	for (size_t i = 0; i < n; i++) /* below the depth bound */
 		if (!t.nd[i].seen)

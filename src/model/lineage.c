@@ -4,6 +4,7 @@
  * The rules and where Hermes's own walks disagree: docs/FORMATS.md, Lineage.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +16,9 @@ struct txc_lineage {
 	size_t *by_id;     /* indexes sorted by id */
 	size_t *by_parent; /* indexes of sessions with a parent, sorted by parent, then started */
 	size_t n_by_parent;
-	/* the seen-set of a walk: mark[k] == *gen when k was seen (pointers: walks take a const index) */
-	unsigned *mark, *gen;
+	/* the seen-set of a walk: mark[k] == *gen when k was seen (pointers: walks take a const index);
+	 * 64 bits: a new walk's generation never wraps round to old marks */
+	uint64_t *mark, *gen;
 };
 
 static int str_cmp(struct txc_str a, struct txc_str b)
@@ -57,8 +59,8 @@ struct txc_lineage *txc_lineage_new(const struct txc_link *v, size_t n)
 	l->n = n;
 	l->by_id = txc_xmalloc((n + 1) * sizeof(size_t));
 	l->by_parent = txc_xmalloc((n + 1) * sizeof(size_t));
-	l->mark = txc_xcalloc(n + 1, sizeof(unsigned));
-	l->gen = txc_xcalloc(1, sizeof(unsigned));
+	l->mark = txc_xcalloc(n + 1, sizeof(uint64_t));
+	l->gen = txc_xcalloc(1, sizeof(uint64_t));
 	for (size_t i = 0; i < n; i++) {
 		l->by_id[i] = i;
 		if (v[i].parent.ptr != NULL)
@@ -154,10 +156,7 @@ static bool better(const struct txc_link *a, const struct txc_link *b)
 /* a new seen-set */
 static void seen_clear(const struct txc_lineage *l)
 {
-	if (++*l->gen == 0) { /* wrapped: old marks could look new */
-		memset(l->mark, 0, (l->n + 1) * sizeof(unsigned));
-		*l->gen = 1;
-	}
+	++*l->gen;
 }
 
 /* true if k was seen already; marks it seen */
@@ -305,26 +304,21 @@ void txc_lineage_ends(const struct txc_lineage *l, size_t *root, size_t *tip)
 	free(slow);
 }
 
-/* where k is drawn, before loops are broken: under its chain's root when it continues a
- * compression (a cycle's root is its smallest id), else under its parent of any kind */
-static size_t tree_step(const struct txc_lineage *l, size_t k, size_t root)
+/* where k is drawn when its compression parents loop (only such a chain has a root that continues
+ * another, or k as its own root: a parent of itself): under the smallest id of the members up to k
+ * in its chain (the cycle), or a root when that is k */
+static size_t loop_root(const struct txc_lineage *l, size_t k)
 {
 	struct txc_chain c;
 	txc_lineage_chain(l, k, &c);
-	if (c.cycle) { /* the members up to k in the chain are the cycle: its smallest id is the root */
-		root = c.v[0];
-		for (size_t i = 0; i < c.n && c.v[i] != k; i++)
-			if (str_cmp(l->v[c.v[i]].id, l->v[root].id) < 0)
-				root = c.v[i];
-		if (str_cmp(l->v[k].id, l->v[root].id) < 0)
-			root = k;
-	}
+	size_t root = c.v[0];
+	for (size_t i = 0; c.v[i] != k; i++) /* k is in its own chain */
+		if (str_cmp(l->v[c.v[i]].id, l->v[root].id) < 0)
+			root = c.v[i];
+	if (str_cmp(l->v[k].id, l->v[root].id) < 0)
+		root = k;
 	free(c.v);
-	if (root != k)
-		return root;
-	if (c.cycle || l->v[k].parent.ptr == NULL)
-		return (size_t)-1;
-	return txc_lineage_find(l, l->v[k].parent);
+	return root != k ? root : (size_t)-1;
 }
 
 void txc_lineage_tree(const struct txc_lineage *l, size_t *parent)
@@ -332,12 +326,12 @@ void txc_lineage_tree(const struct txc_lineage *l, size_t *parent)
 	size_t *root = txc_xmalloc((l->n + 1) * sizeof(size_t)), *tip = txc_xmalloc((l->n + 1) * sizeof(size_t));
 	txc_lineage_ends(l, root, tip);
 	for (size_t k = 0; k < l->n; k++) {
-		if (root[k] != k && up_of(l, k) != (size_t)-1 && up_of(l, root[k]) == (size_t)-1)
-			parent[k] = root[k]; /* a chain: under its root */
-		else if (up_of(l, k) != (size_t)-1)
-			parent[k] = tree_step(l, k, root[k]); /* a chain whose parents loop */
-		else
+		if (up_of(l, k) == (size_t)-1) /* no compression parent: under its parent of any kind */
 			parent[k] = l->v[k].parent.ptr ? txc_lineage_find(l, l->v[k].parent) : (size_t)-1;
+		else if (root[k] != k && up_of(l, root[k]) == (size_t)-1)
+			parent[k] = root[k]; /* a chain: under its root */
+		else
+			parent[k] = loop_root(l, k); /* a chain whose parents loop */
 	}
 	/* the members of a loop of parents (through any links) are roots */
 	unsigned char *state = txc_xcalloc(l->n + 1, 1); /* 0 new, 1 on the current path, 2 done */
@@ -347,13 +341,12 @@ void txc_lineage_tree(const struct txc_lineage *l, size_t *parent)
 			state[cur] = 1;
 			cur = parent[cur];
 		}
-		if (cur != (size_t)-1 && state[cur] == 1) /* back on this path: a loop from cur */
-			for (size_t x = cur, nx; state[x] == 1 && x != (size_t)-1; x = nx) {
+		/* back on this path: a loop from cur, each member's parent the next (never none) */
+		if (cur != (size_t)-1 && state[cur] == 1)
+			for (size_t x = cur, nx; state[x] == 1; x = nx) {
 				nx = parent[x];
 				parent[x] = (size_t)-1;
 				state[x] = 2;
-				if (nx == (size_t)-1)
-					break;
 			}
 		for (cur = k; cur != (size_t)-1 && state[cur] == 1; cur = parent[cur])
 			state[cur] = 2;
@@ -403,7 +396,8 @@ struct txc_transcript *txc_transcript_join(struct txc_transcript **parts, size_t
 		struct txc_segment *s = &t->segments[t->n_segments++];
 		*s = (struct txc_segment){p->meta.id,       p->meta.title,     p->meta.end_reason, p->meta.started_at,
 					  p->meta.ended_at, p->meta.has_ended, t->n_messages,      p};
-		memcpy(t->messages + t->n_messages, p->messages, p->n_messages * sizeof(*p->messages));
+		if (p->n_messages > 0) /* (an empty part's messages may be NULL) */
+			memcpy(t->messages + t->n_messages, p->messages, p->n_messages * sizeof(*p->messages));
 		t->n_messages += p->n_messages;
 		sum_meta(&sum, &p->meta);
 		add_part(t, parts[i]);

@@ -192,11 +192,12 @@ int txc_model_slice(struct txc_transcript *t, const struct txc_range *r, struct 
 		return TXC_E_USAGE;
 	}
 	size_t lo = 0, hi = t->n_messages;
-	while (lo < t->n_messages && (t->messages[lo].number == 0 || t->messages[lo].number < info->asked_first))
+	/* (the message numbered max, >= asked_first, stops lo at the latest) */
+	while (t->messages[lo].number == 0 || t->messages[lo].number < info->asked_first)
 		lo++;
 	while (hi > 0 && (t->messages[hi - 1].number == 0 || t->messages[hi - 1].number > last))
 		hi--;
-	if (lo == t->n_messages || hi == 0 || hi - 1 < lo) {
+	if (hi == 0 || hi - 1 < lo) {
 		char w[64];
 		txc_range_words(w, info->asked_first, last);
 		txc_diag_set(d, TXC_E_USAGE, "%s: nothing to convert (rows without text)", w);

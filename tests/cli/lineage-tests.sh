@@ -256,5 +256,103 @@ for s in two_b dp; do
 	grep -q 'two_a\\x1b\[2J<b>x</b>\\u202e\|Find <script>alert(1)</script>\\x1b\[31m\\u202e' h.txt && ok || bad "terminal $s: the hostile text is missing"
 done
 
+# --- failures and odd stores (issue 18): each said in one line, nothing written ---
+expect_rc 3 "--lineage: no such session" "$txc" convert nosuch --db "$db" --to markdown --lineage
+[ "$(cat err.txt)" = "txc: error: no session 'nosuch' in '$db' (see 'txc list')" ] && [ ! -s out.txt ] && ok || bad "nosuch --lineage: $(cat err.txt)"
+# a part of the chain or a child that cannot be read (a row SQLite fails on): exit 1, no partial output
+cp "$db" unreadable.db
+python3 - unreadable.db <<'PY' || bad "unreadable db"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executescript("""ALTER TABLE messages RENAME TO m0;
+CREATE VIEW messages AS SELECT id, session_id, role,
+  CASE WHEN session_id IN ('two_b', 'dp_kid', 'five_2_sub', 'orphan') THEN json('{bad') ELSE content END AS content,
+  tool_call_id, tool_calls, tool_name, timestamp, finish_reason, active, compacted, _compressed_summary FROM m0;""")
+PY
+unread="txc: error: cannot read the messages of a session from 'unreadable.db': malformed JSON"
+for c in "two_a --lineage" "orphan_next --lineage" "two_b --children" "dp --children" "five_1 --lineage --children"; do
+	# shellcheck disable=SC2086 # words by design
+	expect_rc 1 "unreadable: $c" "$txc" convert $c --db unreadable.db --to markdown
+	want=$unread
+	case $c in orphan*) want="txc: warning: the parent session gone_session of orphan is not in the store: the chain starts at orphan
+$unread" ;; esac
+	[ "$(cat err.txt)" = "$want" ] && [ ! -s out.txt ] && ok || bad "unreadable $c: $(cat err.txt)"
+done
+expect_rc 1 "unreadable: two_a --lineage -o" "$txc" convert two_a --db unreadable.db --to claude --lineage -o "$work/unread.jsonl"
+[ ! -e unread.jsonl ] && ok "unreadable: no file written" || bad "unreadable: a file was written"
+# the parts that can be read are as before: only the unreadable one fails
+expect_rc 0 "unreadable: five_1 --lineage" "$txc" convert five_1 --db unreadable.db --to markdown --utc --lineage
+cmp -s out.txt "$work/five.lineage.md" && ok || bad "five_1 --lineage from unreadable.db differs"
+# --redact: the child's title in its link line too
+cp "$db" secret.db
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = ? WHERE id = ?", ("Key sk-proj-Xy7aBc3dEf9gHi2jK" "l5mNo8pQr1sTu4vWx6yZa0bCd here", "dp_kid")); c.commit()' secret.db
+expect_rc 0 "--redact --lineage: a child's title" "$txc" convert dp --db secret.db --to markdown --lineage --redact
+[ "$(grep '^\*Subagent session\*' out.txt)" = '*Subagent session* `dp_kid` — Key \[REDACTED:openai-key …4214\] here' ] && ! grep -q 'sk-proj' out.txt &&
+	ok "--redact: the child's title redacted" || bad "--redact child title: $(grep Subagent out.txt)"
+# a child without a title: its link line has none, redacted or not
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = NULL WHERE id = ?", ("five_2_sub",)); c.commit()' secret.db
+expect_rc 0 "--redact --lineage: a child without a title" "$txc" convert five_2 --db secret.db --to markdown --lineage --redact
+[ "$(grep '^\*Subagent session\*' out.txt)" = '*Subagent session* `five_2_sub`' ] && ok || bad "untitled child: $(grep Subagent out.txt)"
+expect_rc 3 "--lineage: no such store" "$txc" convert two_a --db "$work/none.db" --to markdown --lineage
+[ "$(cat err.txt)" = "txc: error: no Hermes store at '$work/none.db'" ] && [ ! -s out.txt ] && ok || bad "no store: $(cat err.txt)"
+# --children where there are none: no subagents folder
+expect_rc 0 "claude --children, no children" "$txc" convert solo --db "$db" --to claude --children -o "$work/solo.jsonl"
+[ -s solo.jsonl ] && [ ! -e solo ] && ok "no children: no subagents folder" || bad "no children: $(ls -d solo* 2> /dev/null)"
+# a subagent file someone changed is not overwritten without --force; with it, written again
+echo changed > "$sub"
+rm -f dp.jsonl
+expect_rc 1 "changed subagent file" "$txc" convert dp --db "$db" --to claude --children -o "$work/dp.jsonl"
+[ "$(cat "$sub")" = changed ] && ok "a changed subagent file is kept" || bad "the changed subagent file was overwritten"
+[ "$(cat err.txt)" = "txc: error: '$sub' already exists; pass --force to overwrite it" ] && ok || bad "changed subagent file: $(cat err.txt)"
+expect_rc 0 "changed subagent file --force" "$txc" convert dp --db "$db" --to claude --children -o "$work/dp.jsonl" --force
+cmp -s sub.before "$sub" && ok "--force: the subagent file written again" || bad "--force: subagent file $(head -c 100 "$sub")"
+: > "$sub" # an empty file is other bytes too (it was freed as if allocated: an abort)
+expect_rc 0 "emptied subagent file --force" "$txc" convert dp --db "$db" --to claude --children -o "$work/dp.jsonl" --force
+cmp -s sub.before "$sub" && ok "--force: an emptied subagent file written again" || bad "--force: emptied subagent file $(head -c 100 "$sub")"
+# a profile's chain is keyed in that profile's scope: one session id from each member, not the default profile's
+mkdir -p home/profiles/work && cp "$db" home/state.db && cp "$db" home/profiles/work/state.db
+sid() { sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' out.txt | sort -u; }
+expect_rc 0 "--profile work --lineage" "$txc" convert two_a --home "$work/home" --profile work --to claude --lineage
+wa=$(sid)
+expect_rc 0 "--profile work --lineage, the tip" "$txc" convert two_b --home "$work/home" --profile work --to claude --lineage
+wb=$(sid)
+expect_rc 0 "default profile --lineage" "$txc" convert two_a --home "$work/home" --to claude --lineage
+da=$(sid)
+[ "$(echo "$wa" | wc -w)" = 1 ] && [ "$wa" = "$wb" ] && [ "$wa" != "$da" ] && ok "--lineage in a profile: the profile's session id" || bad "profile session ids: $wa / $wb / $da"
+# list --tree: a line of 36 resets (each the child of the last) drawn 32 deep, the rest as roots;
+# two children started at once keep the listing's order
+python3 - > deep.sql <<'PY'
+print("CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT, started_at REAL NOT NULL, title TEXT);")
+for i in range(36):
+    print("INSERT INTO sessions VALUES ('d%02d', 'cli', 'm', %s, %d, 't');" % (i, "NULL" if i == 0 else "'d%02d'" % (i - 1), 1767600000 + 60 * i))
+print("INSERT INTO sessions VALUES ('tie_b', 'cli', 'm', 'd00', 1767600030, 't'), ('tie_a', 'cli', 'm', 'd00', 1767600030, 't');")
+PY
+"$mkdb" deep.db deep.sql || exit 1
+expect_rc 0 "list --tree, 36 deep" "$txc" list --db deep.db --tree --utc --limit 100
+[ "${UPDATE:-0}" = 1 ] && cp out.txt "$gold/list.deep-tree.txt"
+cmp -s out.txt "$gold/list.deep-tree.txt" && ok "list --tree deep golden" || { bad "list --tree deep golden"; diff -u "$gold/list.deep-tree.txt" out.txt | head -30; }
+
+# children without a start (NULL started_at) come after those with one, in the listing's order
+cat > nostart.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, parent_session_id TEXT, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);
+INSERT INTO sessions VALUES ('p', 'cli', 'm', NULL, 1767600000, 't'), ('k1', 'cli', 'm', 'p', NULL, 't1'),
+  ('k2', 'cli', 'm', 'p', 1767600060, 't2'), ('k3', 'cli', 'm', 'p', NULL, 't3'), ('k4', 'cli', 'm', 'p', 1767600030, 't4');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('k4', 'user', 'late', 1767600090);
+SQL
+"$mkdb" nostart.db nostart.sql || exit 1
+expect_rc 0 "list --tree, children without a start" "$txc" list --db nostart.db --tree --utc
+cat > want.txt <<'TXT'
+ID    STARTED           SOURCE  MODEL  MSGS  TITLE
+p     2026-01-05 08:00  cli     m      -     t
+└ k4  2026-01-05 08:00  cli     m      -     t4
+└ k2  2026-01-05 08:01  cli     m      -     t2
+└ k3  -                 cli     m      -     t3
+└ k1  -                 cli     m      -     t1
+TXT
+cmp -s want.txt out.txt && ok || { bad "list --tree without starts"; diff want.txt out.txt; }
+expect_rc 0 "list --tree --order recent" "$txc" list --db nostart.db --tree --utc --order recent # k4 listed first: its message
+cmp -s want.txt out.txt && ok "children by start whatever the listing's order" || { bad "list --tree --order recent"; diff want.txt out.txt; }
+
 summary lineage
 [ "$fails" = 0 ]

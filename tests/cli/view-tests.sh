@@ -37,6 +37,9 @@ expect_rc 2 "--follow with -o" "$txc" convert tools --to markdown -f -o x.md --d
 expect_rc 2 "--interval 0" "$txc" view tools --interval 0 --db f.db
 expect_rc 2 "--no-pager on convert" "$txc" convert tools --to terminal --no-pager --db f.db
 
+expect_rc 1 "view > /dev/full" sh -c '"$0" view tools --db f.db > /dev/full' "$txc"
+[ "$(cat err.txt)" = "txc: error: cannot write to stdout: No space left on device" ] && ok || bad "view > /dev/full: $(cat err.txt)"
+
 # 2. no SESSION: the most recently active of the filters
 expect_rc 0 "view, no id" "$txc" view --db f.db --utc
 head -n 2 out.txt | grep -q '^empty' && ok "the most recent session" || bad "view with no id: $(head -n 2 out.txt)"
@@ -44,6 +47,8 @@ expect_rc 0 "view --source telegram" "$txc" view --db f.db --source telegram --u
 sed -n 2p out.txt | grep -q '· telegram.*· ' && ok || bad "--source not applied: $(sed -n 2p out.txt)"
 expect_rc 3 "view --source none" "$txc" view --db f.db --source nothing-here
 one_line_err "no session matches"
+expect_rc 3 "view, no id, no store" "$txc" view --db none.db
+[ "$(cat err.txt)" = "txc: error: no Hermes store at 'none.db'" ] && [ ! -s out.txt ] && ok || bad "view no store: $(cat err.txt)"
 
 # 3. the pager, on a pty (script -qc), the way git pages
 if command -v script > /dev/null 2>&1; then
@@ -71,6 +76,25 @@ if command -v script > /dev/null 2>&1; then
 	grep -q "cannot run the pager" pty.txt && grep -q '● Bash' pty.txt && ok "a pager that cannot run: said, printed" || bad "missing pager: $(head -c 300 pty.txt)"
 	pty 10 "'$txc' view tools --db f.db -f --interval 0.1 & sleep 1; kill -INT \$!; wait \$!; echo rc=\$?"
 	grep -q 'rc=0' pty.txt && grep -q '● Bash' pty.txt && ok "--follow on a terminal: not paged, Ctrl-C exits 0" || bad "follow + SIGINT: $(tail -c 300 pty.txt)"
+	# neither TXC_PAGER nor PAGER: less -FRX, with LESS=FRX unless LESS is set (a less of our own on PATH)
+	mkdir -p bin && printf '#!/bin/sh\nprintf "%%s|%%s\\n" "$*" "${LESS-unset}" > "%s/less.args"\ncat > "%s/paged.txt"\n' "$work" "$work" > bin/less && chmod +x bin/less
+	rm -f paged.txt
+	pty 10 "env -u LESS PATH='$work/bin':\"\$PATH\" '$txc' view tools --db f.db"
+	[ "$(cat less.args 2> /dev/null)" = "-FRX|FRX" ] && grep -q '● Bash' paged.txt && ok "no pager set: less -FRX, LESS=FRX" || bad "default pager: $(cat less.args; head -c 300 pty.txt)"
+	pty 10 "LESS=i PATH='$work/bin':\"\$PATH\" '$txc' view tools --db f.db"
+	[ "$(cat less.args 2> /dev/null)" = "-FRX|i" ] && ok "LESS set: kept" || bad "LESS set: $(cat less.args)"
+	rm -f paged.txt
+	pty 10 "TXC_PAGER='  $work/pager.sh' '$txc' view tools --db f.db"
+	[ -s paged.txt ] && ok "TXC_PAGER with leading spaces: the pager" || bad "TXC_PAGER with spaces: $(head -c 300 pty.txt)"
+	rm -f paged.txt
+	pty 10 "TXC_PAGER= PAGER='$work/pager.sh' '$txc' view tools --db f.db"
+	[ ! -e paged.txt ] && grep -q '● Bash' pty.txt && ok "TXC_PAGER empty: no pager, PAGER not asked" || bad "TXC_PAGER empty"
+	pty 10 "TXC_PAGER=true '$txc' view tools --db f.db; echo rc=\$?"
+	grep -q 'rc=0' pty.txt && ! grep -q '● Bash\|cannot run' pty.txt && ok "a pager that quits at once: exit 0, nothing more" || bad "TXC_PAGER=true: $(head -c 300 pty.txt)"
+	pty 10 "TXC_PAGER='kill -TERM \$\$' '$txc' view tools --db f.db; echo rc=\$?"
+	grep -q 'rc=0' pty.txt && ! grep -q '● Bash\|cannot run' pty.txt && ok "a pager killed by a signal: exit 0, nothing more" || bad "pager killed: $(head -c 300 pty.txt)"
+	pty 0 "TXC_PAGER='$work/pager.sh' '$txc' view tools --db f.db"
+	[ ! -e paged.txt ] && grep -q '● Bash' pty.txt && ok "a terminal of unknown height: not paged" || bad "0 rows: paged"
 else
 	skip "pager" "no script(1)"
 fi
@@ -222,6 +246,98 @@ sleep 0.3; kill $tp; wait $tp; rc=$?
 expect_rc 0 "-f --lineage on a loop of parents ends" timeout 20 "$txc" view cyc_a --db lin.db -f --lineage --interval 0.1
 [ "$(cat err.txt)" = "txc: warning: the compression chain of cyc_a loops (its parent links form a cycle); stopped following" ] &&
 	grep -q 'in a' out.txt && ok || bad "loop: $(cat err.txt)"
+
+# 5e. --follow and a session that is over or cannot be shown: at once, as without --follow
+# (the terminal's last blank line kept, as in 5d); --lineage goes on only after a compression
+cp lin.db fo.db
+sqlite3 fo.db "INSERT INTO sessions (id, source, model, started_at, ended_at, end_reason, title) VALUES ('quit', 'cli', 'm', 1768200000, 1768200009, NULL, 'Quit');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('quit', 'user', 'bye', 1768200001);" || exit 1
+for s in dp_kid five_3_br quit; do # ended: agent_close (11 bytes, as 'compression'), cli_close, none
+	expect_rc 0 "-f --lineage on $s (ended, not compressed)" timeout 20 "$txc" view $s --db fo.db -f --lineage --utc
+	"$txc" view $s --db fo.db --utc > whole.txt && echo >> whole.txt
+	cmp -s out.txt whole.txt && [ ! -s err.txt ] && ok "-f --lineage $s: the session, then the end" || bad "-f --lineage $s: $(cat err.txt; diff out.txt whole.txt | head -5)"
+done
+expect_rc 0 "convert -f --lineage on dp_kid" timeout 20 "$txc" convert dp_kid --to markdown --db fo.db -f --lineage --utc
+{ "$txc" convert dp_kid --to markdown --db fo.db --utc && echo; } | cmp -s - out.txt && ok || bad "convert -f dp_kid differs from convert"
+expect_rc 3 "-f: no such session" timeout 20 "$txc" view nosuch --db fo.db -f
+[ "$(cat err.txt)" = "txc: error: no session 'nosuch' in 'fo.db' (see 'txc list')" ] && [ ! -s out.txt ] && ok || bad "-f nosuch: $(cat err.txt)"
+expect_rc 3 "-f: no such store" timeout 20 "$txc" view solo --db none.db -f
+[ "$(cat err.txt)" = "txc: error: no Hermes store at 'none.db'" ] && [ ! -s out.txt ] && ok || bad "-f no store: $(cat err.txt)"
+for c in "view dp_kid" "convert dp_kid --to markdown" "convert dp_kid --to hermes"; do
+	# shellcheck disable=SC2086 # words by design
+	timeout 20 "$txc" $c --db fo.db -f > /dev/full 2> err.txt
+	r=$?
+	[ $r = 1 ] && [ "$(cat err.txt)" = "txc: error: cannot write to stdout: No space left on device" ] && ok "$c -f > /dev/full: exit 1, said once" ||
+		bad "$c -f > /dev/full: exit $r, $(cat err.txt)"
+done
+# a profile's scope: the Claude records a later convert in that profile writes
+mkdir -p home/profiles/work && cp fo.db home/profiles/work/state.db && cp fo.db home/state.db
+expect_rc 0 "-f --profile work" timeout 20 "$txc" convert dp_kid --to claude --home "$work/home" --profile work -f
+mv out.txt prof.f.jsonl
+"$txc" convert dp_kid --to claude --home "$work/home" --profile work > prof.jsonl
+"$txc" convert dp_kid --to claude --home "$work/home" > def.jsonl
+n=$(wc -l < prof.f.jsonl)
+[ "$n" -gt 2 ] && head -n "$n" prof.jsonl | cmp -s - prof.f.jsonl && ! head -n "$n" def.jsonl | cmp -s - prof.f.jsonl &&
+	ok "-f --profile: the profile's session records" || bad "-f --profile: $(head -c 200 prof.f.jsonl)"
+
+# 5f. polls that fail (the store replaced by one without the session) are retried, said once after
+# ten; the store back, with the session ended, following goes on from where it was and ends
+wait_for() { # file pattern: until the file has a line matching, at most 15 s
+	i=0; while ! grep -q "$2" "$1" 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+	grep -q "$2" "$1" 2> /dev/null
+}
+cp lin.db pf.db && cp lin.db keep.db && cp lin.db gone.db
+sqlite3 pf.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('solo', 'user', 'still there?', 1767600003)" || exit 1
+cp pf.db keep.db
+sqlite3 gone.db "DELETE FROM sessions WHERE id = 'solo'" || exit 1
+"$txc" view solo --db pf.db -f --interval 0.1 --utc > pf.txt 2> pf.err &
+pfp=$!
+wait_for pf.txt 'still there?' && ok "-f: the open session shown" || bad "-f solo: $(cat pf.err)"
+mv gone.db pf.db
+warn="txc: warning: cannot read the session for 10 polls (no session 'solo' in 'pf.db' (see 'txc list')); still trying"
+wait_for pf.err 'still trying' && [ "$(cat pf.err)" = "$warn" ] && ok "-f: failing polls said once" || bad "-f failing polls: $(cat pf.err)"
+sqlite3 keep.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('solo', 'assistant', 'yes, back', 1767600004);
+UPDATE sessions SET ended_at = 1767600005, end_reason = 'user_exit' WHERE id = 'solo'" || exit 1
+mv keep.db pf.db
+i=0; while kill -0 $pfp 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+kill $pfp 2> /dev/null; wait $pfp; rc=$?
+"$txc" view solo --db pf.db --utc > pf.whole
+[ $rc = 0 ] && [ "$(cat pf.err)" = "$warn" ] && [ "$(body pf.txt)" = "$(body pf.whole)" ] && [ "$(grep -c 'yes, back' pf.txt)" = 1 ] &&
+	ok "-f: the store back, followed on to the end, each message once" || bad "-f after failures: exit $rc, $(cat pf.err; body pf.txt | diff - pf.whole | head -n 6)"
+
+# 5g. --lineage: parent links rewritten while followed so that the continuation is a session
+# followed before (two_a, now two_b's child): a loop, said, following ends
+cp lin.db lp.db
+"$txc" view two_a --db lp.db -f --lineage --interval 0.1 --utc > lp.txt 2> lp.err &
+lpp=$!
+wait_for lp.err 'following the continuation two_b' && wait_for lp.txt 'There are 2 files' && ok "-f --lineage: handed off to two_b" || bad "-f --lineage two_a: $(cat lp.err)"
+cp lp.db lp2.db # (a new store in its place: opened again by the name followed now, two_b)
+sqlite3 lp2.db "BEGIN; UPDATE sessions SET parent_session_id = NULL WHERE id = 'two_b'; UPDATE sessions SET parent_session_id = 'two_b' WHERE id = 'two_a';
+UPDATE sessions SET ended_at = 1767601200, end_reason = 'compression' WHERE id = 'two_b'; COMMIT" || exit 1
+mv lp2.db lp.db
+i=0; while kill -0 $lpp 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+kill $lpp 2> /dev/null; wait $lpp; rc=$?
+[ $rc = 0 ] && [ "$(cat lp.err)" = "txc: following the continuation two_b (the session was compressed)
+txc: warning: the compression chain of two_b loops (its parent links form a cycle); stopped following" ] &&
+	[ "$(grep -c 'There are 2 files' lp.txt)" = 1 ] && ok "-f --lineage: back to a session followed before: a loop, stopped" || bad "-f --lineage loop: exit $rc, $(cat lp.err)"
+
+# 5h. --lineage: a continuation without messages yet; its part (and segment line) begins with its first
+cp lin.db ch.db
+sqlite3 ch.db "INSERT INTO sessions (id, source, model, started_at, ended_at, end_reason, title) VALUES ('cp', 'cli', 'm', 1768300000, 1768300010, 'compression', 'C');
+INSERT INTO sessions (id, source, model, parent_session_id, started_at, title) VALUES ('cc', 'cli', 'm', 'cp', 1768300011, 'C');
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('cp', 'user', 'before', 1768300001)" || exit 1
+"$txc" view cp --db ch.db -f --lineage --interval 0.1 --utc > ch.txt 2> ch.err &
+chp=$!
+wait_for ch.err 'following the continuation cc' && ok "-f --lineage: handed off to an empty continuation" || bad "-f --lineage cp: $(cat ch.err)"
+sleep 0.3 # (a few polls of the empty continuation)
+grep -q 'Segment 2' ch.txt && bad "-f --lineage: a segment line before any message" || ok "-f --lineage: no segment line while the continuation is empty"
+sqlite3 ch.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('cc', 'user', 'after', 1768300012);
+UPDATE sessions SET ended_at = 1768300013, end_reason = 'user_exit' WHERE id = 'cc'" || exit 1
+i=0; while kill -0 $chp 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+kill $chp 2> /dev/null; wait $chp; rc=$?
+"$txc" view cp --db ch.db --lineage --utc > ch.whole
+[ $rc = 0 ] && [ "$(body ch.txt)" = "$(body ch.whole)" ] && [ "$(grep -c '^══ Segment 2 of 2' ch.txt)" = 1 ] &&
+	ok "-f --lineage: the continuation's part begins with its first message, as view --lineage" || bad "-f --lineage cc: exit $rc, $(body ch.txt | diff - ch.whole | head -n 6)"
 
 # 6. memory stays flat while 10,000 messages arrive
 "$gen" mem.db "$schema" 0 > /dev/null || exit 1

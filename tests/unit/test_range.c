@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -166,13 +167,170 @@ static void test_slice_empty_session(void **state)
 	txc_transcript_free(t);
 }
 
+static void test_words(void **state)
+{
+	(void)state;
+	char w[64];
+	txc_range_words(w, 7, 7);
+	assert_string_equal(w, "message 7");
+	txc_range_words(w, 7, 12);
+	assert_string_equal(w, "messages 7-12");
+}
+
+/* a transcript from Hermes rows (JSON array text) */
+static struct txc_transcript *from_rows(const char *rows)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	const struct txc_json *s, *r;
+	assert_int_equal(txc_json_parse(t->arena, "{\"id\":\"s\"}", 10, &s), 0);
+	assert_int_equal(txc_json_parse(t->arena, rows, strlen(rows), &r), 0);
+	txc_hermes_native(t)->session = s;
+	txc_hermes_native(t)->rows = r;
+	txc_model_from_hermes(t);
+	return t;
+}
+
+static int slice_of(struct txc_transcript *t, const char *text, struct txc_slice_info *in, struct txc_diag *d)
+{
+	struct txc_range r;
+	assert_int_equal(txc_range_parse(text, strlen(text), &r, d), TXC_OK);
+	return txc_model_slice(t, &r, in, d);
+}
+
+/* a result before any call of its id, a call without an id, one id called twice: only a call
+ * before a result pairs with it, the nearest */
+static void test_odd_pairs(void **state)
+{
+	(void)state;
+	static const char rows[] =
+		"[{\"id\":1,\"role\":\"tool\",\"tool_call_id\":\"d\",\"content\":\"early\"},"
+		"{\"id\":2,\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"function\":{\"name\":\"x\"}}]},"
+		"{\"id\":3,\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"d\",\"function\":{\"name\":\"x\"}}]},"
+		"{\"id\":4,\"role\":\"tool\",\"tool_call_id\":\"d\",\"content\":\"r4\"},"
+		"{\"id\":5,\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"d\",\"function\":{\"name\":\"x\"}}]},"
+		"{\"id\":6,\"role\":\"tool\",\"tool_call_id\":\"d\",\"content\":\"r6\"}]";
+	struct txc_slice_info in;
+	struct txc_diag d = {0};
+	struct txc_transcript *t = from_rows(rows);
+	assert_int_equal(slice_of(t, "1", &in, &d), TXC_OK); /* no call before it: alone */
+	assert_true(in.first == 1 && in.last == 1 && !in.widened);
+	txc_transcript_free(t);
+	t = from_rows(rows);
+	assert_int_equal(slice_of(t, "2", &in, &d), TXC_OK); /* a call without an id pairs with nothing */
+	assert_true(in.first == 2 && in.last == 2 && !in.widened);
+	txc_transcript_free(t);
+	t = from_rows(rows);
+	assert_int_equal(slice_of(t, "6", &in, &d), TXC_OK); /* the nearest call of its id: 5, not 3 */
+	assert_true(in.first == 5 && in.last == 6 && in.widened);
+	txc_transcript_free(t);
+	t = from_rows(rows);
+	assert_int_equal(slice_of(t, "3", &in, &d), TXC_OK); /* 3's result is 4 (6 answers 5) */
+	assert_true(in.first == 3 && in.last == 4 && in.widened);
+	txc_transcript_free(t);
+}
+
+/* 40 calls each answered at once: past the first 64 pairs, each still kept with its result */
+static void test_many_pairs(void **state)
+{
+	(void)state;
+	char rows[16384];
+	size_t n = 0;
+	n += (size_t)snprintf(rows + n, sizeof(rows) - n, "[");
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(
+			rows + n, sizeof(rows) - n,
+			"%s{\"id\":%d,\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"c%d\","
+			"\"function\":{\"name\":\"x\"}}]},{\"id\":%d,\"role\":\"tool\",\"tool_call_id\":\"c%d\","
+			"\"content\":\"r\"}",
+			i ? "," : "", 2 * i + 1, i, 2 * i + 2, i);
+	snprintf(rows + n, sizeof(rows) - n, "]");
+	struct txc_slice_info in;
+	struct txc_diag d = {0};
+	struct txc_transcript *t = from_rows(rows);
+	assert_int_equal(slice_of(t, "78", &in, &d), TXC_OK);
+	assert_true(in.first == 77 && in.last == 78 && in.widened && t->n_messages == 2);
+	txc_transcript_free(t);
+	t = from_rows(rows);
+	assert_int_equal(slice_of(t, "3-5", &in, &d), TXC_OK);
+	assert_true(in.first == 3 && in.last == 6 && in.widened && t->n_messages == 4);
+	txc_transcript_free(t);
+}
+
+/* messages without a number (0) around and inside the range stay out at its ends, in it inside */
+static void test_unnumbered(void **state)
+{
+	(void)state;
+	static const int64_t numbers[] = {0, 1, 0, 2, 0, 4, 0};
+	struct txc_slice_info in;
+	struct txc_diag d = {0};
+	struct txc_transcript *t = txc_transcript_new();
+	t->messages = txc_arena_array(t->arena, 7, sizeof(*t->messages));
+	for (size_t i = 0; i < 7; i++)
+		t->messages[t->n_messages++] = (struct txc_message){.role = TXC_ROLE_USER, .number = numbers[i]};
+	struct txc_message *all = t->messages;
+	assert_int_equal(slice_of(t, "1-2", &in, &d), TXC_OK);
+	assert_true(t->messages == all + 1 && t->n_messages == 3 && in.first == 1 && in.last == 2 && in.n_numbers == 4);
+	t->messages = all, t->n_messages = 7;
+	assert_int_equal(slice_of(t, "3", &in, &d), TXC_E_USAGE); /* 3 has no row: between 2 and 4 */
+	assert_string_equal(d.msg, "message 3: nothing to convert (rows without text)");
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(slice_of(t, "3-4", &in, &d), TXC_OK);
+	assert_true(t->messages == all + 5 && t->n_messages == 1 && in.first == 3 && in.last == 4);
+	txc_transcript_free(t);
+	/* numbers that start late (a session read from its middle): before the first, nothing */
+	t = txc_transcript_new();
+	t->messages = txc_arena_array(t->arena, 2, sizeof(*t->messages));
+	t->messages[0] = (struct txc_message){.role = TXC_ROLE_USER, .number = 6};
+	t->messages[1] = (struct txc_message){.role = TXC_ROLE_USER, .number = 7};
+	t->n_messages = 2;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(slice_of(t, "2-5", &in, &d), TXC_E_USAGE);
+	assert_string_equal(d.msg, "messages 2-5: nothing to convert (rows without text)");
+	t->messages[0].number = 0;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(slice_of(t, "5", &in, &d), TXC_E_USAGE);
+	assert_string_equal(d.msg, "message 5: nothing to convert (rows without text)");
+	txc_transcript_free(t);
+}
+
+/* built directly (as another reader may): one message answering two calls, with no number of its
+ * own; a call and its result in one message */
+static void test_shared_results(void **state)
+{
+	(void)state;
+	struct txc_transcript *t = txc_transcript_new();
+	struct txc_block *b = txc_arena_array(t->arena, 6, sizeof(*b));
+	b[0] = (struct txc_block){.kind = TXC_BLOCK_TOOL_USE, .id = txc_str_c("a")};
+	b[1] = (struct txc_block){.kind = TXC_BLOCK_TOOL_USE, .id = txc_str_c("b")};
+	b[2] = (struct txc_block){.kind = TXC_BLOCK_TOOL_RESULT, .id = txc_str_c("a")};
+	b[3] = (struct txc_block){.kind = TXC_BLOCK_TOOL_RESULT, .id = txc_str_c("b")};
+	b[4] = (struct txc_block){.kind = TXC_BLOCK_TOOL_RESULT, .id = txc_str_c("c")};
+	b[5] = (struct txc_block){.kind = TXC_BLOCK_TOOL_USE, .id = txc_str_c("c")};
+	t->messages = txc_arena_array(t->arena, 4, sizeof(*t->messages));
+	t->messages[0] = (struct txc_message){.role = TXC_ROLE_ASSISTANT, .blocks = b, .n_blocks = 1, .number = 1};
+	t->messages[1] = (struct txc_message){.role = TXC_ROLE_ASSISTANT, .blocks = b + 1, .n_blocks = 1, .number = 2};
+	t->messages[2] = (struct txc_message){.role = TXC_ROLE_USER, .blocks = b + 2, .n_blocks = 2};
+	t->messages[3] = (struct txc_message){.role = TXC_ROLE_ASSISTANT, .blocks = b + 4, .n_blocks = 2, .number = 3};
+	t->n_messages = 4;
+	struct txc_message *all = t->messages;
+	struct txc_slice_info in;
+	struct txc_diag d = {0};
+	assert_int_equal(slice_of(t, "1", &in, &d), TXC_OK); /* on to the results, and so to b's call */
+	assert_true(t->messages == all && t->n_messages == 3 && in.first == 1 && in.last == 2 && in.widened);
+	t->messages = all, t->n_messages = 4;
+	assert_int_equal(slice_of(t, "3", &in, &d), TXC_OK); /* its own call: nothing more */
+	assert_true(t->messages == all + 3 && t->n_messages == 1 && in.first == 3 && in.last == 3 && !in.widened);
+	txc_transcript_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_forms),
-		cmocka_unit_test(test_parse_refused),
-		cmocka_unit_test(test_slice),
-		cmocka_unit_test(test_slice_empty_session),
+		cmocka_unit_test(test_parse_forms),    cmocka_unit_test(test_parse_refused),
+		cmocka_unit_test(test_slice),          cmocka_unit_test(test_slice_empty_session),
+		cmocka_unit_test(test_words),          cmocka_unit_test(test_odd_pairs),
+		cmocka_unit_test(test_many_pairs),     cmocka_unit_test(test_unnumbered),
+		cmocka_unit_test(test_shared_results),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
