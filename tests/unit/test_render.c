@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -251,13 +252,171 @@ static void test_walk(void **state)
 	assert_string_equal(walk(&t, TXC_DETAIL_PROMPTS, false), "doc(5,2) U hi end ");
 }
 
+/* ---- txc_md_text: a model's Markdown kept, its block structure decided by the writer ---- */
+
+static char *md(const char *prefix, const char *in, size_t len)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_addstr(&b, prefix);
+	txc_md_text(&b, in, len);
+	txc_buf_addch(&b, '\0');
+	return b.buf;
+}
+
+static void md_is(const char *in, const char *want)
+{
+	char *got = md("", in, strlen(in));
+	if (strcmp(got, want) != 0)
+		fail_msg("txc_md_text(\"%s\")\n got: \"%s\"\nwant: \"%s\"", in, got, want);
+	free(got);
+}
+
+/* code blocks: every one a fresh top-level fence; what a container or a tab leaves over stays */
+static void test_md_code_blocks(void **state)
+{
+	(void)state;
+	/* an indented block in a list item: a tab past the item's 6 columns leaves 2 of its own */
+	md_is("- item\n\n\t\t  code\n", "- item\n\n```\n    code\n```\n");
+	/* a fence in a quote: "> " comes off its lines ("   >" too); what is no continuation stays */
+	md_is("> ```py\n>    code\n   > q\n    > four\n  \n\n> ```\nafter\n",
+	      "```py\n   code\nq\n    > four\n  \n\n```\n\nafter\n");
+	md_is("> ```\n> a\n>```\n", "```\na\n```\n");
+	/* the language: the first word of the info string, only characters safe in a class name */
+	md_is("```\tpython\nx\n```\n", "```python\nx\n```\n");
+	md_is("```c++\ty\nz\n```\n", "```c++\nz\n```\n");
+	md_is("```c{x}\n1\n```\n", "```cx\n1\n```\n");
+	md_is("```aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n2\n```\n",
+	      "```aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n2\n```\n");
+	/* after a fence from a 4-column list item, a tab is those 4 columns: the line is prose again */
+	md_is("1.  ```\n    code\n    ```\n\tafter\n", "```\ncode\n```\n\nafter\n");
+	/* a tab that overshoots the item's 2 columns cannot be dropped: 4 columns after a block is code */
+	md_is("- ```\n  code\n  ```\n\tafter\n", "```\ncode\n```\n\n```\nafter\n```\n");
+	/* blank lines inside an indented block stay in it */
+	md_is("x\n\n    a\n\n\n    b\n", "x\n\n```\na\n\n\nb\n```\n");
+	/* a list item after a tab is still a list item (no code block: no blank line before it) */
+	md_is("a\n\t- b\n", "a\n\t- b\n");
+	/* the block goes after a blank line whatever the buffer held before */
+	char *got = md("x", "    code\n", 9);
+	assert_string_equal(got, "x\n```\ncode\n```\n");
+	free(got);
+	got = md("xy", "    code\n", 9);
+	assert_string_equal(got, "xy\n```\ncode\n```\n");
+	free(got);
+	got = md("x\n", "    code\n", 9);
+	assert_string_equal(got, "x\n\n```\ncode\n```\n");
+	free(got);
+	got = md("x\n\n", "    code\n", 9);
+	assert_string_equal(got, "x\n\n```\ncode\n```\n");
+	free(got);
+}
+
+/* 18 nested list items: the writer tracks 16 levels; deeper items count as the 16th */
+static void test_md_deep_lists(void **state)
+{
+	(void)state;
+	struct txc_buf in = TXC_BUF_INIT, want = TXC_BUF_INIT;
+	for (int k = 0; k < 18; k++) {
+		txc_buf_addf(&in, "%*s- i%d\n", 2 * k, "", k);
+		txc_buf_addf(&want, "%*s- i%d\n", 2 * k, "", k);
+	}
+	txc_buf_addf(&in, "\n%*scode\n", 40, "");
+	txc_buf_addstr(&want, "\n```\n    code\n```\n");
+	md_is(in.buf, want.buf);
+	txc_buf_release(&in);
+	txc_buf_release(&want);
+}
+
+/* links: an unsafe destination loses its "](", a link's extent keeps code spans out of it */
+static void test_md_links(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		/* a title never closed before the text ends: no link, so the backtick pair is a span */
+		{"[a](b \"t\n", "[a](b \"t\n"},
+		{"[a](\n\nx)\n", "[a](\n\nx)\n"},
+		{"[a](\tb)\n", "[a](\tb)\n"},
+		/* "\c" is no escape: the destination has a '\\', which could spell a scheme */
+		{"[a](b\\c) `x`\n", "[a]\\(b\\c) `x`\n"},
+		/* titles in "", (), with escapes: the link ends at its ')', the span after it is kept */
+		{"[a](b (t)) `x`\n", "[a](b (t)) `x`\n"},
+		{"[a](b \"t\\x\") `y`\n", "[a](b \"t\\x\") `y`\n"},
+		{"[a](b \"t\")x `c`\n", "[a](b \"t\")x `c`\n"},
+		/* a '(' in a ( ) title, or text after the title: no link, the region runs to the paragraph's end */
+		{"[a](b (t(x)) `z`\n", "[a](b (t(x)) \\`z\\`\n"},
+		{"[a](b \"t\" x) `q`\n", "[a](b \"t\" x) \\`q\\`\n"},
+		/* relative: '?' or '#' before any ':' is no scheme; "a:b" is one */
+		{"[a](x?y:z) [b](#x:y) [c](a:b)\n", "[a](x?y:z) [b](#x:y) [c]\\(a:b)\n"},
+		{"[a]: x/\n", "[a]: x/\n"},
+		{"[a]: javascript:x\n", "[a]\\: javascript:x\n"},
+		/* reference labels: to the next bracket, escapes skipped */
+		{"[a][b[c] `x`\n", "[a][b[c] `x`\n"},
+		{"[a][b\\]c] `y`\n", "[a][b\\]c] `y`\n"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		md_is(cases[i][0], cases[i][1]);
+}
+
+/* the scans that stop early so that hostile text stays linear */
+static void test_md_long_scans(void **state)
+{
+	(void)state;
+	struct txc_buf in = TXC_BUF_INIT, want = TXC_BUF_INIT;
+	/* a title longer than 16 KiB: taken as no link, so the span after it is escaped */
+	txc_buf_addstr(&in, "[a](b \"");
+	for (int i = 0; i < 17000; i++)
+		txc_buf_addch(&in, 'x');
+	txc_buf_add(&want, in.buf, in.len);
+	txc_buf_addstr(&in, "\") `c`\n");
+	txc_buf_addstr(&want, "\") \\`c\\`\n");
+	md_is(in.buf, want.buf);
+	/* a definition's destination is judged by its first 4096 bytes: a 5000-byte word is no scheme */
+	txc_buf_reset(&in);
+	txc_buf_addstr(&in, "[a]: ");
+	for (int i = 0; i < 5000; i++)
+		txc_buf_addch(&in, 'x');
+	txc_buf_addstr(&in, ":y\n");
+	md_is(in.buf, in.buf);
+	/* a label longer than 999 bytes is none: the span after it is kept */
+	txc_buf_reset(&in);
+	txc_buf_addstr(&in, "[a][");
+	for (int i = 0; i < 1100; i++)
+		txc_buf_addch(&in, 'b');
+	txc_buf_addstr(&in, "] `c`\n");
+	md_is(in.buf, in.buf);
+	/* a run of more than 80 backticks never opens a span (cmark): every one escaped */
+	txc_buf_reset(&in);
+	txc_buf_reset(&want);
+	for (int i = 0; i < 81; i++)
+		txc_buf_addch(&in, '`'), txc_buf_addstr(&want, "\\`");
+	txc_buf_addch(&in, 'a');
+	txc_buf_addch(&want, 'a');
+	for (int i = 0; i < 81; i++)
+		txc_buf_addch(&in, '`'), txc_buf_addstr(&want, "\\`");
+	txc_buf_addch(&in, '\n');
+	txc_buf_addch(&want, '\n');
+	md_is(in.buf, want.buf);
+	txc_buf_release(&in);
+	txc_buf_release(&want);
+}
+
+/* GFM tables: a '|' in a kept code span is escaped, so it does not split the cell */
+static void test_md_tables(void **state)
+{
+	(void)state;
+	md_is("a|b\n-\t|-\n`|x` | `a\\|b`\n", "a|b\n-\t|-\n`\\|x` | `a\\|b`\n");
+	md_is("a~b ~~c~~ ~~~d\n", "a~b ~~c~~ \\~\\~\\~d\n");
+}
+
 int main(void)
 {
 	arena = txc_arena_new(0);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_read_fields), cmocka_unit_test(test_bash_and_edit_fields),
-		cmocka_unit_test(test_walk),        cmocka_unit_test(test_image_ext),
-		cmocka_unit_test(test_image_check), cmocka_unit_test(test_clean_escapes),
+		cmocka_unit_test(test_read_fields),    cmocka_unit_test(test_bash_and_edit_fields),
+		cmocka_unit_test(test_walk),           cmocka_unit_test(test_image_ext),
+		cmocka_unit_test(test_image_check),    cmocka_unit_test(test_clean_escapes),
+		cmocka_unit_test(test_md_code_blocks), cmocka_unit_test(test_md_deep_lists),
+		cmocka_unit_test(test_md_links),       cmocka_unit_test(test_md_long_scans),
+		cmocka_unit_test(test_md_tables),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	txc_buf_release(&walk_log);
