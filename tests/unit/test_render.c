@@ -407,6 +407,243 @@ static void test_md_tables(void **state)
 	md_is("a~b ~~c~~ ~~~d\n", "a~b ~~c~~ \\~\\~\\~d\n");
 }
 
+/* ---- the document writers on one transcript of odd but possible values ---- */
+
+static char *write_with(const char *name, const struct txc_transcript *t, const struct txc_write_opts *o)
+{
+	const struct txc_writer_ops *w = txc_writer_lookup(name);
+	struct txc_out out;
+	struct txc_diag d = {0};
+	assert_non_null(w);
+	txc_out_init_buf(&out);
+	assert_int_equal(w->write(&out, t, o, &d), 0);
+	char *s = malloc(out.buf.len + 1);
+	memcpy(s, out.buf.buf ? out.buf.buf : "", out.buf.len);
+	s[out.buf.len] = '\0';
+	txc_out_release(&out);
+	return s;
+}
+
+static void has(const char *out, const char *want)
+{
+	if (strstr(out, want) == NULL)
+		fail_msg("missing \"%s\" in:\n%s", want, out);
+}
+
+static void lacks(const char *out, const char *unwanted)
+{
+	if (strstr(out, unwanted) != NULL)
+		fail_msg("unexpected \"%s\" in:\n%s", unwanted, out);
+}
+
+/* what --images files hands over */
+static struct txc_buf assets_log;
+static void put_asset(void *ctx, const char *name, const char *bytes, size_t n)
+{
+	(void)ctx;
+	txc_buf_addf(&assets_log, "%s:%zu:%.*s;", name, n, (int)n, bytes);
+}
+
+/* no title, no id, an empty source, no start; calls whose inputs lack what their kind usually has */
+struct odd {
+	struct txc_block user[2], asst[12], res[4], img[3];
+	struct txc_message m[6];
+	struct txc_segment seg[2];
+	struct txc_child child[2];
+	struct txc_transcript t, sub;
+	struct txc_message sub_m;
+	struct txc_block sub_text;
+};
+
+static void odd_build(struct odd *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->user[0] = (struct txc_block){.kind = TXC_BLOCK_TEXT,
+					.text = txc_str_c("hi \xd8\x9c\xe2\x80\x8f\xe2\x80\xa9 end\n")};
+	x->user[1] = (struct txc_block){.kind = TXC_BLOCK_TEXT, .text = txc_str_c("second\n\n")};
+	x->asst[0] = (struct txc_block){.kind = TXC_BLOCK_THINKING, .text = txc_str_c("hmm\nmore\n")};
+	x->asst[1] = call(TXC_TOOL_BASH, "Bash", "b1", "{}");
+	x->asst[2] = call(TXC_TOOL_BASH, "Bash", "b2", "{\"command\":\"make\\nmake install\"}");
+	x->asst[3] = call(TXC_TOOL_READ, "Read", "r1", "{\"offset\":7}");
+	x->asst[4] = call(TXC_TOOL_WRITE, "Write", "w1", "{}");
+	x->asst[5] = call(TXC_TOOL_EDIT, "Edit", "e1", "{\"old_string\":\"a\",\"new_string\":\"b\"}");
+	x->asst[6] = call(TXC_TOOL_RAW, "patch", "p1", "{\"path\":\"x.c\",\"patch\":\"+y\"}");
+	x->asst[7] = call(TXC_TOOL_RAW, "patch", "p2",
+			  "{\"patch\":\"*** Begin Patch\\n*** Update File: a.c\\n*** Add File:b.c\\n*** Delete File:\\n"
+			  "*** Big: c\\n*** Long Thing: d\\n*** \\n+z\"}");
+	x->asst[8] = (struct txc_block){
+		.kind = TXC_BLOCK_TOOL_RESULT, .id = txc_str_c("zz"), .output_text = txc_str_c("stray")};
+	x->asst[9] = (struct txc_block){.kind = TXC_BLOCK_TEXT, .text = txc_str_c("done")};
+	x->asst[10] = call(TXC_TOOL_RAW, "Task", "t1", "{\"prompt\":\"go\"}");
+	x->asst[10].name = TXC_STR_NULL;
+	x->res[0] = (struct txc_block){.kind = TXC_BLOCK_TOOL_RESULT,
+				       .id = txc_str_c("b2"),
+				       .output_json = true,
+				       .output_text = txc_str_c("{\"output\":\"built\",\"exit_code\":2}")};
+	x->res[1] = (struct txc_block){.kind = TXC_BLOCK_TOOL_RESULT,
+				       .id = txc_str_c("r1"),
+				       .is_error = true,
+				       .output_text = txc_str_c("no such file")};
+	x->img[0] = (struct txc_block){
+		.kind = TXC_BLOCK_IMAGE, .media_type = txc_str_c("image/png"), .data = txc_str_c("QUJD")};
+	x->img[1] = (struct txc_block){
+		.kind = TXC_BLOCK_IMAGE, .media_type = txc_str_c("image/gif"), .data = txc_str_c("QQ==")};
+	x->img[2] = (struct txc_block){.kind = TXC_BLOCK_IMAGE, .data = txc_str_c("A")};
+	x->m[0] = (struct txc_message){.role = TXC_ROLE_USER, .blocks = x->user, .n_blocks = 2, .number = 1};
+	x->m[1] = (struct txc_message){.role = TXC_ROLE_ASSISTANT, .blocks = x->asst, .n_blocks = 11, .number = 2};
+	x->m[2] = (struct txc_message){.role = TXC_ROLE_USER, .blocks = &x->res[0], .n_blocks = 1, .number = 3};
+	x->m[3] = (struct txc_message){.role = TXC_ROLE_USER, .blocks = &x->res[1], .n_blocks = 1, .number = 4};
+	x->m[4] = (struct txc_message){.role = TXC_ROLE_USER, .blocks = x->img, .n_blocks = 3, .number = 5};
+	x->t = (struct txc_transcript){.messages = x->m, .n_messages = 5};
+	x->t.meta.source = txc_str_c("");
+	/* a chain of two: the second segment has no id, the first ended without a reason or a time */
+	x->seg[0] = (struct txc_segment){.id = txc_str_c("root"), .started = 60, .first = 0};
+	x->seg[1] = (struct txc_segment){.started = 120, .first = 4};
+	x->t.segments = x->seg;
+	x->t.n_segments = 2;
+	/* children: one without id or title placed after the Task call, one with its transcript after the end */
+	x->sub_text = (struct txc_block){.kind = TXC_BLOCK_TEXT, .text = txc_str_c("child says")};
+	x->sub_m = (struct txc_message){.role = TXC_ROLE_ASSISTANT, .blocks = &x->sub_text, .n_blocks = 1};
+	x->sub = (struct txc_transcript){.messages = &x->sub_m, .n_messages = 1};
+	x->child[0] = (struct txc_child){.message = 1, .block = 10};
+	x->child[1] = (struct txc_child){.id = txc_str_c("kid"), .message = 5, .t = &x->sub};
+	x->t.children = x->child;
+	x->t.n_children = 2;
+}
+
+static void test_terminal_odd(void **state)
+{
+	(void)state;
+	struct odd x;
+	odd_build(&x);
+	struct txc_write_opts o = {.utc = true, .detail = TXC_DETAIL_FULL, .width = 5};
+	char *s = write_with("terminal", &x.t, &o);
+	/* no title or id: "session"; the empty source is no part of the line under it; width 5 is 20 */
+	assert_memory_equal(s, "session\n", 8);
+	has(s, " 5 messages\xc2\xa0\xc2\xb7 8\ntool calls\n\n");
+	/* ALM, RLM and the paragraph separator are shown escaped, never sent */
+	has(s, "  hi\n  \\u061c\\u200f\\u2029\n  end\n");
+	/* full: the reasoning dimmed (without colour: as it is), its trailing newline dropped */
+	has(s, "  \xe2\x96\xbe reasoning\n    hmm\n    more\n");
+	/* a Bash call without a command; one of two lines: the first, then the whole under it */
+	has(s, "  \xe2\x97\x8f Bash $ \n    (no result recorded)\n");
+	has(s, "  \xe2\x97\x8f Bash $ make \xe2\x80\xa6\n    make\n    make install\n");
+	/* exit 2 without is_error: failed */
+	has(s, "    \xe2\x9c\x97 failed \xc2\xb7 exit 2\n");
+	/* cut to the width */
+	has(s, "  \xe2\x97\x8f Read  (from lin\xe2\x80\xa6\n    \xe2\x9c\x97 error\n");
+	has(s, "  \xe2\x97\x8f Write  (0 lines)\n    (no result recorded)\n");
+	has(s, "  \xe2\x97\x8f Edit +1 \xe2\x88\x92"
+	       "1\n    -a\n    +b\n");
+	has(s, "  \xe2\x97\x8f patch x.c\n    +y\n");
+	/* a patch without a path: the files it names ("File:" needs 9 bytes before it) */
+	has(s, "  \xe2\x97\x8f patch a.c, b.c, \n");
+	/* a result in an assistant message: no "without a matching call" line */
+	lacks(s, "without a matching call");
+	has(s, "    \xe2\x94\x82 stray\n");
+	/* a call without a name */
+	has(s, "  \xe2\x97\x8f  {\"prompt\":\"go\"}\n");
+	/* images: sizes from the base64 length, padding counted; no media type: not displayable */
+	has(s,
+	    "  [image 1: image/png, 3 B]\n  [image 2: image/gif, 1 B]\n  [image 3: , 0 B, not a displayable image]\n");
+	/* segments at the minimum width: the second has no id, what ended the first is unknown */
+	has(s,
+	    "\xe2\x95\x90\xe2\x95\x90 Segment 2 of 2\xc2\xa0\xe2\x80\xa6\n   after an unknown\n   end at 1970-01-01\n"
+	    "   00:02:00 UTC\n");
+	/* a child without id or title: the line alone; --children off: the other named only */
+	has(s, "  \xe2\x86\xb3 subagent session \n");
+	has(s, "  \xe2\x86\xb3 subagent session kid\n");
+	lacks(s, "child says");
+	free(s);
+	/* --follow: the first part keeps its blank line for the next part's heading */
+	struct txc_write_part part = {0};
+	o.part = &part;
+	o.detail = TXC_DETAIL_NORMAL;
+	x.t.n_children = 0;
+	s = write_with("terminal", &x.t, &o);
+	assert_string_equal(s + strlen(s) - 2, "\n\n");
+	has(s, "  \xe2\x96\xb8 reasoning (2 lines; --detail full shows it)\n");
+	free(s);
+}
+
+static void test_markdown_odd(void **state)
+{
+	(void)state;
+	struct odd x;
+	odd_build(&x);
+	struct txc_write_opts o = {.utc = true, .images = TXC_IMAGES_FILES};
+	char *s = write_with("markdown", &x.t, &o);
+	has(s, "---\nid: null\ntitle: null\nsource: \"\"\n");
+	has(s, "lineage:\n  - \"root\"\n  - \"\"\n");
+	has(s, "\n# session\n");
+	has(s, "## Segment 2 of 2 \xc2\xb7 `` \xc2\xb7 after an unknown end at 1970-01-01 00:02:00 UTC\n");
+	/* --images files without a sink: inline */
+	has(s, "![image 1](data:image/png;base64,QUJD)\n");
+	has(s, "*Subagent session* ``\n");
+	has(s, "*Subagent session* `kid`\n");
+	/* the result in an assistant message: no "without a matching call" line */
+	lacks(s, "without a matching call");
+	free(s);
+	/* with a sink: files, and base64 that only looks well-formed is no file */
+	struct txc_asset_sink sink = {.put = put_asset, .assets_link = txc_str_c("a b")};
+	struct txc_write_part part = {0};
+	o.assets = &sink;
+	o.part = &part;
+	txc_buf_release(&assets_log);
+	s = write_with("markdown", &x.t, &o);
+	has(s, "![image 1](a%20b/image-1.png)\n\n![image 2](a%20b/image-2.gif)\n\n");
+	assert_string_equal(assets_log.buf, "image-1.png:3:ABC;image-2.gif:1:A;");
+	/* --follow: no trim of the blank lines at the end */
+	assert_string_equal(s + strlen(s) - 2, "\n\n");
+	free(s);
+	x.img[0].data = txc_str_c("QUJ");
+	s = write_with("markdown", &x.t, &o);
+	has(s, "*[image 1: not valid base64 image data, omitted]*\n");
+	free(s);
+	/* --children: the child without id or title, its transcript folded */
+	x.child[0].t = &x.sub;
+	o.children = true;
+	s = write_with("markdown", &x.t, &o);
+	has(s, "<details><summary>Subagent session  \xc2\xb7 1 messages</summary>\n");
+	free(s);
+}
+
+static void test_html_odd(void **state)
+{
+	(void)state;
+	struct odd x;
+	odd_build(&x);
+	struct txc_write_opts o = {.utc = true, .images = TXC_IMAGES_FILES};
+	char *s = write_with("html", &x.t, &o);
+	has(s, "<title>session</title>");
+	has(s, "img-src data:; ");
+	has(s, "<div class=\"call\"><span class=\"name\">Read</span> (from line 7)</div>\n");
+	has(s, "<div class=\"call\"><span class=\"name\">Write</span></div>\n<pre><code></code></pre>\n");
+	has(s, "<div class=\"call\"><span class=\"name\">Edit</span> <span class=\"note\">+1 \xe2\x88\x92"
+	       "1</span></div>\n");
+	has(s, "<div class=\"call\"><span class=\"name\">patch</span> <code>x.c</code></div>\n");
+	has(s, " \xc2\xb7 after an unknown end at 1970-01-01 00:02:00 UTC</h2>\n");
+	has(s, "<p class=\"note child\">Subagent session <code></code></p>\n");
+	has(s, "<figure><img alt=\"image 1\" src=\"data:image/png;base64,QUJD\"></figure>\n");
+	lacks(s, "without a matching call");
+	free(s);
+	struct txc_asset_sink sink = {.put = put_asset, .assets_link = txc_str_c("p")};
+	o.assets = &sink;
+	x.img[0].data = txc_str_c("QUJ");
+	txc_buf_release(&assets_log);
+	s = write_with("html", &x.t, &o);
+	has(s, "img-src data: 'self'; ");
+	has(s, "<p class=\"note\">[image 1: not valid base64 image data, omitted]</p>\n");
+	has(s, "<figure><img alt=\"image 2\" src=\"p/image-2.gif\"></figure>\n");
+	assert_string_equal(assets_log.buf, "image-2.gif:1:A;");
+	free(s);
+	x.child[0].t = &x.sub;
+	o.children = true;
+	s = write_with("html", &x.t, &o);
+	has(s, "<details class=\"child\"><summary>Subagent session <code></code> \xc2\xb7 1 messages</summary>\n");
+	free(s);
+}
+
 int main(void)
 {
 	arena = txc_arena_new(0);
@@ -416,10 +653,12 @@ int main(void)
 		cmocka_unit_test(test_image_check),    cmocka_unit_test(test_clean_escapes),
 		cmocka_unit_test(test_md_code_blocks), cmocka_unit_test(test_md_deep_lists),
 		cmocka_unit_test(test_md_links),       cmocka_unit_test(test_md_long_scans),
-		cmocka_unit_test(test_md_tables),
+		cmocka_unit_test(test_md_tables),      cmocka_unit_test(test_terminal_odd),
+		cmocka_unit_test(test_markdown_odd),   cmocka_unit_test(test_html_odd),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	txc_buf_release(&walk_log);
+	txc_buf_release(&assets_log);
 	txc_arena_free(arena);
 	return rc;
 }
