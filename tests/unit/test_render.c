@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "render.h"
+#include "txc/model_hermes.h"
 
 static struct txc_arena *arena;
 
@@ -644,6 +645,243 @@ static void test_html_odd(void **state)
 	free(s);
 }
 
+/* ---- the Hermes writer: its own rows, edge values of the session and the chain ---- */
+
+static int hermes_write(const struct txc_transcript *t, const struct txc_write_opts *o, char **out, struct txc_diag *d)
+{
+	struct txc_out b;
+	txc_out_init_buf(&b);
+	int rc = txc_writer_lookup("hermes")->write(&b, t, o, d);
+	*out = malloc(b.buf.len + 1);
+	memcpy(*out, b.buf.buf ? b.buf.buf : "", b.buf.len);
+	(*out)[b.buf.len] = '\0';
+	txc_out_release(&b);
+	return rc;
+}
+
+static void hermes_is(const struct txc_transcript *t, const struct txc_write_opts *o, const char *want)
+{
+	struct txc_diag d = {0};
+	char *got;
+	assert_int_equal(hermes_write(t, o, &got, &d), 0);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_hermes_edges(void **state)
+{
+	(void)state;
+	struct txc_hermes_native nv = {.session = json("{}")}, seg_nv[2];
+	struct txc_transcript t = {.native = &nv}, seg_t[2];
+	struct txc_write_opts o = {0};
+	/* no columns, no rows: "messages" is the first key */
+	hermes_is(&t, &o, "{\"messages\": []}\n");
+	/* bulk: last_active when the source has it, first when there are no columns */
+	o.bulk = true;
+	hermes_is(&t, &o, "{\"messages\": []}\n");
+	nv.last_active = json("1.5");
+	hermes_is(&t, &o, "{\"last_active\": 1.5, \"messages\": []}\n");
+	o.bulk = false;
+	hermes_is(&t, &o, "{\"messages\": []}\n");
+	/* --follow, a later part: each active row a line of its own, nothing without rows */
+	struct txc_write_part part = {.continued = true};
+	o.part = &part;
+	hermes_is(&t, &o, "");
+	nv.rows = json("[{\"id\":1,\"active\":0},{\"id\":2,\"content\":\"\\u00e9\"}]");
+	hermes_is(&t, &o, "{\"id\": 2, \"content\": \"\xc3\xa9\"}\n");
+	o.part = NULL;
+	/* a chain whose second session has no id and no rows: null in lineage_session_ids */
+	seg_nv[0] = (struct txc_hermes_native){.session = json("{\"id\":\"a\",\"message_count\":9}"),
+					       .rows = json("[{\"id\":1},{\"id\":2,\"active\":0}]")};
+	seg_nv[1] = (struct txc_hermes_native){.session = json("{\"title\":\"b\"}")};
+	seg_t[0] = (struct txc_transcript){.native = &seg_nv[0]};
+	seg_t[1] = (struct txc_transcript){.native = &seg_nv[1]};
+	struct txc_segment segs[2] = {{.t = &seg_t[0]}, {.t = &seg_t[1]}};
+	nv.session = json("{\"id\":\"b\",\"message_count\":0}");
+	t.segments = segs;
+	t.n_segments = 2;
+	hermes_is(&t, &o,
+		  "{\"id\": \"b\", \"message_count\": 1, \"messages\": [{\"id\": 1}], \"segments\": [{\"id\": \"a\", "
+		  "\"message_count\": 9, \"messages\": [{\"id\": 1}]}, {\"title\": \"b\", \"messages\": []}], "
+		  "\"lineage_session_ids\": [\"a\", null]}\n");
+	/* a session of the chain read from elsewhere (no rows of its own, or no session row): refused */
+	struct txc_diag d = {0};
+	char *got;
+	seg_t[1].native = NULL;
+	assert_int_equal(hermes_write(&t, &o, &got, &d), TXC_E_USAGE);
+	assert_string_equal(got, "");
+	assert_string_equal(d.msg, "the hermes format needs every session of the chain read from Hermes");
+	free(got);
+	seg_nv[1].session = NULL;
+	seg_t[1].native = &seg_nv[1];
+	assert_int_equal(hermes_write(&t, &o, &got, &d), TXC_E_USAGE);
+	free(got);
+	/* the session itself without its session row */
+	nv.session = NULL;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(hermes_write(&t, &o, &got, &d), TXC_E_USAGE);
+	assert_string_equal(got, "");
+	assert_string_equal(d.msg, "the hermes format needs a session read from Hermes (its own rows)");
+	free(got);
+}
+
+/* ---- render.c: fields and results from inputs that lack or mistype a member ---- */
+
+static void test_fields_odd_inputs(void **state)
+{
+	(void)state;
+	struct txc_tool_fields f;
+	struct txc_buf d = TXC_BUF_INIT;
+	/* an Edit without old_string: only "+" lines; a MultiEdit without edits: no diff */
+	struct txc_block b = call(TXC_TOOL_EDIT, "Edit", "c", "{\"file_path\":\"/f\",\"new_string\":\"x\\ny\"}");
+	txc_render_tool_fields(&b, &f);
+	assert_int_equal(f.removed, 0);
+	assert_int_equal(f.added, 2);
+	txc_render_edit_diff(&d, &b);
+	assert_string_equal(d.buf, "+x\n+y\n");
+	txc_buf_reset(&d);
+	b = call(TXC_TOOL_MULTIEDIT, "MultiEdit", "c", "{\"file_path\":\"/f\"}");
+	txc_render_tool_fields(&b, &f);
+	txc_render_edit_diff(&d, &b);
+	assert_int_equal(d.len, 0);
+	assert_int_equal(f.added + f.removed, 0);
+	txc_buf_release(&d);
+	/* a limit that is no integer: from the offset on */
+	b = call(TXC_TOOL_READ, "Read", "c", "{\"file_path\":\"/x\",\"offset\":3,\"limit\":\"9\"}");
+	txc_render_tool_fields(&b, &f);
+	assert_int_equal(f.lines, TXC_LINES_FROM);
+	assert_int_equal(f.line_from, 3);
+	/* a timeout as a string is no timeout */
+	b = call(TXC_TOOL_BASH, "Bash", "c", "{\"command\":\"x\",\"timeout_ms\":\"5\"}");
+	txc_render_tool_fields(&b, &f);
+	assert_null(f.timeout_ms);
+	assert_false(f.background);
+	/* a patch call with a file_path: that is its path, not "path" */
+	b = call(TXC_TOOL_RAW, "patch", "c", "{\"file_path\":\"f.c\",\"path\":\"p.c\",\"patch\":\"+\"}");
+	txc_render_tool_fields(&b, &f);
+	assert_string_equal(f.path.ptr, "f.c");
+	char ext[16];
+	txc_render_image_ext(ext, txc_str_c("image/x~y"));
+	assert_string_equal(ext, "x");
+}
+
+static void result_is(const char *output, bool as_json, const struct txc_write_opts *o, const char *body,
+		      const char *lang, size_t cut)
+{
+	struct txc_block res = {
+		.kind = TXC_BLOCK_TOOL_RESULT, .output_text = txc_str_c(output), .output_json = as_json};
+	struct txc_render_result r;
+	txc_render_result_init(&r, &res, o);
+	/* the body is its first len bytes (a cut shortens len only) */
+	assert_int_equal(r.body.len, strlen(body));
+	assert_memory_equal(r.body.len ? r.body.buf : "", body, r.body.len);
+	assert_string_equal(r.lang, lang);
+	assert_int_equal(r.cut, cut);
+	txc_render_result_release(&r);
+}
+
+static void test_result_shapes(void **state)
+{
+	(void)state;
+	struct txc_write_opts o = {.detail = TXC_DETAIL_FULL};
+	/* {output, error}: both, on their own lines; an empty error adds nothing */
+	result_is("{\"output\":\"a\",\"error\":\"e\"}", true, &o, "a\ne", "text", 0);
+	result_is("{\"output\":\"a\",\"error\":\"\"}", true, &o, "a", "text", 0);
+	result_is("{\"output\":\"\",\"error\":\"e\"}", true, &o, "e", "text", 0);
+	/* more than the four known members: the whole object, as JSON */
+	result_is("{\"output\":\"a\",\"b\":1,\"c\":2,\"d\":3,\"e\":4}", true, &o,
+		  "{\n  \"output\": \"a\",\n  \"b\": 1,\n  \"c\": 2,\n  \"d\": 3,\n  \"e\": 4\n}", "json", 0);
+	/* normal detail with a line limit: the first lines, the rest counted */
+	o.detail = TXC_DETAIL_NORMAL;
+	o.max_output_lines = 2;
+	result_is("1\n2\n3\n4\n", false, &o, "1\n2", "text", 2);
+	result_is("1\n2\n", false, &o, "1\n2", "text", 0);
+}
+
+/* ---- the walker with a partial handler table: what it has no handler for is skipped ---- */
+
+static void on_msg_end(void *ctx, const struct txc_message *m)
+{
+	(void)m;
+	logf_(ctx, "/");
+}
+static void on_image_log(void *ctx, const struct txc_block *b)
+{
+	txc_buf_addf(ctx, "img:%s ", b->media_type.ptr);
+}
+static void on_segment_log(void *ctx, const struct txc_segment *s, size_t index, size_t n)
+{
+	txc_buf_addf(ctx, "seg:%s:%zu/%zu ", s->id.ptr, index + 1, n);
+}
+static void on_child_log(void *ctx, const struct txc_child *c)
+{
+	txc_buf_addf(ctx, "child:%s ", c->id.ptr);
+}
+
+static const struct txc_render_ops sparse_ops = {
+	.message_end = on_msg_end,
+	.image = on_image_log,
+	.segment = on_segment_log,
+	.child = on_child_log,
+};
+
+static const char *walk_ops(const struct txc_transcript *t, const struct txc_write_opts *o,
+			    const struct txc_render_ops *ops)
+{
+	struct txc_out out;
+	txc_buf_release(&walk_log);
+	txc_out_init_buf(&out);
+	txc_render_walk(&out, t, o, ops, &walk_log);
+	txc_out_release(&out);
+	return walk_log.buf ? walk_log.buf : "";
+}
+
+static void test_walk_sparse(void **state)
+{
+	(void)state;
+	struct txc_block ub[3] = {
+		{.kind = TXC_BLOCK_TEXT, .text = txc_str_c("hi")},
+		{.kind = TXC_BLOCK_THINKING, .text = txc_str_c("user thinking is not shown")},
+		call(TXC_TOOL_RAW, "t", "U", "{}"), /* a call in a user message is not walked */
+	};
+	struct txc_block ab[3] = {
+		{.kind = TXC_BLOCK_THINKING, .text = txc_str_c("hmm")},
+		call(TXC_TOOL_RAW, "t", "A", "{}"),
+		{.kind = TXC_BLOCK_IMAGE, .media_type = txc_str_c("image/png")},
+	};
+	struct txc_block ra = result("A", "rA"), ru = result("U", "rU");
+	struct txc_message m[] = {
+		{.role = TXC_ROLE_USER, .blocks = ub, .n_blocks = 3},
+		{.role = TXC_ROLE_ASSISTANT, .blocks = ab, .n_blocks = 3},
+		{.role = TXC_ROLE_USER, .blocks = &ra, .n_blocks = 1},
+		{.role = TXC_ROLE_USER, .blocks = &ru, .n_blocks = 1},
+	};
+	/* three segments, the last without messages; children after the call, after the end, and unplaced */
+	struct txc_segment segs[3] = {
+		{.id = txc_str_c("s1")}, {.id = txc_str_c("s2"), .first = 2}, {.id = txc_str_c("s3"), .first = 9}};
+	struct txc_child kids[3] = {{.id = txc_str_c("k1"), .message = 1, .block = 1},
+				    {.id = txc_str_c("k2"), .message = 4},
+				    {.id = txc_str_c("k3"), .message = 0, .block = 2}};
+	struct txc_transcript t = {
+		.messages = m, .n_messages = 4, .segments = segs, .n_segments = 3, .children = kids, .n_children = 3};
+	struct txc_write_opts o = {0};
+	/* the user's call U is never walked, so its result shows alone; k3 (at it) comes at the end */
+	assert_string_equal(walk_ops(&t, &o, &sparse_ops),
+			    "seg:s1:1/3 / child:k1 img:image/png / seg:s2:2/3 / seg:s3:3/3 child:k2 child:k3 ");
+	assert_string_equal(walk(&t, TXC_DETAIL_NORMAL, false), "doc(4,2) U hi A think call:A->rA R orphan:rU end ");
+	/* prompts: no children at all */
+	o.detail = TXC_DETAIL_PROMPTS;
+	assert_string_equal(walk_ops(&t, &o, &sparse_ops), "seg:s1:1/3 / seg:s2:2/3 seg:s3:3/3 ");
+	/* --follow into a continuation: its heading first, when the writer has segment headings */
+	struct txc_write_part part = {.continued = true, .begins = &segs[1], .segment = 1};
+	o.detail = TXC_DETAIL_NORMAL;
+	o.part = &part;
+	t.n_segments = 0;
+	t.n_children = 0;
+	assert_string_equal(walk_ops(&t, &o, &sparse_ops), "seg:s2:2/2 / img:image/png / / ");
+	assert_string_equal(walk_ops(&t, &o, &log_ops), "U hi A think call:A->rA R orphan:rU ");
+}
+
 int main(void)
 {
 	arena = txc_arena_new(0);
@@ -655,6 +893,8 @@ int main(void)
 		cmocka_unit_test(test_md_links),       cmocka_unit_test(test_md_long_scans),
 		cmocka_unit_test(test_md_tables),      cmocka_unit_test(test_terminal_odd),
 		cmocka_unit_test(test_markdown_odd),   cmocka_unit_test(test_html_odd),
+		cmocka_unit_test(test_hermes_edges),   cmocka_unit_test(test_fields_odd_inputs),
+		cmocka_unit_test(test_result_shapes),  cmocka_unit_test(test_walk_sparse),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	txc_buf_release(&walk_log);
