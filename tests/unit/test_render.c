@@ -882,19 +882,123 @@ static void test_walk_sparse(void **state)
 	assert_string_equal(walk_ops(&t, &o, &log_ops), "U hi A think call:A->rA R orphan:rU ");
 }
 
+/* ---- characters each format must not pass on as they are ---- */
+
+static void test_specials(void **state)
+{
+	(void)state;
+	struct txc_block b[3] = {{.kind = TXC_BLOCK_TEXT, .text = txc_str_c("x \xef\xbb\xbf y \xc2\x85 z")},
+				 {.kind = TXC_BLOCK_TEXT},
+				 call(TXC_TOOL_EDIT, "Edit", "e", "{}")};
+	struct txc_message m = {.role = TXC_ROLE_ASSISTANT, .blocks = b, .n_blocks = 3};
+	struct txc_transcript t = {.messages = &m, .n_messages = 1};
+	t.meta.title = txc_str_c("t\xef\xbf\xbe\xef\xbf\xbf\xe2\x80\xa8\xe2\x80\xa9\xc2\x85\xef\xbb\xbf");
+	struct txc_write_opts o = {.utc = true};
+	/* YAML: noncharacters, line separators, C1 and the BOM as \u escapes */
+	char *s = write_with("markdown", &t, &o);
+	has(s, "\ntitle: \"t\\ufffe\\uffff\\u2028\\u2029\\u0085\\ufeff\"\n");
+	free(s);
+	/* HTML: a BOM and C1 controls as U+FFFD; a text block without text is an empty one; an Edit without
+	 * strings counts nothing and shows an empty diff */
+	s = write_with("html", &t, &o);
+	has(s, "<div class=\"text\">x \xef\xbf\xbd y \xef\xbf\xbd z</div>\n<div class=\"text\"></div>\n");
+	has(s, "<span class=\"note\">+0 \xe2\x88\x92"
+	       "0</span></div>\n<pre class=\"lang-diff\"><code></code></pre>\n");
+	free(s);
+}
+
+/* the archive's index page: rows without title, id, start or cost; one session */
+static void test_html_index(void **state)
+{
+	(void)state;
+	struct txc_index_entry e[2] = {
+		{.path = txc_str_c("a b.html"), .messages = 3},
+		{.path = txc_str_c("c.html"),
+		 .id = txc_str_c("id<1>"),
+		 .started = txc_str_c("2026-01-02"),
+		 .cost = txc_str_c("0.5"),
+		 .source = txc_str_c("hermes"),
+		 .model = txc_str_c("m"),
+		 .messages = 1},
+	};
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_writer_lookup("html")->index(&b, e, 1);
+	has(b.buf, "<p>1 session exported by txc.</p>\n");
+	has(b.buf, "<tr><td data-key=\"session\"><a href=\"./a%20b.html\">session</a></td><td data-key=\"\"></td>"
+		   "<td data-key=\"\"></td><td data-key=\"\"></td><td class=\"n\" data-key=\"3\">3</td>"
+		   "<td class=\"n\" data-key=\"-1\"></td></tr>\n");
+	txc_buf_reset(&b);
+	txc_writer_lookup("html")->index(&b, e, 2);
+	has(b.buf, "<p>2 sessions exported by txc.</p>\n");
+	has(b.buf,
+	    "<tr><td data-key=\"id&lt;1&gt;\"><a href=\"./c.html\">id&lt;1&gt;</a></td>"
+	    "<td data-key=\"2026-01-02\">2026-01-02</td><td data-key=\"hermes\">hermes</td><td data-key=\"m\">m</td>"
+	    "<td class=\"n\" data-key=\"1\">1</td><td class=\"n\" data-key=\"0.5\">$0.5</td></tr>\n");
+	txc_buf_release(&b);
+}
+
+/* the terminal's image line: the decoded size from the base64 length, in B, KB or MB */
+static void test_terminal_images(void **state)
+{
+	(void)state;
+	static const struct {
+		size_t len;
+		const char *tail, *want;
+	} cases[] = {
+		{0, "==", "  [image 1: image/png, 0 B]\n"},
+		{2000, "", "  [image 1: image/png, 1.5 KB]\n"},
+		{2000000, "=", "  [image 1: image/png, 1.4 MB]\n"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct txc_buf data = TXC_BUF_INIT;
+		for (size_t k = 0; k < cases[i].len; k++)
+			txc_buf_addch(&data, 'A');
+		txc_buf_addstr(&data, cases[i].tail);
+		struct txc_block img = {
+			.kind = TXC_BLOCK_IMAGE, .media_type = txc_str_c("image/png"), .data = {data.buf, data.len}};
+		/* a reasoning block of one empty line: folded, zero lines */
+		struct txc_block more[1] = {{.kind = TXC_BLOCK_THINKING, .text = txc_str_c("\n")}};
+		struct txc_message m[2] = {{.role = TXC_ROLE_USER, .blocks = &img, .n_blocks = 1, .number = 1},
+					   {.role = TXC_ROLE_ASSISTANT, .blocks = more, .n_blocks = 1, .number = 2}};
+		struct txc_transcript t = {.messages = m, .n_messages = 2};
+		t.meta.started_at = 86400;
+		struct txc_write_opts o = {.utc = true, .width = 40};
+		char *s = write_with("terminal", &t, &o);
+		/* no id, source or model: the start first */
+		assert_memory_equal(s, "session\nstarted 1970-01-02 00:00:00 UTC\n", 39);
+		has(s, cases[i].want);
+		assert_string_equal(strstr(s, "\xe2\x94\x80\n  \xe2\x96\xb8 reasoning"),
+				    "\xe2\x94\x80\n  \xe2\x96\xb8 reasoning (0 lines; --detail full shows it)\n");
+		free(s);
+		txc_buf_release(&data);
+	}
+}
+
 int main(void)
 {
 	arena = txc_arena_new(0);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_read_fields),    cmocka_unit_test(test_bash_and_edit_fields),
-		cmocka_unit_test(test_walk),           cmocka_unit_test(test_image_ext),
-		cmocka_unit_test(test_image_check),    cmocka_unit_test(test_clean_escapes),
-		cmocka_unit_test(test_md_code_blocks), cmocka_unit_test(test_md_deep_lists),
-		cmocka_unit_test(test_md_links),       cmocka_unit_test(test_md_long_scans),
-		cmocka_unit_test(test_md_tables),      cmocka_unit_test(test_terminal_odd),
-		cmocka_unit_test(test_markdown_odd),   cmocka_unit_test(test_html_odd),
-		cmocka_unit_test(test_hermes_edges),   cmocka_unit_test(test_fields_odd_inputs),
-		cmocka_unit_test(test_result_shapes),  cmocka_unit_test(test_walk_sparse),
+		cmocka_unit_test(test_read_fields),
+		cmocka_unit_test(test_bash_and_edit_fields),
+		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_image_ext),
+		cmocka_unit_test(test_image_check),
+		cmocka_unit_test(test_clean_escapes),
+		cmocka_unit_test(test_md_code_blocks),
+		cmocka_unit_test(test_md_deep_lists),
+		cmocka_unit_test(test_md_links),
+		cmocka_unit_test(test_md_long_scans),
+		cmocka_unit_test(test_md_tables),
+		cmocka_unit_test(test_terminal_odd),
+		cmocka_unit_test(test_markdown_odd),
+		cmocka_unit_test(test_html_odd),
+		cmocka_unit_test(test_hermes_edges),
+		cmocka_unit_test(test_fields_odd_inputs),
+		cmocka_unit_test(test_result_shapes),
+		cmocka_unit_test(test_walk_sparse),
+		cmocka_unit_test(test_specials),
+		cmocka_unit_test(test_html_index),
+		cmocka_unit_test(test_terminal_images),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	txc_buf_release(&walk_log);
