@@ -404,7 +404,8 @@ static void test_md_long_scans(void **state)
 static void test_md_tables(void **state)
 {
 	(void)state;
-	md_is("a|b\n-\t|-\n`|x` | `a\\|b`\n", "a|b\n-\t|-\n`\\|x` | `a\\|b`\n");
+	/* (cmark-gfm: a table of two cells, <code>|x</code> and <code>a|b</code>; without the escape, "`" and "x`") */
+	md_is("a|b\n:-|-\t\n`|x` | `a\\|b`\n", "a|b\n:-|-\t\n`\\|x` | `a\\|b`\n");
 	md_is("a~b ~~c~~ ~~~d\n", "a~b ~~c~~ \\~\\~\\~d\n");
 }
 
