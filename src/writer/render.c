@@ -114,15 +114,16 @@ struct walk {
 	bool *child_done; /* t->children already shown */
 };
 
-/* the children placed at block bi of message mi (mi == n_messages: after the last message) */
+/* the children placed at the call at block bi of message mi (never with --detail prompts, which shows
+ * no calls; children after the last message come after the walk) */
 static void walk_children(struct walk *w, size_t mi, size_t bi)
 {
 	for (size_t k = 0; k < w->t->n_children; k++) {
 		const struct txc_child *c = &w->t->children[k];
-		if (w->child_done[k] || c->message != mi || (mi < w->t->n_messages && c->block != bi))
+		if (w->child_done[k] || c->message != mi || c->block != bi)
 			continue;
 		w->child_done[k] = true;
-		if (w->ops->child && w->o->detail != TXC_DETAIL_PROMPTS)
+		if (w->ops->child)
 			w->ops->child(w->ctx, c);
 	}
 }

@@ -351,12 +351,11 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 		txc_buf_addstr(m->b, "*This session has no messages.*\n\n");
 }
 
-/* exactly one trailing newline */
+/* exactly one trailing newline (the walk calls no doc_end for --follow's parts: more may come after
+ * their blank line) */
 static void on_doc_end(void *ctx)
 {
 	struct txc_buf *b = ((struct md *)ctx)->b;
-	if (((struct md *)ctx)->o->part != NULL) /* --follow: more may come after the blank line */
-		return;
 	while (b->len > 1 && b->buf[b->len - 1] == '\n' && b->buf[b->len - 2] == '\n')
 		b->len--;
 	b->buf[b->len] = '\0';

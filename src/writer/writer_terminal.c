@@ -507,16 +507,14 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 	}
 }
 
-/* exactly one trailing newline (--follow: not yet, more may come after the blank line) */
+/* exactly one trailing newline (the walk calls no doc_end for --follow's parts: more may come after
+ * their blank line); doc_start wrote the title, so there is a buffer */
 static void on_doc_end(void *ctx)
 {
 	struct txc_buf *b = ((struct term *)ctx)->b;
-	if (((struct term *)ctx)->o->part != NULL)
-		return;
 	while (b->len > 1 && b->buf[b->len - 1] == '\n' && b->buf[b->len - 2] == '\n')
 		b->len--;
-	if (b->buf != NULL)
-		b->buf[b->len] = '\0';
+	b->buf[b->len] = '\0';
 }
 
 /* "#12 Assistant · 2026-01-02 03:04:05 UTC ─────" to the width */
