@@ -323,12 +323,111 @@ static void test_export_stream(void **state)
 	}
 }
 
+/* an export file rewritten after it was indexed: the session at that place is not used (nothing of another) */
+static void rewrite(const char *text)
+{
+	FILE *f = fopen(tmp_path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_file_changed(void **state)
+{
+	(void)state;
+	/* the second line is abc1's; each rewrite keeps every byte's place */
+	static const struct {
+		const char *from, *to, *why;
+	} cases[] = {
+		{"{\"id\": \"abc1\", \"source\"", "[\"id\", \"abc1\", \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"ix\": \"abc1\", \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"id\": 12345,  \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"id\": \"abc\",  \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"id\": \"abd1\", \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"id\": \"abc1\", \"source\"", NULL}, /* unchanged: read */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct txc_store *s = open_file(jsonl);
+		struct txc_sid id = {0};
+		struct txc_diag d = {0};
+		struct txc_transcript *t = NULL;
+		assert_int_equal(txc_store_resolve(s, "abc1", &id, &d), TXC_OK);
+		const char *at = strstr(jsonl, "{\"id\": \"abc1\"");
+		assert_int_equal(strlen(cases[i].from), strlen(cases[i].to));
+		struct txc_buf b = TXC_BUF_INIT;
+		txc_buf_add(&b, jsonl, (size_t)(at - jsonl));
+		txc_buf_addstr(&b, cases[i].to);
+		txc_buf_addstr(&b, at + strlen(cases[i].from));
+		rewrite(b.buf);
+		txc_buf_release(&b);
+		int rc = txc_store_load(s, &id, 0, &t, &d);
+		if (cases[i].why == NULL) {
+			assert_int_equal(rc, TXC_OK);
+			assert_true(str_is(t->meta.title, "First"));
+			txc_transcript_free(t);
+		} else {
+			assert_int_equal(rc, TXC_E_FAIL);
+			assert_non_null(strstr(d.msg, cases[i].why));
+			assert_null(t);
+		}
+		txc_sid_release(&id);
+		close_file(s);
+	}
+	/* cut short: the line cannot be read again */
+	struct txc_store *s = open_file(jsonl);
+	struct txc_sid id = {0};
+	struct txc_diag d = {0};
+	struct txc_transcript *t = NULL;
+	assert_int_equal(txc_store_resolve(s, "abc1", &id, &d), TXC_OK);
+	rewrite("{}\n");
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_E_FAIL);
+	assert_non_null(strstr(d.msg, "' again: "));
+	txc_sid_release(&id);
+	close_file(s);
+}
+
+/* ids a store does not have, and what a backend cannot do, are said (not found, usage) */
+static void test_not_there(void **state)
+{
+	(void)state;
+	struct txc_store *db = open_db(schema), *f = open_file(jsonl);
+	struct txc_diag d = {0};
+	struct txc_transcript *t = NULL;
+	int64_t last = 0;
+	struct txc_sid far = {.kind = TXC_ID_TEXT, .text = {"abc1", 4}, .placed = true, .pos = 99};
+	struct txc_sid nope = {.kind = TXC_ID_TEXT, .text = {"nope", 4}};
+	assert_int_equal(txc_store_load(f, &far, 0, &t, &d), TXC_E_NOTFOUND);
+	assert_int_equal(txc_store_load(f, &nope, 0, &t, &d), TXC_E_NOTFOUND);
+	assert_non_null(strstr(d.msg, "no session 'nope' in '/tmp/txc-test-reader-"));
+	struct counter c = {0};
+	struct txc_row_sink sink = {count_head, count_row, &c};
+	assert_int_equal(txc_store_stream(f, &nope, 0, &sink, &d), TXC_E_NOTFOUND);
+	assert_int_equal(c.heads + c.rows, 0);
+	assert_int_equal(txc_store_load_after(f, &nope, 0, 0, &t, &last, &d), TXC_E_USAGE);
+	assert_non_null(strstr(d.msg, "cannot follow '/tmp/txc-test-reader-"));
+	assert_non_null(strstr(d.msg, "only a Hermes store (state.db) can be followed"));
+	assert_int_equal(txc_store_load_after(db, &nope, 0, 0, &t, &last, &d), TXC_E_NOTFOUND);
+	assert_null(t);
+	assert_null(txc_store_file(db, 0)); /* a SQLite store names no files of its own */
+	txc_store_close(db);
+	close_file(f);
+	/* an image that is empty, or not a database */
+	struct txc_store *s = NULL;
+	assert_int_equal(txc_store_open_image(&s, "", 0, "empty.db", &d), TXC_E_FAIL);
+	assert_string_equal(d.msg, "'empty.db' is not a Hermes store: it has no sessions table");
+	static const char junk[] = "this is not a database, it is text of more than a page? no, but it is not SQLite";
+	assert_int_equal(txc_store_open_image(&s, junk, sizeof(junk), "junk.db", &d), TXC_E_FAIL);
+	assert_null(s);
+	assert_string_equal(d.msg, "'junk.db' is not a SQLite database (corrupt or not a Hermes store)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sqlite_backend), cmocka_unit_test(test_file_backend),
 		cmocka_unit_test(test_capabilities),   cmocka_unit_test(test_archived),
-		cmocka_unit_test(test_export_stream),
+		cmocka_unit_test(test_export_stream),  cmocka_unit_test(test_file_changed),
+		cmocka_unit_test(test_not_there),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
