@@ -421,13 +421,62 @@ static void test_not_there(void **state)
 	assert_string_equal(d.msg, "'junk.db' is not a SQLite database (corrupt or not a Hermes store)");
 }
 
+/* a store whose messages lack a table or a column: listed and read; following it is refused, said */
+static void test_missing_columns(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *messages; /* the messages table, or "" */
+		size_t rows;
+	} cases[] = {
+		{"", 0},
+		{"CREATE TABLE messages (id INTEGER PRIMARY KEY, role TEXT, content TEXT);"
+		 "INSERT INTO messages (role, content) VALUES ('user', 'whose?');",
+		 0},
+		{"CREATE TABLE messages (session_id, role TEXT, content TEXT);"
+		 "INSERT INTO messages VALUES ('s1', 'user', 'no id');",
+		 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct txc_buf sql = TXC_BUF_INIT;
+		txc_buf_addstr(&sql, "CREATE TABLE sessions (id TEXT, started_at REAL, title TEXT);"
+				     "INSERT INTO sessions VALUES ('s1', 1, 'One');");
+		txc_buf_addstr(&sql, cases[i].messages);
+		struct txc_store *s = open_db(sql.buf);
+		txc_buf_release(&sql);
+		struct txc_arena *a = txc_arena_new(0);
+		struct txc_diag d = {0};
+		const struct txc_session_info *v;
+		size_t n;
+		assert_int_equal(txc_store_sessions(s, TXC_LIST_FINGERPRINT | TXC_LIST_LAST_ACTIVE, a, &v, &n, &d),
+				 TXC_OK);
+		assert_int_equal(n, 1);
+		assert_true(str_is(v[0].title, "One"));
+		assert_int_equal(v[0].fingerprint.len, 32);
+		struct txc_sid id = {0};
+		struct txc_transcript *t = NULL;
+		assert_int_equal(txc_store_resolve(s, "s1", &id, &d), TXC_OK);
+		assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_OK);
+		assert_int_equal(t->native->rows->n, cases[i].rows);
+		txc_transcript_free(t);
+		t = NULL;
+		int64_t last = 0;
+		assert_int_equal(txc_store_load_after(s, &id, 0, 0, &t, &last, &d), TXC_E_USAGE);
+		assert_string_equal(d.msg, "cannot follow 'test.db': its messages have no id column");
+		assert_null(t);
+		txc_sid_release(&id);
+		txc_arena_free(a);
+		txc_store_close(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sqlite_backend), cmocka_unit_test(test_file_backend),
 		cmocka_unit_test(test_capabilities),   cmocka_unit_test(test_archived),
 		cmocka_unit_test(test_export_stream),  cmocka_unit_test(test_file_changed),
-		cmocka_unit_test(test_not_there),
+		cmocka_unit_test(test_not_there),      cmocka_unit_test(test_missing_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
