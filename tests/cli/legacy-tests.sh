@@ -269,6 +269,24 @@ cmp -s out.txt cwd.txt && ok "--until today --utc: both (started in 2025)" || ba
 run 0 "--since today --utc" "$txc" list --home "$loc" --since today --utc
 [ ! -s out.txt ] && ok "--since today --utc: none" || bad "--since today: $(cat out.txt)"
 
+# a prefix of two sessions in each of two profiles: the first profile's sessions named
+run 2 "--all-profiles: a prefix of two sessions per profile" "$txc" convert s --all-profiles --home "$loc" --to markdown
+[ "$(sed -n 1p err.txt)" = "txc: error: 's' is the prefix of 2 sessions; add characters: (profile default)" ] &&
+	[ "$(wc -l < err.txt)" = 3 ] && [ ! -s out.txt ] && ok || bad "$(cat err.txt)"
+# 61 profiles with the id: the count, then as many as a message holds (one line each)
+mkdir -p "$work/mp/profiles"
+cp "$loc/state.db" "$work/mp/"
+for i in $(seq 10 69); do mkdir "$work/mp/profiles/p$i" && cp "$loc/state.db" "$work/mp/profiles/p$i/"; done
+run 2 "--all-profiles: an id in 61 profiles" "$txc" convert shared --all-profiles --home "$work/mp" --to markdown
+[ "$(sed -n 1p err.txt)" = "txc: error: 'shared' names sessions in 61 profiles; add --profile NAME:" ] &&
+	[ "$(grep -c '^  shared_1 (profile p[0-9]*)$' err.txt)" -ge 30 ] && [ "$(wc -c < err.txt)" -le 1100 ] && ok || bad "$(head -c 300 err.txt)"
+# --cwd relative to a current folder that was removed: taken from /
+mkdir -p "$work/gone"
+(cd "$work/gone" && rmdir "$work/gone" && "$txc" list --cwd repo --home "$loc" > "$work/out.txt" 2> "$work/err.txt")
+cmp -s out.txt cwd.txt && [ ! -s err.txt ] && ok "--cwd repo in a removed folder: /repo" || bad "--cwd in a removed folder: $(cat out.txt err.txt)"
+run 0 "--source of the same length, another name" "$txc" list --home "$loc" --source clx
+[ ! -s out.txt ] && [ ! -s err.txt ] && ok "--source clx: none" || bad "--source clx: $(cat out.txt)"
+
 # ---- 21 shadowed ids: 20 lines, then "1 more" (one, not ones) ----
 mkdir -p "$work/many21/sessions"
 sed '/dup_2[23]/d' many.sql > many21.sql
