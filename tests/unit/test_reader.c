@@ -470,6 +470,62 @@ static void test_missing_columns(void **state)
 	}
 }
 
+static int refuse_head(void *ctx, const struct txc_transcript *t)
+{
+	(void)t;
+	((struct counter *)ctx)->heads++;
+	return TXC_E_REFUSED;
+}
+
+/* a sink that refuses the head gets no row; a session named by its place alone; a table without rowid */
+static void test_stream_edges(void **state)
+{
+	(void)state;
+	struct txc_store *s = open_db(schema);
+	struct txc_diag d = {0};
+	struct txc_sid id = {0};
+	assert_int_equal(txc_store_resolve(s, "abc1", &id, &d), TXC_OK);
+	struct counter c = {0};
+	struct txc_row_sink refuse = {refuse_head, count_row, &c};
+	assert_int_equal(txc_store_stream(s, &id, 0, &refuse, &d), TXC_E_REFUSED);
+	assert_int_equal(c.heads, 1);
+	assert_int_equal(c.rows, 0);
+	struct txc_row_sink sink = {count_head, count_row, &c};
+	c = (struct counter){0};
+	assert_int_equal(txc_store_stream(s, &id, TXC_LOAD_MODEL_ONLY, &sink, &d), TXC_OK); /* a sink gets rows */
+	assert_int_equal(c.rows, 2);
+	txc_sid_release(&id);
+	/* by place, without its text: the transcript is named "" and is the first row's */
+	struct txc_sid placed = {.kind = TXC_ID_TEXT, .text = {NULL, 0}, .placed = true, .pos = 1};
+	struct txc_transcript *t = NULL;
+	assert_int_equal(txc_store_load(s, &placed, 0, &t, &d), TXC_OK);
+	assert_true(str_is(t->meta.title, "First"));
+	assert_int_equal(t->meta.id.len, 0);
+	txc_transcript_free(t);
+	txc_store_close(s);
+
+	/* WITHOUT ROWID: sessions are found by their id, even when the sid has a place */
+	s = open_db("CREATE TABLE sessions (id TEXT PRIMARY KEY, started_at REAL, title TEXT, cwd TEXT) WITHOUT ROWID;"
+		    "INSERT INTO sessions VALUES ('w1', 1, 'No rowid', '');"
+		    "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content TEXT);"
+		    "INSERT INTO messages (session_id, role, content) VALUES ('w1', 'user', 'hi');");
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_session_info *v;
+	size_t n;
+	assert_int_equal(txc_store_sessions(s, TXC_LIST_FINGERPRINT, a, &v, &n, &d), TXC_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].fingerprint.len, 32);
+	assert_int_equal(txc_store_resolve(s, "w1", &id, &d), TXC_OK);
+	id.placed = true, id.pos = 1;
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_OK);
+	assert_true(str_is(t->meta.title, "No rowid"));
+	assert_int_equal(t->n_messages, 1);
+	txc_transcript_free(t);
+	txc_sid_release(&id);
+	txc_arena_free(a);
+	txc_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_capabilities),   cmocka_unit_test(test_archived),
 		cmocka_unit_test(test_export_stream),  cmocka_unit_test(test_file_changed),
 		cmocka_unit_test(test_not_there),      cmocka_unit_test(test_missing_columns),
+		cmocka_unit_test(test_stream_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
