@@ -368,6 +368,18 @@ stop
 expect_rc 2 "an option before the command" "$txc" --input demo.jsonl list
 grep -q "options go after the command: 'txc list --input ...'" err.txt && ok || bad "option before the command: $(cat err.txt)"
 
+# a redirect is not followed (the token would go wherever it points): said with its status
+start --token t --list-status 302
+expect_rc 1 "session list redirected" "$txc" list --remote "$url" --token t
+[ "$(cat err.txt)" = "txc: error: the session list: the dashboard at $url answered HTTP 302" ] && [ ! -s out.txt ] &&
+	[ "$(grep -c 'GET /api/sessions?' server.err)" = 1 ] && ok "302: said, not followed" || bad "302: $(cat err.txt)"
+stop
+start --token t --export-status 301
+expect_rc 1 "export redirected" "$txc" convert 7f3e --to hermes --remote "$url" --token t
+[ "$(cat err.txt)" = "txc: error: a session export: the dashboard at $url answered HTTP 301" ] && [ ! -s out.txt ] &&
+	ok "301: said, not followed" || bad "301: $(cat err.txt)"
+stop
+
 # --input that cannot be read or kept: one line each, nothing written, the input unchanged
 expect_rc 1 "--input under a file" "$txc" list --input /etc/passwd/x
 [ "$(cat err.txt)" = "txc: error: cannot open '/etc/passwd/x': Not a directory" ] && [ ! -s out.txt ] && ok || bad "$(cat err.txt)"
