@@ -178,7 +178,7 @@ static const char *stray_option(const struct cli_args *a)
 /* --all-profiles: the root store, if any, and every profiles/NAME/state.db */
 static enum txc_err add_all_profiles(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
-	if (a->store.db != NULL || a->store.profile != NULL) {
+	if (a->store.profile != NULL) { /* --db was refused before: one source */
 		txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");
 		return TXC_E_USAGE;
 	}

@@ -527,6 +527,26 @@ static void test_stream_edges(void **state)
 	txc_store_close(s);
 }
 
+/* export order of a file whose sessions tie on every time: by id, then by place; repeats numbered */
+static void test_export_ties(void **state)
+{
+	(void)state;
+	struct txc_store *s = open_file("{\"id\": \"d\", \"started_at\": 1}\n{\"id\": \"x\", \"started_at\": 1}\n"
+					"{\"id\": \"d\", \"started_at\": 1}\n{\"id\": \"\", \"started_at\": 1}\n");
+	struct txc_sid *ids;
+	size_t n;
+	struct txc_diag d = {0};
+	assert_int_equal(txc_store_export_order(s, &ids, &n, &d), TXC_OK);
+	assert_int_equal(n, 4);
+	assert_true(str_is(ids[0].text, "x")); /* id DESC, as shown: an empty id is "no-id~PLACE" */
+	assert_true(str_is(ids[1].text, "no-id~4"));
+	assert_true((str_is(ids[2].text, "d~2") && str_is(ids[3].text, "d")) ||
+		    (str_is(ids[2].text, "d") && str_is(ids[3].text, "d~2")));
+	assert_true(ids[2].placed && ids[3].placed && ids[2].pos + ids[3].pos == 4); /* places 1 and 3 */
+	txc_store_free_ids(ids, n);
+	close_file(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,7 +554,7 @@ int main(void)
 		cmocka_unit_test(test_capabilities),   cmocka_unit_test(test_archived),
 		cmocka_unit_test(test_export_stream),  cmocka_unit_test(test_file_changed),
 		cmocka_unit_test(test_not_there),      cmocka_unit_test(test_missing_columns),
-		cmocka_unit_test(test_stream_edges),
+		cmocka_unit_test(test_stream_edges),   cmocka_unit_test(test_export_ties),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
