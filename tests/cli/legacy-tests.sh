@@ -283,7 +283,9 @@ run 2 "--all-profiles: an id in 61 profiles" "$txc" convert shared --all-profile
 # --cwd relative to a current folder that was removed: taken from /
 mkdir -p "$work/gone"
 (cd "$work/gone" && rmdir "$work/gone" && "$txc" list --cwd repo --home "$loc" > "$work/out.txt" 2> "$work/err.txt")
-cmp -s out.txt cwd.txt && [ ! -s err.txt ] && ok "--cwd repo in a removed folder: /repo" || bad "--cwd in a removed folder: $(cat out.txt err.txt)"
+# (a wrapper shell, such as memcheck's, may complain of the folder on stderr: only txc's lines count)
+cmp -s out.txt cwd.txt && ! grep -q '^txc:' err.txt && ok "--cwd repo in a removed folder: /repo" ||
+	bad "--cwd in a removed folder: $(cat out.txt err.txt)"
 run 0 "--source of the same length, another name" "$txc" list --home "$loc" --source clx
 [ ! -s out.txt ] && [ ! -s err.txt ] && ok "--source clx: none" || bad "--source clx: $(cat out.txt)"
 
