@@ -178,7 +178,7 @@ static const char *stray_option(const struct cli_args *a)
 /* --all-profiles: the root store, if any, and every profiles/NAME/state.db */
 static enum txc_err add_all_profiles(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
-	if (a->store.db != NULL || a->store.profile != NULL) {
+	if (a->store.profile != NULL) { /* --db was refused before: one source */
 		txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");
 		return TXC_E_USAGE;
 	}
@@ -233,9 +233,9 @@ static void set_twins(struct cli_stores *out)
 {
 	for (size_t i = 0; i < out->n; i++) {
 		out->v[i].twin = SIZE_MAX;
-		const char *p = out->v[i].profile, *q = i > 0 ? out->v[i - 1].profile : NULL;
+		/* both have a profile name: --legacy and --all-sources refuse --db, the one store without */
 		if (out->v[i].legacy && i > 0 && !out->v[i - 1].legacy &&
-		    ((p == NULL && q == NULL) || (p && q && strcmp(p, q) == 0)))
+		    strcmp(out->v[i].profile, out->v[i - 1].profile) == 0)
 			out->v[i].twin = i - 1;
 	}
 }
@@ -256,7 +256,7 @@ static void add_legacy(const struct cli_args *a, struct cli_stores *out)
 		legacy.legacy = true;
 		if (a->store.all_sources) {
 			v[n++] = out->v[i];
-			legacy.profile = out->v[i].profile ? txc_xstrdup(out->v[i].profile) : NULL;
+			legacy.profile = txc_xstrdup(out->v[i].profile); /* never NULL: --db is refused here */
 		} else {
 			free(out->v[i].path);
 		}

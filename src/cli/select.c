@@ -84,7 +84,7 @@ int cli_parse_when(const char *s, bool utc, bool until, double now, double *out)
 	double offset = 0;
 	if (*p == 'Z' && p[1] == '\0') {
 		zone_utc = true;
-	} else if ((*p == '+' || *p == '-') && !date_only) {
+	} else if (*p == '+' || *p == '-') { /* not date_only: *p is not '\0' */
 		int oh, om, l3 = 0;
 		if (sscanf(p + 1, "%2d:%2d%n", &oh, &om, &l3) != 2 || p[1 + l3] != '\0')
 			return -1;

@@ -210,5 +210,28 @@ expect_rc 0 "redacted thinking: --reasoning text" env CLAUDE_CONFIG_DIR="$work/r
 grep -qF '"content":[{"type":"text","text":"Reasoning:\n\nt"},{"type":"text","text":"yo"}]' out.txt &&
 	ok "--reasoning text leaves redacted thinking out" || bad "--reasoning text: $(grep -o '"content":\[[^]]*' out.txt | tail -1)"
 
+# where Claude Code's folder is: CLAUDE_CONFIG_DIR, else HOME; Hermes's options refused; its files never an output
+for o in "--home h" "--profile p" "--input x.jsonl" "--remote http://127.0.0.1:1" "--all-profiles" "--db x.db"; do
+	expect_rc 2 "--from claude $o" "$txc" list --from claude $o
+	[ "$(cat err.txt)" = "txc: error: --from claude reads \$CLAUDE_CONFIG_DIR/projects; --db, --home, --profile, --all-profiles, --input and --remote are Hermes's" ] &&
+		ok || bad "$(cat err.txt)"
+done
+expect_rc 2 "--from claude, no CLAUDE_CONFIG_DIR nor HOME" env -u CLAUDE_CONFIG_DIR -u HOME "$txc" list --from claude
+[ "$(cat err.txt)" = "txc: error: cannot find Claude Code's folder: neither CLAUDE_CONFIG_DIR nor HOME is set" ] && ok || bad "$(cat err.txt)"
+expect_rc 2 "--from claude, CLAUDE_CONFIG_DIR and HOME empty" env CLAUDE_CONFIG_DIR= HOME= "$txc" list --from claude
+[ "$(cat err.txt)" = "txc: error: cannot find Claude Code's folder: neither CLAUDE_CONFIG_DIR nor HOME is set" ] && ok || bad "$(cat err.txt)"
+mkdir -p cfghome/.claude/projects/-p
+printf '{"type":"user","sessionId":"s-home","uuid":"u1","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"from HOME"}}\n' \
+	> cfghome/.claude/projects/-p/s-home.jsonl
+echo notes > cfghome/.claude/projects/-p/notes.txt7
+echo '{}' > cfghome/.claude/projects/-p/x.json
+expect_rc 0 "--from claude: HOME/.claude/projects" env CLAUDE_CONFIG_DIR= HOME="$work/cfghome" "$txc" list --from claude
+grep -q '^s-home ' out.txt && ok "HOME/.claude/projects: its session" || bad "HOME: $(cat out.txt err.txt)"
+cp cfghome/.claude/projects/-p/s-home.jsonl s-home.before
+env -u CLAUDE_CONFIG_DIR HOME="$work/cfghome" "$txc" export --from claude --json >> cfghome/.claude/projects/-p/s-home.jsonl 2> err.txt
+[ $? = 4 ] && grep -q "^txc: error: refusing to write to standard output: it is '.*s-home.jsonl', which txc is reading$" err.txt &&
+	cmp -s s-home.before cfghome/.claude/projects/-p/s-home.jsonl && ok "stdout to a session file: refused, unchanged" ||
+	bad "stdout to a Claude session: $(cat err.txt)"
+
 summary claude-source
 [ "$fails" = 0 ]

@@ -213,6 +213,99 @@ ls "$home/sessions" | cmp -s - legacy-before.txt && ok "the legacy folder gained
 run 0 "list --legacy after the refused exports" "$txc" list --legacy --home "$home"
 has "^20250301_101500_aaaa11 .* 6 *$" out.txt "20250301_101500_aaaa11 keeps its 6 messages"
 
+# ---- where the stores are: --all-profiles, --profile, HOME; a profile folder without a store ----
+loc=$work/loc
+mkdir -p "$loc/profiles/default" "$loc/profiles/work" "$loc/profiles/Bad"
+cp "$work/only-db/state.db" "$loc/state.db"
+cp "$work/only-db/state.db" "$loc/profiles/work/state.db"
+run 0 "--all-profiles: profiles/default without a state.db" "$txc" list --all-profiles --home "$loc"
+[ "$(grep -c '^default ' out.txt)" = 2 ] && [ "$(grep -c '^work ' out.txt)" = 2 ] && [ "$(wc -l < out.txt)" = 5 ] &&
+	ok "--all-profiles: the root and work, no empty 'default' or invalid 'Bad'" || bad "--all-profiles: $(cat out.txt)"
+[ -s err.txt ] && bad "--all-profiles: $(cat err.txt)" || ok "--all-profiles: a folder without a store is not said"
+mkdir -p "$loc/sessions" "$loc/profiles/work/sessions"
+printf '{"role": "user", "content": "root legacy"}\n' > "$loc/sessions/rootleg_1.jsonl"
+printf '{"role": "user", "content": "work legacy"}\n' > "$loc/profiles/work/sessions/workleg_1.jsonl"
+run 0 "--all-profiles --legacy" "$txc" list --all-profiles --legacy --home "$loc"
+grep -q '^default  *rootleg_1 ' out.txt && grep -q '^work  *workleg_1 ' out.txt && [ "$(wc -l < out.txt)" = 3 ] && [ ! -s err.txt ] &&
+	ok "--all-profiles --legacy: each profile's folder, not its store" || bad "--legacy: $(cat out.txt err.txt)"
+rm -r "$loc/sessions" "$loc/profiles/work/sessions"
+run 2 "--all-profiles --profile" "$txc" list --all-profiles --profile work --home "$loc"
+[ "$(cat err.txt)" = "txc: error: --all-profiles cannot be combined with --db or --profile" ] && ok || bad "$(cat err.txt)"
+run 2 "--all-profiles without HOME" env -u HOME HERMES_HOME= "$txc" list --all-profiles
+[ "$(cat err.txt)" = "txc: error: cannot find the Hermes home: HOME is not set; use --home or --db" ] && [ ! -s out.txt ] &&
+	ok || bad "$(cat err.txt)"
+run 0 "--all-profiles from HERMES_HOME" env HOME=/nonexistent HERMES_HOME="$loc" "$txc" list --all-profiles
+[ "$(wc -l < out.txt)" = 5 ] && ok "HERMES_HOME names the home" || bad "HERMES_HOME: $(cat out.txt; cat err.txt)"
+run 3 "--all-profiles: an id in no profile" "$txc" convert nosuch --all-profiles --home "$loc" --to markdown
+[ "$(cat err.txt)" = "txc: error: no session 'nosuch' in any profile (see 'txc list --all-profiles')" ] && ok || bad "$(cat err.txt)"
+run 2 "--all-profiles: an id in two profiles" "$txc" convert shared --all-profiles --home "$loc" --to markdown
+grep -q "^txc: error: 'shared' names sessions in 2 profiles; add --profile NAME:" err.txt &&
+	grep -q '^  shared_1 (profile work)$' err.txt && [ ! -s out.txt ] && ok || bad "$(cat err.txt)"
+mkdir -p "$work/junk"
+echo "not a database" > "$work/junk/state.db"
+cp "$work/junk/state.db" "$work/junk/state.before"
+run 1 "--all-profiles: no store can be read" "$txc" list --all-profiles --home "$work/junk"
+[ "$(sed -n 1p err.txt)" = "txc: warning: profile default left out: '$work/junk/state.db' is not a SQLite database (corrupt or not a Hermes store)" ] &&
+	[ "$(sed -n 2p err.txt)" = "txc: error: no profile's store could be read (see above)" ] && [ ! -s out.txt ] && ok || bad "$(cat err.txt)"
+cmp -s "$work/junk/state.db" "$work/junk/state.before" && ok "a store that is not one is not written" || bad "junk store changed"
+run 1 "--db: not a database" "$txc" list --db "$work/junk/state.db"
+[ "$(cat err.txt)" = "txc: error: '$work/junk/state.db' is not a SQLite database (corrupt or not a Hermes store)" ] && ok || bad "$(cat err.txt)"
+run 3 "convert hermesx: a word that only starts like a source" "$txc" convert hermesx --home "$loc" --to markdown
+[ "$(cat err.txt)" = "txc: error: no session 'hermesx' in '$loc/state.db' (see 'txc list')" ] && ok || bad "$(cat err.txt)"
+run 0 "convert hermes:ID --from hermes" "$txc" convert hermes:shared_1 --from hermes --home "$loc" --to markdown
+grep -q '^# Store copy$' out.txt && ok || bad "hermes:ID --from hermes: $(head -c 200 out.txt)"
+run 2 "convert claude:ID --from hermes" "$txc" convert claude:x --from hermes --home "$loc" --to markdown
+[ "$(cat err.txt)" = "txc: error: --from hermes, but the session is named from claude (see 'txc convert --help')" ] && ok || bad "$(cat err.txt)"
+# --cwd: a trailing slash names the same folder; / names every session with a folder
+run 0 "--cwd /repo" "$txc" list --home "$loc" --cwd /repo
+cp out.txt cwd.txt
+[ "$(wc -l < cwd.txt)" = 3 ] && ok "--cwd /repo: both sessions" || bad "--cwd /repo: $(cat cwd.txt)"
+run 0 "--cwd /repo/" "$txc" list --home "$loc" --cwd /repo//
+cmp -s out.txt cwd.txt && ok "--cwd /repo//: as /repo" || bad "--cwd /repo//: $(cat out.txt)"
+run 0 "--cwd /" "$txc" list --home "$loc" --cwd /
+cmp -s out.txt cwd.txt && ok "--cwd /: every session with a folder" || bad "--cwd /: $(cat out.txt)"
+run 0 "--until today --utc" "$txc" list --home "$loc" --until today --utc
+cmp -s out.txt cwd.txt && ok "--until today --utc: both (started in 2025)" || bad "--until today --utc: $(cat out.txt)"
+run 0 "--since today --utc" "$txc" list --home "$loc" --since today --utc
+[ ! -s out.txt ] && ok "--since today --utc: none" || bad "--since today: $(cat out.txt)"
+
+# a prefix of two sessions in each of two profiles: the first profile's sessions named
+run 2 "--all-profiles: a prefix of two sessions per profile" "$txc" convert s --all-profiles --home "$loc" --to markdown
+[ "$(sed -n 1p err.txt)" = "txc: error: 's' is the prefix of 2 sessions; add characters: (profile default)" ] &&
+	[ "$(wc -l < err.txt)" = 3 ] && [ ! -s out.txt ] && ok || bad "$(cat err.txt)"
+# 61 profiles with the id: the count, then as many as a message holds (one line each)
+mkdir -p "$work/mp/profiles"
+cp "$loc/state.db" "$work/mp/"
+for i in $(seq 10 69); do mkdir "$work/mp/profiles/p$i" && cp "$loc/state.db" "$work/mp/profiles/p$i/"; done
+run 2 "--all-profiles: an id in 61 profiles" "$txc" convert shared --all-profiles --home "$work/mp" --to markdown
+[ "$(sed -n 1p err.txt)" = "txc: error: 'shared' names sessions in 61 profiles; add --profile NAME:" ] &&
+	[ "$(grep -c '^  shared_1 (profile p[0-9]*)$' err.txt)" -ge 30 ] && [ "$(wc -c < err.txt)" -le 1100 ] && ok || bad "$(head -c 300 err.txt)"
+# --cwd relative to a current folder that was removed: taken from /
+mkdir -p "$work/gone"
+(cd "$work/gone" && rmdir "$work/gone" && "$txc" list --cwd repo --home "$loc" > "$work/out.txt" 2> "$work/err.txt")
+# (a wrapper shell, such as memcheck's, may complain of the folder on stderr: only txc's lines count)
+cmp -s out.txt cwd.txt && ! grep -q '^txc:' err.txt && ok "--cwd repo in a removed folder: /repo" ||
+	bad "--cwd in a removed folder: $(cat out.txt err.txt)"
+run 0 "--source of the same length, another name" "$txc" list --home "$loc" --source clx
+[ ! -s out.txt ] && [ ! -s err.txt ] && ok "--source clx: none" || bad "--source clx: $(cat out.txt)"
+
+# ---- 21 shadowed ids: 20 lines, then "1 more" (one, not ones) ----
+mkdir -p "$work/many21/sessions"
+sed '/dup_2[23]/d' many.sql > many21.sql
+for i in $(seq 1 21); do cp "$many/sessions/session_dup_$i.json" "$work/many21/sessions/"; done
+"$mkdb" "$work/many21/state.db" many21.sql || bad "many21.sql"
+run 0 "21 shadowed ids --verbose" "$txc" list --all-sources --home "$work/many21" --verbose
+[ "$(grep -c ' is in ' err.txt)" = 20 ] && [ "$(tail -n 1 err.txt)" = "txc: list: and 1 more legacy session the store has too" ] &&
+	ok "--verbose: 20 lines, then '1 more legacy session'" || bad "--verbose: $(tail -n 2 err.txt)"
+# a store without sessions shadows none of the legacy files
+sed -n '/^CREATE TABLE/,/;$/p' "$src/fixtures/legacy/store.sql" > empty.sql
+mkdir -p "$work/emptystore/sessions"
+"$mkdb" "$work/emptystore/state.db" empty.sql || bad "empty.sql"
+cp "$many/sessions/session_dup_1.json" "$work/emptystore/sessions/"
+run 0 "--all-sources: an empty store" "$txc" list --all-sources --home "$work/emptystore" --verbose
+grep -q '^dup_1 ' out.txt && [ "$(wc -l < out.txt)" = 2 ] && [ ! -s err.txt ] && ok "an empty store: the legacy session, no note" ||
+	bad "empty store: $(cat out.txt err.txt)"
+
 # ---- the secret appears nowhere ----
 if grep -rl -- "$secret" all > secret-hits.txt; then bad "the planted secret appeared in: $(cat secret-hits.txt)"
 else ok "the planted secret appears in no output and no stderr ($n_run commands)"; fi

@@ -354,5 +354,23 @@ cmp -s want.txt out.txt && ok || { bad "list --tree without starts"; diff want.t
 expect_rc 0 "list --tree --order recent" "$txc" list --db nostart.db --tree --utc --order recent # k4 listed first: its message
 cmp -s want.txt out.txt && ok "children by start whatever the listing's order" || { bad "list --tree --order recent"; diff want.txt out.txt; }
 
+# -o NAME not ending in .jsonl: the subagents in NAME.d/subagents/; a #range or --follow with what they cannot do
+rm -rf dp.claude dp.claude.d
+expect_rc 0 "claude --children -o NAME" "$txc" convert dp --db "$db" --to claude --children -o dp.claude
+[ -s dp.claude ] && [ "$(ls dp.claude.d/subagents/agent-a*.jsonl | wc -l)" = 1 ] && [ ! -s out.txt ] &&
+	ok "-o NAME: subagents in NAME.d/subagents" || bad "-o NAME: $(find dp.claude*)"
+for c in "--lineage" "--children"; do
+	expect_rc 2 "dp#1 $c" "$txc" convert 'dp#1' --db "$db" --to markdown $c
+	[ "$(cat err.txt)" = "txc: error: a #range names messages of one session: not with $c (see 'txc convert --help')" ] && ok || bad "$(cat err.txt)"
+done
+expect_rc 2 "dp#1 --follow" "$txc" convert 'dp#1' --db "$db" --to markdown --follow
+[ "$(cat err.txt)" = "txc: error: --follow shows the whole session; drop the #range" ] && ok || bad "$(cat err.txt)"
+expect_rc 2 "--follow -o" "$txc" convert dp --db "$db" --to markdown --follow -o follow.md
+[ "$(cat err.txt)" = "txc: error: --follow writes to standard output: not with -o (see 'txc convert --help')" ] && [ ! -e follow.md ] &&
+	ok || bad "$(cat err.txt)"
+expect_rc 2 "--follow --install" env CLAUDE_CONFIG_DIR="$work/cfg-follow" "$txc" convert dp --db "$db" --to claude --follow --install
+[ "$(cat err.txt)" = "txc: error: --follow writes to standard output: not with --install (see 'txc convert --help')" ] &&
+	[ ! -e cfg-follow ] && ok || bad "$(cat err.txt)"
+
 summary lineage
 [ "$fails" = 0 ]

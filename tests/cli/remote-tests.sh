@@ -368,5 +368,39 @@ stop
 expect_rc 2 "an option before the command" "$txc" --input demo.jsonl list
 grep -q "options go after the command: 'txc list --input ...'" err.txt && ok || bad "option before the command: $(cat err.txt)"
 
+# a redirect is not followed (the token would go wherever it points): said with its status
+start --token t --list-status 302
+expect_rc 1 "session list redirected" "$txc" list --remote "$url" --token t
+[ "$(cat err.txt)" = "txc: error: the session list: the dashboard at $url answered HTTP 302" ] && [ ! -s out.txt ] &&
+	[ "$(grep -c 'GET /api/sessions?' server.err)" = 1 ] && ok "302: said, not followed" || bad "302: $(cat err.txt)"
+stop
+start --token t --export-status 301
+expect_rc 1 "export redirected" "$txc" convert 7f3e --to hermes --remote "$url" --token t
+[ "$(cat err.txt)" = "txc: error: a session export: the dashboard at $url answered HTTP 301" ] && [ ! -s out.txt ] &&
+	ok "301: said, not followed" || bad "301: $(cat err.txt)"
+stop
+
+# --input that cannot be read or kept: one line each, nothing written, the input unchanged
+expect_rc 1 "--input under a file" "$txc" list --input /etc/passwd/x
+[ "$(cat err.txt)" = "txc: error: cannot open '/etc/passwd/x': Not a directory" ] && [ ! -s out.txt ] && ok || bad "$(cat err.txt)"
+expect_rc 1 "--input - without a temporary folder" env TMPDIR=/nonexistent "$txc" list --input - < demo.jsonl
+[ "$(cat err.txt)" = "txc: error: cannot keep standard input in a temporary file: No such file or directory" ] && [ ! -s out.txt ] &&
+	ok || bad "$(cat err.txt)"
+cat demo.jsonl | TMPDIR=/nonexistent "$txc" list --input /dev/stdin > out.txt 2> err.txt
+[ "$(cat err.txt)" = "txc: error: cannot keep standard input in a temporary file: No such file or directory" ] && [ ! -s out.txt ] &&
+	ok "a pipe as --input without a temporary folder: said" || bad "pipe, no TMPDIR: $(cat err.txt)"
+expect_rc 1 "--input - from a directory" "$txc" list --input - < adir
+[ "$(cat err.txt)" = "txc: error: cannot read standard input: Is a directory" ] && ok || bad "$(cat err.txt)"
+cp demo.jsonl same.jsonl
+"$txc" export --json --input same.jsonl >> same.jsonl 2> err.txt
+[ $? = 4 ] && [ "$(cat err.txt)" = "txc: error: refusing to write to standard output: it is 'same.jsonl', which txc is reading" ] &&
+	cmp -s same.jsonl demo.jsonl && ok "stdout appending to the --input file: refused (exit 4), the file unchanged" ||
+	bad "stdout to the input: $(cat err.txt)"
+# a --remote whose message is longer than a diagnostic: cut, still one line, still naming the flag
+long_path=$(head -c 3000 /dev/zero | tr '\0' a)
+expect_rc 2 "a 3,000-byte --remote with a query" "$txc" list --remote "http://127.0.0.1:1/$long_path?q=1"
+[ "$(wc -l < err.txt)" = 1 ] && grep -q "^txc: error: --remote: the dashboard's address takes no '?' or '#' (http://127.0.0.1:1/aaaa" err.txt &&
+	[ "$(wc -c < err.txt)" -le 1040 ] && ok "long --remote: one line, cut" || bad "long --remote: $(head -c 200 err.txt)"
+
 summary remote
 [ "$fails" = 0 ]

@@ -323,12 +323,238 @@ static void test_export_stream(void **state)
 	}
 }
 
+/* an export file rewritten after it was indexed: the session at that place is not used (nothing of another) */
+static void rewrite(const char *text)
+{
+	FILE *f = fopen(tmp_path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_file_changed(void **state)
+{
+	(void)state;
+	/* the second line is abc1's; each rewrite keeps every byte's place */
+	static const struct {
+		const char *from, *to, *why;
+	} cases[] = {
+		{"{\"id\": \"abc1\", \"source\"", "[\"id\", \"abc1\", \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"ix\": \"abc1\", \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"id\": 12345,  \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"id\": \"abc\",  \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"id\": \"abd1\", \"source\"", "changed while txc read it"},
+		{"{\"id\": \"abc1\", \"source\"", "{\"id\": \"abc1\", \"source\"", NULL}, /* unchanged: read */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct txc_store *s = open_file(jsonl);
+		struct txc_sid id = {0};
+		struct txc_diag d = {0};
+		struct txc_transcript *t = NULL;
+		assert_int_equal(txc_store_resolve(s, "abc1", &id, &d), TXC_OK);
+		const char *at = strstr(jsonl, "{\"id\": \"abc1\"");
+		assert_int_equal(strlen(cases[i].from), strlen(cases[i].to));
+		struct txc_buf b = TXC_BUF_INIT;
+		txc_buf_add(&b, jsonl, (size_t)(at - jsonl));
+		txc_buf_addstr(&b, cases[i].to);
+		txc_buf_addstr(&b, at + strlen(cases[i].from));
+		rewrite(b.buf);
+		txc_buf_release(&b);
+		int rc = txc_store_load(s, &id, 0, &t, &d);
+		if (cases[i].why == NULL) {
+			assert_int_equal(rc, TXC_OK);
+			assert_true(str_is(t->meta.title, "First"));
+			txc_transcript_free(t);
+		} else {
+			assert_int_equal(rc, TXC_E_FAIL);
+			assert_non_null(strstr(d.msg, cases[i].why));
+			assert_null(t);
+		}
+		txc_sid_release(&id);
+		close_file(s);
+	}
+	/* cut short: the line cannot be read again */
+	struct txc_store *s = open_file(jsonl);
+	struct txc_sid id = {0};
+	struct txc_diag d = {0};
+	struct txc_transcript *t = NULL;
+	assert_int_equal(txc_store_resolve(s, "abc1", &id, &d), TXC_OK);
+	rewrite("{}\n");
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_E_FAIL);
+	assert_non_null(strstr(d.msg, "' again: "));
+	txc_sid_release(&id);
+	close_file(s);
+}
+
+/* ids a store does not have, and what a backend cannot do, are said (not found, usage) */
+static void test_not_there(void **state)
+{
+	(void)state;
+	struct txc_store *db = open_db(schema), *f = open_file(jsonl);
+	struct txc_diag d = {0};
+	struct txc_transcript *t = NULL;
+	int64_t last = 0;
+	struct txc_sid far = {.kind = TXC_ID_TEXT, .text = {"abc1", 4}, .placed = true, .pos = 99};
+	struct txc_sid nope = {.kind = TXC_ID_TEXT, .text = {"nope", 4}};
+	assert_int_equal(txc_store_load(f, &far, 0, &t, &d), TXC_E_NOTFOUND);
+	assert_int_equal(txc_store_load(f, &nope, 0, &t, &d), TXC_E_NOTFOUND);
+	assert_non_null(strstr(d.msg, "no session 'nope' in '/tmp/txc-test-reader-"));
+	struct counter c = {0};
+	struct txc_row_sink sink = {count_head, count_row, &c};
+	assert_int_equal(txc_store_stream(f, &nope, 0, &sink, &d), TXC_E_NOTFOUND);
+	assert_int_equal(c.heads + c.rows, 0);
+	assert_int_equal(txc_store_load_after(f, &nope, 0, 0, &t, &last, &d), TXC_E_USAGE);
+	assert_non_null(strstr(d.msg, "cannot follow '/tmp/txc-test-reader-"));
+	assert_non_null(strstr(d.msg, "only a Hermes store (state.db) can be followed"));
+	assert_int_equal(txc_store_load_after(db, &nope, 0, 0, &t, &last, &d), TXC_E_NOTFOUND);
+	assert_null(t);
+	assert_null(txc_store_file(db, 0)); /* a SQLite store names no files of its own */
+	txc_store_close(db);
+	close_file(f);
+	/* an image that is empty, or not a database */
+	struct txc_store *s = NULL;
+	assert_int_equal(txc_store_open_image(&s, "", 0, "empty.db", &d), TXC_E_FAIL);
+	assert_string_equal(d.msg, "'empty.db' is not a Hermes store: it has no sessions table");
+	static const char junk[] = "this is not a database, it is text of more than a page? no, but it is not SQLite";
+	assert_int_equal(txc_store_open_image(&s, junk, sizeof(junk), "junk.db", &d), TXC_E_FAIL);
+	assert_null(s);
+	assert_string_equal(d.msg, "'junk.db' is not a SQLite database (corrupt or not a Hermes store)");
+}
+
+/* a store whose messages lack a table or a column (id not its first column): listed and read; following it is
+ * refused, said */
+static void test_missing_columns(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *messages; /* the messages table, or "" */
+		size_t rows;
+	} cases[] = {
+		{"", 0},
+		{"CREATE TABLE messages (id INTEGER PRIMARY KEY, role TEXT, content TEXT);"
+		 "INSERT INTO messages (role, content) VALUES ('user', 'whose?');",
+		 0},
+		{"CREATE TABLE messages (session_id, role TEXT, content TEXT);"
+		 "INSERT INTO messages VALUES ('s1', 'user', 'no id');",
+		 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct txc_buf sql = TXC_BUF_INIT;
+		txc_buf_addstr(&sql, "CREATE TABLE sessions (title TEXT, id TEXT, started_at REAL);"
+				     "INSERT INTO sessions VALUES ('One', 's1', 1);");
+		txc_buf_addstr(&sql, cases[i].messages);
+		struct txc_store *s = open_db(sql.buf);
+		txc_buf_release(&sql);
+		struct txc_arena *a = txc_arena_new(0);
+		struct txc_diag d = {0};
+		const struct txc_session_info *v;
+		size_t n;
+		assert_int_equal(txc_store_sessions(s, TXC_LIST_FINGERPRINT | TXC_LIST_LAST_ACTIVE, a, &v, &n, &d),
+				 TXC_OK);
+		assert_int_equal(n, 1);
+		assert_true(str_is(v[0].title, "One"));
+		assert_int_equal(v[0].fingerprint.len, 32);
+		struct txc_sid id = {0};
+		struct txc_transcript *t = NULL;
+		assert_int_equal(txc_store_resolve(s, "s1", &id, &d), TXC_OK);
+		assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_OK);
+		assert_int_equal(t->native->rows->n, cases[i].rows);
+		txc_transcript_free(t);
+		t = NULL;
+		int64_t last = 0;
+		assert_int_equal(txc_store_load_after(s, &id, 0, 0, &t, &last, &d), TXC_E_USAGE);
+		assert_string_equal(d.msg, "cannot follow 'test.db': its messages have no id column");
+		assert_null(t);
+		txc_sid_release(&id);
+		txc_arena_free(a);
+		txc_store_close(s);
+	}
+}
+
+static int refuse_head(void *ctx, const struct txc_transcript *t)
+{
+	(void)t;
+	((struct counter *)ctx)->heads++;
+	return TXC_E_REFUSED;
+}
+
+/* a sink that refuses the head gets no row; a session named by its place alone; a table without rowid */
+static void test_stream_edges(void **state)
+{
+	(void)state;
+	struct txc_store *s = open_db(schema);
+	struct txc_diag d = {0};
+	struct txc_sid id = {0};
+	assert_int_equal(txc_store_resolve(s, "abc1", &id, &d), TXC_OK);
+	struct counter c = {0};
+	struct txc_row_sink refuse = {refuse_head, count_row, &c};
+	assert_int_equal(txc_store_stream(s, &id, 0, &refuse, &d), TXC_E_REFUSED);
+	assert_int_equal(c.heads, 1);
+	assert_int_equal(c.rows, 0);
+	struct txc_row_sink sink = {count_head, count_row, &c};
+	c = (struct counter){0};
+	assert_int_equal(txc_store_stream(s, &id, TXC_LOAD_MODEL_ONLY, &sink, &d), TXC_OK); /* a sink gets rows */
+	assert_int_equal(c.rows, 2);
+	txc_sid_release(&id);
+	/* by place, without its text: the transcript is named "" and is the first row's */
+	struct txc_sid placed = {.kind = TXC_ID_TEXT, .text = {NULL, 0}, .placed = true, .pos = 1};
+	struct txc_transcript *t = NULL;
+	assert_int_equal(txc_store_load(s, &placed, 0, &t, &d), TXC_OK);
+	assert_true(str_is(t->meta.title, "First"));
+	assert_int_equal(t->meta.id.len, 0);
+	txc_transcript_free(t);
+	txc_store_close(s);
+
+	/* WITHOUT ROWID: sessions are found by their id, even when the sid has a place */
+	s = open_db("CREATE TABLE sessions (id TEXT PRIMARY KEY, started_at REAL, title TEXT, cwd TEXT) WITHOUT ROWID;"
+		    "INSERT INTO sessions VALUES ('w1', 1, 'No rowid', '');"
+		    "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content TEXT);"
+		    "INSERT INTO messages (session_id, role, content) VALUES ('w1', 'user', 'hi');");
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_session_info *v;
+	size_t n;
+	assert_int_equal(txc_store_sessions(s, TXC_LIST_FINGERPRINT, a, &v, &n, &d), TXC_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].fingerprint.len, 32);
+	assert_int_equal(txc_store_resolve(s, "w1", &id, &d), TXC_OK);
+	id.placed = true, id.pos = 1;
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_OK);
+	assert_true(str_is(t->meta.title, "No rowid"));
+	assert_int_equal(t->n_messages, 1);
+	txc_transcript_free(t);
+	txc_sid_release(&id);
+	txc_arena_free(a);
+	txc_store_close(s);
+}
+
+/* export order of a file whose sessions tie on every time: by id, then by place; repeats numbered */
+static void test_export_ties(void **state)
+{
+	(void)state;
+	struct txc_store *s = open_file("{\"id\": \"d\", \"started_at\": 1}\n{\"id\": \"x\", \"started_at\": 1}\n"
+					"{\"id\": \"d\", \"started_at\": 1}\n{\"id\": \"\", \"started_at\": 1}\n");
+	struct txc_sid *ids;
+	size_t n;
+	struct txc_diag d = {0};
+	assert_int_equal(txc_store_export_order(s, &ids, &n, &d), TXC_OK);
+	assert_int_equal(n, 4);
+	assert_true(str_is(ids[0].text, "x")); /* id DESC, as shown: an empty id is "no-id~PLACE" */
+	assert_true(str_is(ids[1].text, "no-id~4"));
+	assert_true((str_is(ids[2].text, "d~2") && str_is(ids[3].text, "d")) ||
+		    (str_is(ids[2].text, "d") && str_is(ids[3].text, "d~2")));
+	assert_true(ids[2].placed && ids[3].placed && ids[2].pos + ids[3].pos == 4); /* places 1 and 3 */
+	txc_store_free_ids(ids, n);
+	close_file(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sqlite_backend), cmocka_unit_test(test_file_backend),
 		cmocka_unit_test(test_capabilities),   cmocka_unit_test(test_archived),
-		cmocka_unit_test(test_export_stream),
+		cmocka_unit_test(test_export_stream),  cmocka_unit_test(test_file_changed),
+		cmocka_unit_test(test_not_there),      cmocka_unit_test(test_missing_columns),
+		cmocka_unit_test(test_stream_edges),   cmocka_unit_test(test_export_ties),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
