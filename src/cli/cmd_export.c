@@ -1534,9 +1534,8 @@ static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_
 		if (!plan[i].skip)
 			pl->todo[pl->n_todo++] = i;
 	/* one process's work: --dry-run prints, --install and --input/--remote stores are read once */
-	if (jobs < 2 || pl->n_todo < 2 || a->dry_run || a->install || a->store.input || a->store.remote ||
-	    a->out_dir == NULL)
-		return;
+	if (jobs < 2 || pl->n_todo < 2 || a->dry_run || a->install || a->store.input || a->store.remote)
+		return; /* (without --install there is a DIR: cmd_export() asks for one) */
 	size_t want = (size_t)jobs < pl->n_todo ? (size_t)jobs : pl->n_todo;
 	pl->pid = txc_xcalloc(want, sizeof(*pl->pid));
 	pl->in = txc_xcalloc(want, sizeof(*pl->in));
@@ -1594,9 +1593,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	int lock = -1;
 	if (a->out_dir != NULL && open_dir(&bk, &manifest, &lock, d) != 0) {
 		free(manifest);
-		manifest_free(&bk.m);
-		if (lock >= 0)
-			close(lock);
+		manifest_free(&bk.m); /* open_dir() fails only before it holds DIR's lock */
 		return d->code;
 	}
 	struct timespec now;

@@ -665,9 +665,38 @@ sed -i '/"session_id":"chat"/s/"render_key":"[0-9a-f]*",//' od/manifest.jsonl
 expect_rc 0 "an entry without its render key" "$txc" export --to markdown --out od --db fp.db --progress
 grep -q ": 0 new, 0 updated, $nfp unchanged ($((nfp - 1)) not re-rendered)" err.txt && grep -q '"session_id":"chat".*"render_key"' od/manifest.jsonl && ok || bad "render key lost: $(tail -1 err.txt)"
 # an entry whose image list is wrong: --force renders, finds the same bytes, and puts the list right
-sed -i '/"session_id":"img"/s/"assets":\[[^]]*\]//' od/manifest.jsonl
+sed -i '/"session_id":"img"/s/,"assets":\[[^]]*\]//' od/manifest.jsonl
 expect_rc 0 "an entry without its images, --force" "$txc" export --to markdown --out od --db fp.db --force --progress
 grep -q '"session_id":"img".*"assets":\[{"path":"img-n-code-title.md.assets/image-1.png","sha256":"[0-9a-f]\{64\}"}\]' od/manifest.jsonl && grep -q ": 0 new, 0 updated, $nfp unchanged" err.txt && ok || bad "images list: $(tail -1 err.txt)"
+
+json_ok od/manifest.jsonl && ok || bad "the image list put right: the manifest is not JSON"
+sed -i '/"session_id":"img"/s/\("assets":\[{"path":"[^"]*","sha256":"\)[0-9a-f]*/\1'"$(printf '%064d' 0)"'/' od/manifest.jsonl
+expect_rc 0 "an entry with a wrong image hash, --force" "$txc" export --to markdown --out od --db fp.db --force
+grep -q "\"sha256\":\"$(printf '%064d' 0)\"" od/manifest.jsonl && bad "the wrong image hash stayed" || ok
+
+# ---- write errors of --install and -o as the data is flushed: said, nothing installed or written ----
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	expect_rc 1 "-o: the write fails" inj write:error=ENOSPC 1 "$txc" convert t1 --to markdown --db ti.db -o wf.md
+	grep -q "^txc: error: cannot write 'wf.md': No space left on device (nothing was written)$" err.txt && [ ! -e wf.md ] && ok || bad "-o write: $(cat err.txt)"
+	export CLAUDE_CONFIG_DIR="$work/ccwf"
+	expect_rc 1 "--install: the write fails" inj write:error=ENOSPC 1 "$txc" convert t1 --to claude --install --db ti.db
+	grep -q "^txc: error: cannot write '$work/ccwf/projects/.*\.jsonl': No space left on device$" err.txt && [ "$(find ccwf -type f | wc -l)" = 0 ] && ok || bad "--install write: $(cat err.txt) $(find ccwf -type f)"
+	export CLAUDE_CONFIG_DIR="$work/claude"
+	[ "$(ls -a | grep -c '^\.txc-tmp-')" = 0 ] && ok || bad "a failed write left a temporary file"
+else
+	skip "write errors while flushing" "strace cannot trace here"
+fi
+
+# ---- a DIR txc cannot open (another user's): said, nothing written ----
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	nd=$(mktemp -d /tmp/txc-files-XXXXXX) && chmod 755 "$nd" && cp fp.db "$nd/fp.db" && chmod 644 "$nd/fp.db" && mkdir "$nd/out" && chmod 333 "$nd/out"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --to markdown --out "$nd/out" --db "$nd/fp.db" > out.txt 2> err.txt; rc=$?
+	grep -v '^profiling:.*gcda' err.txt > err2.txt; mv err2.txt err.txt # a coverage build's counters
+	[ $rc = 1 ] && grep -q "^txc: error: cannot open '$nd/out': Permission denied$" err.txt && [ "$(ls -A "$nd/out")" = "" ] && ok "a DIR that cannot be opened" || bad "a DIR that cannot be opened: exit $rc, $(cat err.txt)"
+	rm -rf "$nd"
+else
+	skip "a DIR that cannot be opened" "not root, or no setpriv"
+fi
 
 # ---- convert -o with images: the same image is left alone, another one is refused ----
 expect_rc 0 "convert with an image" "$txc" convert img --to markdown --db fp.db -o im.md
