@@ -508,8 +508,9 @@ head -1 t.orig > t.l1
 { head -3 t.orig; } > v.cut-after-summary
 { cat t.orig; printf '{"type":"user","sessionId":"x"'; } > v.cut-line
 { cat t.orig; printf '[1]\n'; } > v.array
+{ head -3 t.orig; sed -n 3p t.orig; } > v.two-summaries
 { cat t.orig; printf '{"type":"custom-title","customTitle":"n","sessionId":"other"}\n'; } > v.other-title
-for v in cut-after-summary cut-line array other-title; do
+for v in cut-after-summary cut-line array two-summaries other-title; do
 	cp "v.$v" "$tf"
 	expect_rc 4 "install over a continued file ($v)" "$txc" convert t1 --to claude --install --db ti.db
 	cmp -s "$tf" "v.$v" && grep -q 'was continued in Claude Code' err.txt && ok || bad "$v: replaced or not said: $(cat err.txt)"
@@ -520,9 +521,10 @@ sed 's/\("uuid":"[0-9a-f]\{8\}-[0-9a-f]\{4\}-\)5/\14/' t.l1 > v.random-uuid
 sed 's/\("uuid":"[0-9a-f-]*\)"/\1a"/' t.l1 > v.long-uuid
 sed 's/"type":"user",//' t.l1 > v.no-type
 sed 's/"type":"user"/"type":"system"/' t.l1 > v.system
+sed 's/"uuid":"[^"]*",//' t.l1 > v.no-uuid
 tail -1 t.orig > v.title-first
 printf 'plain text\n' > v.text
-for v in other-session random-uuid long-uuid no-type system title-first text; do
+for v in other-session random-uuid long-uuid no-type system no-uuid title-first text; do
 	cmp -s "v.$v" t.l1 && { bad "$v: the variant is the same line"; continue; }
 	cp "v.$v" "$tf"
 	expect_rc 1 "install over someone else's file ($v)" "$txc" convert t1 --to claude --install --db ti.db
@@ -543,6 +545,12 @@ printf "UPDATE sessions SET cwd = NULL;\n" > tnocwd.sql; cp ti.db tg.db; "$mkdb"
 mkdir gone && (cd gone && rmdir ../gone && CLAUDE_CONFIG_DIR="$work/ccgone" "$txc" convert t1 --to claude --install --db "$work/tg.db" > "$work/out.txt" 2> "$work/err.txt"; echo $? > "$work/rc.txt")
 [ "$(cat rc.txt)" = 0 ] && grep -q 'no recorded working directory; installing for /$' err.txt && [ -s "$(sed -n 's/^installed //p' out.txt)" ] &&
 	grep -q "^installed $work/ccgone/projects/-/" out.txt && ok "install from a removed directory: for /" || bad "install from a removed directory: $(cat rc.txt) $(cat out.txt err.txt)"
+# a recorded directory that is not here, very long: said, cut at 200 bytes, installed for the current one
+long=/$(printf '%0300d' 0)
+printf "UPDATE sessions SET cwd = '%s';\n" "$long" > tlong.sql; cp ti.db tl.db; "$mkdb" tl.db tlong.sql
+CLAUDE_CONFIG_DIR="$work/cclong" expect_rc 0 "install with a long missing directory" "$txc" convert t1 --to claude --install --db tl.db
+grep -q "^txc: warning: the session's directory '$(printf '%.200s' "$long")' does not exist here; installing for $work$" err.txt && ok || bad "long cwd warning: $(cat err.txt)"
+
 export CLAUDE_CONFIG_DIR="$work/claude"
 
 inj() { # SYSCALL:error=E|signal=S WHEN cmd...: the system call fails (only the WHEN-th time, if given)
@@ -722,6 +730,28 @@ expect_rc 0 "an old name that is the store" "$txc" export --to markdown --out os
 rm os/manifest.jsonl && ln -s "$work/no-manifest" os/manifest.jsonl
 expect_rc 0 "a dangling manifest link" "$txc" export --to markdown --out os --db fp.db
 [ -f os/manifest.jsonl ] && [ ! -L os/manifest.jsonl ] && [ ! -e no-manifest ] && [ "$(wc -l < os/manifest.jsonl)" = "$nfp" ] && ok || bad "dangling manifest link"
+
+# ---- on a terminal: the progress bar ends its line before a session's warning ----
+if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
+	rm -rf tt && "$txc" export --to markdown --out tt --db fp.db && printf 'mine\n' >> tt/chat-quotes-caf.md
+	NO_COLOR=1 script -qec "'$txc' export --to markdown --out tt --db fp.db" /dev/null > tty.txt 2>&1; rc=$?
+	tr -d '\r' < tty.txt > tty2.txt
+	[ $rc = 1 ] && grep -q "^\[#*  *\] 1/$nfp sessions  " tty2.txt && grep -q "^txc: warning: 'tt/chat-quotes-caf.md' exists and is not as txc wrote it" tty2.txt &&
+		grep -q "\] $nfp/$nfp sessions  [0-9.]*/s$" tty2.txt && ok "the progress bar on a terminal" || bad "progress bar: exit $rc, $(cat -A tty.txt | head -5)"
+else
+	skip "the progress bar on a terminal" "no script(1)"
+fi
+
+# ---- the index page: newest first, the same start by file name, sessions without a start last ----
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES('b', 'cli', 1767600000.0, 'same start'), ('a', 'cli', 1767600000.0, 'same start'),
+ ('z', 'cli', 0, 'no start'), ('n', 'cli', 1767700000.0, 'newest');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'a', 'user', 'x', 1.5), (2, 'b', 'user', 'x', 1.5), (3, 'z', 'user', 'x', 1.5), (4, 'n', 'user', 'x', 1.5);" > ord.sql
+"$mkdb" ord.db ord.sql || exit 1
+rm -rf oi && expect_rc 0 "html index order" "$txc" export --to html --out oi --db ord.db
+[ "$(grep -o 'href="./[a-z]-[a-z-]*\.html"' oi/index.html | tr '\n' ' ')" = 'href="./n-newest.html" href="./a-same-start.html" href="./b-same-start.html" href="./z-no-start.html" ' ] && ok || bad "index order: $(grep -o 'href="[^"]*"' oi/index.html | tr '\n' ' ')"
+! grep -q '"session_id":"z".*"started"' oi/manifest.jsonl && grep -q '"session_id":"n".*"started":"2026-01-06' oi/manifest.jsonl && ok || bad "index facts: a start of 0 recorded, or none"
 
 summary files
 [ "$fails" = 0 ]
