@@ -1100,6 +1100,7 @@ static int lock_dir(const char *dir, struct txc_diag *d)
 	return fd;
 }
 
+/* after session done of total (1 <= done <= total) */
 static void progress(size_t done, size_t total, double t0, bool tty)
 {
 	struct timespec ts;
@@ -1107,12 +1108,12 @@ static void progress(size_t done, size_t total, double t0, bool tty)
 	double el = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0;
 	double rate = el > 0 ? done / el : 0;
 	if (tty) {
-		int width = 30, fill = total ? (int)(width * done / total) : width;
+		int width = 30, fill = (int)(width * done / total);
 		fprintf(stderr, "\r[%.*s%*s] %zu/%zu sessions  %.1f/s", fill, "##############################",
 			width - fill, "", done, total, rate);
 		if (done == total)
 			fputc('\n', stderr);
-	} else if (total && (done == total || done * 10 / total != (done - 1) * 10 / total)) {
+	} else if (done == total || done * 10 / total != (done - 1) * 10 / total) {
 		fprintf(stderr, "txc: %zu/%zu sessions (%.1f/s)\n", done, total, rate);
 	}
 	fflush(stderr);
