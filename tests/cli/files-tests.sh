@@ -746,6 +746,14 @@ if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1;
 	tr -d '\r' < tty.txt > tty2.txt
 	[ $rc = 1 ] && grep -q "^\[#*  *\] 1/$nfp sessions  " tty2.txt && grep -q "^txc: warning: 'tt/chat-quotes-caf.md' exists and is not as txc wrote it" tty2.txt &&
 		grep -q "\] $nfp/$nfp sessions  [0-9.]*/s$" tty2.txt && ok "the progress bar on a terminal" || bad "progress bar: exit $rc, $(cat -A tty.txt | head -5)"
+	# a transcript's tab reaches the terminal as a tab; its escape sequence does not
+	printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES('tab', 'cli', 1.0, 'tab');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'tab', 'user', 'a' || char(9) || 'b' || char(27) || '[31mred', 1.5);" > tab.sql
+	"$mkdb" tab.db tab.sql || exit 1
+	NO_COLOR=1 script -qec "'$txc' convert tab --to markdown --db tab.db" /dev/null > tty.txt 2>&1
+	grep -q "a$(printf '\t')b.*red" tty.txt && ! grep -q "$(printf '\033')" tty.txt && ok "a tab on a terminal" || bad "a tab on a terminal: $(cat -A tty.txt | grep red)"
 else
 	skip "the progress bar on a terminal" "no script(1)"
 fi
