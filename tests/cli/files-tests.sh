@@ -633,6 +633,7 @@ expect_rc 0 "--out and --install --dry-run" "$txc" export --to claude --out ob -
 echo stranger > "$tf"
 expect_rc 1 "--out and --install over someone else's file" "$txc" export --to claude --out ob --install --db tb.db
 [ "$(cat "$tf")" = stranger ] && grep -q 'not a session txc installed; pass --force' err.txt && ok || bad "--out --install, stranger: $(cat err.txt)"
+rm -rf "$CLAUDE_CONFIG_DIR" # a stranger's *.jsonl: not for the suite's JSON check
 export CLAUDE_CONFIG_DIR="$work/claude"
 
 # ---- sessions without an id as files: a name each, their entries, unchanged on a re-run ----
