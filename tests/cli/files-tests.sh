@@ -795,5 +795,27 @@ else
 	skip "a big file's write fails" "strace cannot trace here, or txc runs in a wrapper"
 fi
 
+# ---- an image folder the system refuses: that session fails (its document not written), the rest lands;
+#      one that cannot be listed keeps a stopped run's leftover until a run can ----
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	rm -rf kb; expect_rc 1 "an image folder cannot be made" env "$nolsan" strace -f -o /dev/null -P kb/img-n-code-title.md.assets -e trace=mkdir -e inject=mkdir:error=ENOSPC "$txc" export --to markdown --out kb --db fp.db
+	grep -q "^txc: error: cannot create folder 'kb/img-n-code-title.md.assets': No space left on device$" err.txt && [ ! -e kb/img-n-code-title.md ] && [ "$(ls kb/*.md | wc -l)" = $((nfp - 1)) ] && ok || bad "image folder: $(cat err.txt) $(ls kb)"
+	! grep -q '"session_id":"img"' kb/manifest.jsonl && ok || bad "image folder: the failed session is in the manifest"
+	expect_rc 0 "then it can" "$txc" export --to markdown --out kb --db fp.db
+	[ -s kb/img-n-code-title.md.assets/image-1.png ] && : > kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf && ok || bad "image folder: not written after"
+	expect_rc 0 "an image folder that cannot be listed" env "$nolsan" strace -f -o /dev/null -P kb/img-n-code-title.md.assets -e trace=openat -e inject=openat:error=EACCES "$txc" export --to markdown --out kb --db fp.db
+	[ -e kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf ] && ok || bad "a folder that cannot be listed: its leftover went"
+	expect_rc 0 "an image folder listed again" "$txc" export --to markdown --out kb --db fp.db
+	[ ! -e kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf ] && ok || bad "the leftover stayed"
+else
+	skip "an image folder the system refuses" "strace cannot trace here"
+fi
+
+# ---- the test hook TXC_TEST_KILL_AT stops a run only at the point and count it names ----
+for k in bogus file:99 filex:1 fil:1 tmp:0; do
+	rm -rf kh; expect_rc 0 "TXC_TEST_KILL_AT=$k" env TXC_TEST_KILL_AT=$k "$txc" export --to markdown --out kh --db fp.db
+	[ "$(wc -l < kh/manifest.jsonl)" = "$nfp" ] && ok || bad "TXC_TEST_KILL_AT=$k: the run was cut short"
+done
+
 summary files
 [ "$fails" = 0 ]
