@@ -1100,6 +1100,7 @@ static int lock_dir(const char *dir, struct txc_diag *d)
 	return fd;
 }
 
+/* after session done of total (1 <= done <= total) */
 static void progress(size_t done, size_t total, double t0, bool tty)
 {
 	struct timespec ts;
@@ -1107,12 +1108,12 @@ static void progress(size_t done, size_t total, double t0, bool tty)
 	double el = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0;
 	double rate = el > 0 ? done / el : 0;
 	if (tty) {
-		int width = 30, fill = total ? (int)(width * done / total) : width;
+		int width = 30, fill = (int)(width * done / total);
 		fprintf(stderr, "\r[%.*s%*s] %zu/%zu sessions  %.1f/s", fill, "##############################",
 			width - fill, "", done, total, rate);
 		if (done == total)
 			fputc('\n', stderr);
-	} else if (total && (done == total || done * 10 / total != (done - 1) * 10 / total)) {
+	} else if (done == total || done * 10 / total != (done - 1) * 10 / total) {
 		fprintf(stderr, "txc: %zu/%zu sessions (%.1f/s)\n", done, total, rate);
 	}
 	fflush(stderr);
@@ -1537,9 +1538,8 @@ static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_
 		if (!plan[i].skip)
 			pl->todo[pl->n_todo++] = i;
 	/* one process's work: --dry-run prints, --install and --input/--remote stores are read once */
-	if (jobs < 2 || pl->n_todo < 2 || a->dry_run || a->install || a->store.input || a->store.remote ||
-	    a->out_dir == NULL)
-		return;
+	if (jobs < 2 || pl->n_todo < 2 || a->dry_run || a->install || a->store.input || a->store.remote)
+		return; /* (without --install there is a DIR: cmd_export() asks for one) */
 	size_t want = (size_t)jobs < pl->n_todo ? (size_t)jobs : pl->n_todo;
 	pl->pid = txc_xcalloc(want, sizeof(*pl->pid));
 	pl->in = txc_xcalloc(want, sizeof(*pl->in));
@@ -1597,9 +1597,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	int lock = -1;
 	if (a->out_dir != NULL && open_dir(&bk, &manifest, &lock, d) != 0) {
 		free(manifest);
-		manifest_free(&bk.m);
-		if (lock >= 0)
-			close(lock);
+		manifest_free(&bk.m); /* open_dir() fails only before it holds DIR's lock */
 		return d->code;
 	}
 	struct timespec now;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Files txc writes: never its own sources, re-installs that keep Claude Code's continuation,
-# bulk re-runs that do not go stale, the umask, -o -, HOME="" and empty sessions.
+# bulk re-runs that do not go stale, the umask, -o -, HOME="" and empty sessions; (issue 18) the
+# manifest, lock, index page, dry runs, --install over every kind of file, write errors, -j workers.
 # usage: files-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
 set -u
 txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
@@ -421,6 +422,400 @@ for j in 1 3; do
 	sed 's/([0-9.]*\/s)//; s/([0-9.]* s)$//' err.txt > pp$j.txt
 done
 [ "$(grep -c 'left out' pp1.txt)" = 1 ] && cmp -s pp1.txt pp3.txt && ok || bad "--all-profiles -j 3 said other things: $(diff pp1.txt pp3.txt)"
+
+# ---- export --json: sessions without an id are exported as they are ("id": null), said once ----
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES(NULL, 'cli', 1.0, 'no id'), ('ok', 'cli', 2.0, 'fine');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'ok', 'user', 'hi', 2.5);" > noid.sql
+"$mkdb" noid.db noid.sql || exit 1
+expect_rc 0 "--json with a NULL id" "$txc" export --json --db noid.db
+grep -q '^txc: warning: 1 session has no id (NULL or empty)$' err.txt && ok || bad "one no-id warning: $(cat err.txt)"
+[ "$(wc -l < out.txt)" = 2 ] && grep -q '"id": null' out.txt && grep -q '"id": "ok"' out.txt && ok || bad "no-id export: $(head -c 300 out.txt)"
+printf "INSERT INTO sessions VALUES('', 'cli', 3.0, 'empty id');\n" > noid2.sql; "$mkdb" noid.db noid2.sql
+expect_rc 0 "--json with a NULL and an empty id" "$txc" export --json --db noid.db
+grep -q '^txc: warning: 2 sessions have no id (NULL or empty)$' err.txt && [ "$(wc -l < out.txt)" = 3 ] && ok || bad "two no-id warning: $(cat err.txt)"
+
+# ---- export --out: a manifest with lines that are not entries: each said with its line, dropped ----
+expect_rc 0 "bulk for a broken manifest" "$txc" export --to markdown --out mb --db fp.db
+nfp=$(ls mb/*.md | wc -l); cp mb/manifest.jsonl mb.good
+{ printf '\n'; printf 'not json\n'; printf '{"path":"a.md"}\n'; printf '{"path":"b.md","sha256":"abc"}\n'
+  printf '{"sha256":"%064d"}\n' 0; printf '[1,2]\r\n'; cat mb.good; } > mb/manifest.jsonl
+expect_rc 0 "bulk over a manifest with broken lines" "$txc" export --to markdown --out mb --db fp.db --progress
+for l in 2 3 4 5 6; do grep -q "^txc: warning: mb/manifest.jsonl:$l: not a manifest entry; it will be dropped$" err.txt || bad "line $l not said: $(cat err.txt)"; done
+grep -q 'manifest.jsonl:1:' err.txt && bad "an empty line was said" || ok "broken manifest lines said, by line"
+grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok || bad "broken manifest: the good entries were not used: $(tail -1 err.txt)"
+cmp -s mb/manifest.jsonl mb.good && ok || bad "the broken lines were not dropped: $(head -3 mb/manifest.jsonl)"
+# an entry whose image list is broken: read without the broken items; a changed image is refused as ever
+a=$(grep -o '"path":"img[^"]*assets/[^"]*"' mb/manifest.jsonl | head -1 | sed 's/"path":"\(.*\)"/\1/')
+sed -i 's/"assets":\[{"path":"\([^"]*\)","sha256":"\([0-9a-f]*\)"}\]/"assets":[{"path":"\1","sha256":"x"},{"sha256":"\2"},7]/' mb/manifest.jsonl
+printf 'changed' > "mb/$a"
+expect_rc 1 "an image not in the manifest's assets" "$txc" export --to markdown --out mb --db fp.db
+[ "$(cat "mb/$a")" = changed ] && grep -q "'mb/$a' exists and is not as txc wrote it" err.txt && ok || bad "image with broken assets entry: $(cat err.txt)"
+
+# ---- the manifest as a hard link or symbolic link: no journal through it; the final rewrite replaces the name ----
+rm -rf mh && expect_rc 0 "bulk for a linked manifest" "$txc" export --to markdown --out mh --db fp.db
+ln mh/manifest.jsonl mh.hard; hsum=$(sum mh.hard)
+f1=$(ls mh/chat-*.md); rm "$f1"
+expect_rc 0 "bulk with a hard-linked manifest" "$txc" export --to markdown --out mh --db fp.db --progress
+[ -e "$f1" ] && grep -q ': 1 new, 0 updated' err.txt && ok || bad "hard-linked manifest run: $(tail -1 err.txt)"
+[ "$(sum mh.hard)" = "$hsum" ] && [ "$(stat -c %h mh/manifest.jsonl)" = 1 ] && ok || bad "the other name of the manifest was written"
+grep -q "\"path\":\"${f1#mh/}\"" mh/manifest.jsonl && json_ok mh/manifest.jsonl && ok || bad "hard-linked manifest: not rewritten"
+cp mh/manifest.jsonl mh.target && rm mh/manifest.jsonl && ln -s ../mh.target mh/manifest.jsonl; tsum=$(sum mh.target)
+rm "$f1"
+expect_rc 0 "bulk with a symlinked manifest" "$txc" export --to markdown --out mh --db fp.db
+[ "$(sum mh.target)" = "$tsum" ] && [ -f mh/manifest.jsonl ] && [ ! -L mh/manifest.jsonl ] && [ -e "$f1" ] && ok || bad "symlinked manifest: the target was written or the link kept"
+
+# ---- one run at a time per DIR: a second is refused while the first holds DIR's lock ----
+rm -rf ml && expect_rc 0 "bulk for the lock" "$txc" export --to markdown --out ml --db fp.db
+cp ml/manifest.jsonl ml.before; f1=$(ls ml/chat-*.md); rm "$f1"
+expect_rc 1 "a second run while DIR is locked" flock ml "$txc" export --to markdown --out ml --db fp.db
+grep -q "^txc: error: another txc is exporting to 'ml'; try again when it is done$" err.txt && ok || bad "lock: $(cat err.txt)"
+[ ! -e "$f1" ] && cmp -s ml/manifest.jsonl ml.before && ok || bad "the locked-out run wrote"
+expect_rc 0 "--dry-run needs no lock" flock ml "$txc" export --to markdown --out ml --db fp.db --dry-run
+grep -q "^new    ml/${f1#ml/}$" out.txt && [ ! -e "$f1" ] && ok || bad "dry run under a lock: $(cat out.txt)"
+
+# ---- the index page: a session's file of that name, an index someone edited ----
+rm -rf mi && expect_rc 0 "html bulk" "$txc" export --to html --out mi --db fp.db
+isum=$(sum mi/index.html); printf '<!-- mine -->' >> mi/index.html; msum=$(sum mi/index.html)
+f1=$(ls mi/chat-*.html); rm "$f1"
+expect_rc 1 "an edited index page" "$txc" export --to html --out mi --db fp.db
+[ "$(sum mi/index.html)" = "$msum" ] && grep -q "^txc: warning: 'mi/index.html' exists and is not as txc wrote it; pass --force" err.txt && ok || bad "edited index: $(cat err.txt)"
+grep -q 'the index page was not written (see above)' err.txt && [ -e "$f1" ] && ok || bad "edited index: the sessions were not written or not said: $(cat err.txt)"
+expect_rc 0 "an edited index page, --force" "$txc" export --to html --out mi --db fp.db --force
+[ "$(sum mi/index.html)" = "$isum" ] && ok || bad "--force did not rewrite the index page"
+rm mi/index.html
+expect_rc 0 "a removed index page" "$txc" export --to html --out mi --db fp.db
+[ "$(sum mi/index.html)" = "$isum" ] && ok || bad "a removed index page was not written again"
+sed -i 's/"path":"index.html",/"session_id":"x","path":"index.html",/' mi/manifest.jsonl; rm mi/index.html
+expect_rc 1 "a session's file named index.html" "$txc" export --to html --out mi --db fp.db
+grep -q "no 'mi/index.html' written: a session's file has that name" err.txt && [ ! -e mi/index.html ] && ok || bad "index named by a session: $(cat err.txt)"
+
+# ---- --install: what a file at the session's name holds decides: txc's, continued, or someone else's ----
+mkdir -p repo
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, cwd TEXT, title TEXT);
+INSERT INTO sessions VALUES('t1', 'cli', 1.0, '$work/repo', 'titled');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 't1', 'user', 'hi', 1.5), (2, 't1', 'assistant', 'hello', 1.6);" > ti.sql
+"$mkdb" ti.db ti.sql || exit 1
+export CLAUDE_CONFIG_DIR="$work/ccls"
+expect_rc 0 "install a titled session" "$txc" convert t1 --to claude --install --db ti.db
+tf=$(sed -n 's/^installed //p' out.txt); cp "$tf" t.orig
+[ "$(tail -2 t.orig | grep -c '"type":"summary"\|"type":"custom-title"')" = 2 ] && ok || bad "the installed file does not end with its summary and title"
+printf "INSERT INTO messages VALUES(3, 't1', 'user', 'news', 1.7);\n" > tgrow.sql; "$mkdb" ti.db tgrow.sql
+head -1 t.orig > t.l1
+# continued: txc's lines, then something txc did not write (a cut line, a non-object, another session's title)
+{ head -3 t.orig; } > v.cut-after-summary
+{ cat t.orig; printf '{"type":"user","sessionId":"x"'; } > v.cut-line
+{ cat t.orig; printf '[1]\n'; } > v.array
+{ head -3 t.orig; sed -n 3p t.orig; } > v.two-summaries
+{ cat t.orig; printf '{"type":"custom-title","customTitle":"n","sessionId":"other"}\n'; } > v.other-title
+for v in cut-after-summary cut-line array two-summaries other-title; do
+	cp "v.$v" "$tf"
+	expect_rc 4 "install over a continued file ($v)" "$txc" convert t1 --to claude --install --db ti.db
+	cmp -s "$tf" "v.$v" && grep -q 'was continued in Claude Code' err.txt && ok || bad "$v: replaced or not said: $(cat err.txt)"
+done
+# someone else's: not a txc record from its first line on
+sed 's/"sessionId":"[^"]*"/"sessionId":"other"/' t.l1 > v.other-session
+sed 's/\("uuid":"[0-9a-f]\{8\}-[0-9a-f]\{4\}-\)5/\14/' t.l1 > v.random-uuid
+sed 's/\("uuid":"[0-9a-f-]*\)"/\1a"/' t.l1 > v.long-uuid
+sed 's/"type":"user",//' t.l1 > v.no-type
+sed 's/"type":"user"/"type":"system"/' t.l1 > v.system
+sed 's/"uuid":"[^"]*",//' t.l1 > v.no-uuid
+tail -1 t.orig > v.title-first
+printf 'plain text\n' > v.text
+for v in other-session random-uuid long-uuid no-type system no-uuid title-first text; do
+	cmp -s "v.$v" t.l1 && { bad "$v: the variant is the same line"; continue; }
+	cp "v.$v" "$tf"
+	expect_rc 1 "install over someone else's file ($v)" "$txc" convert t1 --to claude --install --db ti.db
+	cmp -s "$tf" "v.$v" && grep -q "exists and is not a session txc installed; pass --force" err.txt && ok || bad "$v: $(cat err.txt)"
+done
+# a dangling symbolic link at that name is not txc's either; --force replaces the link, not its target
+rm "$tf" && ln -s "$work/nowhere" "$tf"
+expect_rc 1 "install over a dangling link" "$txc" convert t1 --to claude --install --db ti.db
+[ -L "$tf" ] && grep -q 'not a session txc installed' err.txt && ok || bad "dangling link: $(cat err.txt)"
+expect_rc 0 "install over a dangling link, --force" "$txc" convert t1 --to claude --install --db ti.db --force
+[ ! -L "$tf" ] && [ ! -e nowhere ] && grep -q news "$tf" && grep -q "^updated $tf" out.txt && ok || bad "--force over a dangling link: $(cat out.txt err.txt)"
+# an empty file (nothing anyone could resume) is txc's to fill
+: > "$tf"
+expect_rc 0 "install over an empty file" "$txc" convert t1 --to claude --install --db ti.db
+grep -q "^updated $tf" out.txt && grep -q news "$tf" && ok || bad "empty file: $(cat out.txt err.txt)"
+# the working directory is gone: installed for / (getcwd fails), said
+printf "UPDATE sessions SET cwd = NULL;\n" > tnocwd.sql; cp ti.db tg.db; "$mkdb" tg.db tnocwd.sql
+mkdir gone && (cd gone && rmdir ../gone && CLAUDE_CONFIG_DIR="$work/ccgone" "$txc" convert t1 --to claude --install --db "$work/tg.db" > "$work/out.txt" 2> "$work/err.txt"; echo $? > "$work/rc.txt")
+[ "$(cat rc.txt)" = 0 ] && grep -q 'no recorded working directory; installing for /$' err.txt && [ -s "$(sed -n 's/^installed //p' out.txt)" ] &&
+	grep -q "^installed $work/ccgone/projects/-/" out.txt && ok "install from a removed directory: for /" || bad "install from a removed directory: $(cat rc.txt) $(cat out.txt err.txt)"
+# a recorded directory that is not here, very long: said, cut at 200 bytes, installed for the current one
+long=/$(printf '%0300d' 0)
+printf "UPDATE sessions SET cwd = '%s';\n" "$long" > tlong.sql; cp ti.db tl.db; "$mkdb" tl.db tlong.sql
+CLAUDE_CONFIG_DIR="$work/cclong" expect_rc 0 "install with a long missing directory" "$txc" convert t1 --to claude --install --db tl.db
+grep -q "^txc: warning: the session's directory '$(printf '%.200s' "$long")' does not exist here; installing for $work$" err.txt && ok || bad "long cwd warning: $(cat err.txt)"
+
+export CLAUDE_CONFIG_DIR="$work/claude"
+
+# pipes, processes and writes fail in txc itself, not in a wrapper around it (memcheck's valgrind has its own)
+native=0 && [ "$(head -c 4 "$txc" | tail -c 3)" = ELF ] && native=1
+# (LeakSanitizer cannot run under strace: a sanitizer build's leak check is off there)
+nolsan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+inj() { # SYSCALL:error=E|signal=S WHEN cmd...: the system call fails (only the WHEN-th time, if given)
+	ij_e=$1 ij_w=$2; shift 2
+	env "$nolsan" strace -f -o /dev/null -e trace="${ij_e%%:*}" -e inject="$ij_e${ij_w:+:when=$ij_w}" "$@"
+}
+# ---- write errors the kernel reports at the end: said, nothing written, no temporary file left ----
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	"$txc" convert t1 --to hermes --db ti.db -o ij.json && isum=$(sum ij.json)
+	expect_rc 1 "rename fails" inj rename:error=EXDEV "" "$txc" convert t1 --to markdown --db ti.db -o ij.json --force
+	grep -q "^txc: error: cannot write 'ij.json': Invalid cross-device link (nothing was written)$" err.txt && [ "$(sum ij.json)" = "$isum" ] && ok || bad "rename fails: $(cat err.txt)"
+	expect_rc 1 "fsync fails" inj fsync:error=EIO "" "$txc" convert t1 --to markdown --db ti.db -o ij.json --force
+	grep -q "cannot write 'ij.json': Input/output error (nothing was written)" err.txt && [ "$(sum ij.json)" = "$isum" ] && ok || bad "fsync fails: $(cat err.txt)"
+	expect_rc 1 "link fails" inj link:error=ENOSPC "" "$txc" convert t1 --to markdown --db ti.db -o ij.md
+	grep -q "cannot write 'ij.md': No space left on device (nothing was written)" err.txt && [ ! -e ij.md ] && ok || bad "link fails: $(cat err.txt)"
+	expect_rc 1 "the name appears meanwhile" inj link:error=EEXIST "" "$txc" convert t1 --to markdown --db ti.db -o ij.md
+	grep -q "^txc: error: 'ij.md' already exists; pass --force to overwrite it$" err.txt && [ ! -e ij.md ] && ok || bad "link EEXIST: $(cat err.txt)"
+	[ "$(ls -a | grep -c '^\.txc-tmp-')" = 0 ] && ok "no temporary file left by failed writes" || bad "failed writes left temporary files: $(ls -a | grep txc-tmp)"
+	# a file system without fsync (EINVAL) or read-only for it (EROFS): written
+	for e in EINVAL EROFS; do
+		expect_rc 0 "fsync $e" inj fsync:error=$e "" "$txc" convert t1 --to markdown --db ti.db -o ij-$e.md
+		grep -q news ij-$e.md && ok || bad "fsync $e: not written"
+	done
+	# a bulk run: the file whose rename fails is said and not recorded; the next run finishes it
+	rm -rf bi && "$txc" export --to markdown --out bi --db fp.db && cp bi/manifest.jsonl bi.man
+	printf "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('chat', 'user', 'later', 1767700000.0), ('tools', 'user', 'later', 1767700000.0);\n" > bi.sql
+	cp fp.db bi.db && "$mkdb" bi.db bi.sql
+	expect_rc 1 "bulk: one rename fails" inj rename:error=EIO 1 "$txc" export --to markdown --out bi --db bi.db --progress
+	grep -q "cannot write 'bi/chat-.*md': Input/output error (nothing was written)" err.txt && grep -q ': 0 new, 1 updated, .*some refused or failed' err.txt && ok || bad "bulk rename: $(cat err.txt)"
+	! grep -q later bi/chat-*.md && grep -q later bi/tools-*.md && ok || bad "bulk rename: which files were written"
+	grep -q "$(grep '"session_id":"chat"' bi.man | sed 's/.*"sha256":"\([0-9a-f]*\)".*/\1/')" bi/manifest.jsonl && ok || bad "the failed file's entry changed"
+	expect_rc 0 "bulk after a failed rename" "$txc" export --to markdown --out bi --db bi.db --progress
+	grep -q ': 0 new, 1 updated' err.txt && grep -q later bi/chat-*.md && ok || bad "after a failed rename: $(tail -1 err.txt)"
+	# the manifest's own rewrite fails: said, the run fails; the journal kept what was written
+	printf "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('chat', 'user', 'even later', 1767700001.0);\n" > bi2.sql; "$mkdb" bi.db bi2.sql
+	expect_rc 1 "bulk: the manifest cannot be written" inj rename:error=ENOSPC 2 "$txc" export --to markdown --out bi --db bi.db
+	grep -q "cannot write 'bi/manifest.jsonl': No space left on device" err.txt && grep -q 'even later' bi/chat-*.md && ok || bad "manifest write: $(cat err.txt)"
+	expect_rc 0 "bulk after the manifest failed" "$txc" export --to markdown --out bi --db bi.db --progress
+	grep -q ': 0 new, 0 updated, ' err.txt && json_ok bi/manifest.jsonl && ok || bad "after the manifest failed: $(tail -1 err.txt)"
+else
+	skip "write errors" "strace cannot trace here"
+fi
+
+# ---- -j N when workers cannot start or die: the same files, or each session said and none half-written ----
+if [ $native = 1 ] && command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	rm -rf jr && "$txc" export --to markdown --out jr -j 1 --db fp.db 2> /dev/null
+	for e in pipe2:error=EMFILE clone:error=EAGAIN; do
+		rm -rf jx; expect_rc 0 "-j 3 without workers ($e)" inj $e "" "$txc" export --to markdown --out jx -j 3 --db fp.db
+		diff -r -x manifest.jsonl jr jx > /dev/null && [ "$(wc -l < jx/manifest.jsonl)" = "$(wc -l < jr/manifest.jsonl)" ] && ok || bad "-j 3 without workers ($e): other files"
+	done
+	rm -rf jx; expect_rc 1 "-j 2, the workers die" inj dup2:signal=SIGKILL "" "$txc" export --to markdown --out jx -j 2 --db fp.db
+	[ "$(grep -c 'a worker process stopped; the session was not exported' err.txt)" = "$nfp" ] && grep -q ": 0 new, 0 updated, 0 unchanged, some refused or failed" err.txt && ok || bad "dead workers: $(cat err.txt)"
+	[ "$(ls jx | wc -l)" = 0 ] && [ "$(find jx -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "dead workers: files left: $(ls -a jx)"
+	rm -rf jx; expect_rc 1 "-j 2, every fsync fails" inj fsync:error=EIO "" "$txc" export --to markdown --out jx -j 2 --db fp.db
+	[ "$(grep -c "cannot write 'jx/.*': Input/output error" err.txt)" = "$nfp" ] && ok || bad "-j 2 fsync: $(cat err.txt)"
+	[ "$(find jx -type f | wc -l)" = 0 ] && ok || bad "-j 2 fsync: files left: $(find jx -type f)"
+	expect_rc 0 "-j 2 after the failures" "$txc" export --to markdown --out jx -j 2 --db fp.db
+	diff -r -x manifest.jsonl jr jx > /dev/null && ok || bad "-j 2 after the failures: other files"
+else
+	skip "-j N without workers" "strace cannot trace here, or txc runs in a wrapper"
+fi
+
+# ---- --out and --install at once: the installed copy continued in Claude Code is refused, the file written ----
+export CLAUDE_CONFIG_DIR="$work/ccboth"
+rm -rf ob && expect_rc 0 "--out and --install" "$txc" export --to claude --out ob --install --db ti.db
+tf=$(ls "$CLAUDE_CONFIG_DIR"/projects/*/*.jsonl) && cmp -s "$tf" ob/t1-titled.jsonl && ok || bad "--out and --install: not the same file"
+printf '{"type":"user","sessionId":"x","uuid":"4b4e28ba-2fa1-41d2-883f-0016d3cca427","message":{"role":"user","content":"in claude"}}\n' >> "$tf"
+printf "INSERT INTO messages VALUES(4, 't1', 'assistant', 'newer', 1.8);\n" > tgrow2.sql; cp ti.db tb.db; "$mkdb" tb.db tgrow2.sql
+expect_rc 4 "--out and --install, continued with news" "$txc" export --to claude --out ob --install --db tb.db
+grep -q 'in claude' "$tf" && grep -q newer ob/t1-titled.jsonl && grep -q 'was continued in Claude Code' err.txt && ok || bad "--out and --install, continued: $(cat err.txt)"
+expect_rc 0 "--install --dry-run" "$txc" export --to claude --install --dry-run --db tb.db
+[ "$(cat out.txt)" = "install t1" ] && ! grep -q newer "$tf" && ok || bad "--install --dry-run: $(cat out.txt)"
+printf "INSERT INTO messages VALUES(5, 't1', 'user', 'newest', 1.9);\n" > tgrow3.sql; "$mkdb" tb.db tgrow3.sql
+expect_rc 0 "--out and --install --dry-run" "$txc" export --to claude --out ob --install --dry-run --db tb.db
+[ "$(cat out.txt)" = 'update ob/t1-titled.jsonl' ] && ! grep -q newest "$tf" ob/t1-titled.jsonl && ok || bad "--out --install --dry-run: $(cat out.txt)"
+echo stranger > "$tf"
+expect_rc 1 "--out and --install over someone else's file" "$txc" export --to claude --out ob --install --db tb.db
+[ "$(cat "$tf")" = stranger ] && grep -q 'not a session txc installed; pass --force' err.txt && ok || bad "--out --install, stranger: $(cat err.txt)"
+rm -rf "$CLAUDE_CONFIG_DIR" # a stranger's *.jsonl: not for the suite's JSON check
+export CLAUDE_CONFIG_DIR="$work/claude"
+
+# ---- sessions without an id as files: a name each, their entries, unchanged on a re-run ----
+rm -rf on && expect_rc 0 "files for sessions without an id" "$txc" export --to markdown --out on --db noid.db
+[ "$(ls on/*.md | wc -l)" = 3 ] && [ "$(wc -l < on/manifest.jsonl)" = 3 ] && grep -q '"session_id":"no-id~[0-9]","id_kind":"none","path":"no-id_[0-9]_[0-9a-f]\{8\}-empty-id.md"' on/manifest.jsonl && ok || bad "no-id files: $(ls on) $(cat on/manifest.jsonl)"
+expect_rc 0 "files for sessions without an id, again" "$txc" export --to markdown --out on --db noid.db --progress
+grep -q ': 0 new, 0 updated, 3 unchanged' err.txt && ok || bad "no-id re-run: $(tail -1 err.txt)"
+
+# ---- --dry-run says what a run would do, and does nothing ----
+rm -rf od && "$txc" export --to markdown --out od --db fp.db && cp -r od od.before
+f1=$(ls od/chat-*.md); printf 'mine\n' >> "$f1"
+cp fp.db dr.db; printf "UPDATE sessions SET title = 'Other name' WHERE id = 'tools';
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('img', 'user', 'more', 1767700000.0);\n" > dr.sql; "$mkdb" dr.db dr.sql
+expect_rc 1 "--dry-run" "$txc" export --to markdown --out od --db dr.db --dry-run
+grep -q "^txc: would export $nfp sessions to od: 1 new, 1 updated, 1 unchanged (1 not re-rendered), some refused" err.txt && ok || bad "--dry-run summary: $(cat err.txt)"
+grep -q "^refuse $f1$" out.txt && grep -q '^new    od/tools-other-name.md$' out.txt && grep -q '^remove od/tools-tools-quoted' out.txt &&
+	grep -q '^update od/img-' out.txt && grep -q '^same   od/empty.md$' out.txt && ok || bad "--dry-run lines: $(cat out.txt)"
+grep -q 'mine' "$f1" && sed -i '$d' "$f1" && diff -r od od.before > /dev/null && ok || bad "--dry-run wrote"
+# a store in DIR under a session's name: refused, said, in a dry run too
+cp fp.db od/empty.md
+expect_rc 4 "--dry-run over the store" "$txc" export --to markdown --out od --db od/empty.md --dry-run
+grep -q '^refuse empty.md$' out.txt && cmp -s od/empty.md fp.db && ok || bad "--dry-run over the store: $(cat out.txt err.txt)"
+# ... and a store with the name of a temporary file is not taken for a stopped run's leftover
+mv od/empty.md od/.txc-tmp-St0rE1 && mkfifo od/.txc-tmp-F1f0x2
+expect_rc 0 "a store named like a temporary file" "$txc" export --to markdown --out od --db od/.txc-tmp-St0rE1
+cmp -s od/.txc-tmp-St0rE1 fp.db && [ -p od/.txc-tmp-F1f0x2 ] && ok || bad "a store or a FIFO named like a temporary file was removed"
+rm -f od/.txc-tmp-St0rE1 od/.txc-tmp-F1f0x2
+
+# ---- no session selected: DIR made, nothing written, said ----
+rm -rf o0 && expect_rc 0 "no session selected" "$txc" export --to markdown --out o0 --title no-such-title --db fp.db --progress
+[ -d o0 ] && [ "$(ls -A o0)" = "" ] && grep -q '^txc: exported 0 sessions to o0: 0 new, 0 updated, 0 unchanged' err.txt && ok || bad "no session: $(cat err.txt) $(ls -A o0)"
+
+# ---- two formats in one DIR: each its own files, renames and index ----
+rm -rf o2 && "$txc" export --to markdown --out o2 --db fp.db && "$txc" export --to html --out o2 --db fp.db
+expect_rc 0 "html after a rename, markdown in the same DIR" "$txc" export --to html --out o2 --db dr.db
+[ -e o2/tools-tools-quoted-and-a-second-line-b-bold-b.md ] && [ ! -e o2/tools-tools-quoted-and-a-second-line-b-bold-b.html ] && [ -e o2/tools-other-name.html ] && ok || bad "two formats: $(ls o2)"
+! grep -q '\.md"' o2/index.html && grep -q 'tools-other-name.html' o2/index.html && ok || bad "the index lists other formats' files"
+# an index.html txc did not write: kept, the run fails; a folder of that name too
+rm -rf o3 && mkdir o3 && echo '<p>mine</p>' > o3/index.html
+expect_rc 1 "an index.html of the user's" "$txc" export --to html --out o3 --db fp.db
+[ "$(cat o3/index.html)" = '<p>mine</p>' ] && grep -q "'o3/index.html' exists and is not as txc wrote it" err.txt && ok || bad "user's index.html: $(cat err.txt)"
+rm o3/index.html && mkdir o3/index.html
+expect_rc 1 "a folder named index.html" "$txc" export --to html --out o3 --db fp.db --force
+[ -d o3/index.html ] && grep -q "'o3/index.html' is not a regular file" err.txt && ok || bad "index.html folder: $(cat err.txt)"
+
+# ---- a manifest entry that lost a fingerprint: that session rendered again, the others not ----
+sed -i '/"session_id":"chat"/s/"render_key":"[0-9a-f]*",//' od/manifest.jsonl
+expect_rc 0 "an entry without its render key" "$txc" export --to markdown --out od --db fp.db --progress
+grep -q ": 0 new, 0 updated, $nfp unchanged ($((nfp - 1)) not re-rendered)" err.txt && grep -q '"session_id":"chat".*"render_key"' od/manifest.jsonl && ok || bad "render key lost: $(tail -1 err.txt)"
+# an entry whose image list is wrong: --force renders, finds the same bytes, and puts the list right
+sed -i '/"session_id":"img"/s/,"assets":\[[^]]*\]//' od/manifest.jsonl
+expect_rc 0 "an entry without its images, --force" "$txc" export --to markdown --out od --db fp.db --force --progress
+grep -q '"session_id":"img".*"assets":\[{"path":"img-n-code-title.md.assets/image-1.png","sha256":"[0-9a-f]\{64\}"}\]' od/manifest.jsonl && grep -q ": 0 new, 0 updated, $nfp unchanged" err.txt && ok || bad "images list: $(tail -1 err.txt)"
+
+json_ok od/manifest.jsonl && ok || bad "the image list put right: the manifest is not JSON"
+sed -i '/"session_id":"img"/s/\("assets":\[{"path":"[^"]*","sha256":"\)[0-9a-f]*/\1'"$(printf '%064d' 0)"'/' od/manifest.jsonl
+expect_rc 0 "an entry with a wrong image hash, --force" "$txc" export --to markdown --out od --db fp.db --force
+grep -q "\"sha256\":\"$(printf '%064d' 0)\"" od/manifest.jsonl && bad "the wrong image hash stayed" || ok
+
+# ---- write errors of --install and -o as the data is flushed: said, nothing installed or written ----
+if [ $native = 1 ] && command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	expect_rc 1 "-o: the write fails" inj write:error=ENOSPC 1 "$txc" convert t1 --to markdown --db ti.db -o wf.md
+	grep -q "^txc: error: cannot write 'wf.md': No space left on device (nothing was written)$" err.txt && [ ! -e wf.md ] && ok || bad "-o write: $(cat err.txt)"
+	export CLAUDE_CONFIG_DIR="$work/ccwf"
+	expect_rc 1 "--install: the write fails" inj write:error=ENOSPC 1 "$txc" convert t1 --to claude --install --db ti.db
+	grep -q "^txc: error: cannot write '$work/ccwf/projects/.*\.jsonl': No space left on device$" err.txt && [ "$(find ccwf -type f | wc -l)" = 0 ] && ok || bad "--install write: $(cat err.txt) $(find ccwf -type f)"
+	export CLAUDE_CONFIG_DIR="$work/claude"
+	[ "$(ls -a | grep -c '^\.txc-tmp-')" = 0 ] && ok || bad "a failed write left a temporary file"
+else
+	skip "write errors while flushing" "strace cannot trace here, or txc runs in a wrapper"
+fi
+
+# ---- a DIR txc cannot open (another user's): said, nothing written ----
+if [ "$(id -u)" = 0 ] && [ $native = 1 ] && command -v setpriv > /dev/null; then
+	nd=$(mktemp -d /tmp/txc-files-XXXXXX) && chmod 755 "$nd" && cp fp.db "$nd/fp.db" && chmod 644 "$nd/fp.db" && mkdir "$nd/out" && chmod 333 "$nd/out"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --to markdown --out "$nd/out" --db "$nd/fp.db" > out.txt 2> err.txt; rc=$?
+	grep -v '^profiling:.*gcda' err.txt > err2.txt; mv err2.txt err.txt # a coverage build's counters
+	[ $rc = 1 ] && grep -q "^txc: error: cannot open '$nd/out': Permission denied$" err.txt && [ "$(ls -A "$nd/out")" = "" ] && ok "a DIR that cannot be opened" || bad "a DIR that cannot be opened: exit $rc, $(cat err.txt)"
+	rm -rf "$nd"
+else
+	skip "a DIR that cannot be opened" "not root, no setpriv, or txc runs in a wrapper (its log is root's)"
+fi
+
+# ---- convert -o with images: the same image is left alone, another one is refused ----
+expect_rc 0 "convert with an image" "$txc" convert img --to markdown --db fp.db -o im.md
+isum=$(sum im.md.assets/image-1.png); touch -d @1 im.md.assets/image-1.png; rm im.md
+expect_rc 0 "convert again, the image there" "$txc" convert img --to markdown --db fp.db -o im.md
+[ -s im.md ] && [ "$(stat -c %Y im.md.assets/image-1.png)" = 1 ] && ok || bad "the same image was rewritten"
+for how in longer shorter; do
+	rm im.md; cp im.md.assets/image-1.png im.keep
+	if [ $how = longer ]; then printf 'x' >> im.md.assets/image-1.png; else truncate -s -1 im.md.assets/image-1.png; fi
+	csum=$(sum im.md.assets/image-1.png)
+	expect_rc 1 "convert over a $how image" "$txc" convert img --to markdown --db fp.db -o im.md
+	[ "$(sum im.md.assets/image-1.png)" = "$csum" ] && grep -q "'im.md.assets/image-1.png' already exists; pass --force" err.txt && ok || bad "$how image: $(cat err.txt)"
+	mv im.keep im.md.assets/image-1.png; "$txc" convert img --to markdown --db fp.db -o im.md
+done
+[ "$(sum im.md.assets/image-1.png)" = "$isum" ] && ok || bad "the image was not restored"
+
+# ---- a renamed session's old name now holds the store being read: kept, only the entry goes ----
+rm -rf os && "$txc" export --to markdown --out os --db fp.db && cp fp.db os/kept.db && ksum=$(sum os/kept.db)
+printf '{"session_id":"tools","path":"kept.db","format":"markdown","sha256":"%s"}\n' "$ksum" >> os/manifest.jsonl
+expect_rc 0 "an old name that is the store" "$txc" export --to markdown --out os --db os/kept.db
+[ "$(sum os/kept.db)" = "$ksum" ] && ! grep -q '"path":"kept.db"' os/manifest.jsonl && ok || bad "the store at an old name was removed or kept in the manifest"
+# a dangling symbolic link as the manifest: replaced by the manifest, its target not made
+rm os/manifest.jsonl && ln -s "$work/no-manifest" os/manifest.jsonl
+expect_rc 0 "a dangling manifest link" "$txc" export --to markdown --out os --db fp.db
+[ -f os/manifest.jsonl ] && [ ! -L os/manifest.jsonl ] && [ ! -e no-manifest ] && [ "$(wc -l < os/manifest.jsonl)" = "$nfp" ] && ok || bad "dangling manifest link"
+
+# ---- on a terminal: the progress bar ends its line before a session's warning ----
+if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
+	rm -rf tt && "$txc" export --to markdown --out tt --db fp.db && printf 'mine\n' >> tt/chat-quotes-caf.md
+	NO_COLOR=1 script -qec "'$txc' export --to markdown --out tt --db fp.db" /dev/null > tty.txt 2>&1; rc=$?
+	tr -d '\r' < tty.txt > tty2.txt
+	[ $rc = 1 ] && grep -q "^\[#*  *\] 1/$nfp sessions  " tty2.txt && grep -q "^txc: warning: 'tt/chat-quotes-caf.md' exists and is not as txc wrote it" tty2.txt &&
+		grep -q "\] $nfp/$nfp sessions  [0-9.]*/s$" tty2.txt && ok "the progress bar on a terminal" || bad "progress bar: exit $rc, $(cat -A tty.txt | head -5)"
+	# a transcript's tab reaches the terminal as a tab; its escape sequence does not
+	printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES('tab', 'cli', 1.0, 'tab');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'tab', 'user', 'a' || char(9) || 'b' || char(27) || '[31mred', 1.5);" > tab.sql
+	"$mkdb" tab.db tab.sql || exit 1
+	NO_COLOR=1 script -qec "'$txc' convert tab --to markdown --db tab.db" /dev/null > tty.txt 2>&1
+	grep -q "a$(printf '\t')b.*red" tty.txt && ! grep -q "$(printf '\033')" tty.txt && ok "a tab on a terminal" || bad "a tab on a terminal: $(cat -A tty.txt | grep red)"
+else
+	skip "the progress bar on a terminal" "no script(1)"
+fi
+
+# ---- the index page: newest first, the same start by file name, sessions without a start last ----
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES('b', 'cli', 1767600000.0, 'same start'), ('a', 'cli', 1767600000.0, 'same start'),
+ ('z', 'cli', 0, 'no start'), ('n', 'cli', 1767700000.0, 'newest');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'a', 'user', 'x', 1.5), (2, 'b', 'user', 'x', 1.5), (3, 'z', 'user', 'x', 1.5), (4, 'n', 'user', 'x', 1.5);" > ord.sql
+"$mkdb" ord.db ord.sql || exit 1
+rm -rf oi && expect_rc 0 "html index order" "$txc" export --to html --out oi --db ord.db
+[ "$(grep -o 'href="./[a-z]-[a-z-]*\.html"' oi/index.html | tr '\n' ' ')" = 'href="./n-newest.html" href="./a-same-start.html" href="./b-same-start.html" href="./z-no-start.html" ' ] && ok || bad "index order: $(grep -o 'href="[^"]*"' oi/index.html | tr '\n' ' ')"
+! grep -q '"session_id":"z".*"started"' oi/manifest.jsonl && grep -q '"session_id":"n".*"started":"2026-01-06' oi/manifest.jsonl && ok || bad "index facts: a start of 0 recorded, or none"
+
+# ---- a DIR, a profile's folder or a big file the system refuses: said; the rest is written ----
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	rm -rf ol && mkdir ol
+	expect_rc 1 "DIR cannot be opened" env "$nolsan" strace -f -o /dev/null -P ol -e trace=openat -e inject=openat:error=EACCES "$txc" export --to markdown --out ol --db fp.db
+	grep -q "^txc: error: cannot open 'ol': Permission denied$" err.txt && [ "$(ls -A ol)" = "" ] && ok || bad "DIR cannot be opened: $(cat err.txt)"
+	rm -rf jq; expect_rc 1 "a profile's folder cannot be made" env "$nolsan" strace -f -o /dev/null -P jq/work -e trace=mkdir -e inject=mkdir:error=ENOSPC "$txc" export --to markdown --out jq --all-profiles --home hp/.hermes
+	[ "$(grep -c "^txc: error: cannot create folder 'jq/work': No space left on device$" err.txt)" = "$nfp" ] && [ ! -e jq/work ] && [ "$(ls jq/default/*.md | wc -l)" = "$nfp" ] && ok || bad "profile folder: $(cat err.txt)"
+	[ "$(wc -l < jq/manifest.jsonl)" = "$nfp" ] && ! grep -q '"path":"work/' jq/manifest.jsonl && ok || bad "profile folder: the manifest lists what was not written"
+else
+	skip "a DIR or folder the system refuses" "strace cannot trace here"
+fi
+if [ $native = 1 ] && command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES('big', 'cli', 1.0, 'big');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'big', 'user', printf('%%.30000c', 'x'), 1.5);" > bigw.sql
+	"$mkdb" bigw.db bigw.sql || exit 1
+	rm -rf wb; expect_rc 1 "bulk: a big file's write fails" inj write:error=ENOSPC 1 "$txc" export --to markdown --out wb --db bigw.db
+	grep -q "^txc: error: cannot write 'wb/big-big.md': No space left on device$" err.txt && [ "$(ls -A wb)" = "" ] && ok || bad "big write: $(cat err.txt) $(ls -A wb)"
+else
+	skip "a big file's write fails" "strace cannot trace here, or txc runs in a wrapper"
+fi
+
+# ---- an image folder the system refuses: that session fails (its document not written), the rest lands;
+#      one that cannot be listed keeps a stopped run's leftover until a run can ----
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	rm -rf kb; expect_rc 1 "an image folder cannot be made" env "$nolsan" strace -f -o /dev/null -P kb/img-n-code-title.md.assets -e trace=mkdir -e inject=mkdir:error=ENOSPC "$txc" export --to markdown --out kb --db fp.db
+	grep -q "^txc: error: cannot create folder 'kb/img-n-code-title.md.assets': No space left on device$" err.txt && [ ! -e kb/img-n-code-title.md ] && [ "$(ls kb/*.md | wc -l)" = $((nfp - 1)) ] && ok || bad "image folder: $(cat err.txt) $(ls kb)"
+	! grep -q '"session_id":"img"' kb/manifest.jsonl && ok || bad "image folder: the failed session is in the manifest"
+	expect_rc 0 "then it can" "$txc" export --to markdown --out kb --db fp.db
+	[ -s kb/img-n-code-title.md.assets/image-1.png ] && : > kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf && ok || bad "image folder: not written after"
+	expect_rc 0 "an image folder that cannot be listed" env "$nolsan" strace -f -o /dev/null -P kb/img-n-code-title.md.assets -e trace=openat -e inject=openat:error=EACCES "$txc" export --to markdown --out kb --db fp.db
+	[ -e kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf ] && ok || bad "a folder that cannot be listed: its leftover went"
+	expect_rc 0 "an image folder listed again" "$txc" export --to markdown --out kb --db fp.db
+	[ ! -e kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf ] && ok || bad "the leftover stayed"
+else
+	skip "an image folder the system refuses" "strace cannot trace here"
+fi
+
+# ---- the test hook TXC_TEST_KILL_AT stops a run only at the point and count it names ----
+for k in bogus file:99 filex:1 fil:1 tmp:0; do
+	rm -rf kh; expect_rc 0 "TXC_TEST_KILL_AT=$k" env TXC_TEST_KILL_AT=$k "$txc" export --to markdown --out kh --db fp.db
+	[ "$(wc -l < kh/manifest.jsonl)" = "$nfp" ] && ok || bad "TXC_TEST_KILL_AT=$k: the run was cut short"
+done
 
 summary files
 [ "$fails" = 0 ]
