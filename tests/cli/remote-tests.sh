@@ -383,12 +383,18 @@ stop
 # --input that cannot be read or kept: one line each, nothing written, the input unchanged
 expect_rc 1 "--input under a file" "$txc" list --input /etc/passwd/x
 [ "$(cat err.txt)" = "txc: error: cannot open '/etc/passwd/x': Not a directory" ] && [ ! -s out.txt ] && ok || bad "$(cat err.txt)"
-expect_rc 1 "--input - without a temporary folder" env TMPDIR=/nonexistent "$txc" list --input - < demo.jsonl
-[ "$(cat err.txt)" = "txc: error: cannot keep standard input in a temporary file: No such file or directory" ] && [ ! -s out.txt ] &&
-	ok || bad "$(cat err.txt)"
-cat demo.jsonl | TMPDIR=/nonexistent "$txc" list --input /dev/stdin > out.txt 2> err.txt
-[ "$(cat err.txt)" = "txc: error: cannot keep standard input in a temporary file: No such file or directory" ] && [ ! -s out.txt ] &&
-	ok "a pipe as --input without a temporary folder: said" || bad "pipe, no TMPDIR: $(cat err.txt)"
+# (valgrind keeps its own files in $TMPDIR: under memcheck's wrapper these two cannot run)
+if [ "$(head -c 4 "$txc" | tail -c 3)" = ELF ]; then
+	expect_rc 1 "--input - without a temporary folder" env TMPDIR=/nonexistent "$txc" list --input - < demo.jsonl
+	[ "$(cat err.txt)" = "txc: error: cannot keep standard input in a temporary file: No such file or directory" ] && [ ! -s out.txt ] &&
+		ok || bad "$(cat err.txt)"
+	cat demo.jsonl | TMPDIR=/nonexistent "$txc" list --input /dev/stdin > out.txt 2> err.txt
+	[ "$(cat err.txt)" = "txc: error: cannot keep standard input in a temporary file: No such file or directory" ] && [ ! -s out.txt ] &&
+		ok "a pipe as --input without a temporary folder: said" || bad "pipe, no TMPDIR: $(cat err.txt)"
+else
+	skip "--input - without a temporary folder" "valgrind needs \$TMPDIR"
+	skip "a pipe as --input without a temporary folder" "valgrind needs \$TMPDIR"
+fi
 expect_rc 1 "--input - from a directory" "$txc" list --input - < adir
 [ "$(cat err.txt)" = "txc: error: cannot read standard input: Is a directory" ] && ok || bad "$(cat err.txt)"
 cp demo.jsonl same.jsonl
