@@ -1010,13 +1010,26 @@ static bool value_after(const struct scan *s, size_t j, bool *quoted, size_t *vs
 		return false;
 	*quoted = false;
 	if (p[k] == '\\' && k + 1 < len && p[k + 1] == '"') { /* \"value\" inside JSON text */
-		size_t e = k + 2;
-		while (e + 1 < len && !(p[e] == '\\' && p[e + 1] == '"') && p[e] != '\n')
-			e++;
-		if (e + 1 >= len || p[e] != '\\')
-			return false;
-		*quoted = true, *vs = k + 2, *ve = e;
-		return true;
+		/*
+		 * Read as the string that holds it reads it: \\ is one backslash, \" one quote.  A bare
+		 * '"' closes that string ("{\"token\": \"" + token + "\"}" is code, not a value), and
+		 * an escaped quote inside the value (\\\") leaves its end not ours to guess, as below.
+		 */
+		bool esc = false; /* the JSON text's last character was an escaping backslash */
+		for (size_t e = k + 2; e + 1 < len && p[e] != '"' && p[e] != '\n'; e++) {
+			if (p[e] != '\\') {
+				esc = false;
+				continue;
+			}
+			if (p[++e] == '"' && esc)
+				return false;
+			if (p[e] == '"') {
+				*quoted = true, *vs = k + 2, *ve = e - 1;
+				return true;
+			}
+			esc = p[e] == '\\' && !esc;
+		}
+		return false;
 	}
 	if (p[k] == '"' || p[k] == '\'' || p[k] == '`') {
 		unsigned char q = p[k];
