@@ -1012,11 +1012,12 @@ static bool value_after(const struct scan *s, size_t j, bool *quoted, size_t *vs
 	if (p[k] == '\\' && k + 1 < len && p[k + 1] == '"') { /* \"value\" inside JSON text */
 		/*
 		 * Read as the string that holds it reads it: \\ is one backslash, \" one quote.  A bare
-		 * '"' closes that string ("{\"token\": \"" + token + "\"}" is code, not a value), and
-		 * an escaped quote inside the value (\\\") leaves its end not ours to guess, as below.
+		 * quote may close that string ("{\"token\": \"" + token + "\"}" and '{\"token\": \"' +
+		 * token + '\"}' are code, not values), and an escaped quote inside the value (\\\")
+		 * leaves its end not ours to guess, as below.
 		 */
 		bool esc = false; /* the JSON text's last character was an escaping backslash */
-		for (size_t e = k + 2; e + 1 < len && p[e] != '"' && p[e] != '\n'; e++) {
+		for (size_t e = k + 2; e + 1 < len && p[e] != '"' && p[e] != '\'' && p[e] != '\n'; e++) {
 			if (p[e] != '\\') {
 				esc = false;
 				continue;

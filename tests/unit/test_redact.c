@@ -552,6 +552,8 @@ static const struct exact exact[] = {
 	 * an escaped quote inside the value is not ours to guess, escaped backslashes are the value's */
 	{"s = \"{\\\"token\\\": \\\"\" + token + \"\\\"}\"", NULL},
 	{"log(\"\\\"password\\\": \\\"\" + pw + \"\\\"\")", NULL},
+	{"x = '{\\\"token\\\": \\\"' + tok + '\\\"}'", NULL},
+	{"curl -d '{\\\"password\\\": \\\"'$PW'\\\"}'", NULL},
 	{"{\\\"secret\\\": \\\"abc\\\\\\\"def\\\"}", NULL},
 	{"{\\\"password\\\": \\\"a\\\\\\\\\\\"}", "{\\\"password\\\": \\\"[[password|a\\\\\\\\]]\\\"}"},
 	{"{\\\"password\\\": \\\"hunter2\\\\nx\\\"}", "{\\\"password\\\": \\\"[[password|hunter2\\\\nx]]\\\"}"},
