@@ -954,6 +954,7 @@ static bool plausible(const unsigned char *v, size_t n, enum strength st, const 
 struct kv {
 	size_t ks, ke;   /* the key */
 	bool quoted;     /* "key": or 'key': */
+	bool escaped;    /* \"key\": JSON text inside a string */
 	bool line_start; /* only blanks (and a list dash) before it on its line */
 	bool spaced;     /* blanks around the separator */
 };
@@ -970,7 +971,7 @@ static bool key_before(const struct scan *s, size_t i, struct kv *kv)
 	if (j > 0 && (p[j - 1] == '"' || p[j - 1] == '\'')) {
 		q = p[--j];
 		if (q == '"' && j > 0 && p[j - 1] == '\\') /* \"key\": JSON text inside a string */
-			j--;
+			j--, kv->escaped = true;
 	}
 	size_t ke = j;
 	while (j > 0 && ke - j < 96 && (is(p[j - 1], WORD | C_DOT) || p[j - 1] == '$' || p[j - 1] == '@'))
@@ -1150,6 +1151,8 @@ static size_t try_kv(struct scan *s, size_t i)
 	size_t vs, ve;
 	if (!value_after(s, j, &quoted, &vs, &ve))
 		return 0;
+	if (kv.escaped && quoted && !(vs >= 2 && p[vs - 2] == '\\'))
+		return 0; /* "{\"password\": " + pw + "}": a bare quote after \"key\": ends the string, code */
 	if (!quoted && c == '=' && kv.spaced && !mixed(p + vs, ve - vs))
 		return 0; /* password = pw: an assignment in code */
 	if (ki.kind == K_AUTHORIZATION && !quoted)

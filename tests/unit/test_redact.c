@@ -554,6 +554,8 @@ static const struct exact exact[] = {
 	{"log(\"\\\"password\\\": \\\"\" + pw + \"\\\"\")", NULL},
 	{"x = '{\\\"token\\\": \\\"' + tok + '\\\"}'", NULL},
 	{"curl -d '{\\\"password\\\": \\\"'$PW'\\\"}'", NULL},
+	{"s = \"{\\\"password\\\": \" + JSON.stringify(pw) + \"}\"", NULL},
+	{"s = '{\\\"token\\\":' + tokenValue + '}'", NULL},
 	{"{\\\"secret\\\": \\\"abc\\\\\\\"def\\\"}", NULL},
 	{"{\\\"password\\\": \\\"a\\\\\\\\\\\"}", "{\\\"password\\\": \\\"[[password|a\\\\\\\\]]\\\"}"},
 	{"{\\\"password\\\": \\\"hunter2\\\\nx\\\"}", "{\\\"password\\\": \\\"[[password|hunter2\\\\nx]]\\\"}"},
