@@ -873,8 +873,10 @@ static bool keep_key(struct txc_str key)
 					   NULL};
 	if (key.len < 4 || key.len > 17)
 		return false;
+	/* memcmp, not strncmp: a key may hold a NUL ("encrypted\u0000x"), where strncmp stops and
+	 * keep[i][key.len] would be read past its end */
 	for (int i = 0; keep[i]; i++)
-		if (key.ptr[0] == keep[i][0] && strncmp(key.ptr, keep[i], key.len) == 0 && keep[i][key.len] == '\0')
+		if (key.len == strlen(keep[i]) && memcmp(key.ptr, keep[i], key.len) == 0)
 			return true;
 	return false;
 }

@@ -509,6 +509,11 @@ static const struct exact exact[] = {
 	 "7h8I9j0K1l2M3n4O5p6Q\"}",
 	 "{\"sign\": \"[[google-api-key|AIzaSyA1b2C3d4E5f6G"
 	 "7h8I9j0K1l2M3n4O5p6Q]]\"}"},
+	/* a key holding a NUL is no kept key (keep_key read past "encrypted" for it: ASan, fuzz_redact) */
+	{"{\"encrypted\\u0000x\": \"AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q\"}",
+	 "{\"encrypted\\u0000x\": \"[[google-api-key|AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q]]\"}"},
 
 	/* placeholders: empty, masks, dotted code, the key's own name */
 	{"{\"password\": \"\", \"n\": 1}", NULL},
