@@ -873,8 +873,10 @@ static bool keep_key(struct txc_str key)
 					   NULL};
 	if (key.len < 4 || key.len > 17)
 		return false;
+	/* memcmp, not strncmp: a key may hold a NUL ("encrypted\u0000x"), where strncmp stops and
+	 * keep[i][key.len] would be read past its end */
 	for (int i = 0; keep[i]; i++)
-		if (key.ptr[0] == keep[i][0] && strncmp(key.ptr, keep[i], key.len) == 0 && keep[i][key.len] == '\0')
+		if (key.len == strlen(keep[i]) && memcmp(key.ptr, keep[i], key.len) == 0)
 			return true;
 	return false;
 }
@@ -954,6 +956,7 @@ static bool plausible(const unsigned char *v, size_t n, enum strength st, const 
 struct kv {
 	size_t ks, ke;   /* the key */
 	bool quoted;     /* "key": or 'key': */
+	bool escaped;    /* \"key\": JSON text inside a string */
 	bool line_start; /* only blanks (and a list dash) before it on its line */
 	bool spaced;     /* blanks around the separator */
 };
@@ -970,7 +973,7 @@ static bool key_before(const struct scan *s, size_t i, struct kv *kv)
 	if (j > 0 && (p[j - 1] == '"' || p[j - 1] == '\'')) {
 		q = p[--j];
 		if (q == '"' && j > 0 && p[j - 1] == '\\') /* \"key\": JSON text inside a string */
-			j--;
+			j--, kv->escaped = true;
 	}
 	size_t ke = j;
 	while (j > 0 && ke - j < 96 && (is(p[j - 1], WORD | C_DOT) || p[j - 1] == '$' || p[j - 1] == '@'))
@@ -1010,13 +1013,27 @@ static bool value_after(const struct scan *s, size_t j, bool *quoted, size_t *vs
 		return false;
 	*quoted = false;
 	if (p[k] == '\\' && k + 1 < len && p[k + 1] == '"') { /* \"value\" inside JSON text */
-		size_t e = k + 2;
-		while (e + 1 < len && !(p[e] == '\\' && p[e + 1] == '"') && p[e] != '\n')
-			e++;
-		if (e + 1 >= len || p[e] != '\\')
-			return false;
-		*quoted = true, *vs = k + 2, *ve = e;
-		return true;
+		/*
+		 * Read as the string that holds it reads it: \\ is one backslash, \" one quote.  A bare
+		 * quote may close that string ("{\"token\": \"" + token + "\"}" and '{\"token\": \"' +
+		 * token + '\"}' are code, not values), and an escaped quote inside the value (\\\")
+		 * leaves its end not ours to guess, as below.
+		 */
+		bool esc = false; /* the JSON text's last character was an escaping backslash */
+		for (size_t e = k + 2; e + 1 < len && p[e] != '"' && p[e] != '\'' && p[e] != '\n'; e++) {
+			if (p[e] != '\\') {
+				esc = false;
+				continue;
+			}
+			if (p[++e] == '"' && esc)
+				return false;
+			if (p[e] == '"') {
+				*quoted = true, *vs = k + 2, *ve = e - 1;
+				return true;
+			}
+			esc = p[e] == '\\' && !esc;
+		}
+		return false;
 	}
 	if (p[k] == '"' || p[k] == '\'' || p[k] == '`') {
 		unsigned char q = p[k];
@@ -1136,6 +1153,8 @@ static size_t try_kv(struct scan *s, size_t i)
 	size_t vs, ve;
 	if (!value_after(s, j, &quoted, &vs, &ve))
 		return 0;
+	if (kv.escaped && quoted && !(vs >= 2 && p[vs - 2] == '\\'))
+		return 0; /* "{\"password\": " + pw + "}": a bare quote after \"key\": ends the string, code */
 	if (!quoted && c == '=' && kv.spaced && !mixed(p + vs, ve - vs))
 		return 0; /* password = pw: an assignment in code */
 	if (ki.kind == K_AUTHORIZATION && !quoted)

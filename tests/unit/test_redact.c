@@ -509,6 +509,11 @@ static const struct exact exact[] = {
 	 "7h8I9j0K1l2M3n4O5p6Q\"}",
 	 "{\"sign\": \"[[google-api-key|AIzaSyA1b2C3d4E5f6G"
 	 "7h8I9j0K1l2M3n4O5p6Q]]\"}"},
+	/* a key holding a NUL is no kept key (keep_key read past "encrypted" for it: ASan, fuzz_redact) */
+	{"{\"encrypted\\u0000x\": \"AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q\"}",
+	 "{\"encrypted\\u0000x\": \"[[google-api-key|AIzaSyA1b2C3d4E5f6G"
+	 "7h8I9j0K1l2M3n4O5p6Q]]\"}"},
 
 	/* placeholders: empty, masks, dotted code, the key's own name */
 	{"{\"password\": \"\", \"n\": 1}", NULL},
@@ -548,6 +553,18 @@ static const struct exact exact[] = {
 	{"log {\\\"password\\\": \\\"hunter2\\\"}", "log {\\\"password\\\": \\\"[[password|hunter2]]\\\"}"},
 	{"log {\\\"password\\\": \\\"hunter2", NULL},
 	{"log {\\\"password\\\": \\\"hun\nter2\\\"}", NULL},
+	/* read as the string holding it reads it: a bare quote ends that string (code, not a value),
+	 * an escaped quote inside the value is not ours to guess, escaped backslashes are the value's */
+	{"s = \"{\\\"token\\\": \\\"\" + token + \"\\\"}\"", NULL},
+	{"log(\"\\\"password\\\": \\\"\" + pw + \"\\\"\")", NULL},
+	{"x = '{\\\"token\\\": \\\"' + tok + '\\\"}'", NULL},
+	{"curl -d '{\\\"password\\\": \\\"'$PW'\\\"}'", NULL},
+	{"s = \"{\\\"password\\\": \" + JSON.stringify(pw) + \"}\"", NULL},
+	{"s = '{\\\"token\\\":' + tokenValue + '}'", NULL},
+	{"{\\\"secret\\\": \\\"abc\\\\\\\"def\\\"}", NULL},
+	{"{\\\"password\\\": \\\"a\\\\\\\\\\\"}", "{\\\"password\\\": \\\"[[password|a\\\\\\\\]]\\\"}"},
+	{"{\\\"password\\\": \\\"hunter2\\\\nx\\\"}", "{\\\"password\\\": \\\"[[password|hunter2\\\\nx]]\\\"}"},
+	{"{\\\"password\\\": \\\"\\\"}", NULL},
 	{"password=`hunter2`", "password=`[[password|hunter2]]`"},
 	{"password='abc\ndef'", NULL},
 	{"password='a\\b1'", "password='[[password|a\\b1]]'"},
