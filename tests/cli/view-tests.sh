@@ -331,7 +331,8 @@ chp=$!
 wait_for ch.err 'following the continuation cc' && ok "-f --lineage: handed off to an empty continuation" || bad "-f --lineage cp: $(cat ch.err)"
 sleep 0.3 # (a few polls of the empty continuation)
 grep -q 'Segment 2' ch.txt && bad "-f --lineage: a segment line before any message" || ok "-f --lineage: no segment line while the continuation is empty"
-sqlite3 ch.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('cc', 'user', 'after', 1768300012);
+# (ch.db keeps a rollback journal: while a poll reads, a writer waits; the shell's default is not to)
+sqlite3 -cmd '.timeout 20000' ch.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('cc', 'user', 'after', 1768300012);
 UPDATE sessions SET ended_at = 1768300013, end_reason = 'user_exit' WHERE id = 'cc'" || exit 1
 i=0; while kill -0 $chp 2> /dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 kill $chp 2> /dev/null; wait $chp; rc=$?
