@@ -545,6 +545,9 @@ struct bulk {
 	char cur_render[33];                /* and its render key */
 	const struct cli_store_ref *key_of; /* render_key()'s last store, and its key */
 	char key[33];
+	int dir_fd;   /* DIR, open (its lock): files are looked at relative to it; -1 in a dry run */
+	bool running; /* DIR holds running_name: this run marked it, or a stopped one did */
+	bool swept;   /* and no leftover of a stopped run can be in it */
 };
 
 static void assets_json(struct txc_buf *b, const struct asset_rec *v, size_t n)
@@ -599,15 +602,15 @@ static void page_facts(struct txc_buf *b, const struct txc_transcript *t)
 
 /* How a file and its images lie on disk (device, inode, size, mtime, ctime: an edit, a touch, a
  * chmod or a replacement changes it): 32 hex digits, false when one is missing or not a file. */
-static bool file_stat_sig(const char *dir, const char *rel, const struct asset_rec *av, size_t an, char out[33])
+static bool file_stat_sig(const struct bulk *bk, const char *rel, const struct asset_rec *av, size_t an, char out[33])
 {
 	uint64_t h[2] = {0x243F6A8885A308D3u, 0x13198A2E03707344u}; /* not SHA-256: 8% of a re-run */
 	bool ok = true;
 	for (size_t i = 0; i <= an && ok; i++) {
-		struct txc_buf p = TXC_BUF_INIT;
-		txc_buf_addf(&p, "%s/%s", dir, i ? av[i - 1].path : rel);
 		struct stat sb;
-		ok = lstat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode);
+		/* relative to DIR's descriptor: the kernel walks DIR's path once, not once per file */
+		const char *r = i ? av[i - 1].path : rel;
+		ok = r[0] != '/' && fstatat(bk->dir_fd, r, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode);
 		int64_t f[7] = {(int64_t)sb.st_dev,         (int64_t)sb.st_ino,          (int64_t)sb.st_size,
 				(int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec, (int64_t)sb.st_ctim.tv_sec,
 				(int64_t)sb.st_ctim.tv_nsec};
@@ -617,7 +620,6 @@ static bool file_stat_sig(const char *dir, const char *rel, const struct asset_r
 			h[1] = (h[1] + (uint64_t)f[k]) * 0xC2B2AE3D27D4EB4Fu;
 			h[1] ^= h[1] >> 31;
 		}
-		txc_buf_release(&p);
 	}
 	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
 	return ok;
@@ -701,7 +703,7 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	/* the same bytes: the entry and its exported_at stay; its fingerprints are brought up to date */
 	bool same = e->line != NULL && strcmp(e->sha, sha) == 0 && same_assets(e, av, an);
 	char fst[33] = "";
-	if (!bk->a->dry_run && !file_stat_sig(bk->a->out_dir, rel, av, an, fst))
+	if (!bk->a->dry_run && !file_stat_sig(bk, rel, av, an, fst))
 		fst[0] = '\0';
 	char *stamp = txc_xstrdup(same && e->exported_at != NULL ? e->exported_at : bk->stamp);
 	struct txc_buf b = TXC_BUF_INIT;
@@ -1054,19 +1056,28 @@ static enum outcome write_one(struct bulk *bk, const struct cli_store_ref *ref, 
 	return oc;
 }
 
+/* What a run that writes files puts in DIR before its first temporary file and removes when it
+ * ends: found there, a run was stopped, and its leftovers may lie in any folder of DIR. */
+static const char running_name[] = ".txc-running";
+
 /* Temporary files a stopped run left: ".txc-tmp-" and mkstemp's 6 characters, a name only txc
- * makes, in DIR, its profile folders and asset folders (the caller holds DIR's lock). */
-static void clean_temps(const char *dir, int depth)
+ * makes, in DIR, and with depth 2 its profile folders and asset folders (the caller holds DIR's
+ * lock).  *marked: DIR holds running_name.  False when a folder could not be listed. */
+static bool clean_temps(const char *dir, int depth, bool *marked)
 {
 	DIR *dp = opendir(dir);
 	struct dirent *de;
+	bool all = dp != NULL;
 	while (dp != NULL && (de = readdir(dp)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
+		if (marked != NULL && strcmp(de->d_name, running_name) == 0)
+			*marked = true;
 		bool tmp_name = strncmp(de->d_name, ".txc-tmp-", 9) == 0 && strlen(de->d_name) == 15;
 #ifdef DT_DIR
-		if (!tmp_name && de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
-			continue; /* no lstat for each of our files: a re-run's cost is its system calls */
+		/* no lstat for each of our files (nor folders, at depth 0): a re-run's cost is its system calls */
+		if (!tmp_name && (de->d_type != DT_DIR || depth == 0) && de->d_type != DT_UNKNOWN)
+			continue;
 #endif
 		struct txc_buf p = TXC_BUF_INIT;
 		txc_buf_addf(&p, "%s/%s", dir, de->d_name);
@@ -1075,13 +1086,14 @@ static void clean_temps(const char *dir, int depth)
 		if (lstat(p.buf, &sb) != 0)
 			;
 		else if (S_ISDIR(sb.st_mode) && depth > 0)
-			clean_temps(p.buf, depth - 1);
+			all &= clean_temps(p.buf, depth - 1, NULL);
 		else if (S_ISREG(sb.st_mode) && tmp_name && cli_guard_check(p.buf, &d) == 0)
 			unlink(p.buf);
 		txc_buf_release(&p);
 	}
 	if (dp != NULL)
 		closedir(dp);
+	return all;
 }
 
 /* One run at a time writes DIR: a lock on the folder itself (released when txc exits). */
@@ -1148,11 +1160,46 @@ static int open_dir(struct bulk *bk, char **manifest, int *lock, struct txc_diag
 	if (!a->dry_run) {
 		if ((*lock = lock_dir(a->out_dir, d)) < 0)
 			return d->code;
-		clean_temps(a->out_dir, 2);
+		bk->dir_fd = *lock;
+		clean_temps(a->out_dir, 0, &bk->running);
 		bk->m.file = *manifest;
+	} else {
+		bk->dir_fd = open(a->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* -1: nothing there is up to date */
 	}
 	manifest_read(&bk->m, *manifest);
+	/* a stopped run's leftovers in the profile and image folders; no manifest: a first run (an
+	 * empty DIR) or one whose manifest was removed, with no other way to tell */
+	bk->swept = true;
+	if (!a->dry_run && (bk->running || bk->m.n == 0))
+		bk->swept = clean_temps(a->out_dir, 2, NULL);
 	return 0;
+}
+
+/* DIR marked (running_name) before this run writes its first temporary file: a kill -9 from here
+ * on is found by the next run.  Not synced: a kill leaves the page cache, and a crash at worst
+ * leaves a leftover. */
+static void mark_running(struct bulk *bk)
+{
+	if (bk->running || bk->a->dry_run || bk->dir_fd < 0)
+		return;
+	int fd = openat(bk->dir_fd, running_name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		close(fd);
+	bk->running = true; /* (not made: the run's files fail the same way, and the next run sweeps all) */
+}
+
+/* The run is over (its workers gone, the lock still held): after a failure (a worker that died
+ * leaves its temporary file) or a sweep that could not list a folder, DIR is swept now; the mark
+ * goes once nothing can be left. */
+static void unmark_running(struct bulk *bk)
+{
+	struct stat sb;
+	if (!bk->running)
+		return;
+	if (bk->count[FAILED] > 0 || !bk->swept)
+		bk->swept = clean_temps(bk->a->out_dir, 2, NULL);
+	if (bk->swept && fstatat(bk->dir_fd, running_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode))
+		unlinkat(bk->dir_fd, running_name, 0);
 }
 
 /* " (K not re-rendered)" after the unchanged count: how many were known from their source alone */
@@ -1277,7 +1324,7 @@ static bool up_to_date(struct bulk *bk, const struct cli_session *s, const struc
 	    !opt_eq(e->profile, ref->profile) || !opt_eq(e->format, bk->ops->name) || strlen(e->source_fp) != fp.len ||
 	    memcmp(e->source_fp, fp.ptr, fp.len) != 0 || strcmp(e->render, bk->cur_render) != 0)
 		return false;
-	if (!file_stat_sig(bk->a->out_dir, rel, e->assets, e->n_assets, now) || strcmp(now, e->fstat) != 0)
+	if (!file_stat_sig(bk, rel, e->assets, e->n_assets, now) || strcmp(now, e->fstat) != 0)
 		return false;
 	e->touched = true;
 	return true;
@@ -1592,7 +1639,7 @@ static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_
 static int export_files(const struct cli_args *a, struct cli_stores *st, const struct cli_session *v, size_t n,
 			struct txc_diag *d)
 {
-	struct bulk bk = {.a = a, .ops = txc_writer_lookup(a->to), .m = {.journal = -2}};
+	struct bulk bk = {.a = a, .ops = txc_writer_lookup(a->to), .m = {.journal = -2}, .dir_fd = -1};
 	char *manifest = NULL;
 	int lock = -1;
 	if (a->out_dir != NULL && open_dir(&bk, &manifest, &lock, d) != 0) {
@@ -1628,6 +1675,11 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	}
 	txc_redactor_free(names);
 	txc_arena_free(names_ar);
+	for (size_t i = 0; i < n && manifest != NULL; i++)
+		if (!plan[i].skip) {
+			mark_running(&bk);
+			break;
+		}
 	struct pool pool;
 	pool_start(&pool, &bk, v, plan, n, st->n, lock);
 	for (size_t i = 0; i < n; i++) {
@@ -1729,6 +1781,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			hard |= d2.code == TXC_E_REFUSED;
 		}
 	}
+	unmark_running(&bk);
 	if (show || bk.count[REFUSED] || bk.count[FAILED])
 		fprintf(stderr, "txc: %s %zu sessions%s%s: %zu new, %zu updated, %zu unchanged%s%s (%.2f s)\n",
 			a->dry_run ? "would export" : "exported", n, a->out_dir ? " to " : "",
@@ -1741,6 +1794,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	manifest_free(&bk.m);
 	if (lock >= 0)
 		close(lock);
+	else if (bk.dir_fd >= 0)
+		close(bk.dir_fd); /* a dry run's */
 	cli_secrets_warn(&bk.secrets);
 	if (rc)
 		txc_diag_set(d, hard ? TXC_E_REFUSED : TXC_E_FAIL, "%s (see above)",

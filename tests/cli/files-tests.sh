@@ -369,10 +369,11 @@ for point in tmp:1 file:2 journal:3 tmp:4 manifest:1; do
 	rc=$(TXC_TEST_KILL_AT=$point "$txc" export --to markdown --out $d --db fp.db > /dev/null 2>&1; echo $?)
 	[ "$rc" = 137 ] && ok "killed at $point" || bad "not killed at $point (exit $rc)"
 	case $point in tmp:*) ls -a $d | grep -q '^\.txc-tmp-' && ok || bad "$point: no temporary file left (the test needs one)" ;; esac
+	[ -f $d/.txc-running ] && ok "killed at $point: DIR marked as being written" || bad "killed at $point: DIR not marked"
 	done_n=$(grep -c '"source_fingerprint"' $d/manifest.jsonl 2> /dev/null || echo 0)
 	expect_rc 0 "after kill at $point" "$txc" export --to markdown --out $d --db fp.db --progress
 	grep -q "($done_n not re-rendered)" err.txt || [ "$done_n" = 0 ] && ! grep -q 'refused' err.txt && ok || bad "after kill at $point ($done_n recorded): $(tail -1 err.txt)"
-	[ "$(find $d -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "after kill at $point: temporary files left"
+	[ "$(find $d -name '.txc-tmp-*' -o -name .txc-running | wc -l)" = 0 ] && ok || bad "after kill at $point: temporary files or the mark left"
 	[ "$(wc -l < $d/manifest.jsonl)" = "$nfp" ] && json_ok $d/manifest.jsonl && ok || bad "after kill at $point: manifest"
 	for f in fp/*.md; do cmp -s "$f" "$d/${f#fp/}" || bad "after kill at $point: ${f#fp/} differs"; done
 	expect_rc 0 "after kill at $point, again" "$txc" export --to markdown --out $d --db fp.db --progress
@@ -389,7 +390,7 @@ for fmt in markdown claude html; do
 	diff -r -x manifest.jsonl j1 j3 > /dev/null && ok || bad "-j 3 wrote other files than -j 1 ($fmt)"
 	cmp -s man1.txt man3.txt && ok || bad "-j 3 wrote another manifest ($fmt)"
 	cmp -s prog1.txt prog3.txt && ok || bad "-j 3 said other things ($fmt): $(diff prog1.txt prog3.txt)"
-	[ "$(find j3 -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "-j 3 left temporary files ($fmt)"
+	[ "$(find j1 j3 -name '.txc-tmp-*' -o -name .txc-running | wc -l)" = 0 ] && ok || bad "-j 3 left temporary files or the mark ($fmt)"
 done
 # a file someone changed is refused the same way with workers
 printf 'mine\n' >> "j3/$(cd j3 && ls *.html | grep -v index | head -1)"
@@ -402,8 +403,9 @@ rm -rf kw; rc=$( (ulimit -f 8 && exec "$txc" export --to markdown -j 2 --out kw 
 # (a coverage build's parent writes its .gcda files at exit, past the 8 KiB limit: SIGXFSZ, 153)
 cov=0 && grep -q __gcov_ "$txc" 2> /dev/null && cov=1
 { [ "$rc" = 1 ] || { [ $cov = 1 ] && [ "$rc" = 153 ]; }; } && grep -q 'worker process stopped' kw.err && [ -e kw/k0-many-0.md ] && [ ! -e kw/big-big.md ] && ok || bad "a killed worker: exit $rc, $(cat kw.err)"
+[ "$(find kw -name '.txc-tmp-*' -o -name .txc-running | wc -l)" = 0 ] && ok "a killed worker: its temporary file and the mark removed by the run" || bad "a killed worker: left $(find kw -name '.txc-*')"
 expect_rc 0 "after a killed worker" "$txc" export --to markdown -j 2 --out kw --db k.db --progress
-grep -q ': 1 new, 0 updated, 9 unchanged (9 not re-rendered)' err.txt && [ "$(find kw -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "after a killed worker: $(tail -1 err.txt)"
+grep -q ': 1 new, 0 updated, 9 unchanged (9 not re-rendered)' err.txt && [ "$(find kw -name '.txc-tmp-*' -o -name .txc-running | wc -l)" = 0 ] && ok || bad "after a killed worker: $(tail -1 err.txt)"
 
 # the manifest's SHA-256 is every file's, with the CPU's SHA instructions and without them
 for e in TXC_SHA=cpu TXC_NO_SHA_NI=1; do
@@ -802,11 +804,16 @@ if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2>
 	grep -q "^txc: error: cannot create folder 'kb/img-n-code-title.md.assets': No space left on device$" err.txt && [ ! -e kb/img-n-code-title.md ] && [ "$(ls kb/*.md | wc -l)" = $((nfp - 1)) ] && ok || bad "image folder: $(cat err.txt) $(ls kb)"
 	! grep -q '"session_id":"img"' kb/manifest.jsonl && ok || bad "image folder: the failed session is in the manifest"
 	expect_rc 0 "then it can" "$txc" export --to markdown --out kb --db fp.db
-	[ -s kb/img-n-code-title.md.assets/image-1.png ] && : > kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf && ok || bad "image folder: not written after"
+	# (what a run stopped by kill -9 leaves: a temporary file, and DIR marked as being written)
+	[ -s kb/img-n-code-title.md.assets/image-1.png ] && : > kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf && : > kb/.txc-running && ok || bad "image folder: not written after"
 	expect_rc 0 "an image folder that cannot be listed" env "$nolsan" strace -f -o /dev/null -P kb/img-n-code-title.md.assets -e trace=openat -e inject=openat:error=EACCES "$txc" export --to markdown --out kb --db fp.db
 	[ -e kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf ] && ok || bad "a folder that cannot be listed: its leftover went"
+	[ -e kb/.txc-running ] && ok || bad "a folder that could not be listed: DIR no longer marked, its leftover would stay"
 	expect_rc 0 "an image folder listed again" "$txc" export --to markdown --out kb --db fp.db
-	[ ! -e kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf ] && ok || bad "the leftover stayed"
+	[ ! -e kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf ] && [ ! -e kb/.txc-running ] && ok || bad "the leftover or the mark stayed: $(ls -a kb | grep txc-)"
+	# an unchanged re-run lists DIR, not each image folder (nothing says a run was stopped)
+	strace -f -o st.txt -e trace=openat,open "$txc" export --to markdown --out kb --db fp.db 2> /dev/null
+	! grep -q '\.assets' st.txt && grep -q 'O_DIRECTORY' st.txt && ok "an unchanged re-run opens no image folder" || bad "an unchanged re-run opened: $(grep -c '\.assets' st.txt) image folders"
 else
 	skip "an image folder the system refuses" "strace cannot trace here"
 fi
