@@ -156,12 +156,20 @@ struct cli_session {
 	struct txc_sid id;                   /* names it in its store (kind, identity text, place) */
 	size_t rank;                         /* internal: position in Hermes's export order */
 	double key[2];                       /* internal: the sort keys, largest first (NaN last) */
+	size_t at;                           /* internal: its place in the array the caller gave */
 };
 /* Parse WHEN (see --help); until: a bare date means the end of that day. */
 int cli_parse_when(const char *s, bool utc, bool until, double now, double *out);
 /* The selected sessions, filtered and ordered, at most --limit (*n_more: how many more matched). */
 enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
 				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
+/* export --out from one store, without --limit or --order: Hermes's export order (a look at each
+ * session's messages) is left to cli_select_export_order(), for a run that writes something;
+ * the sessions come newest first, as `list` shows them. */
+bool cli_select_order_later(const struct cli_args *a, unsigned cmd, const struct cli_stores *st);
+/* The order cli_select_sessions() would have given: perm[k] is the index in v of the k-th. */
+enum txc_err cli_select_export_order(struct cli_stores *st, const struct cli_session *v, size_t n, size_t *perm,
+				     struct txc_diag *d);
 /* stdout as a txc_out; on a terminal every byte goes through cli_safe_text (pipes stay exact).
  * cli_out_finish flushes it (and what a cut UTF-8 sequence held back): 0 or -1 (out->err). */
 struct cli_tty {

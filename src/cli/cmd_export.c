@@ -428,12 +428,17 @@ static bool same_bytes(const char *file, const char *p, size_t len)
 
 static int manifest_write(struct manifest *m, const char *file, struct txc_diag *d)
 {
-	qsort(m->v, m->n, sizeof(*m->v), cmp_entry);
-	eindex_free(&m->by_path); /* the indices moved: rebuilt */
-	eindex_free(&m->by_session);
-	for (size_t i = 0; i < m->n; i++) {
-		eindex_put(&m->by_path, m, i, false);
-		eindex_put(&m->by_session, m, i, true);
+	bool sorted = true; /* (as read, when the run added no path: nothing moves, a tenth of a re-run) */
+	for (size_t i = 1; i < m->n && sorted; i++)
+		sorted = cmp_entry(&m->v[i - 1], &m->v[i]) <= 0;
+	if (!sorted) {
+		qsort(m->v, m->n, sizeof(*m->v), cmp_entry);
+		eindex_free(&m->by_path); /* the indices moved: rebuilt */
+		eindex_free(&m->by_session);
+		for (size_t i = 0; i < m->n; i++) {
+			eindex_put(&m->by_path, m, i, false);
+			eindex_put(&m->by_session, m, i, true);
+		}
 	}
 	struct txc_buf b = TXC_BUF_INIT;
 	for (size_t i = 0; i < m->n; i++) {
@@ -1636,6 +1641,28 @@ static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_
 		}
 }
 
+/* v and plan put in Hermes's export order, which the listing left for later (select.c): *own
+ * holds the reordered sessions. */
+static int export_order(struct cli_stores *st, const struct cli_session **v, struct plan *plan, size_t n,
+			struct cli_session **own, struct txc_diag *d)
+{
+	size_t *perm = txc_xmalloc((n ? n : 1) * sizeof(*perm));
+	int rc = cli_select_export_order(st, *v, n, perm, d);
+	if (rc == 0) {
+		struct cli_session *w = txc_xmalloc((n ? n : 1) * sizeof(*w));
+		struct plan *p = txc_xmalloc((n ? n : 1) * sizeof(*p));
+		for (size_t k = 0; k < n; k++) {
+			w[k] = (*v)[perm[k]];
+			p[k] = plan[perm[k]];
+		}
+		memcpy(plan, p, n * sizeof(*p));
+		free(p);
+		*v = *own = w;
+	}
+	free(perm);
+	return rc;
+}
+
 static int export_files(const struct cli_args *a, struct cli_stores *st, const struct cli_session *v, size_t n,
 			struct txc_diag *d)
 {
@@ -1675,11 +1702,24 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	}
 	txc_redactor_free(names);
 	txc_arena_free(names_ar);
-	for (size_t i = 0; i < n && manifest != NULL; i++)
-		if (!plan[i].skip) {
-			mark_running(&bk);
-			break;
-		}
+	bool renders = false; /* (nothing to render: the order does not matter, and is not looked up) */
+	for (size_t i = 0; i < n; i++)
+		renders |= !plan[i].skip;
+	struct cli_session *ordered = NULL;
+	if ((renders || a->dry_run) && cli_select_order_later(a, CMD_EXPORT, st) &&
+	    export_order(st, &v, plan, n, &ordered, d) != 0) {
+		for (size_t i = 0; i < n; i++)
+			txc_buf_release(&plan[i].rel);
+		free(plan);
+		free(bk.tz);
+		free(manifest);
+		manifest_free(&bk.m);
+		if (bk.dir_fd >= 0)
+			close(bk.dir_fd); /* (the lock, or a dry run's) */
+		return d->code;
+	}
+	if (renders && manifest != NULL)
+		mark_running(&bk);
 	struct pool pool;
 	pool_start(&pool, &bk, v, plan, n, st->n, lock);
 	for (size_t i = 0; i < n; i++) {
@@ -1764,6 +1804,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	for (size_t i = 0; i < n; i++)
 		txc_buf_release(&plan[i].rel);
 	free(plan);
+	free(ordered);
 	if (manifest != NULL && !a->dry_run && bk.ops->index != NULL &&
 	    bk.count[NEW] + bk.count[UPDATED] + bk.count[SAME] > 0) {
 		struct txc_diag d3 = {0};

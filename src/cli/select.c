@@ -359,7 +359,8 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 		size_t n_infos;
 		bool archived = sel->archived || cmd == CMD_EXPORT; /* Hermes exports archived sessions too */
 		/* last activity costs a look at each session's messages: only when it is shown or ordered by */
-		bool want_last = a->json || cmd == CMD_EXPORT || (sel->order_set && sel->order == 1);
+		bool want_last = (a->json || cmd == CMD_EXPORT || (sel->order_set && sel->order == 1)) &&
+				 !cli_select_order_later(a, cmd, st);
 		/* --all-sources: a store's archived session still shadows a legacy copy */
 		unsigned flags = (archived || a->store.all_sources ? TXC_LIST_ARCHIVED : 0) |
 				 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF) |
@@ -401,7 +402,7 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 			 dup_id == 1 ? " repeats" : "s repeat");
 	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
 	enum order by = BY_STARTED;
-	if (sel->order_set ? sel->order == 1 : cmd == CMD_EXPORT)
+	if ((sel->order_set ? sel->order == 1 : cmd == CMD_EXPORT) && !cli_select_order_later(a, cmd, st))
 		by = BY_LAST_ACTIVE;
 	if (by == BY_LAST_ACTIVE && st->n == 1 && count > 1) {
 		int rc = export_rank(st->v[0].s, v, count, d); /* exactly Hermes's ORDER BY */
@@ -421,6 +422,31 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 	*out = v;
 	*n = count;
 	return TXC_OK;
+}
+
+bool cli_select_order_later(const struct cli_args *a, unsigned cmd, const struct cli_stores *st)
+{
+	return cmd == CMD_EXPORT && a->out_dir != NULL && !a->json && st->n == 1 && a->sel.limit <= 0 &&
+	       !a->sel.order_set;
+}
+
+enum txc_err cli_select_export_order(struct cli_stores *st, const struct cli_session *v, size_t n, size_t *perm,
+				     struct txc_diag *d)
+{
+	struct cli_session *w = txc_xmalloc((n ? n : 1) * sizeof(*w));
+	for (size_t i = 0; i < n; i++) {
+		w[i] = v[i];
+		w[i].at = i;
+	}
+	int rc = n > 1 ? export_rank(st->v[0].s, w, n, d) : TXC_OK;
+	if (rc == TXC_OK && n > 1) {
+		set_keys(w, n, BY_RANK);
+		qsort(w, n, sizeof(*w), cmp_session);
+	}
+	for (size_t k = 0; k < n && rc == TXC_OK; k++)
+		perm[k] = w[k].at;
+	free(w);
+	return rc;
 }
 
 /* a store's candidate lines ("  ID\n"...) into hint, each with its profile, whole lines only */

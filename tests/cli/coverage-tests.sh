@@ -376,12 +376,12 @@ rm $A/image-1.png
 expect_rc 0 "images again" "$txc" export --to markdown --out bp --input pics1.jsonl
 expect_rc 0 "no images, all unchanged" "$txc" export --to markdown --out bp --input pics3.jsonl
 [ ! -e $A ] && ok "no images: the empty assets folder removed too" || bad "assets folder left: $(find bp | sort | tr '\n' ' ')"
-# leftovers of a stopped run: ".txc-tmp-" and 6 characters, in DIR and below; nothing else
+# leftovers of a stopped run (which left DIR marked): ".txc-tmp-" and 6 characters, in DIR and below; nothing else
 mkdir -p bp/deep/er/est
-for f in bp/.txc-tmp-abcdef bp/deep/.txc-tmp-ghijkl bp/.txc-tmp-short bp/.txc-tmp-abcdefg bp/deep/er/est/.txc-tmp-mnopqr; do echo x > "$f"; done
+for f in bp/.txc-running bp/.txc-tmp-abcdef bp/deep/.txc-tmp-ghijkl bp/.txc-tmp-short bp/.txc-tmp-abcdefg bp/deep/er/est/.txc-tmp-mnopqr; do echo x > "$f"; done
 ln -s ../outside.md bp/.txc-tmp-linkxx
 expect_rc 0 "leftovers of a stopped run" "$txc" export --to markdown --out bp --input pics3.jsonl
-[ ! -e bp/.txc-tmp-abcdef ] && [ ! -e bp/deep/.txc-tmp-ghijkl ] && ok "leftovers: removed in DIR and below" || bad "leftovers kept: $(find bp -name '.txc-tmp*')"
+[ ! -e bp/.txc-tmp-abcdef ] && [ ! -e bp/deep/.txc-tmp-ghijkl ] && [ ! -e bp/.txc-running ] && ok "leftovers: removed in DIR and below, and the mark" || bad "leftovers kept: $(find bp -name '.txc-*')"
 [ -e bp/.txc-tmp-short ] && [ -e bp/.txc-tmp-abcdefg ] && [ -L bp/.txc-tmp-linkxx ] && [ -e bp/deep/er/est/.txc-tmp-mnopqr ] &&
 	ok "leftovers: other names, links and deeper folders kept" || bad "a file not a leftover removed: $(find bp -name '.txc-tmp*')"
 mkdir -p bm/manifest.jsonl
