@@ -171,6 +171,9 @@ static mode_t file_mode(void)
 
 enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d)
 {
+	struct stat sb;
+	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return TXC_OK; /* (nothing made: one look, not two per component, for each file a bulk run writes) */
 	char *p = txc_xstrdup(dir);
 	int rc = TXC_OK;
 	for (char *s = p + 1;; s++) {
@@ -178,7 +181,6 @@ enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d)
 			continue;
 		char c = *s;
 		*s = '\0';
-		struct stat sb;
 		if (stat(p, &sb) != 0 && (rc = cli_guard_check(p, d)) != 0)
 			break; /* a folder must not take the name of a source's -wal */
 		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
@@ -249,6 +251,7 @@ void cli_atomic_abort(struct cli_atomic *w)
 enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 {
 	int err = 0;
+	bool unlink_tmp = true;
 	if (fflush(w->f) != 0 || ferror(w->f))
 		err = errno ? errno : EIO;
 	if (!err && !w->synced && fsync(fileno(w->f)) != 0 && errno != EINVAL && errno != EROFS)
@@ -278,6 +281,8 @@ enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 		if (w->force) {
 			if (rename(w->tmp, w->path) != 0)
 				err = errno;
+			else
+				unlink_tmp = false; /* renamed: no temporary name left */
 		} else if (link(w->tmp, w->path) != 0) {
 			err = errno;
 		}
@@ -286,7 +291,11 @@ enum txc_err cli_atomic_commit(struct cli_atomic *w, struct txc_diag *d)
 		txc_diag_set(d, TXC_E_FAIL, "'%s' already exists; pass --force to overwrite it", w->path);
 	else if (err)
 		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s (nothing was written)", w->path, strerror(err));
-	cli_atomic_abort(w); /* removes the temporary name: a no-op after rename() */
+	if (!unlink_tmp) {
+		free(w->tmp);
+		w->tmp = NULL;
+	}
+	cli_atomic_abort(w); /* removes the temporary name (after link(), or on failure) */
 	return err ? TXC_E_FAIL : TXC_OK;
 }
 
