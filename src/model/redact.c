@@ -1340,10 +1340,11 @@ static bool hex4(const unsigned char *p, uint32_t *out)
 static bool decode_literal(const unsigned char *p, size_t n, struct txc_buf *out)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (p[i] != '\\') {
-			txc_buf_addch(out, p[i]);
-			continue;
-		}
+		const unsigned char *bs = memchr(p + i, '\\', n - i);
+		size_t run = bs != NULL ? (size_t)(bs - p) - i : n - i; /* plain bytes: copied as one run */
+		txc_buf_add(out, p + i, run);
+		if ((i += run) >= n)
+			break;
 		i++; /* < n: literal_end ended the literal at an unescaped quote, so no lone '\\' ends it */
 		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 		const char *f = strchr(from, p[i]);
