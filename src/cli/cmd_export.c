@@ -1709,11 +1709,13 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	}
 	txc_redactor_free(names);
 	txc_arena_free(names_ar);
-	bool renders = false; /* (nothing to render: the order does not matter, and is not looked up) */
+	/* The order is seen in what the run says about the sessions it renders (and in every line of
+	 * a dry run): with one to render or none, it does not matter, and is not looked up. */
+	size_t renders = 0;
 	for (size_t i = 0; i < n; i++)
-		renders |= !plan[i].skip;
+		renders += !plan[i].skip;
 	struct cli_session *ordered = NULL;
-	if ((renders || a->dry_run) && cli_select_order_later(a, CMD_EXPORT, st) &&
+	if ((renders > 1 || a->dry_run) && cli_select_order_later(a, CMD_EXPORT, st) &&
 	    export_order(st, &v, plan, n, &ordered, d) != 0) {
 		for (size_t i = 0; i < n; i++)
 			txc_buf_release(&plan[i].rel);
@@ -1725,7 +1727,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			close(bk.dir_fd); /* (the lock, or a dry run's) */
 		return d->code;
 	}
-	if (renders && manifest != NULL)
+	if (renders > 0 && manifest != NULL)
 		mark_running(&bk);
 	struct pool pool;
 	pool_start(&pool, &bk, v, plan, n, st->n, lock);
