@@ -553,24 +553,30 @@ static void assistant_head(struct ctx *c, const struct txc_message *m)
 	txc_buf_addstr(b, ",\"content\":[");
 }
 
+/* whether reasoning is written as --reasoning says (a redacted block only as it is; a signed
+ * block with no text, thinking the API withheld, still carries its signature) */
+static bool thinking_shown(const struct ctx *c, const struct txc_block *blk)
+{
+	if (blk->redacted) /* Anthropic's, byte for byte; no text to show otherwise */
+		return c->opt->reasoning == TXC_REASONING_KEEP;
+	if (c->opt->reasoning == TXC_REASONING_DROP || (blk->text.len == 0 && blk->signature.len == 0))
+		return false;
+	return c->opt->reasoning != TXC_REASONING_TEXT || blk->text.len > 0;
+}
+
 /* reasoning as --reasoning says: a thinking block (signed if it was), a text, or nothing (false) */
 static bool emit_thinking(struct ctx *c, const struct txc_block *blk)
 {
 	struct txc_buf *b = &c->out->buf;
-	if (blk->redacted) { /* Anthropic's, byte for byte; no text to show otherwise */
-		if (c->opt->reasoning != TXC_REASONING_KEEP)
-			return false;
+	if (!thinking_shown(c, blk))
+		return false;
+	if (blk->redacted) {
 		txc_buf_addstr(b, "{\"type\":\"redacted_thinking\",\"data\":");
 		txc_json_emit_str(b, blk->encrypted.ptr, blk->encrypted.len);
 		txc_buf_addch(b, '}');
 		return true;
 	}
-	/* a signed block with no text (thinking the API withheld) still carries its signature */
-	if (c->opt->reasoning == TXC_REASONING_DROP || (blk->text.len == 0 && blk->signature.len == 0))
-		return false;
 	if (c->opt->reasoning == TXC_REASONING_TEXT) {
-		if (blk->text.len == 0)
-			return false;
 		struct txc_buf t = TXC_BUF_INIT;
 		txc_buf_addstr(&t, "Reasoning:\n\n");
 		txc_buf_add(&t, blk->text.ptr, blk->text.len);
@@ -660,9 +666,7 @@ static void assistant_record(struct ctx *c, const struct txc_message *m, size_t 
 		else
 			txc_buf_truncate(b, mark);
 	}
-	if (first) /* every block dropped: keep the turn as an empty text */
-		emit_text(b, "", 0);
-	assistant_tail(c, m, mi);
+	assistant_tail(c, m, mi); /* (never empty: see shown()) */
 }
 
 /* The media types the API takes, and the spellings clients also record (image/PNG, image/jpg). */
@@ -782,6 +786,19 @@ static bool is_summary(const struct txc_message *m)
  * (--lineage), and, with --include-compacted, before the first live message after
  * archived ones (in-place compaction).  Its summary is that message when it is one.
  */
+/* An assistant turn with something to write: one whose every block is reasoning --reasoning
+ * leaves out is not written at all (an empty text block is one the API refuses, and Claude Code
+ * drops it), as an assistant row with no content is not. */
+static bool shown(const struct ctx *c, const struct txc_message *m)
+{
+	if (m->role != TXC_ROLE_ASSISTANT)
+		return true;
+	for (size_t i = 0; i < m->n_blocks; i++)
+		if (m->blocks[i].kind != TXC_BLOCK_THINKING || thinking_shown(c, &m->blocks[i]))
+			return true;
+	return false;
+}
+
 static void plan_boundaries(struct ctx *c, bool *written)
 {
 	const struct txc_transcript *t = c->t;
@@ -796,9 +813,13 @@ static void plan_boundaries(struct ctx *c, bool *written)
 	bool after_archived = false, any = handed; /* --follow --lineage: a continuation after records */
 	for (size_t i = 0; i < n; i++) {
 		const struct txc_message *m = &t->messages[i];
-		written[i] = !m->compacted || c->opt->include_compacted;
-		if (!written[i])
+		written[i] = (!m->compacted || c->opt->include_compacted) && shown(c, m);
+		if (!written[i]) {
+			if (c->bound[i] && i + 1 < n) /* a segment's boundary goes before what is written of it */
+				c->bound[i + 1] = true;
+			c->bound[i] = false;
 			continue;
+		}
 		if (!m->compacted && after_archived)
 			c->bound[i] = true;
 		if (handed) /* its first message written restarts the chain, as --lineage's segment does */

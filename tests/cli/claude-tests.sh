@@ -223,5 +223,50 @@ expect_rc 0 "an id-less call never answered" "$txc" convert noans --to claude --
 grep -q '"tool_use_id":"toolu_txc_noid_1_0"' out.txt && ok "id-less call closed for the API" || bad "id-less call left unanswered"
 if [ -n "${CLAUDE_CHECK:-}" ]; then "$CLAUDE_CHECK" out.txt > /dev/null 2>&1 && ok "claude-check: id-less call" || bad "claude-check: id-less call"; fi
 
+# --- a turn that is only reasoning, which --reasoning leaves out: not written (no empty text
+#     block, which the API refuses and Claude Code drops), the records still one chain, the
+#     session's usage still whole ---
+cat > rs.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL,
+  input_tokens INTEGER, output_tokens INTEGER);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT,
+  timestamp REAL NOT NULL, reasoning TEXT, reasoning_details TEXT);
+INSERT INTO sessions VALUES ('rs', 'cli', 'claude-sonnet-4', 1700000000.0, 1000, 300);
+INSERT INTO messages VALUES (1, 'rs', 'user', 'think first', 1700000001.0, NULL, NULL);
+INSERT INTO messages VALUES (2, 'rs', 'assistant', '', 1700000002.0, 'only thinking here', NULL);
+INSERT INTO messages VALUES (3, 'rs', 'user', 'and now?', 1700000003.0, NULL, NULL);
+INSERT INTO messages VALUES (4, 'rs', 'assistant', '', 1700000004.0, NULL,
+  '[{"type": "reasoning.text", "text": "", "signature": "EqQBCkYIBxgCKkD+withheld==", "format": "anthropic-claude-v1", "index": 0}]');
+INSERT INTO messages VALUES (5, 'rs', 'user', 'last', 1700000005.0, NULL, NULL);
+INSERT INTO messages VALUES (6, 'rs', 'assistant', 'done', 1700000006.0, NULL, NULL);
+SQL
+"$mkdb" rs.db rs.sql || exit 1
+for mode in drop text keep; do
+	expect_rc 0 "reasoning-only turns, --reasoning $mode" "$txc" convert rs --to claude --reasoning $mode --db rs.db
+	mv out.txt rs-$mode.jsonl
+	python3 - rs-$mode.jsonl $mode > py.txt 2>&1 <<'PY' && ok "--reasoning $mode: no empty turn, one chain, usage whole" || bad "--reasoning $mode: $(cat py.txt)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+mode = sys.argv[2]
+msgs = [r for r in recs if r.get("type") in ("user", "assistant")]
+asst = [r for r in msgs if r["type"] == "assistant"]
+for r in asst:
+    c = r["message"]["content"]
+    assert c and all(b.get("type") != "text" or b["text"].strip() for b in c), "empty content: %r" % c
+# drop: both reasoning-only turns go; text: the one with text becomes text, the withheld one goes;
+# keep: both stay (a thinking block, and the signed one with its signature)
+want = {"drop": 1, "text": 2, "keep": 3}[mode]
+assert len(asst) == want, "%d assistant records, want %d" % (len(asst), want)
+prev = None
+for r in msgs:
+    assert r["parentUuid"] == prev, "record %s does not follow %s" % (r["uuid"], prev)
+    prev = r["uuid"]
+u = [r["message"]["usage"] for r in asst]
+assert sum(x["input_tokens"] + x.get("cache_read_input_tokens", 0) + x.get("cache_creation_input_tokens", 0) for x in u) == 1000, u
+assert sum(x["output_tokens"] for x in u) == 300, u
+PY
+	if [ -n "${CLAUDE_CHECK:-}" ]; then "$CLAUDE_CHECK" rs-$mode.jsonl > /dev/null 2>&1 && ok "claude-check: --reasoning $mode" || bad "claude-check: --reasoning $mode"; fi
+done
+
 summary claude-tests
 [ "$fails" = 0 ]
