@@ -9,11 +9,13 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #ifdef __linux__
@@ -1362,12 +1364,23 @@ struct plan {
 	bool skip; /* up_to_date() */
 };
 
+/* Shared by the workers and the parent (an anonymous shared mapping): a worker takes the next
+ * session to render when it is free (one long session does not hold up a fixed share behind
+ * it), and says which it took. */
+struct pool_shared {
+	atomic_size_t claimed; /* todo[0 .. claimed) are taken */
+	atomic_uint owner[];   /* todo[j]'s worker + 1; 0 while no worker took it */
+};
+
 struct pool {
 	size_t n; /* workers; 0: render here */
 	pid_t *pid;
-	FILE **in;    /* what each sends, in the order of the sessions it was given */
-	size_t *todo; /* the sessions to render, in order; the j-th goes to worker j % n */
+	FILE **in;    /* what each sends, in the order of the sessions it took */
+	size_t *todo; /* the sessions to render, in order */
 	size_t n_todo, next;
+	struct pool_shared *sh;
+	size_t sh_size;
+	bool killed; /* workers were started and killed (not all could be): they may have left files */
 };
 
 static void put_u64(struct txc_buf *b, uint64_t x)
@@ -1460,7 +1473,8 @@ static _Noreturn void worker_exit(void)
 	_exit(0);
 }
 
-/* A worker: its own read-only connections, the sessions todo[k], todo[k + n], ...; never returns. */
+/* A worker (the k-th): its own read-only connections, the next session no worker took, until
+ * none is left; never returns. */
 static void worker(const struct bulk *bk, const struct cli_session *v, const struct plan *plan, const struct pool *pl,
 		   size_t k, int fd, size_t n_stores)
 {
@@ -1472,7 +1486,8 @@ static void worker(const struct bulk *bk, const struct cli_session *v, const str
 		orc = TXC_E_FAIL;
 	}
 	unsigned lf = cli_load_flags(bk->a, bk->ops);
-	for (size_t j = k; j < pl->n_todo; j += pl->n) {
+	for (size_t j; (j = atomic_fetch_add(&pl->sh->claimed, 1)) < pl->n_todo;) {
+		atomic_store(&pl->sh->owner[j], (unsigned)k + 1);
 		size_t i = pl->todo[j];
 		struct txc_diag d1 = {0};
 		struct txc_transcript *t = NULL;
@@ -1507,16 +1522,35 @@ static void worker(const struct bulk *bk, const struct cli_session *v, const str
 	worker_exit();
 }
 
+/* Which worker took todo[j]: waited for while every worker is busy with an earlier one; pl->n when
+ * none did and none is left to (every worker ended). */
+static size_t pool_owner(struct pool *pl, size_t j)
+{
+	for (;;) {
+		unsigned w = atomic_load(&pl->sh->owner[j]);
+		if (w > 0)
+			return w - 1;
+		bool alive = false;
+		for (size_t k = 0; k < pl->n && !alive; k++)
+			alive = pl->pid[k] > 0 && waitpid(pl->pid[k], NULL, WNOHANG) == 0;
+		if (!alive && atomic_load(&pl->sh->owner[j]) == 0)
+			return pl->n;
+		struct timespec nap = {0, 200 * 1000}; /* a session's rendering takes longer */
+		nanosleep(&nap, NULL);
+	}
+}
+
 /* The next session's rendering from its worker, as render_one() would have left it (r->path set
  * by the caller, r->assets initialised). */
 static enum outcome receive(struct pool *pl, struct rendered *r, int *lr, struct txc_diag *d)
 {
-	FILE *f = pl->in[pl->next % pl->n];
-	pl->next++;
+	size_t w = pool_owner(pl, pl->next++);
+	FILE *f = w < pl->n ? pl->in[w] : NULL;
 	uint64_t lr64, oc64, code, ok, bytes, messages, kind, n_assets;
 	size_t len;
 	char *msg;
-	if (!get_u64(f, &lr64) || !get_u64(f, &oc64) || !get_u64(f, &code) || (msg = get_bytes(f, &len)) == NULL) {
+	if (f == NULL || !get_u64(f, &lr64) || !get_u64(f, &oc64) || !get_u64(f, &code) ||
+	    (msg = get_bytes(f, &len)) == NULL) {
 		txc_diag_set(d, TXC_E_FAIL, "a worker process stopped; the session was not exported");
 		return FAILED;
 	}
@@ -1582,6 +1616,8 @@ static void pool_stop(struct pool *pl)
 	free(pl->pid);
 	free(pl->in);
 	free(pl->todo);
+	if (pl->sh != NULL)
+		munmap(pl->sh, pl->sh_size);
 	memset(pl, 0, sizeof(*pl));
 }
 
@@ -1600,9 +1636,15 @@ static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_
 	if (jobs < 2 || pl->n_todo < 2 || a->dry_run || a->install || a->store.input || a->store.remote)
 		return; /* (without --install there is a DIR: cmd_export() asks for one) */
 	size_t want = (size_t)jobs < pl->n_todo ? (size_t)jobs : pl->n_todo;
+	pl->sh_size = sizeof(*pl->sh) + pl->n_todo * sizeof(pl->sh->owner[0]);
+	pl->sh = mmap(NULL, pl->sh_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pl->sh == MAP_FAILED) { /* (zeroed when made: nothing taken) */
+		pl->sh = NULL;
+		return; /* all is done here */
+	}
 	pl->pid = txc_xcalloc(want, sizeof(*pl->pid));
 	pl->in = txc_xcalloc(want, sizeof(*pl->in));
-	pl->n = want; /* the workers' share: todo[k], todo[k + want], ... */
+	pl->n = want;
 	fflush(NULL); /* nothing buffered is written twice */
 	for (size_t k = 0; k < want; k++) {
 		int fds[2];
@@ -1610,6 +1652,14 @@ static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_
 			pl->pid[k] = -1;
 			break;
 		}
+#if defined(__linux__) && !defined(F_SETPIPE_SZ)
+#define F_SETPIPE_SZ 1031 /* Linux's; <fcntl.h> names it only with _GNU_SOURCE */
+#endif
+#ifdef F_SETPIPE_SZ
+		/* room for a few hundred sessions' facts: a worker that is ahead goes on rendering while
+		 * the parent waits for a long session from another (the system may allow less: then less) */
+		fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
+#endif
 		pl->pid[k] = fork();
 		if (pl->pid[k] == 0) {
 			close(fds[0]);
@@ -1644,6 +1694,7 @@ static void pool_start(struct pool *pl, const struct bulk *bk, const struct cli_
 					kill(pl->pid[j], SIGKILL);
 			pool_stop(pl);
 			pl->todo = txc_xmalloc(sizeof(*pl->todo));
+			pl->killed = true;
 			return;
 		}
 }
@@ -1731,6 +1782,8 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		mark_running(&bk);
 	struct pool pool;
 	pool_start(&pool, &bk, v, plan, n, st->n, lock);
+	if (pool.killed)
+		bk.swept = false; /* (their temporary files are removed at the end) */
 	for (size_t i = 0; i < n; i++) {
 		const struct cli_store_ref *ref = &st->v[v[i].store];
 		struct txc_transcript *t = NULL;

@@ -406,6 +406,19 @@ cov=0 && grep -q __gcov_ "$txc" 2> /dev/null && cov=1
 [ "$(find kw -name '.txc-tmp-*' -o -name .txc-running | wc -l)" = 0 ] && ok "a killed worker: its temporary file and the mark removed by the run" || bad "a killed worker: left $(find kw -name '.txc-*')"
 expect_rc 0 "after a killed worker" "$txc" export --to markdown -j 2 --out kw --db k.db --progress
 grep -q ': 1 new, 0 updated, 9 unchanged (9 not re-rendered)' err.txt && [ "$(find kw -name '.txc-tmp-*' -o -name .txc-running | wc -l)" = 0 ] && ok || bad "after a killed worker: $(tail -1 err.txt)"
+# the same with the big session first in the order: its worker dies at once, and the sessions
+# after it are taken by the worker that is left (none was tied to the dead one: every one lands)
+i=0; while [ $i -lt 8 ]; do printf "INSERT INTO sessions VALUES ('w%d', 'cli', NULL, 1767600000.0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 'small %d', 0);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('w%d', 'user', 'hello', 1767600001.0);\n" $i $i $i; i=$((i + 1)); done > kf.sql
+printf "INSERT INTO sessions VALUES ('big', 'cli', NULL, 1767700000.0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 'big', 0);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('big', 'user', printf('%%.30000c', 'x'), 1767700001.0);\n" >> kf.sql
+"$mkdb" kf.db "$src/fixtures/features.sql" && "$mkdb" kf.db kf.sql || exit 1
+first=$("$txc" export --to markdown --out kf0 --db kf.db --dry-run 2> /dev/null | head -n 1)
+[ "$first" = "new    kf0/big-big.md" ] && ok "the big session is the first to render" || bad "the test needs big first, not: $first"
+# (16 KiB: the manifest of 12 sessions is more than 8; the big session's file is 30)
+rm -rf kf; rc=$( (ulimit -f 16 && exec "$txc" export --to markdown -j 2 --out kf --db kf.db) > /dev/null 2> kf.err; echo $?) 2> /dev/null
+{ [ "$rc" = 1 ] || { [ $cov = 1 ] && [ "$rc" = 153 ]; }; } && [ "$(grep -c 'worker process stopped' kf.err)" = 1 ] && [ ! -e kf/big-big.md ] &&
+	[ "$(ls kf/w*.md | wc -l)" = 8 ] && ok "a worker dead at the first session: only that one fails" || bad "a worker dead at the first session: exit $rc, $(ls kf | tr '\n' ' ') $(cat kf.err)"
 
 # the manifest's SHA-256 is every file's, with the CPU's SHA instructions and without them
 for e in TXC_SHA=cpu TXC_NO_SHA_NI=1; do
