@@ -714,6 +714,10 @@ if [ "$(id -u)" = 0 ] && [ $native = 1 ] && command -v setpriv > /dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --to markdown --out "$nd/out" --db "$nd/fp.db" > out.txt 2> err.txt; rc=$?
 	grep -v '^profiling:.*gcda' err.txt > err2.txt; mv err2.txt err.txt # a coverage build's counters
 	[ $rc = 1 ] && grep -q "^txc: error: cannot open '$nd/out': Permission denied$" err.txt && [ "$(ls -A "$nd/out")" = "" ] && ok "a DIR that cannot be opened" || bad "a DIR that cannot be opened: exit $rc, $(cat err.txt)"
+	# --dry-run over a DIR its user can search but not list: what is up to date is still known unchanged
+	mkdir "$nd/rd" && chown 65534:65534 "$nd/rd" && setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --to markdown --out "$nd/rd" --db "$nd/fp.db" 2> /dev/null && chmod 311 "$nd/rd"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --to markdown --out "$nd/rd" --db "$nd/fp.db" --dry-run --progress > out.txt 2> err.txt; rc=$?
+	[ $rc = 0 ] && [ "$(grep -c '^same ' out.txt)" = "$nfp" ] && grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok "--dry-run over a DIR that cannot be listed" || bad "--dry-run over a DIR that cannot be listed: exit $rc, $(tail -1 err.txt)"
 	rm -rf "$nd"
 else
 	skip "a DIR that cannot be opened" "not root, no setpriv, or txc runs in a wrapper (its log is root's)"
