@@ -1216,8 +1216,14 @@ static void unmark_running(struct bulk *bk)
 		return;
 	if (bk->count[FAILED] > 0 || !bk->swept)
 		bk->swept = clean_temps(bk->a->out_dir, 2, NULL);
-	if (bk->swept && fstatat(bk->dir_fd, running_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode))
+	/* the mark txc makes is empty; a file with bytes, or a store read under that name, is not ours */
+	struct txc_buf p = TXC_BUF_INIT;
+	struct txc_diag d = {0};
+	txc_buf_addf(&p, "%s/%s", bk->a->out_dir, running_name);
+	if (bk->swept && fstatat(bk->dir_fd, running_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_size == 0 && cli_guard_check(p.buf, &d) == 0)
 		unlinkat(bk->dir_fd, running_name, 0);
+	txc_buf_release(&p);
 }
 
 /* " (K not re-rendered)" after the unchanged count: how many were known from their source alone */

@@ -663,6 +663,15 @@ mv od/empty.md od/.txc-tmp-St0rE1 && mkfifo od/.txc-tmp-F1f0x2
 expect_rc 0 "a store named like a temporary file" "$txc" export --to markdown --out od --db od/.txc-tmp-St0rE1
 cmp -s od/.txc-tmp-St0rE1 fp.db && [ -p od/.txc-tmp-F1f0x2 ] && ok || bad "a store or a FIFO named like a temporary file was removed"
 rm -f od/.txc-tmp-St0rE1 od/.txc-tmp-F1f0x2
+# ... nor one named like the mark of a running export (found: a stopped run; never removed), nor a
+# file of the user's of that name (txc's mark is empty)
+cp fp.db od/.txc-running
+expect_rc 0 "a store named like the mark" "$txc" export --to markdown --out od --db od/.txc-running
+cmp -s od/.txc-running fp.db && ok || bad "a store named like the mark was removed"
+printf 'my notes\n' > od/.txc-running && rm od/empty.md
+expect_rc 0 "a file of the user's named like the mark" "$txc" export --to markdown --out od --db fp.db
+[ "$(cat od/.txc-running)" = 'my notes' ] && [ -s od/empty.md ] && ok || bad "a file of the user's named like the mark was removed"
+rm -f od/.txc-running
 
 # ---- no session selected: DIR made, nothing written, said ----
 rm -rf o0 && expect_rc 0 "no session selected" "$txc" export --to markdown --out o0 --title no-such-title --db fp.db --progress
