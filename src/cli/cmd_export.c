@@ -340,7 +340,7 @@ static char *opt_str(const struct txc_json *o, const char *key)
 	return v ? txc_xstrdup(v) : NULL;
 }
 
-/* One line of the manifest (len bytes, with its newline), its tree parsed in a */
+/* One line of the manifest (len bytes, with its newline), its tree parsed in the arena a */
 static void manifest_line(struct manifest *m, const char *file, size_t lineno, struct txc_arena *a, char *line,
 			  ssize_t len)
 {
