@@ -342,7 +342,7 @@ static char *opt_str(const struct txc_json *o, const char *key)
 	return v ? txc_xstrdup(v) : NULL;
 }
 
-/* One line of the manifest (len bytes, with its newline), its tree parsed in a */
+/* One line of the manifest (len bytes, with its newline), its tree parsed in the arena a */
 static void manifest_line(struct manifest *m, const char *file, size_t lineno, struct txc_arena *a, char *line,
 			  ssize_t len)
 {
@@ -622,9 +622,15 @@ static bool file_stat_sig(const struct bulk *bk, const char *rel, const struct a
 	bool ok = true;
 	for (size_t i = 0; i <= an && ok; i++) {
 		struct stat sb;
-		/* relative to DIR's descriptor: the kernel walks DIR's path once, not once per file */
+		/* relative to DIR's descriptor: the kernel walks DIR's path once, not once per file (a dry
+		 * run's DIR that could not be opened, one its user may search but not list: by its path) */
 		const char *r = i ? av[i - 1].path : rel;
-		ok = r[0] != '/' && fstatat(bk->dir_fd, r, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode);
+		struct txc_buf p = TXC_BUF_INIT;
+		if (bk->dir_fd < 0)
+			txc_buf_addf(&p, "%s/%s", bk->a->out_dir, r);
+		ok = r[0] != '/' && fstatat(bk->dir_fd, p.len ? p.buf : r, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		     S_ISREG(sb.st_mode);
+		txc_buf_release(&p);
 		int64_t f[7] = {(int64_t)sb.st_dev,         (int64_t)sb.st_ino,          (int64_t)sb.st_size,
 				(int64_t)sb.st_mtim.tv_sec, (int64_t)sb.st_mtim.tv_nsec, (int64_t)sb.st_ctim.tv_sec,
 				(int64_t)sb.st_ctim.tv_nsec};
@@ -1178,7 +1184,7 @@ static int open_dir(struct bulk *bk, char **manifest, int *lock, struct txc_diag
 		clean_temps(a->out_dir, 0, &bk->running);
 		bk->m.file = *manifest;
 	} else {
-		bk->dir_fd = open(a->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* -1: nothing there is up to date */
+		bk->dir_fd = open(a->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* -1: files looked at by path */
 	}
 	manifest_read(&bk->m, *manifest);
 	/* a stopped run's leftovers in the profile and image folders; no manifest: a first run (an
@@ -1212,8 +1218,14 @@ static void unmark_running(struct bulk *bk)
 		return;
 	if (bk->count[FAILED] > 0 || !bk->swept)
 		bk->swept = clean_temps(bk->a->out_dir, 2, NULL);
-	if (bk->swept && fstatat(bk->dir_fd, running_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode))
+	/* the mark txc makes is empty; a file with bytes, or a store read under that name, is not ours */
+	struct txc_buf p = TXC_BUF_INIT;
+	struct txc_diag d = {0};
+	txc_buf_addf(&p, "%s/%s", bk->a->out_dir, running_name);
+	if (bk->swept && fstatat(bk->dir_fd, running_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_size == 0 && cli_guard_check(p.buf, &d) == 0)
 		unlinkat(bk->dir_fd, running_name, 0);
+	txc_buf_release(&p);
 }
 
 /* " (K not re-rendered)" after the unchanged count: how many were known from their source alone */

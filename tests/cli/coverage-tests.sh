@@ -378,7 +378,8 @@ expect_rc 0 "no images, all unchanged" "$txc" export --to markdown --out bp --in
 [ ! -e $A ] && ok "no images: the empty assets folder removed too" || bad "assets folder left: $(find bp | sort | tr '\n' ' ')"
 # leftovers of a stopped run (which left DIR marked): ".txc-tmp-" and 6 characters, in DIR and below; nothing else
 mkdir -p bp/deep/er/est
-for f in bp/.txc-running bp/.txc-tmp-abcdef bp/deep/.txc-tmp-ghijkl bp/.txc-tmp-short bp/.txc-tmp-abcdefg bp/deep/er/est/.txc-tmp-mnopqr; do echo x > "$f"; done
+: > bp/.txc-running # (the mark txc makes is empty)
+for f in bp/.txc-tmp-abcdef bp/deep/.txc-tmp-ghijkl bp/.txc-tmp-short bp/.txc-tmp-abcdefg bp/deep/er/est/.txc-tmp-mnopqr; do echo x > "$f"; done
 ln -s ../outside.md bp/.txc-tmp-linkxx
 expect_rc 0 "leftovers of a stopped run" "$txc" export --to markdown --out bp --input pics3.jsonl
 [ ! -e bp/.txc-tmp-abcdef ] && [ ! -e bp/deep/.txc-tmp-ghijkl ] && [ ! -e bp/.txc-running ] && ok "leftovers: removed in DIR and below, and the mark" || bad "leftovers kept: $(find bp -name '.txc-*')"

@@ -676,6 +676,15 @@ mv od/empty.md od/.txc-tmp-St0rE1 && mkfifo od/.txc-tmp-F1f0x2
 expect_rc 0 "a store named like a temporary file" "$txc" export --to markdown --out od --db od/.txc-tmp-St0rE1
 cmp -s od/.txc-tmp-St0rE1 fp.db && [ -p od/.txc-tmp-F1f0x2 ] && ok || bad "a store or a FIFO named like a temporary file was removed"
 rm -f od/.txc-tmp-St0rE1 od/.txc-tmp-F1f0x2
+# ... nor one named like the mark of a running export (found: a stopped run; never removed), nor a
+# file of the user's of that name (txc's mark is empty)
+cp fp.db od/.txc-running
+expect_rc 0 "a store named like the mark" "$txc" export --to markdown --out od --db od/.txc-running
+cmp -s od/.txc-running fp.db && ok || bad "a store named like the mark was removed"
+printf 'my notes\n' > od/.txc-running && rm od/empty.md
+expect_rc 0 "a file of the user's named like the mark" "$txc" export --to markdown --out od --db fp.db
+[ "$(cat od/.txc-running)" = 'my notes' ] && [ -s od/empty.md ] && ok || bad "a file of the user's named like the mark was removed"
+rm -f od/.txc-running
 
 # ---- no session selected: DIR made, nothing written, said ----
 rm -rf o0 && expect_rc 0 "no session selected" "$txc" export --to markdown --out o0 --title no-such-title --db fp.db --progress
@@ -727,6 +736,10 @@ if [ "$(id -u)" = 0 ] && [ $native = 1 ] && command -v setpriv > /dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --to markdown --out "$nd/out" --db "$nd/fp.db" > out.txt 2> err.txt; rc=$?
 	grep -v '^profiling:.*gcda' err.txt > err2.txt; mv err2.txt err.txt # a coverage build's counters
 	[ $rc = 1 ] && grep -q "^txc: error: cannot open '$nd/out': Permission denied$" err.txt && [ "$(ls -A "$nd/out")" = "" ] && ok "a DIR that cannot be opened" || bad "a DIR that cannot be opened: exit $rc, $(cat err.txt)"
+	# --dry-run over a DIR its user can search but not list: what is up to date is still known unchanged
+	mkdir "$nd/rd" && chown 65534:65534 "$nd/rd" && setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --to markdown --out "$nd/rd" --db "$nd/fp.db" 2> /dev/null && chmod 311 "$nd/rd"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --to markdown --out "$nd/rd" --db "$nd/fp.db" --dry-run --progress > out.txt 2> err.txt; rc=$?
+	[ $rc = 0 ] && [ "$(grep -c '^same ' out.txt)" = "$nfp" ] && grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok "--dry-run over a DIR that cannot be listed" || bad "--dry-run over a DIR that cannot be listed: exit $rc, $(tail -1 err.txt)"
 	rm -rf "$nd"
 else
 	skip "a DIR that cannot be opened" "not root, no setpriv, or txc runs in a wrapper (its log is root's)"
