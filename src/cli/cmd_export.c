@@ -225,6 +225,7 @@ struct manifest {
 	struct eindex by_path, by_session;
 	const char *file; /* DIR/manifest.jsonl, NULL in a dry run */
 	int journal;      /* file opened for appending; -1 none, -2 not yet */
+	bool whole;       /* as read: as a finished run writes it, one line per path, sorted */
 };
 
 static size_t key_hash(const char *p, size_t len)
@@ -404,6 +405,9 @@ static void manifest_read(struct manifest *m, const char *file)
 	}
 	free(line);
 	fclose(f);
+	m->whole = m->n == lineno;
+	for (size_t i = 1; i < m->n && m->whole; i++)
+		m->whole = strcmp(m->v[i - 1].path, m->v[i].path) < 0;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -1188,9 +1192,10 @@ static int open_dir(struct bulk *bk, char **manifest, int *lock, struct txc_diag
 	}
 	manifest_read(&bk->m, *manifest);
 	/* a stopped run's leftovers in the profile and image folders; no manifest: a first run (an
-	 * empty DIR) or one whose manifest was removed, with no other way to tell */
+	 * empty DIR) or one whose manifest was removed, with no other way to tell; a manifest not as
+	 * a run ends it: a run stopped after it recorded a file (txc before the mark made none) */
 	bk->swept = true;
-	if (!a->dry_run && (bk->running || bk->m.n == 0))
+	if (!a->dry_run && (bk->running || bk->m.n == 0 || !bk->m.whole))
 		bk->swept = clean_temps(a->out_dir, 2, NULL);
 	return 0;
 }
@@ -1202,10 +1207,18 @@ static void mark_running(struct bulk *bk)
 {
 	if (bk->running || bk->a->dry_run || bk->dir_fd < 0)
 		return;
-	int fd = openat(bk->dir_fd, running_name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	struct txc_buf p = TXC_BUF_INIT;
+	struct txc_diag d = {0};
+	txc_buf_addf(&p, "%s/%s", bk->a->out_dir, running_name);
+	int fd = cli_guard_check(p.buf, &d) != 0
+			 ? -1
+			 : openat(bk->dir_fd, running_name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd >= 0)
 		close(fd);
-	bk->running = true; /* (not made: the run's files fail the same way, and the next run sweeps all) */
+	txc_buf_release(&p);
+	/* (not made, in a DIR txc cannot write: its files and manifest fail the same way; a kill of
+	 * this run then leaves its leftovers in subfolders until a run finds a manifest not whole) */
+	bk->running = true;
 }
 
 /* The run is over (its workers gone, the lock still held): after a failure (a worker that died

@@ -380,6 +380,14 @@ for point in tmp:1 file:2 journal:3 tmp:4 manifest:1; do
 	grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok || bad "after kill at $point, again: $(tail -1 err.txt)"
 done
 
+# a run of a txc that made no mark, stopped after it recorded a file: its manifest holds the
+# journal's extra line (not as a run ends it), which is enough to sweep the image folders too
+rm -rf up; "$txc" export --to markdown --out up --db fp.db > /dev/null 2>&1
+head -n 1 up/manifest.jsonl >> up/manifest.jsonl && : > up/img-n-code-title.md.assets/.txc-tmp-OldRun
+expect_rc 0 "after a stopped run of a txc without the mark" "$txc" export --to markdown --out up --db fp.db
+[ ! -e up/img-n-code-title.md.assets/.txc-tmp-OldRun ] && [ ! -e up/.txc-running ] &&
+	[ "$(wc -l < up/manifest.jsonl)" = "$nfp" ] && ok "its leftover in an image folder removed, the manifest whole" || bad "old run's leftover: $(find up -name '.txc-*') $(wc -l < up/manifest.jsonl)"
+
 # ---- -j N: the same files, manifest and progress whatever N (workers render, one process decides) ----
 for fmt in markdown claude html; do
 	for j in 1 3; do
