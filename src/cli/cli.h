@@ -164,8 +164,9 @@ int cli_parse_when(const char *s, bool utc, bool until, double now, double *out)
 enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
 				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
 /* export --out from one store, without --limit or --order: Hermes's export order (a look at each
- * session's messages) is left to cli_select_export_order(), for a run that writes something;
- * the sessions come newest first, as `list` shows them. */
+ * session's messages) is left to cli_select_export_order(), for a run that says something of two
+ * sessions or more (it renders them, or it is a dry run); the sessions come newest first, as
+ * `list` shows them. */
 bool cli_select_order_later(const struct cli_args *a, unsigned cmd, const struct cli_stores *st);
 /* The order cli_select_sessions() would have given: perm[k] is the index in v of the k-th. */
 enum txc_err cli_select_export_order(struct cli_stores *st, const struct cli_session *v, size_t n, size_t *perm,
