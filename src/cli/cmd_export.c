@@ -199,8 +199,11 @@ struct asset_rec {
 	char sha[65];
 };
 
+/* An entry's strings live in its manifest's arena (freed with it: a re-run read 800 lines into
+ * 8 allocations each); its asset list is its own. */
 struct entry {
 	char *path, *line;                /* path relative to DIR; the manifest line without its newline */
+	size_t path_len;
 	char *session, *profile, *format; /* NULL when absent */
 	size_t session_len;               /* an id may hold NUL bytes */
 	char sha[65];
@@ -223,7 +226,8 @@ struct manifest {
 	struct entry *v;
 	size_t n, cap;
 	struct eindex by_path, by_session;
-	const char *file; /* DIR/manifest.jsonl, NULL in a dry run */
+	struct txc_arena *strs; /* the entries' strings */
+	const char *file;       /* DIR/manifest.jsonl, NULL in a dry run */
 	int journal;      /* file opened for appending; -1 none, -2 not yet */
 	bool whole;       /* as read: as a finished run writes it, one line per path, sorted */
 };
@@ -240,7 +244,7 @@ static struct txc_str entry_key(const struct entry *e, bool by_session)
 {
 	if (by_session)
 		return (struct txc_str){e->session, e->session ? e->session_len : 0};
-	return (struct txc_str){e->path, strlen(e->path)};
+	return (struct txc_str){e->path, e->path_len};
 }
 
 static void eindex_put(struct eindex *x, const struct manifest *m, size_t i, bool by_session)
@@ -290,27 +294,39 @@ static size_t *eindex_get(const struct eindex *x, const struct manifest *m, cons
 	return v;
 }
 
+/* The first entry (lowest index) for path that was not dropped: probed in place, no list built
+ * (it is looked up for every session of every run) */
 static struct entry *manifest_find(struct manifest *m, const char *path)
 {
-	size_t n, *v = eindex_get(&m->by_path, m, path, strlen(path), false, &n);
-	struct entry *e = NULL;
-	for (size_t i = 0; i < n && e == NULL; i++)
-		if (!m->v[v[i]].dropped)
-			e = &m->v[v[i]];
-	free(v);
-	return e;
+	const struct eindex *x = &m->by_path;
+	size_t len = strlen(path), best = SIZE_MAX;
+	for (size_t h = x->cap ? key_hash(path, len) & (x->cap - 1) : 0; x->cap && x->slot[h];
+	     h = (h + 1) & (x->cap - 1)) {
+		size_t i = x->slot[h] - 1;
+		const struct entry *e = &m->v[i];
+		if (i < best && !e->dropped && e->path_len == len && memcmp(e->path, path, len) == 0)
+			best = i;
+	}
+	return best == SIZE_MAX ? NULL : &m->v[best];
+}
+
+/* a copy of n bytes of p in the manifest's arena, NUL-terminated; NULL for NULL */
+static char *mstr(struct manifest *m, const char *p, size_t n)
+{
+	if (p == NULL)
+		return NULL;
+	if (m->strs == NULL)
+		m->strs = txc_arena_new(0);
+	return (char *)txc_arena_str(m->strs, p, n).ptr;
+}
+
+static char *mstr_c(struct manifest *m, const char *p)
+{
+	return p ? mstr(m, p, strlen(p)) : NULL;
 }
 
 static void entry_clear(struct entry *e)
 {
-	free(e->line);
-	free(e->session);
-	free(e->profile);
-	free(e->format);
-	free(e->exported_at);
-	free(e->source_fp);
-	free(e->render);
-	free(e->fstat);
 	e->exported_at = e->source_fp = e->render = e->fstat = NULL;
 	for (size_t i = 0; i < e->n_assets; i++)
 		free(e->assets[i].path);
@@ -332,15 +348,15 @@ static struct entry *manifest_put(struct manifest *m, const char *path)
 	}
 	e = &m->v[m->n++];
 	memset(e, 0, sizeof(*e));
-	e->path = txc_xstrdup(path);
+	e->path_len = strlen(path);
+	e->path = mstr(m, path, e->path_len);
 	eindex_put(&m->by_path, m, m->n - 1, false);
 	return e;
 }
 
-static char *opt_str(const struct txc_json *o, const char *key)
+static char *opt_str(struct manifest *m, const struct txc_json *o, const char *key)
 {
-	const char *v = txc_json_cstr(txc_json_get(o, key));
-	return v ? txc_xstrdup(v) : NULL;
+	return mstr_c(m, txc_json_cstr(txc_json_get(o, key)));
 }
 
 /* One line of the manifest (len bytes, with its newline), its tree parsed in the arena a */
@@ -360,20 +376,20 @@ static void manifest_line(struct manifest *m, const char *file, size_t lineno, s
 	}
 	struct entry *e = manifest_put(m, path);
 	entry_clear(e);
-	e->line = txc_xstrdup(line);
+	e->line = mstr(m, line, (size_t)len);
 	memcpy(e->sha, sha, 65);
 	const struct txc_json *sid = txc_json_get(o, "session_id");
 	if (sid != NULL && sid->kind == TXC_JSON_STRING) {
-		e->session = txc_xstrndup(sid->s.ptr, sid->s.len);
+		e->session = mstr(m, sid->s.ptr, sid->s.len);
 		e->session_len = sid->s.len;
 	}
 	eindex_put(&m->by_session, m, (size_t)(e - m->v), true);
-	e->profile = opt_str(o, "profile");
-	e->format = opt_str(o, "format");
-	e->exported_at = opt_str(o, "exported_at");
-	e->source_fp = opt_str(o, "source_fingerprint");
-	e->render = opt_str(o, "render_key");
-	e->fstat = opt_str(o, "file_stat");
+	e->profile = opt_str(m, o, "profile");
+	e->format = opt_str(m, o, "format");
+	e->exported_at = opt_str(m, o, "exported_at");
+	e->source_fp = opt_str(m, o, "source_fingerprint");
+	e->render = opt_str(m, o, "render_key");
+	e->fstat = opt_str(m, o, "file_stat");
 	as = txc_json_get(o, "assets");
 	for (size_t i = 0; as != NULL && as->kind == TXC_JSON_ARRAY && i < as->n; i++) {
 		const char *ap = txc_json_cstr(txc_json_get(as->items[i], "path"));
@@ -495,11 +511,10 @@ static void manifest_journal_add(struct manifest *m, const char *line)
 
 static void manifest_free(struct manifest *m)
 {
-	for (size_t i = 0; i < m->n; i++) {
+	for (size_t i = 0; i < m->n; i++)
 		entry_clear(&m->v[i]);
-		free(m->v[i].path);
-	}
 	free(m->v);
+	txc_arena_free(m->strs);
 	eindex_free(&m->by_path);
 	eindex_free(&m->by_session);
 	if (m->journal >= 0)
@@ -645,7 +660,12 @@ static bool file_stat_sig(const struct bulk *bk, const char *rel, const struct a
 			h[1] ^= h[1] >> 31;
 		}
 	}
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+	unsigned char be[16]; /* "%016llx%016llx" without snprintf (a tenth of its cost; once per session) */
+	for (int k = 0; k < 8; k++) {
+		be[k] = (unsigned char)(h[0] >> (56 - 8 * k));
+		be[8 + k] = (unsigned char)(h[1] >> (56 - 8 * k));
+	}
+	txc_hex(out, be, 16);
 	return ok;
 }
 
@@ -729,7 +749,7 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	char fst[33] = "";
 	if (!bk->a->dry_run && !file_stat_sig(bk, rel, av, an, fst))
 		fst[0] = '\0';
-	char *stamp = txc_xstrdup(same && e->exported_at != NULL ? e->exported_at : bk->stamp);
+	const char *stamp = same && e->exported_at != NULL ? e->exported_at : bk->stamp;
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_buf_addstr(&b, "{\"session_id\":");
 	txc_json_emit_str(&b, t->id, t->id_len);
@@ -750,24 +770,25 @@ static void record(struct bulk *bk, const char *rel, const struct cli_store_ref 
 	txc_buf_addstr(&b, t->page);
 	txc_buf_addch(&b, '}');
 	if (same && strcmp(b.buf, e->line) == 0) {
-		free(stamp);
 		free_assets(av, an);
 		txc_buf_release(&b);
 		return;
 	}
+	struct manifest *m = &bk->m;
 	entry_clear(e);
-	e->exported_at = stamp;
+	e->exported_at = mstr_c(m, stamp); /* (the old one stays in the arena: it may be stamp) */
 	if (bk->cur_fp.len && fst[0]) {
-		e->source_fp = txc_xstrndup(bk->cur_fp.ptr, bk->cur_fp.len);
-		e->render = txc_xstrdup(bk->cur_render);
-		e->fstat = txc_xstrdup(fst);
+		e->source_fp = mstr(m, bk->cur_fp.ptr, bk->cur_fp.len);
+		e->render = mstr_c(m, bk->cur_render);
+		e->fstat = mstr_c(m, fst);
 	}
-	e->line = txc_buf_detach(&b, NULL);
-	e->session = txc_xstrndup(t->id, t->id_len);
+	e->line = mstr(m, b.buf, b.len);
+	txc_buf_release(&b);
+	e->session = mstr(m, t->id, t->id_len);
 	e->session_len = t->id_len;
-	eindex_put(&bk->m.by_session, &bk->m, (size_t)(e - bk->m.v), true);
-	e->profile = ref->profile ? txc_xstrdup(ref->profile) : NULL;
-	e->format = txc_xstrdup(bk->ops->name);
+	eindex_put(&m->by_session, m, (size_t)(e - m->v), true);
+	e->profile = mstr_c(m, ref->profile);
+	e->format = mstr_c(m, bk->ops->name);
 	memcpy(e->sha, sha, 65);
 	e->assets = av;
 	e->n_assets = an;
@@ -1339,8 +1360,9 @@ static int write_index(struct bulk *bk, struct txc_diag *d)
 		txc_buf_addf(&line, "{\"path\":\"%s\",\"format\":\"index\",\"bytes\":%zu,\"sha256\":\"%s\"}", index_rel,
 			     page.len, sha);
 		entry_clear(e);
-		e->line = txc_buf_detach(&line, NULL);
-		e->format = txc_xstrdup("index");
+		e->line = mstr(&bk->m, line.buf, line.len);
+		txc_buf_release(&line);
+		e->format = mstr_c(&bk->m, "index");
 		memcpy(e->sha, sha, 65);
 	}
 	txc_buf_release(&page);

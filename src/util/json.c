@@ -204,20 +204,31 @@ static int parse_number(struct parser *ps, struct txc_json *v)
 
 static int parse_value(struct parser *ps, const struct txc_json **out);
 
-/* growable item list used while parsing one container */
+/* growable item list used while parsing one container: the first ITEMS_INLINE on the stack (most
+ * containers are small: a malloc and free each was a tenth of parsing a manifest line) */
+#define ITEMS_INLINE 16
 struct items {
 	const struct txc_json **v;
 	struct txc_str *k;
 	size_t n, cap;
+	const struct txc_json *v0[ITEMS_INLINE];
+	struct txc_str k0[ITEMS_INLINE];
 };
 
 static void items_push(struct items *it, struct txc_str key, const struct txc_json *v, bool keyed)
 {
-	if (it->n == it->cap) {
-		it->cap = it->cap ? it->cap * 2 : 8;
-		it->v = txc_xrealloc(it->v, it->cap * sizeof(*it->v));
+	if (it->cap == 0) {
+		it->v = it->v0;
+		it->k = it->k0;
+		it->cap = ITEMS_INLINE;
+	} else if (it->n == it->cap) {
+		bool inline_now = it->v == it->v0;
+		it->cap *= 2;
+		it->v = inline_now ? memcpy(txc_xmalloc(it->cap * sizeof(*it->v)), it->v0, sizeof(it->v0))
+				   : txc_xrealloc(it->v, it->cap * sizeof(*it->v));
 		if (keyed)
-			it->k = txc_xrealloc(it->k, it->cap * sizeof(*it->k));
+			it->k = inline_now ? memcpy(txc_xmalloc(it->cap * sizeof(*it->k)), it->k0, sizeof(it->k0))
+					   : txc_xrealloc(it->k, it->cap * sizeof(*it->k));
 	}
 	it->v[it->n] = v;
 	if (keyed)
@@ -236,8 +247,10 @@ static void finish(struct parser *ps, struct txc_json *v, struct items *it, bool
 		if (it->n)
 			memcpy(v->keys, it->k, it->n * sizeof(*v->keys));
 	}
-	free(it->v);
-	free(it->k);
+	if (it->v != it->v0)
+		free(it->v);
+	if (keyed && it->k != it->k0)
+		free(it->k);
 }
 
 /* duplicate-key index: open addressing over item positions, built lazily */
@@ -293,7 +306,10 @@ static void index_key(struct items *it, size_t *tab, size_t tcap)
 
 static int parse_object(struct parser *ps, struct txc_json *v)
 {
-	struct items it = {0};
+	struct items it;
+	it.v = NULL; /* (the inline arrays need no zeroing) */
+	it.k = NULL;
+	it.n = it.cap = 0;
 	size_t *tab = NULL, tcap = 0;
 	int rc = -1;
 	v->kind = TXC_JSON_OBJECT;
@@ -350,7 +366,10 @@ out:
 
 static int parse_array(struct parser *ps, struct txc_json *v)
 {
-	struct items it = {0};
+	struct items it;
+	it.v = NULL; /* (the inline arrays need no zeroing) */
+	it.k = NULL;
+	it.n = it.cap = 0;
 	int rc = -1;
 	v->kind = TXC_JSON_ARRAY;
 	ps->p++;
