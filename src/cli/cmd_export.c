@@ -202,7 +202,7 @@ struct asset_rec {
 /* An entry's strings live in its manifest's arena (freed with it: a re-run read 800 lines into
  * 8 allocations each); its asset list is its own. */
 struct entry {
-	char *path, *line;                /* path relative to DIR; the manifest line without its newline */
+	char *path, *line; /* path relative to DIR; the manifest line without its newline */
 	size_t path_len;
 	char *session, *profile, *format; /* NULL when absent */
 	size_t session_len;               /* an id may hold NUL bytes */
@@ -228,8 +228,8 @@ struct manifest {
 	struct eindex by_path, by_session;
 	struct txc_arena *strs; /* the entries' strings */
 	const char *file;       /* DIR/manifest.jsonl, NULL in a dry run */
-	int journal;      /* file opened for appending; -1 none, -2 not yet */
-	bool whole;       /* as read: as a finished run writes it, one line per path, sorted */
+	int journal;            /* file opened for appending; -1 none, -2 not yet */
+	bool whole;             /* as read: as a finished run writes it, one line per path, sorted */
 };
 
 static size_t key_hash(const char *p, size_t len)
