@@ -234,6 +234,36 @@ static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struc
 
 /* ---- listings ---- */
 
+/*
+ * What tells that a session's rows changed, two seeks in the index on messages(session_id, id):
+ * its first and last message rows (added, pruned, compaction's new rows); then its whole session
+ * row (message_count, ended_at, title, tokens, rewind_count, ...), all hashed by db_fingerprint().
+ * A count(*) would read every index entry: 7x the cost of `list`.
+ */
+static void fingerprint_cols(struct hermes_db *s, struct txc_buf *b)
+{
+	if (s->has_messages && txc_hermes_db_has_col(&s->msg, "session_id")) {
+		const char *id = txc_hermes_db_has_col(&s->msg, "id") ? "m.\"id\"" : "m.rowid";
+		txc_buf_addf(b,
+			     ", (SELECT min(%s) FROM messages m WHERE m.session_id = s.id), (SELECT max(%s) FROM "
+			     "messages m WHERE m.session_id = s.id)",
+			     id, id);
+	} else {
+		txc_buf_addstr(b, ", NULL, NULL");
+	}
+	txc_buf_addstr(b, ", s.*");
+}
+
+/* The fingerprints apart, in rowid order: sorting the listing with every session's whole row in
+ * it (sixty columns) was a sixth of a re-run's instructions; a table read in rowid order is not
+ * sorted.  Column 0 is the rowid. */
+static void fingerprint_sql(struct hermes_db *s, struct txc_buf *b)
+{
+	txc_buf_addf(b, "SELECT s.%s", s->rowid);
+	fingerprint_cols(s, b);
+	txc_buf_addf(b, " FROM sessions s ORDER BY s.%s", s->rowid);
+}
+
 static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
 {
 	if (flags & TXC_LIST_IDS_ONLY) {
@@ -258,23 +288,8 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
 		txc_buf_addstr(b, " AS last_active");
 	}
 	identity_cols(s, b); /* not part of the row */
-	if (flags & TXC_LIST_FINGERPRINT) {
-		/* what tells that a session's rows changed, two seeks in the index on messages(session_id,
-		 * id): its first and last message rows (added, pruned, compaction's new rows); then its whole
-		 * session row (message_count, ended_at, title, tokens, rewind_count, ...), all hashed by
-		 * db_fingerprint().  A count(*) would read every index entry: 7x the cost of `list`. */
-		if (s->has_messages && txc_hermes_db_has_col(&s->msg, "session_id")) {
-			const char *id = txc_hermes_db_has_col(&s->msg, "id") ? "m.\"id\"" : "m.rowid";
-			txc_buf_addf(
-				b,
-				", (SELECT min(%s) FROM messages m WHERE m.session_id = s.id), (SELECT max(%s) FROM "
-				"messages m WHERE m.session_id = s.id)",
-				id, id);
-		} else {
-			txc_buf_addstr(b, ", NULL, NULL");
-		}
-		txc_buf_addstr(b, ", s.*");
-	}
+	if ((flags & TXC_LIST_FINGERPRINT) && s->rowid == NULL) /* (else fingerprint_sql(): unsorted) */
+		fingerprint_cols(s, b);
 	txc_buf_addstr(b, " FROM sessions s");
 	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC, id DESC"
 									: " ORDER BY id DESC");
@@ -350,6 +365,48 @@ static struct txc_str db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, int 
 	return (struct txc_str){hex, 32};
 }
 
+struct fp_row {
+	int64_t rowid;
+	struct txc_str fp;
+};
+
+/* v[i].fingerprint for the n sessions whose rowids are rowid[i] (fingerprint_sql()); a session
+ * not found (added between the two reads) has none, and is rendered */
+static int fill_fingerprints(struct hermes_db *s, struct txc_arena *a, struct txc_session_info *v,
+			     const int64_t *rowid, size_t n)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	sqlite3_stmt *st;
+	fingerprint_sql(s, &b);
+	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
+	txc_buf_release(&b);
+	if (rc != SQLITE_OK)
+		return rc;
+	size_t cap = n ? n : 1, count = 0;
+	struct fp_row *f = txc_xmalloc(cap * sizeof(*f));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (count == cap)
+			f = txc_xrealloc(f, (cap *= 2) * sizeof(*f));
+		f[count].rowid = sqlite3_column_int64(st, 0);
+		f[count++].fp = db_fingerprint(a, st, 1);
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) { /* rowids ascend: a binary search */
+		size_t lo = 0, hi = count;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (f[mid].rowid < rowid[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < count && f[lo].rowid == rowid[i])
+			v[i].fingerprint = f[lo].fp;
+	}
+	free(f);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 /* Every session, archived ones too, newest first (TXC_SRC_ORDERED). */
 static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
 		       struct txc_diag *d)
@@ -364,21 +421,32 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 		return txc_hermes_db_error(s, rc, d, "list the sessions of");
 	size_t cap = 64, count = 0;
 	struct txc_session_info *v = txc_xmalloc(cap * sizeof(*v)); /* heap while growing, then one arena copy */
-	bool fp = flags & TXC_LIST_FINGERPRINT;
-	int ncols = sqlite3_column_count(st) - 2 - (fp ? 2 + star_cols(s) : 0);
+	bool fp = flags & TXC_LIST_FINGERPRINT, fp_apart = fp && s->rowid != NULL;
+	int64_t *rowid = fp_apart ? txc_xmalloc(cap * sizeof(*rowid)) : NULL;
+	int ncols = sqlite3_column_count(st) - 2 - (fp && !fp_apart ? 2 + star_cols(s) : 0);
 	struct txc_str *keys = column_keys(a, st, ncols);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (count == cap)
+		if (count == cap) {
 			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
+			if (fp_apart)
+				rowid = txc_xrealloc(rowid, cap * sizeof(*rowid));
+		}
 		const struct txc_json *row = row_object(a, st, ncols, keys, false);
 		txc_source_info(row, &v[count]);
 		v[count].sid = row_sid(a, st, txc_json_get(row, "id"), ncols);
 		v[count].archived = txc_hermes_archived(column_value(a, st, ncols + 1));
-		if (fp)
+		if (fp_apart)
+			rowid[count] = sqlite3_column_int64(st, ncols);
+		else if (fp)
 			v[count].fingerprint = db_fingerprint(a, st, ncols + 2);
 		count++;
 	}
 	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE && fp_apart) {
+		rc = fill_fingerprints(s, a, v, rowid, count);
+		rc = rc == SQLITE_OK ? SQLITE_DONE : rc;
+	}
+	free(rowid);
 	if (rc == SQLITE_DONE) {
 		*out = txc_arena_array(a, count ? count : 1, sizeof(*v));
 		if (count)
