@@ -287,7 +287,7 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
 		last_active_expr(s, b);
 		txc_buf_addstr(b, " AS last_active");
 	}
-	identity_cols(s, b); /* not part of the row */
+	identity_cols(s, b);                                    /* not part of the row */
 	if ((flags & TXC_LIST_FINGERPRINT) && s->rowid == NULL) /* (else fingerprint_sql(): unsorted) */
 		fingerprint_cols(s, b);
 	txc_buf_addstr(b, " FROM sessions s");
@@ -372,8 +372,8 @@ struct fp_row {
 
 /* v[i].fingerprint for the n sessions whose rowids are rowid[i] (fingerprint_sql()); a session
  * not found (added between the two reads) has none, and is rendered */
-static int fill_fingerprints(struct hermes_db *s, struct txc_arena *a, struct txc_session_info *v,
-			     const int64_t *rowid, size_t n)
+static int fill_fingerprints(struct hermes_db *s, struct txc_arena *a, struct txc_session_info *v, const int64_t *rowid,
+			     size_t n)
 {
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
