@@ -402,25 +402,54 @@ static void manifest_line(struct manifest *m, const char *file, size_t lineno, s
 	}
 }
 
+/* A file's bytes and a NUL after them, read in as few calls as its size allows (stdio read a
+ * manifest 4 KiB at a time: 200 system calls a re-run); NULL when it cannot be read. */
+static char *file_bytes(const char *file, size_t *len)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0)
+		return NULL;
+	size_t cap = fstat(fd, &sb) == 0 && sb.st_size > 0 ? (size_t)sb.st_size + 1 : 4096, n = 0;
+	char *p = txc_xmalloc(cap);
+	for (;;) {
+		if (n + 1 == cap)
+			p = txc_xrealloc(p, cap *= 2);
+		ssize_t k = read(fd, p + n, cap - 1 - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			close(fd);
+			if (k < 0) {
+				free(p);
+				return NULL;
+			}
+			p[n] = '\0';
+			*len = n;
+			return p;
+		}
+		n += (size_t)k;
+	}
+}
+
 /* A later line for the same path wins: the lines a run appends as it goes override older ones. */
 static void manifest_read(struct manifest *m, const char *file)
 {
-	FILE *f = fopen(file, "rb");
-	if (f == NULL)
+	size_t size, lineno = 0;
+	char *bytes = file_bytes(file, &size);
+	if (bytes == NULL)
 		return;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	size_t lineno = 0;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		lineno++;
+	for (char *line = bytes, *end = bytes + size; line < end;) {
+		char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t len = nl ? (size_t)(nl - line) + 1 : (size_t)(end - line);
+		lineno++; /* (manifest_line puts a NUL where its newline was; the last has the buffer's) */
 		/* a line's tree, gone with it: the same 64 KiB each time, not 1 MiB of new pages */
 		struct txc_arena *a = txc_arena_new(0);
-		manifest_line(m, file, lineno, a, line, len);
+		manifest_line(m, file, lineno, a, line, (ssize_t)len);
 		txc_arena_free(a);
+		line += len;
 	}
-	free(line);
-	fclose(f);
+	free(bytes);
 	m->whole = m->n == lineno;
 	for (size_t i = 1; i < m->n && m->whole; i++)
 		m->whole = strcmp(m->v[i - 1].path, m->v[i].path) < 0;
@@ -440,18 +469,10 @@ static void eindex_free(struct eindex *x)
 /* Whether file holds exactly these bytes (a re-run that changed nothing leaves the manifest alone). */
 static bool same_bytes(const char *file, const char *p, size_t len)
 {
-	FILE *f = fopen(file, "rb");
-	if (f == NULL)
-		return false;
-	char buf[65536];
-	size_t at = 0, k;
-	bool same = true;
-	while (same && (k = fread(buf, 1, sizeof(buf), f)) > 0) {
-		same = at + k <= len && memcmp(buf, p + at, k) == 0;
-		at += k;
-	}
-	same = same && !ferror(f) && at == len;
-	fclose(f);
+	size_t n;
+	char *now = file_bytes(file, &n);
+	bool same = now != NULL && n == len && memcmp(now, p, len) == 0;
+	free(now);
 	return same;
 }
 
