@@ -117,11 +117,40 @@ static bool is_source(const struct stat *tst, const char *name, struct txc_buf *
 	return false;
 }
 
+/* whether base is the last component of src followed by suffix */
+static bool base_is(const char *base, const char *src, const char *suffix)
+{
+	const char *slash = src ? strrchr(src, '/') : NULL;
+	const char *sb = slash ? slash + 1 : src;
+	size_t n = sb ? strlen(sb) : 0;
+	return sb != NULL && strncmp(base, sb, n) == 0 && strcmp(base + n, suffix) == 0;
+}
+
+/* Whether target's resolved name could be a source's (is_source compares whole resolved names,
+ * which end in target's own last component): resolving it takes a readlink per folder of its
+ * path, twice for every file a bulk export writes, and its name is rarely a source's. */
+static bool name_may_be_source(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	const char *base = slash ? slash + 1 : target;
+	if (base[0] == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return true; /* (resolved whole) */
+	for (size_t i = 0; i < guard_n; i++) {
+		const struct guard_src *g = &guard_v[i];
+		if (g->folder)
+			return true;
+		for (size_t k = 0; k < (g->store ? 4u : 1u) && !g->fd_only; k++)
+			if (base_is(base, g->name, store_suffix[k]) || base_is(base, g->real, store_suffix[k]))
+				return true;
+	}
+	return false;
+}
+
 enum txc_err cli_guard_check(const char *target, struct txc_diag *d)
 {
 	struct stat tst;
 	bool exists = stat(target, &tst) == 0;
-	char *name = guard_n ? resolve_name(target) : NULL;
+	char *name = guard_n && name_may_be_source(target) ? resolve_name(target) : NULL;
 	struct txc_buf src = TXC_BUF_INIT;
 	bool in;
 	bool hit = is_source(exists ? &tst : NULL, name, &src, &in);
@@ -174,6 +203,12 @@ enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d)
 	struct stat sb;
 	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return TXC_OK; /* (nothing made: one look, not two per component, for each file a bulk run writes) */
+	/* most often only the last is missing (an image folder): made at once, not from the root */
+	if (strchr(dir, '/') != NULL) {
+		enum txc_err g = cli_guard_check(dir, d); /* a folder must not take the name of a source's -wal */
+		if (g != TXC_OK || mkdir(dir, 0777) == 0)
+			return g;
+	}
 	char *p = txc_xstrdup(dir);
 	int rc = TXC_OK;
 	for (char *s = p + 1;; s++) {
