@@ -650,6 +650,7 @@ void txc_md_text(struct txc_buf *b, const char *p, size_t len)
 		s = nl ? nl + 1 : end;
 	}
 	struct text_state st = {.out = b, .pro = TXC_BUF_INIT, .prev_blank = true};
+	txc_buf_grow(&st.pro, t.len); /* the prose of the text is at most all of it: no growing by doublings */
 	for (size_t k = 0; k < n;)
 		k = text_line(&st, ls, le, n, k);
 	flush_prose(&st);

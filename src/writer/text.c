@@ -95,6 +95,7 @@ static void strip_ansi(struct txc_buf *out, const char *p, size_t len)
 /* valid UTF-8, no ANSI, LF line ends */
 void txc_text_clean(struct txc_buf *out, const char *p, size_t len)
 {
+	txc_buf_grow(out, len);       /* (what is kept is at most the input: one allocation, not a doubling series) */
 	if (txc_utf8_valid(p, len)) { /* the usual case: no repaired copy */
 		strip_ansi(out, p, len);
 		return;
