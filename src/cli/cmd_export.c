@@ -227,9 +227,12 @@ struct manifest {
 	size_t n, cap;
 	struct eindex by_path, by_session;
 	struct txc_arena *strs; /* the entries' strings */
-	const char *file;       /* DIR/manifest.jsonl, NULL in a dry run */
-	int journal;            /* file opened for appending; -1 none, -2 not yet */
-	bool whole;             /* as read: as a finished run writes it, one line per path, sorted */
+	char *bytes;            /* the file as read, and how it lay then */
+	size_t size;
+	struct stat read_st;
+	const char *file; /* DIR/manifest.jsonl, NULL in a dry run */
+	int journal;      /* file opened for appending; -1 none, -2 not yet */
+	bool whole;       /* as read: as a finished run writes it, one line per path, sorted */
 };
 
 static size_t key_hash(const char *p, size_t len)
@@ -360,23 +363,23 @@ static char *opt_str(struct manifest *m, const struct txc_json *o, const char *k
 }
 
 /* One line of the manifest (len bytes, with its newline), its tree parsed in the arena a */
-static void manifest_line(struct manifest *m, const char *file, size_t lineno, struct txc_arena *a, char *line,
-			  ssize_t len)
+static void manifest_line(struct manifest *m, const char *file, size_t lineno, struct txc_arena *a, const char *line,
+			  size_t len)
 {
 	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-		line[--len] = '\0';
+		len--;
 	const struct txc_json *o, *as;
 	const char *path, *sha;
 	if (len == 0)
 		return;
-	if (txc_json_parse(a, line, (size_t)len, &o) != 0 || (path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
+	if (txc_json_parse(a, line, len, &o) != 0 || (path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
 	    (sha = txc_json_cstr(txc_json_get(o, "sha256"))) == NULL || strlen(sha) != 64) {
 		cli_warn("%s:%zu: not a manifest entry; it will be dropped", file, lineno);
 		return;
 	}
 	struct entry *e = manifest_put(m, path);
 	entry_clear(e);
-	e->line = mstr(m, line, (size_t)len);
+	e->line = mstr(m, line, len);
 	memcpy(e->sha, sha, 65);
 	const struct txc_json *sid = txc_json_get(o, "session_id");
 	if (sid != NULL && sid->kind == TXC_JSON_STRING) {
@@ -404,13 +407,12 @@ static void manifest_line(struct manifest *m, const char *file, size_t lineno, s
 
 /* A file's bytes and a NUL after them, read in as few calls as its size allows (stdio read a
  * manifest 4 KiB at a time: 200 system calls a re-run); NULL when it cannot be read. */
-static char *file_bytes(const char *file, size_t *len)
+static char *file_bytes(const char *file, size_t *len, struct stat *sb)
 {
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	struct stat sb;
 	if (fd < 0)
 		return NULL;
-	size_t cap = fstat(fd, &sb) == 0 && sb.st_size > 0 ? (size_t)sb.st_size + 1 : 4096, n = 0;
+	size_t cap = fstat(fd, sb) == 0 && sb->st_size > 0 ? (size_t)sb->st_size + 1 : 4096, n = 0;
 	char *p = txc_xmalloc(cap);
 	for (;;) {
 		if (n + 1 == cap)
@@ -436,20 +438,21 @@ static char *file_bytes(const char *file, size_t *len)
 static void manifest_read(struct manifest *m, const char *file)
 {
 	size_t size, lineno = 0;
-	char *bytes = file_bytes(file, &size);
+	char *bytes = file_bytes(file, &size, &m->read_st);
 	if (bytes == NULL)
 		return;
-	for (char *line = bytes, *end = bytes + size; line < end;) {
-		char *nl = memchr(line, '\n', (size_t)(end - line));
+	for (const char *line = bytes, *end = bytes + size; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
 		size_t len = nl ? (size_t)(nl - line) + 1 : (size_t)(end - line);
-		lineno++; /* (manifest_line puts a NUL where its newline was; the last has the buffer's) */
+		lineno++;
 		/* a line's tree, gone with it: the same 64 KiB each time, not 1 MiB of new pages */
 		struct txc_arena *a = txc_arena_new(0);
-		manifest_line(m, file, lineno, a, line, (ssize_t)len);
+		manifest_line(m, file, lineno, a, line, len);
 		txc_arena_free(a);
 		line += len;
 	}
-	free(bytes);
+	m->bytes = bytes; /* (the end of the run compares what it would write with them) */
+	m->size = size;
 	m->whole = m->n == lineno;
 	for (size_t i = 1; i < m->n && m->whole; i++)
 		m->whole = strcmp(m->v[i - 1].path, m->v[i].path) < 0;
@@ -470,10 +473,23 @@ static void eindex_free(struct eindex *x)
 static bool same_bytes(const char *file, const char *p, size_t len)
 {
 	size_t n;
-	char *now = file_bytes(file, &n);
+	struct stat sb;
+	char *now = file_bytes(file, &n, &sb);
 	bool same = now != NULL && n == len && memcmp(now, p, len) == 0;
 	free(now);
 	return same;
+}
+
+/* Whether these are the bytes the run read from file and file is still as it was then (the same
+ * inode, size and times): then it need not be read again to be left alone (a tenth of a re-run) */
+static bool as_read(const struct manifest *m, const char *file, const char *p, size_t len)
+{
+	struct stat sb;
+	const struct stat *r = &m->read_st;
+	return m->bytes != NULL && m->size == len && memcmp(m->bytes, p, len) == 0 && stat(file, &sb) == 0 &&
+	       sb.st_dev == r->st_dev && sb.st_ino == r->st_ino && sb.st_size == r->st_size &&
+	       sb.st_mtim.tv_sec == r->st_mtim.tv_sec && sb.st_mtim.tv_nsec == r->st_mtim.tv_nsec &&
+	       sb.st_ctim.tv_sec == r->st_ctim.tv_sec && sb.st_ctim.tv_nsec == r->st_ctim.tv_nsec;
 }
 
 static int manifest_write(struct manifest *m, const char *file, struct txc_diag *d)
@@ -498,7 +514,9 @@ static int manifest_write(struct manifest *m, const char *file, struct txc_diag 
 		txc_buf_addch(&b, '\n');
 	}
 	test_kill("manifest");
-	int rc = same_bytes(file, b.buf, b.len) ? 0 : cli_write_file(file, b.buf, b.len, true, d);
+	int rc = as_read(m, file, b.buf, b.len) || same_bytes(file, b.buf, b.len)
+			 ? 0
+			 : cli_write_file(file, b.buf, b.len, true, d);
 	txc_buf_release(&b);
 	return rc;
 }
@@ -536,6 +554,7 @@ static void manifest_free(struct manifest *m)
 		entry_clear(&m->v[i]);
 	free(m->v);
 	txc_arena_free(m->strs);
+	free(m->bytes);
 	eindex_free(&m->by_path);
 	eindex_free(&m->by_session);
 	if (m->journal >= 0)
