@@ -320,6 +320,44 @@ static void test_json_strings(void **state)
 	txc_arena_free(a);
 }
 
+/* the plain-text scan (16 bytes at a time) stops at the first byte that is not plain, wherever it lies */
+static void test_json_string_offsets(void **state)
+{
+	(void)state;
+	struct txc_arena *a = txc_arena_new(0);
+	static const struct {
+		const char *in, *out; /* a byte sequence, and what it decodes to (NULL: the text is refused) */
+	} mid[] = {{"\\n", "\n"},  {"\xC3\xA9", "\xC3\xA9"}, {"\xFF", "\xEF\xBF\xBD"},
+		   {"\x01", NULL}, {"\\u0041", "A"},         {"\\\"", "\""}};
+	for (size_t k = 0; k < sizeof(mid) / sizeof(mid[0]); k++)
+		for (size_t i = 0; i < 40; i++)
+			for (size_t j = 0; j < 20; j += 3) {
+				char in[128], want[128];
+				int n = snprintf(in, sizeof(in), "\"%.*s%s%.*s\"", (int)i,
+						 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", mid[k].in, (int)j,
+						 "bbbbbbbbbbbbbbbbbbbbbbbbb");
+				snprintf(want, sizeof(want), "%.*s%s%.*s", (int)i,
+					 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", mid[k].out ? mid[k].out : "",
+					 (int)j, "bbbbbbbbbbbbbbbbbbbbbbbbb");
+				const struct txc_json *v;
+				int rc = txc_json_parse(a, in, (size_t)n, &v);
+				if (mid[k].out == NULL) {
+					assert_int_equal(rc, -1);
+					continue;
+				}
+				assert_int_equal(rc, 0);
+				assert_int_equal(v->kind, TXC_JSON_STRING);
+				assert_int_equal(v->s.len, strlen(want));
+				assert_memory_equal(v->s.ptr, want, v->s.len);
+			}
+	/* a string cut short anywhere is refused */
+	for (size_t i = 1; i < 40; i++)
+		assert_int_equal(txc_json_parse(a, "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"", i,
+						&(const struct txc_json *){NULL}),
+				 -1);
+	txc_arena_free(a);
+}
+
 /* buffers and arenas grow, cut and hand over their bytes */
 static void test_buf_arena(void **state)
 {
@@ -458,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_json_values),
 		cmocka_unit_test(test_json_strings),
+		cmocka_unit_test(test_json_string_offsets),
 		cmocka_unit_test(test_buf_arena),
 		cmocka_unit_test(test_sha256_pieces),
 		cmocka_unit_test(test_diag_codes),
