@@ -19,8 +19,17 @@ bool txc_time_iso_ms(char out[64], double secs)
 	time_t tt = (time_t)whole;
 	struct tm tm;
 	gmtime_r(&tt, &tm);
-	snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-		 tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+	/* "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" by hand (every Claude record has one; the year is 1..9999) */
+	const int v[7] = {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms};
+	static const char width[7] = {4, 2, 2, 2, 2, 2, 3}, after[7] = {'-', '-', 'T', ':', ':', '.', 'Z'};
+	char *o = out;
+	for (int i = 0; i < 7; i++) {
+		for (int k = width[i] - 1, x = v[i]; k >= 0; k--, x /= 10)
+			o[k] = (char)('0' + x % 10);
+		o += width[i];
+		*o++ = after[i];
+	}
+	*o = '\0';
 	return true;
 }
 

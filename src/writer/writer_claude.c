@@ -281,6 +281,22 @@ struct ctx {
 	int64_t seg_bytes; /* the conversation since the last boundary, for preTokens */
 };
 
+/* "<session>:<index>" in name (room for 128), as snprintf would; its length */
+static int session_index_name(char *name, const char *session, size_t index)
+{
+	char digits[24];
+	int nd = 0, n = (int)strlen(session);
+	memcpy(name, session, (size_t)n);
+	name[n++] = ':';
+	do
+		digits[nd++] = (char)('0' + index % 10);
+	while ((index /= 10) != 0);
+	while (nd > 0)
+		name[n++] = digits[--nd];
+	name[n] = '\0';
+	return n;
+}
+
 static void begin_record(struct ctx *c, const char *type, double time, char uuid[37])
 {
 	struct txc_buf *b = &c->out->buf;
@@ -288,27 +304,38 @@ static void begin_record(struct ctx *c, const char *type, double time, char uuid
 	/* a subagent's records share its parent's session: its agent id keeps their uuids apart */
 	int n = c->opt->agent_id.len ? snprintf(name, sizeof(name), "%s/%.*s:%zu", c->session,
 						(int)c->opt->agent_id.len, c->opt->agent_id.ptr, c->index++)
-				     : snprintf(name, sizeof(name), "%s:%zu", c->session, c->index++);
+				     : session_index_name(name, c->session, c->index++);
 	txc_claude_uuid5(uuid, ns_record, name, (size_t)n);
 	txc_time_iso_ms(ts, time);
-	txc_buf_addstr(b, "{\"parentUuid\":");
-	if (c->prev[0])
-		txc_buf_addf(b, "\"%s\"", c->prev);
-	else
+	txc_buf_addstr(b, "{\"parentUuid\":"); /* (pieces, not printf: once a record) */
+	if (c->prev[0]) {
+		txc_buf_addch(b, '"');
+		txc_buf_addstr(b, c->prev);
+		txc_buf_addch(b, '"');
+	} else {
 		txc_buf_addstr(b, "null");
-	txc_buf_addf(b, ",\"isSidechain\":%s", c->opt->agent_id.len ? "true" : "false");
+	}
+	txc_buf_addstr(b, c->opt->agent_id.len ? ",\"isSidechain\":true" : ",\"isSidechain\":false");
 	if (c->opt->agent_id.len) {
 		txc_buf_addstr(b, ",\"agentId\":");
 		txc_json_emit_str(b, c->opt->agent_id.ptr, c->opt->agent_id.len);
 	}
 	txc_buf_addstr(b, ",\"userType\":\"external\",\"cwd\":");
 	txc_json_emit_str(b, c->cwd.ptr, c->cwd.len);
-	txc_buf_addf(b, ",\"sessionId\":\"%s\"", c->session);
+	txc_buf_addstr(b, ",\"sessionId\":\"");
+	txc_buf_addstr(b, c->session);
+	txc_buf_addch(b, '"');
 	if (c->t->meta.git_branch.ptr != NULL) {
 		txc_buf_addstr(b, ",\"gitBranch\":");
 		txc_json_emit_str(b, c->t->meta.git_branch.ptr, c->t->meta.git_branch.len);
 	}
-	txc_buf_addf(b, ",\"type\":\"%s\",\"timestamp\":\"%s\",\"uuid\":\"%s\"", type, ts, uuid);
+	txc_buf_addstr(b, ",\"type\":\"");
+	txc_buf_addstr(b, type);
+	txc_buf_addstr(b, "\",\"timestamp\":\"");
+	txc_buf_addstr(b, ts);
+	txc_buf_addstr(b, "\",\"uuid\":\"");
+	txc_buf_addstr(b, uuid);
+	txc_buf_addch(b, '"');
 	memcpy(c->prev, uuid, 37);
 }
 

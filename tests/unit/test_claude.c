@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <uuid/uuid.h>
 
 #include "txc/model_claude.h"
 #include "txc/model_hermes.h"
@@ -1009,6 +1010,30 @@ static void test_writer_segments(void **state)
 	txc_transcript_free(root);
 }
 
+/* txc's UUIDv5 is the RFC's: libuuid's for names of every length around SHA-1's block edges, and the
+ * RFC 9562 example (DNS namespace, "www.example.com") */
+static void test_uuid5_as_libuuid(void **state)
+{
+	(void)state;
+	static const char *const nss[] = {"5f0c6b3e-27a4-4c8b-9a51-3d6e2f1b7c90",
+					  "9f0d9836-9ee7-4c62-83b4-fb8e01365c9f",
+					  "6ba7b810-9dad-11d1-80b4-00c04fd430c8"};
+	char name[300], got[37], want[37];
+	for (size_t i = 0; i < sizeof(name); i++)
+		name[i] = (char)(i * 131 + 7); /* every byte value, NULs too */
+	for (size_t k = 0; k < 3; k++)
+		for (size_t len = 0; len < sizeof(name); len++) {
+			uuid_t ns, u;
+			uuid_parse(nss[k], ns);
+			uuid_generate_sha1(u, ns, name, len);
+			uuid_unparse_lower(u, want);
+			txc_claude_uuid5(got, nss[k], name, len);
+			assert_string_equal(got, want);
+		}
+	txc_claude_uuid5(got, nss[2], "www.example.com", 15);
+	assert_string_equal(got, "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1029,6 +1054,7 @@ int main(void)
 		cmocka_unit_test(test_writer_odd_blocks),
 		cmocka_unit_test(test_writer_usage_extremes),
 		cmocka_unit_test(test_writer_segments),
+		cmocka_unit_test(test_uuid5_as_libuuid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,8 +4,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -201,6 +203,17 @@ static void test_time_iso(void **state)
 	assert_string_equal(out, "0001-01-01T00:00:00.000Z");
 	assert_false(txc_time_iso_ms(out, 253402300800.0)); /* year 10000 */
 	assert_false(txc_time_iso_ms(out, NAN));
+	/* digits written by hand: as printf writes them, across the years it takes */
+	for (double x = -62135596800.0; x < 253402300800.0; x += 7777777.123) {
+		char want[64];
+		time_t tt = (time_t)floor(x);
+		struct tm tm;
+		gmtime_r(&tt, &tm);
+		snprintf(want, sizeof(want), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+			 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)floor((x - floor(x)) * 1000.0));
+		assert_true(txc_time_iso_ms(out, x));
+		assert_string_equal(out, want);
+	}
 }
 
 /* a message cut to fit its buffer ends at a character boundary */
