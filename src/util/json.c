@@ -54,35 +54,40 @@ static int hex4(const unsigned char *p, uint32_t *out)
 	return 0;
 }
 
-/* skip plain ASCII 16 bytes at a time with SSE2 (8 without): no quote, backslash, control or high
- * byte (see txc_json_emit_str); stops at the first byte that is one.  (Tool results are strings of
- * text with an escaped newline every line: the word-at-a-time scan was most of parsing them.) */
-static void skip_plain(struct parser *ps)
+/* The first i' >= i in p[0..len) that is not plain ASCII -- a quote, a backslash, a control or a
+ * high byte (see txc_json_emit_str) -- or len: 16 bytes a step with SSE2, 8 without.  Both ways
+ * of a JSON string pass over its plain bytes here (tool results are text with an escaped newline
+ * every line: a word-at-a-time scan was most of parsing them and of writing Claude records). */
+static size_t plain_end(const unsigned char *p, size_t i, size_t len)
 {
 #if defined(__SSE2__)
 	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
-	while (ps->end - ps->p >= 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)ps->p);
+	for (; i + 16 <= len; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
 		/* signed: below 0x20 is a control byte or one of 0x80..0xFF */
 		__m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
 					    _mm_cmplt_epi8(x, space));
 		unsigned m = (unsigned)_mm_movemask_epi8(stop);
-		if (m) {
-			ps->p += __builtin_ctz(m);
-			return;
-		}
-		ps->p += 16;
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
 	}
 #endif
 	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	while (ps->end - ps->p >= 8) {
+	for (; i + 8 <= len; i += 8) {
 		uint64_t x;
-		memcpy(&x, ps->p, 8);
+		memcpy(&x, p + i, 8);
 		uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
 		if (((x - ones * 0x20) | (q - ones) | (bs - ones) | x) & high)
-			return;
-		ps->p += 8;
+			break; /* (a borrow may mark a later byte too: the bytes are looked at one by one) */
 	}
+	while (i < len && p[i] >= 0x20 && p[i] < 0x80 && p[i] != '"' && p[i] != '\\')
+		i++;
+	return i;
+}
+
+static void skip_plain(struct parser *ps)
+{
+	ps->p += plain_end(ps->p, 0, (size_t)(ps->end - ps->p));
 }
 
 /* \uXXXX (ps->p after the u), with its low surrogate if one follows; a lone surrogate is U+FFFD */
@@ -643,24 +648,10 @@ void txc_json_emit_str(struct txc_buf *b, const char *s, size_t len)
 	txc_buf_addch(b, '"');
 	size_t run = 0, i = 0;
 	while (i < len) {
-		/* skip 8 plain ASCII bytes at a time (no control, quote, backslash or high bit) */
-		while (i + 8 <= len) {
-			uint64_t x;
-			memcpy(&x, p + i, 8);
-			const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-			uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
-			uint64_t special = ((x - ones * 0x20) | (q - ones) | (bs - ones) | x) & high;
-			if (special)
-				break;
-			i += 8;
-		}
+		i = plain_end(p, i, len);
 		if (i >= len)
 			break;
 		unsigned c = p[i];
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-			i++;
-			continue;
-		}
 		if (c >= 0x80) {
 			uint32_t cp;
 			size_t n = txc_utf8_seq(p + i, len - i, &cp);

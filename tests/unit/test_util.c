@@ -363,6 +363,26 @@ static void test_json_string_offsets(void **state)
 				assert_int_equal(v->s.len, strlen(want));
 				assert_memory_equal(v->s.ptr, want, v->s.len);
 			}
+	/* and written back: each byte that needs it escaped (or replaced) wherever it lies */
+	static const struct {
+		const char *in, *out;
+	} esc[] = {{"\n", "\\n"},       {"\"", "\\\""},           {"\\", "\\\\"},
+		   {"\x01", "\\u0001"}, {"\xC3\xA9", "\xC3\xA9"}, {"\xFF", "\xEF\xBF\xBD"}};
+	for (size_t k = 0; k < sizeof(esc) / sizeof(esc[0]); k++)
+		for (size_t i = 0; i < 40; i++)
+			for (size_t j = 0; j < 20; j += 3) {
+				char in[128], want[128];
+				int n = snprintf(in, sizeof(in), "%.*s%s%.*s", (int)i,
+						 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", esc[k].in, (int)j,
+						 "bbbbbbbbbbbbbbbbbbbbbbbbb");
+				snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)i,
+					 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", esc[k].out, (int)j,
+					 "bbbbbbbbbbbbbbbbbbbbbbbbb");
+				struct txc_buf b = TXC_BUF_INIT;
+				txc_json_emit_str(&b, in, (size_t)n);
+				assert_string_equal(b.buf, want);
+				txc_buf_release(&b);
+			}
 	/* a string cut short anywhere is refused */
 	for (size_t i = 1; i < 40; i++)
 		assert_int_equal(txc_json_parse(a, "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"", i,
