@@ -120,6 +120,10 @@ void txc_sha256_init(struct txc_sha256 *c);
 void txc_sha256_update(struct txc_sha256 *c, const void *p, size_t len);
 void txc_sha256_final(struct txc_sha256 *c, unsigned char out[32]);
 void txc_hex(char *out, const unsigned char *p, size_t len); /* lowercase, NUL-terminated */
+/* Whether the x86 SHA extensions are used (the CPU has them and TXC_NO_SHA_NI is not set). */
+bool txc_sha_ni(void);
+/* SHA-1 of the bytes of a and then of b (name-based UUIDs: txc_claude_uuid5). */
+void txc_sha1_pair(const void *a, size_t na, const void *b, size_t nb, unsigned char out[20]);
 
 static inline struct txc_str txc_str_c(const char *s)
 {

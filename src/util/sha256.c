@@ -88,13 +88,22 @@ static bool have_sha_ni(void)
 }
 #endif
 
-static void block_any(uint32_t h[8], const unsigned char *p)
+bool txc_sha_ni(void)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	static int ni = -1; /* decided once; the same answer in every thread */
 	if (ni < 0)
 		ni = have_sha_ni() && getenv("TXC_NO_SHA_NI") == NULL;
-	if (ni) {
+	return ni;
+#else
+	return false;
+#endif
+}
+
+static void block_any(uint32_t h[8], const unsigned char *p)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (txc_sha_ni()) {
 		block_ni(h, p);
 		return;
 	}

@@ -11,83 +11,9 @@
 /* txc's session namespace (fixed forever: changing it changes every output). */
 static const char ns_session[] = "5f0c6b3e-27a4-4c8b-9a51-3d6e2f1b7c90";
 
-/* ---- UUIDv5 (RFC 9562): SHA-1 of the namespace and the name.  Every Claude record has one: libuuid's
- * (a byte at a time, its namespace parsed with strtoul) was a tenth of a conversion to Claude. ---- */
-
-static uint32_t rol32(uint32_t x, int k)
-{
-	return (x << k) | (x >> (32 - k));
-}
-
-static void sha1_block(uint32_t h[5], const unsigned char *p)
-{
-	uint32_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-	for (int i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 |
-		       p[4 * i + 3];
-	for (int i = 16; i < 80; i++)
-		w[i] = rol32(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-	for (int i = 0; i < 80; i++) {
-		uint32_t f, k;
-		if (i < 20) {
-			f = (b & c) | (~b & d);
-			k = 0x5A827999u;
-		} else if (i < 40) {
-			f = b ^ c ^ d;
-			k = 0x6ED9EBA1u;
-		} else if (i < 60) {
-			f = (b & c) | (b & d) | (c & d);
-			k = 0x8F1BBCDCu;
-		} else {
-			f = b ^ c ^ d;
-			k = 0xCA62C1D6u;
-		}
-		uint32_t t = rol32(a, 5) + f + e + k + w[i];
-		e = d;
-		d = c;
-		c = rol32(b, 30);
-		b = a;
-		a = t;
-	}
-	h[0] += a;
-	h[1] += b;
-	h[2] += c;
-	h[3] += d;
-	h[4] += e;
-}
-
-/* SHA-1 of the 16 bytes ns and then name, its first 16 bytes in out */
-static void sha1_ns_name(unsigned char out[16], const unsigned char ns[16], const char *name, size_t len)
-{
-	uint32_t h[5] = {0x67452301u, 0xEFCDAB89u, 0x98BADCFEu, 0x10325476u, 0xC3D2E1F0u};
-	unsigned char blk[64];
-	uint64_t bits = (uint64_t)(16 + len) * 8;
-	size_t n = 16, i = 0; /* bytes in blk; of name taken */
-	memcpy(blk, ns, 16);
-	for (;;) {
-		size_t take = len - i < 64 - n ? len - i : 64 - n;
-		if (take)
-			memcpy(blk + n, name + i, take);
-		n += take;
-		i += take;
-		if (n < 64)
-			break;
-		sha1_block(h, blk);
-		n = 0;
-	}
-	blk[n++] = 0x80;
-	if (n > 56) {
-		memset(blk + n, 0, 64 - n);
-		sha1_block(h, blk);
-		n = 0;
-	}
-	memset(blk + n, 0, 56 - n);
-	for (int k = 0; k < 8; k++)
-		blk[56 + k] = (unsigned char)(bits >> (56 - 8 * k));
-	sha1_block(h, blk);
-	for (int k = 0; k < 16; k++)
-		out[k] = (unsigned char)(h[k / 4] >> (24 - 8 * (k % 4)));
-}
+/* ---- UUIDv5 (RFC 9562): SHA-1 of the namespace and the name (txc_sha1_pair).  Every Claude record
+ * has one: libuuid's (a byte at a time, its namespace parsed with strtoul) was a tenth of a
+ * conversion to Claude. ---- */
 
 static int hex_digit(char c)
 {
@@ -106,7 +32,9 @@ void txc_claude_uuid5(char out[37], const char *ns_text, const char *name, size_
 			ns[k++] = (unsigned char)(hex_digit(ns_text[i]) << 4 | hex_digit(ns_text[i + 1]));
 			i++;
 		}
-	sha1_ns_name(u, ns, name, len);
+	unsigned char d[20];
+	txc_sha1_pair(ns, 16, name, len, d);
+	memcpy(u, d, 16);
 	u[6] = (unsigned char)((u[6] & 0x0F) | 0x50); /* version 5 */
 	u[8] = (unsigned char)((u[8] & 0x3F) | 0x80); /* the RFC's variant */
 	char *o = out;
