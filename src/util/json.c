@@ -161,6 +161,8 @@ static int parse_string(struct parser *ps, struct txc_str *out)
 			return -1;
 		uint32_t cp;
 		if (c == '\\') {
+			if (b->len == 0) /* room for the rest of the text at once: not a doubling series per string */
+				txc_buf_grow(b, (size_t)(ps->end - run));
 			txc_buf_add(b, run, (size_t)(ps->p - run));
 			if (parse_escape(ps, b) != 0)
 				return -1;
