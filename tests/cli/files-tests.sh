@@ -329,6 +329,16 @@ grep -q '"source_fingerprint":"[0-9a-f]\{32\}","render_key":"[0-9a-f]\{32\}","fi
 expect_rc 0 "fingerprint: unchanged re-run" "$txc" export --to markdown --out fp --db fp.db --progress
 grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok || bad "unchanged re-run rendered: $(tail -1 err.txt)"
 cmp -s fp/manifest.jsonl fp.first && ok || bad "unchanged re-run changed the manifest"
+# nothing to render and no mark: not a folder is listed for leftovers (a look for the mark is enough)
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	strace -f -o fp.trace -e trace=getdents64,openat "$txc" export --to markdown --out fp --db fp.db 2> /dev/null
+	! grep -q 'getdents64' fp.trace && ok "unchanged re-run: no folder listed" || bad "an unchanged re-run listed folders: $(grep -c getdents64 fp.trace)"
+	: > fp/.txc-running && : > fp/.txc-tmp-Left01
+	expect_rc 0 "fingerprint: a marked DIR" "$txc" export --to markdown --out fp --db fp.db
+	[ ! -e fp/.txc-tmp-Left01 ] && [ ! -e fp/.txc-running ] && ok "a marked DIR is swept, the mark gone" || bad "marked DIR: $(ls -a fp | grep txc-)"
+else
+	skip "unchanged re-run lists no folder" "strace cannot trace here"
+fi
 one=$(sed -n 's/.*"session_id":"\([^"]*\)".*"messages":\([1-9][0-9]*\).*/\1/p' fp/manifest.jsonl | head -1)
 printf "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('%s', 'user', 'one more', 1767700000.0);\n" "$one" > fp1.sql; "$mkdb" fp.db fp1.sql
 expect_rc 0 "fingerprint: one session changed" "$txc" export --to markdown --out fp --db fp.db --progress
