@@ -503,6 +503,82 @@ static void rules_init(void)
 		}
 }
 
+/*
+ * The quick no at a word start.  Most words that pass the pair test above begin no shape (retry,
+ * limit, data without a colon), and at_word would try every rule of their first byte.  So each
+ * passing pair has a slot of necessary conditions, checked on the word's first 8 bytes at once:
+ * the first 8 bytes of a rule's prefix, "eyJ", "bot", "bearer " in any case, "data:"; 8 digits (a
+ * Telegram token); a dot 24 to 28 bytes on (Discord).  None holds: at_word would find nothing.
+ */
+struct quick {
+	uint64_t v, m, o; /* holds when ((x | o) & m) == v, x the 8 bytes as a little-endian number */
+};
+enum { Q_DIGITS = 1, Q_DOT = 2 };
+struct slot {
+	unsigned short first, n; /* its quicks: quicks[first, first + n) */
+	unsigned char flags;     /* Q_DIGITS, Q_DOT */
+};
+static struct quick quicks[N_RULES + 8];
+static size_t n_quicks;
+static struct slot slots[255];
+static size_t n_slots;
+static unsigned char pair_slot[256][256]; /* 1 + the slot of a word starting with these two bytes; 0: none */
+
+/* the quick for lit's first 8 bytes; fold: its letters in any case */
+static struct quick quick_of(const char *lit, bool fold)
+{
+	struct quick q = {0, 0, 0};
+	for (unsigned k = 0; k < 8 && lit[k] != '\0'; k++) {
+		unsigned char c = (unsigned char)lit[k];
+		q.v |= (uint64_t)c << (8 * k);
+		q.m |= (uint64_t)0xff << (8 * k);
+		if (fold && c >= 'a' && c <= 'z')
+			q.o |= (uint64_t)0x20 << (8 * k);
+	}
+	return q;
+}
+
+/* the slot of the pair c d: its conditions, shared with an earlier pair that has the same */
+static unsigned char slot_for(unsigned char c, unsigned char d)
+{
+	struct quick q[N_RULES + 4];
+	size_t n = 0;
+	unsigned char flags = 0;
+	for (size_t i = 0; i < N_RULES; i++)
+		if ((unsigned char)rules[i].pfx[0] == c && (unsigned char)rules[i].pfx[1] == d)
+			q[n++] = quick_of(rules[i].pfx, false);
+	if (c == 'e' && d == 'y')
+		q[n++] = quick_of("eyJ", false);
+	if (c == 'b' && d == 'o')
+		q[n++] = quick_of("bot", false);
+	if (lower(c) == 'b' && lower(d) == 'e')
+		q[n++] = quick_of("bearer ", true);
+	if (c == 'd' && d == 'a')
+		q[n++] = quick_of("data:", false);
+	if (is(c, C_DIG) && is(d, C_DIG))
+		flags |= Q_DIGITS;
+	if ((c == 'M' || c == 'N' || c == 'O') && is(d, WORD))
+		flags |= Q_DOT;
+	for (size_t k = 0; k < n_slots; k++)
+		if (slots[k].n == n && slots[k].flags == flags &&
+		    (n == 0 || memcmp(&quicks[slots[k].first], q, n * sizeof(q[0])) == 0))
+			return (unsigned char)(k + 1);
+	if (n_slots == sizeof(slots) / sizeof(slots[0]) || n_quicks + n > sizeof(quicks) / sizeof(quicks[0]))
+		abort(); /* the tables above outgrew these: a programming error, seen by every test */
+	slots[n_slots] = (struct slot){(unsigned short)n_quicks, (unsigned short)n, flags};
+	memcpy(&quicks[n_quicks], q, n * sizeof(q[0]));
+	n_quicks += n;
+	return (unsigned char)++n_slots;
+}
+
+static void slots_init(void)
+{
+	for (int c = 0; c < 256; c++)
+		for (int d = 0; word_trigger[c] && d < 256; d++)
+			if (word_pair[c][d >> 3] & (1u << (d & 7)))
+				pair_slot[c][d] = slot_for((unsigned char)c, (unsigned char)d);
+}
+
 static bool body_ok(const struct prefix_rule *rl, const unsigned char *b, size_t n)
 {
 	if (n < rl->min || (rl->max && n > rl->max))
@@ -1253,60 +1329,170 @@ static void init_tables(void)
 	if (!cls_ready) {
 		cls_init();
 		rules_init();
+		slots_init();
 	}
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGH 0x8080808080808080ull
+
+/* p[0, 8) as a little-endian number: byte k in bits 8k .. 8k + 7 */
+static uint64_t load8(const unsigned char *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* the index of the first byte whose high bit is set in m (m != 0) */
+static unsigned first_byte(uint64_t m)
+{
+#if defined(__GNUC__)
+	return (unsigned)__builtin_ctzll(m) >> 3;
+#else
+	unsigned k = 0;
+	for (; !(m & 0x80); m >>= 8)
+		k++;
+	return k;
+#endif
+}
+
+/* can a shape of this slot start at p (8 bytes or more left)?  false: surely not */
+static bool slot_may(const struct slot *sl, const unsigned char *p, size_t left)
+{
+	uint64_t x = load8(p);
+	for (const struct quick *q = quicks + sl->first, *e = q + sl->n; q < e; q++)
+		if (((x | q->o) & q->m) == q->v)
+			return true;
+	/* 8 digits: no byte below '0', above '9' or with the high bit (skip_lower8's test) */
+	if ((sl->flags & Q_DIGITS) && !(((x - ONES * '0') | (x + ONES * (127 - '9')) | x) & HIGH))
+		return true;
+	if (sl->flags & Q_DOT)
+		for (size_t k = 24; k <= 28 && k < left; k++)
+			if (p[k] == '.')
+				return true;
+	return false;
+}
+
+/* at a word start i whose two bytes have slot k (1 + its index): the end of a shape found there, or 0 */
+static size_t shape_at(struct scan *s, size_t i, unsigned k)
+{
+	size_t left = s->len - i;
+	if (left >= 8 && !slot_may(&slots[k - 1], s->p + i, left))
+		return 0;
+	return at_word(s, i);
+}
+
+/* at a word start i: the end of a shape found there, or 0 */
+static size_t word_start(struct scan *s, size_t i)
+{
+	unsigned k = i + 1 < s->len ? pair_slot[s->p[i]][s->p[i + 1]] : 0;
+	return k != 0 ? shape_at(s, i, k) : 0;
 }
 
 /* from i, past whole groups of 8 lower-case ASCII letters (the bulk of prose and code) */
 static size_t skip_lower8(const unsigned char *p, size_t i, size_t len)
 {
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
 	while (i + 8 <= len) {
 		uint64_t x;
 		memcpy(&x, p + i, 8);
 		/* a byte below 'a', or above 'z' (also any byte with the high bit) */
-		if (((x - ones * 'a') | (x + ones * (127 - 'z')) | x) & high)
+		if (((x - ONES * 'a') | (x + ONES * (127 - 'z')) | x) & HIGH)
 			break;
 		i += 8;
 	}
 	return i;
 }
 
-/* text redacted into out: how many secrets; out is written only when there is one */
+/* bytes where no rule starts and after which a word may start: controls, blanks, !"#$%, non-ASCII */
+static bool quiet(unsigned char c)
+{
+	return c < '&' || c >= 0x80;
+}
+
+/*
+ * From i, 8 bytes at a time while they are letters and quiet bytes, the bulk of prose: in them
+ * only a word start (a letter after a quiet byte) may begin a shape.  Returns where it stops:
+ * at the first byte of another kind, past a shape found, or with fewer than 8 bytes left.
+ */
+static size_t prose(struct scan *s, size_t i)
+{
+	const unsigned char *p = s->p;
+	uint64_t before = i == 0 || !is(p[i - 1], WORD) ? 0x80 : 0; /* a word may start at i */
+	for (; i + 8 <= s->len; i += 8) {
+		/* per byte, with 7 bits in each so that no carry crosses a byte: y | 0x20 folds the case */
+		uint64_t x = load8(p + i), y = x & ~HIGH, z = y | ONES * 0x20;
+		uint64_t alpha = (z + ONES * (0x80 - 'a')) & ~(z + ONES * (0x80 - 'z' - 1)) & ~x & HIGH;
+		uint64_t quiet = (~(y + ONES * (0x80 - '&')) | x) & HIGH;
+		uint64_t rest = ~(alpha | quiet) & HIGH;
+		uint64_t starts = alpha & (quiet << 8 | before);
+		if (rest)
+			starts &= (rest & (~rest + 1)) - 1; /* only before the first other byte */
+		for (; starts; starts &= starts - 1) {
+			size_t j = i + first_byte(starts), e;
+			unsigned k = j + 1 < s->len ? pair_slot[p[j]][p[j + 1]] : 0;
+			if (k != 0 && (e = shape_at(s, j, k)) > j)
+				return e;
+		}
+		if (rest)
+			return i + first_byte(rest);
+		before = quiet >> 56;
+	}
+	return i;
+}
+
+/* the scan at i, one step the slow way (any byte): where it goes on */
+static size_t step(struct scan *s, size_t i)
+{
+	const unsigned char *p = s->p;
+	size_t len = s->len, e = 0;
+	unsigned char c = p[i];
+	if (is(c, ALNUM)) {
+		if ((i == 0 || !is(p[i - 1], WORD)) && (e = word_start(s, i)) > i)
+			return e;
+		/* no shape starts inside a run of letters and digits: step over it */
+		i = skip_lower8(p, i + 1, len);
+		while (i < len && is(p[i], ALNUM))
+			i++;
+		return i;
+	}
+	if (!is(c, C_TRIG))
+		return i + 1;
+	if (c == '=' || c == ':')
+		e = c == ':' && (e = try_url(s, i)) != 0 ? e : try_kv(s, i);
+	else if (c == '?' || c == '&')
+		e = try_query(s, i);
+	else if (c == '-' && (i == 0 || p[i - 1] != '-'))
+		e = try_pem(s, i);
+	else if (c == '+')
+		e = try_phone(s, i);
+	return e > i ? e : i + 1;
+}
+
+/*
+ * text redacted into out: how many secrets; out is written only when there is one.  Every rule
+ * starts at a word start or at one of = : ? & - +, so the bytes where none can start are passed
+ * over: 8 at a time in prose, else a run of letters and digits at once.  Prose is tried again
+ * after each quiet byte.
+ */
 static size_t scan_text(struct txc_redactor *r, const char *text, size_t len, struct txc_buf *out)
 {
 	struct scan s = {r, (const unsigned char *)text, len, 0, out, 0};
-	const unsigned char *p = s.p;
 	size_t i = 0;
 	while (i < len) {
-		unsigned char c = p[i];
-		size_t e = 0;
-		if (is(c, ALNUM)) {
-			if (word_trigger[c] && i + 1 < len && (word_pair[c][p[i + 1] >> 3] & (1u << (p[i + 1] & 7))) &&
-			    (i == 0 || !is(p[i - 1], WORD)) && (e = at_word(&s, i)) > i) {
-				i = e;
-				continue;
-			}
-			/* no shape starts inside a run of letters and digits: step over it */
-			i++;
-			i = skip_lower8(p, i, len);
-			while (i < len && is(p[i], ALNUM))
-				i++;
-			continue;
-		} else if (!is(c, C_TRIG)) {
-			i++;
-			continue;
-		} else if (c == '=' || c == ':')
-			e = c == ':' && (e = try_url(&s, i)) != 0 ? e : try_kv(&s, i);
-		else if (c == '?' || c == '&')
-			e = try_query(&s, i);
-		else if (c == '-' && (i == 0 || p[i - 1] != '-'))
-			e = try_pem(&s, i);
-		else if (c == '+')
-			e = try_phone(&s, i);
-		i = e > i ? e : i + 1;
+		i = prose(&s, i);
+		while (i < len) {
+			unsigned char c = s.p[i];
+			i = step(&s, i);
+			if (quiet(c))
+				break;
+		}
 	}
 	if (s.found)
-		txc_buf_add(out, p + s.copied, len - s.copied);
+		txc_buf_add(out, s.p + s.copied, len - s.copied);
 	return s.found;
 }
 
