@@ -22,6 +22,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "txc/model_hermes.h"
 #include "txc/redact.h"
@@ -1347,14 +1350,14 @@ static uint64_t load8(const unsigned char *p)
 	return x;
 }
 
-/* the index of the first byte whose high bit is set in m (m != 0) */
-static unsigned first_byte(uint64_t m)
+/* the index of the lowest bit set in m (m != 0) */
+static unsigned first_bit(uint64_t m)
 {
 #if defined(__GNUC__)
-	return (unsigned)__builtin_ctzll(m) >> 3;
+	return (unsigned)__builtin_ctzll(m);
 #else
 	unsigned k = 0;
-	for (; !(m & 0x80); m >>= 8)
+	for (; !(m & 1); m >>= 1)
 		k++;
 	return k;
 #endif
@@ -1414,32 +1417,60 @@ static bool quiet(unsigned char c)
 }
 
 /*
- * From i, 8 bytes at a time while they are letters and quiet bytes, the bulk of prose: in them
- * only a word start (a letter after a quiet byte) may begin a shape.  Returns where it stops:
- * at the first byte of another kind, past a shape found, or with fewer than 8 bytes left.
+ * A block of prose read at once: for each of its bytes, whether it is an ASCII letter and
+ * whether it is quiet, as masks of STRIDE bits a byte (the last of them set), byte 0 lowest.
+ */
+#if defined(__SSE2__)
+enum { BLOCK = 16, STRIDE = 1 };
+typedef unsigned mask;
+#define ALL_BITS 0xffffu
+static mask block_masks(const unsigned char *p, mask *quiet)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* signed compares: x < '&' also holds for the bytes from 0x80; (x | 0x20) - 'a' + 0x80 is
+	 * below 0x80 + 26 (as a signed byte) for a letter alone */
+	__m128i z = _mm_add_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8((char)(0x80 - 'a')));
+	*quiet = (mask)_mm_movemask_epi8(_mm_cmplt_epi8(x, _mm_set1_epi8('&')));
+	return (mask)_mm_movemask_epi8(_mm_cmplt_epi8(z, _mm_set1_epi8((char)(0x80 + 26))));
+}
+#else
+enum { BLOCK = 8, STRIDE = 8 };
+typedef uint64_t mask;
+#define ALL_BITS HIGH
+static mask block_masks(const unsigned char *p, mask *quiet)
+{
+	/* 7 bits a byte, so that no carry crosses a byte; y | 0x20 folds the case */
+	uint64_t x = load8(p), y = x & ~HIGH, z = y | ONES * 0x20;
+	*quiet = (~(y + ONES * (0x80 - '&')) | x) & HIGH;
+	return (z + ONES * (0x80 - 'a')) & ~(z + ONES * (0x80 - 'z' - 1)) & ~x & HIGH;
+}
+#endif
+#define BYTE_BIT ((mask)1 << (STRIDE - 1)) /* byte 0's bit */
+
+/*
+ * From i, a block at a time while the bytes are letters and quiet bytes, the bulk of prose: in
+ * them only a word start (a letter after a quiet byte) may begin a shape.  Returns where it stops:
+ * at the first byte of another kind, past a shape found, or near the end.
  */
 static size_t prose(struct scan *s, size_t i)
 {
 	const unsigned char *p = s->p;
-	uint64_t before = i == 0 || !is(p[i - 1], WORD) ? 0x80 : 0; /* a word may start at i */
-	for (; i + 8 <= s->len; i += 8) {
-		/* per byte, with 7 bits in each so that no carry crosses a byte: y | 0x20 folds the case */
-		uint64_t x = load8(p + i), y = x & ~HIGH, z = y | ONES * 0x20;
-		uint64_t alpha = (z + ONES * (0x80 - 'a')) & ~(z + ONES * (0x80 - 'z' - 1)) & ~x & HIGH;
-		uint64_t quiet = (~(y + ONES * (0x80 - '&')) | x) & HIGH;
-		uint64_t rest = ~(alpha | quiet) & HIGH;
-		uint64_t starts = alpha & (quiet << 8 | before);
+	mask before = i == 0 || !is(p[i - 1], WORD) ? BYTE_BIT : 0; /* a word may start at i */
+	for (; i + BLOCK < s->len; i += BLOCK) { /* so a word start has a byte after it */
+		mask quiet, alpha = block_masks(p + i, &quiet);
+		mask rest = ~(alpha | quiet) & ALL_BITS;
+		mask starts = alpha & (quiet << STRIDE | before);
 		if (rest)
 			starts &= (rest & (~rest + 1)) - 1; /* only before the first other byte */
 		for (; starts; starts &= starts - 1) {
-			size_t j = i + first_byte(starts), e;
-			unsigned k = j + 1 < s->len ? pair_slot[p[j]][p[j + 1]] : 0;
+			size_t j = i + first_bit(starts) / STRIDE, e;
+			unsigned k = pair_slot[p[j]][p[j + 1]];
 			if (k != 0 && (e = shape_at(s, j, k)) > j)
 				return e;
 		}
 		if (rest)
-			return i + first_byte(rest);
-		before = quiet >> 56;
+			return i + first_bit(rest) / STRIDE;
+		before = quiet >> (STRIDE * (BLOCK - 1));
 	}
 	return i;
 }
