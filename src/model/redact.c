@@ -1456,7 +1456,7 @@ static size_t prose(struct scan *s, size_t i)
 {
 	const unsigned char *p = s->p;
 	mask before = i == 0 || !is(p[i - 1], WORD) ? BYTE_BIT : 0; /* a word may start at i */
-	for (; i + BLOCK < s->len; i += BLOCK) { /* so a word start has a byte after it */
+	for (; i + BLOCK < s->len; i += BLOCK) {                    /* so a word start has a byte after it */
 		mask quiet, alpha = block_masks(p + i, &quiet);
 		mask rest = ~(alpha | quiet) & ALL_BITS;
 		mask starts = alpha & (quiet << STRIDE | before);
