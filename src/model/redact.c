@@ -1553,25 +1553,35 @@ static bool hex4(const unsigned char *p, uint32_t *out)
 	return true;
 }
 
-/* a JSON string literal's bytes p[0, n) (between the quotes) decoded into out; false if malformed */
+/*
+ * a JSON string literal's bytes p[0, n) (between the quotes) decoded into out; false if malformed.
+ * Decoding never lengthens (an escape of 2 bytes gives 1, of 6 at most 3), so out is grown once
+ * and written through an index.
+ */
 static bool decode_literal(const unsigned char *p, size_t n, struct txc_buf *out)
 {
+	static const char unescape[256] = {['"'] = '"',  ['\\'] = '\\', ['/'] = '/',  ['b'] = '\b',
+					   ['f'] = '\f', ['n'] = '\n',  ['r'] = '\r', ['t'] = '\t'};
+	txc_buf_grow(out, n);
+	size_t w = out->len;
+	bool ok = true;
 	for (size_t i = 0; i < n; i++) {
 		const unsigned char *bs = memchr(p + i, '\\', n - i);
 		size_t run = bs != NULL ? (size_t)(bs - p) - i : n - i; /* plain bytes: copied as one run */
-		txc_buf_add(out, p + i, run);
+		memcpy(out->buf + w, p + i, run);
+		w += run;
 		if ((i += run) >= n)
 			break;
 		i++; /* < n: literal_end ended the literal at an unescaped quote, so no lone '\\' ends it */
-		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-		const char *f = strchr(from, p[i]);
-		if (f != NULL && p[i] != '\0') {
-			txc_buf_addch(out, to[f - from]);
+		if (unescape[p[i]] != '\0') {
+			out->buf[w++] = unescape[p[i]];
 			continue;
 		}
 		uint32_t cp, lo;
-		if (p[i] != 'u' || i + 4 >= n || !hex4(p + i + 1, &cp))
-			return false;
+		if (p[i] != 'u' || i + 4 >= n || !hex4(p + i + 1, &cp)) {
+			ok = false;
+			break;
+		}
 		i += 4;
 		if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 < n && p[i + 1] == '\\' && p[i + 2] == 'u' &&
 		    hex4(p + i + 3, &lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
@@ -1580,9 +1590,13 @@ static bool decode_literal(const unsigned char *p, size_t n, struct txc_buf *out
 		}
 		if (cp >= 0xD800 && cp <= 0xDFFF)
 			cp = 0xFFFD;
+		out->len = w;
 		txc_utf8_put(out, cp);
+		w = out->len;
 	}
-	return true;
+	out->len = w;
+	out->buf[w] = '\0';
+	return ok;
 }
 
 /*
