@@ -170,6 +170,7 @@ struct txc_redactor {
 	size_t count[N_KINDS];
 	unsigned char order[N_KINDS]; /* kinds in the order first seen */
 	size_t n_order;
+	struct kcache *kcache; /* classify_key_cached's (a pointer: a copy of the counts copies no cache) */
 };
 
 /* ---- characters ---- */
@@ -942,22 +943,56 @@ static struct keyinfo classify_key(const unsigned char *k, size_t n)
 /* keys whose values are opaque provider data that must survive byte for byte */
 static bool keep_key(struct txc_str key)
 {
-	static const char *const keep[] = {"signature",
-					   "thoughtSignature",
-					   "thought_signature",
-					   "encrypted_content",
-					   "encrypted",
-					   "redacted_thinking",
-					   "data",
-					   NULL};
+#define KEEP(w)                  \
+	{                        \
+		w, sizeof(w) - 1 \
+	}
+	static const struct {
+		const char *w;
+		size_t n;
+	} keep[] = {KEEP("signature"),
+		    KEEP("thoughtSignature"),
+		    KEEP("thought_signature"),
+		    KEEP("encrypted_content"),
+		    KEEP("encrypted"),
+		    KEEP("redacted_thinking"),
+		    KEEP("data")};
+#undef KEEP
 	if (key.len < 4 || key.len > 17)
 		return false;
 	/* memcmp, not strncmp: a key may hold a NUL ("encrypted\u0000x"), where strncmp stops and
 	 * keep[i][key.len] would be read past its end */
-	for (int i = 0; keep[i]; i++)
-		if (key.len == strlen(keep[i]) && memcmp(key.ptr, keep[i], key.len) == 0)
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		if (key.len == keep[i].n && memcmp(key.ptr, keep[i].w, key.len) == 0)
 			return true;
 	return false;
+}
+
+/*
+ * classify_key through the redactor's cache: the keys of a store's rows are few and come back on
+ * every row (session_id, token_count), and classify_key reads a key word by word.  A key is
+ * looked up by its bytes, so the answer is classify_key's own.
+ */
+enum { KCACHE = 64, KCACHE_LEN = 31 };
+struct kcache {
+	unsigned char len; /* 0: empty */
+	char key[KCACHE_LEN];
+	struct keyinfo ki;
+};
+
+static struct keyinfo classify_key_cached(struct txc_redactor *r, struct txc_str key)
+{
+	const unsigned char *k = (const unsigned char *)key.ptr;
+	size_t n = key.len;
+	if (n == 0 || n > KCACHE_LEN)
+		return classify_key(k, n);
+	struct kcache *e = &r->kcache[(n * 31 + k[0] * 7 + k[n / 2] * 3 + k[n - 1]) % KCACHE];
+	if (e->len != n || memcmp(e->key, k, n) != 0) {
+		e->ki = classify_key(k, n);
+		e->len = (unsigned char)n;
+		memcpy(e->key, k, n);
+	}
+	return e->ki;
 }
 
 /* ---- values ---- */
@@ -1716,7 +1751,7 @@ static size_t redact_value(struct txc_redactor *r, struct txc_str key, const cha
 	if (key.ptr != NULL && keep_key(key))
 		return 0;
 	if (key.ptr != NULL && !json_like(p, len)) {
-		struct keyinfo ki = classify_key((const unsigned char *)key.ptr, key.len);
+		struct keyinfo ki = classify_key_cached(r, key);
 		const unsigned char *v = (const unsigned char *)p;
 		if (ki.st != S_NONE && len <= 16384 &&
 		    plausible(v, len, ki.st, (const unsigned char *)key.ptr, key.len)) {
@@ -1735,6 +1770,7 @@ struct txc_redactor *txc_redactor_new(bool scan_only)
 {
 	struct txc_redactor *r = txc_xcalloc(1, sizeof(*r));
 	r->scan_only = scan_only;
+	r->kcache = txc_xcalloc(KCACHE, sizeof(*r->kcache));
 	init_tables();
 	return r;
 }
@@ -1743,6 +1779,7 @@ void txc_redactor_free(struct txc_redactor *r)
 {
 	if (r == NULL)
 		return;
+	free(r->kcache);
 	free(r);
 }
 
