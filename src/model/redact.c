@@ -548,9 +548,9 @@ static unsigned char slot_for(unsigned char c, unsigned char d)
 	struct quick q[N_RULES + 4];
 	size_t n = 0;
 	unsigned char flags = 0;
-	for (size_t i = 0; i < N_RULES; i++)
-		if ((unsigned char)rules[i].pfx[0] == c && (unsigned char)rules[i].pfx[1] == d)
-			q[n++] = quick_of(rules[i].pfx, false);
+	for (unsigned k = first[c]; k < first[c + 1]; k++) /* the rules whose prefix starts with c */
+		if ((unsigned char)rules[by_first[k]].pfx[1] == d)
+			q[n++] = quick_of(rules[by_first[k]].pfx, false);
 	if (c == 'e' && d == 'y')
 		q[n++] = quick_of("eyJ", false);
 	if (c == 'b' && d == 'o')
@@ -1510,55 +1510,52 @@ static size_t prose(struct scan *s, size_t i)
 	return i;
 }
 
-/* the scan at i, one step the slow way (any byte): where it goes on */
-static size_t step(struct scan *s, size_t i)
-{
-	const unsigned char *p = s->p;
-	size_t len = s->len, e = 0;
-	unsigned char c = p[i];
-	if (is(c, ALNUM)) {
-		if ((i == 0 || !is(p[i - 1], WORD)) && (e = word_start(s, i)) > i)
-			return e;
-		/* no shape starts inside a run of letters and digits: step over it */
-		i = skip_lower8(p, i + 1, len);
-		while (i < len && is(p[i], ALNUM))
-			i++;
-		return i;
-	}
-	if (!is(c, C_TRIG))
-		return i + 1;
-	if (c == '=' || c == ':')
-		e = c == ':' && (e = try_url(s, i)) != 0 ? e : try_kv(s, i);
-	else if (c == '?' || c == '&')
-		e = try_query(s, i);
-	else if (c == '-' && (i == 0 || p[i - 1] != '-'))
-		e = try_pem(s, i);
-	else if (c == '+')
-		e = try_phone(s, i);
-	return e > i ? e : i + 1;
-}
-
 /*
  * text redacted into out: how many secrets; out is written only when there is one.  Every rule
  * starts at a word start or at one of = : ? & - +, so the bytes where none can start are passed
- * over: 8 at a time in prose, else a run of letters and digits at once.  Prose is tried again
- * after each quiet byte.
+ * over: a run of letters and digits at once, and prose a block at a time (prose() is tried after
+ * a quiet byte; after short tries, only further and further on, so that code and punctuation do
+ * not pay for tries that fail).
  */
 static size_t scan_text(struct txc_redactor *r, const char *text, size_t len, struct txc_buf *out)
 {
 	struct scan s = {r, (const unsigned char *)text, len, 0, out, 0};
-	size_t i = 0;
+	const unsigned char *p = s.p;
+	size_t i = 0, again = 0, wait = 0; /* prose() is tried after a quiet byte from again on */
 	while (i < len) {
-		i = prose(&s, i);
-		while (i < len) {
-			unsigned char c = s.p[i];
-			i = step(&s, i);
-			if (quiet(c))
-				break;
-		}
+		unsigned char c = p[i];
+		size_t e = 0;
+		if (is(c, ALNUM)) {
+			if ((i == 0 || !is(p[i - 1], WORD)) && (e = word_start(&s, i)) > i) {
+				i = e;
+				continue;
+			}
+			/* no shape starts inside a run of letters and digits: step over it */
+			i = skip_lower8(p, i + 1, len);
+			while (i < len && is(p[i], ALNUM))
+				i++;
+			continue;
+		} else if (!is(c, C_TRIG)) {
+			if (++i >= again && quiet(c)) {
+				size_t from = i;
+				i = prose(&s, i);
+				/* hardly any prose here: the next try later, and later again after each short one */
+				wait = i - from >= BLOCK ? 0 : wait == 0 ? 2 * BLOCK : wait < 1024 ? 2 * wait : wait;
+				again = i + wait;
+			}
+			continue;
+		} else if (c == '=' || c == ':')
+			e = c == ':' && (e = try_url(&s, i)) != 0 ? e : try_kv(&s, i);
+		else if (c == '?' || c == '&')
+			e = try_query(&s, i);
+		else if (c == '-' && (i == 0 || p[i - 1] != '-'))
+			e = try_pem(&s, i);
+		else if (c == '+')
+			e = try_phone(&s, i);
+		i = e > i ? e : i + 1;
 	}
 	if (s.found)
-		txc_buf_add(out, s.p + s.copied, len - s.copied);
+		txc_buf_add(out, p + s.copied, len - s.copied);
 	return s.found;
 }
 
