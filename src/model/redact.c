@@ -9,6 +9,10 @@
  * quoted JSON/Python key, HTTP header) and, when it names a secret, the
  * value after it is replaced; at "://" the password of user:pass@; at '?'
  * and '&' a credential query parameter; "-----BEGIN" a private key block.
+ * The bytes where no rule can start are passed over cheaply (prose a block of
+ * 16 or 8 bytes at a time, a word start handed to the rules only when its
+ * first 8 bytes can begin one of their shapes): the finds are those of a
+ * byte-by-byte pass, only fewer places are tried.
  * A replaced span always starts and ends at an ASCII byte (a delimiter or
  * the text's ends), so valid UTF-8 stays valid, and a value never runs over
  * a quote or bracket, so JSON text stays JSON even when it is redacted as
@@ -22,6 +26,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "txc/model_hermes.h"
 #include "txc/redact.h"
@@ -167,6 +174,7 @@ struct txc_redactor {
 	size_t count[N_KINDS];
 	unsigned char order[N_KINDS]; /* kinds in the order first seen */
 	size_t n_order;
+	struct kcache *kcache; /* classify_key_cached's (a pointer: a copy of the counts copies no cache) */
 };
 
 /* ---- characters ---- */
@@ -501,6 +509,82 @@ static void rules_init(void)
 			if (on)
 				word_pair[c][d >> 3] |= (unsigned char)(1u << (d & 7));
 		}
+}
+
+/*
+ * The quick no at a word start.  Most words that pass the pair test above begin no shape (retry,
+ * limit, data without a colon), and at_word would try every rule of their first byte.  So each
+ * passing pair has a slot of necessary conditions, checked on the word's first 8 bytes at once:
+ * the first 8 bytes of a rule's prefix, "eyJ", "bot", "bearer " in any case, "data:"; 8 digits (a
+ * Telegram token); a dot 24 to 28 bytes on (Discord).  None holds: at_word would find nothing.
+ */
+struct quick {
+	uint64_t v, m, o; /* holds when ((x | o) & m) == v, x the 8 bytes as a little-endian number */
+};
+enum { Q_DIGITS = 1, Q_DOT = 2 };
+struct slot {
+	unsigned short first, n; /* its quicks: quicks[first, first + n) */
+	unsigned char flags;     /* Q_DIGITS, Q_DOT */
+};
+static struct quick quicks[N_RULES + 8];
+static size_t n_quicks;
+static struct slot slots[255];
+static size_t n_slots;
+static unsigned char pair_slot[256][256]; /* 1 + the slot of a word starting with these two bytes; 0: none */
+
+/* the quick for lit's first 8 bytes; fold: its letters in any case */
+static struct quick quick_of(const char *lit, bool fold)
+{
+	struct quick q = {0, 0, 0};
+	for (unsigned k = 0; k < 8 && lit[k] != '\0'; k++) {
+		unsigned char c = (unsigned char)lit[k];
+		q.v |= (uint64_t)c << (8 * k);
+		q.m |= (uint64_t)0xff << (8 * k);
+		if (fold && c >= 'a' && c <= 'z')
+			q.o |= (uint64_t)0x20 << (8 * k);
+	}
+	return q;
+}
+
+/* the slot of the pair c d: its conditions, shared with an earlier pair that has the same */
+static unsigned char slot_for(unsigned char c, unsigned char d)
+{
+	struct quick q[N_RULES + 4];
+	size_t n = 0;
+	unsigned char flags = 0;
+	for (unsigned k = first[c]; k < first[c + 1]; k++) /* the rules whose prefix starts with c */
+		if ((unsigned char)rules[by_first[k]].pfx[1] == d)
+			q[n++] = quick_of(rules[by_first[k]].pfx, false);
+	if (c == 'e' && d == 'y')
+		q[n++] = quick_of("eyJ", false);
+	if (c == 'b' && d == 'o')
+		q[n++] = quick_of("bot", false);
+	if (lower(c) == 'b' && lower(d) == 'e')
+		q[n++] = quick_of("bearer ", true);
+	if (c == 'd' && d == 'a')
+		q[n++] = quick_of("data:", false);
+	if (is(c, C_DIG) && is(d, C_DIG))
+		flags |= Q_DIGITS;
+	if ((c == 'M' || c == 'N' || c == 'O') && is(d, WORD))
+		flags |= Q_DOT;
+	for (size_t k = 0; k < n_slots; k++)
+		if (slots[k].n == n && slots[k].flags == flags &&
+		    (n == 0 || memcmp(&quicks[slots[k].first], q, n * sizeof(q[0])) == 0))
+			return (unsigned char)(k + 1);
+	if (n_slots == sizeof(slots) / sizeof(slots[0]) || n_quicks + n > sizeof(quicks) / sizeof(quicks[0]))
+		abort(); /* the tables above outgrew these: a programming error, seen by every test */
+	slots[n_slots] = (struct slot){(unsigned short)n_quicks, (unsigned short)n, flags};
+	memcpy(&quicks[n_quicks], q, n * sizeof(q[0]));
+	n_quicks += n;
+	return (unsigned char)++n_slots;
+}
+
+static void slots_init(void)
+{
+	for (int c = 0; c < 256; c++)
+		for (int d = 0; word_trigger[c] && d < 256; d++)
+			if (word_pair[c][d >> 3] & (1u << (d & 7)))
+				pair_slot[c][d] = slot_for((unsigned char)c, (unsigned char)d);
 }
 
 static bool body_ok(const struct prefix_rule *rl, const unsigned char *b, size_t n)
@@ -863,22 +947,56 @@ static struct keyinfo classify_key(const unsigned char *k, size_t n)
 /* keys whose values are opaque provider data that must survive byte for byte */
 static bool keep_key(struct txc_str key)
 {
-	static const char *const keep[] = {"signature",
-					   "thoughtSignature",
-					   "thought_signature",
-					   "encrypted_content",
-					   "encrypted",
-					   "redacted_thinking",
-					   "data",
-					   NULL};
+#define KEEP(w)                  \
+	{                        \
+		w, sizeof(w) - 1 \
+	}
+	static const struct {
+		const char *w;
+		size_t n;
+	} keep[] = {KEEP("signature"),
+		    KEEP("thoughtSignature"),
+		    KEEP("thought_signature"),
+		    KEEP("encrypted_content"),
+		    KEEP("encrypted"),
+		    KEEP("redacted_thinking"),
+		    KEEP("data")};
+#undef KEEP
 	if (key.len < 4 || key.len > 17)
 		return false;
 	/* memcmp, not strncmp: a key may hold a NUL ("encrypted\u0000x"), where strncmp stops and
 	 * keep[i][key.len] would be read past its end */
-	for (int i = 0; keep[i]; i++)
-		if (key.len == strlen(keep[i]) && memcmp(key.ptr, keep[i], key.len) == 0)
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		if (key.len == keep[i].n && memcmp(key.ptr, keep[i].w, key.len) == 0)
 			return true;
 	return false;
+}
+
+/*
+ * classify_key through the redactor's cache: the keys of a store's rows are few and come back on
+ * every row (session_id, token_count), and classify_key reads a key word by word.  A key is
+ * looked up by its bytes, so the answer is classify_key's own.
+ */
+enum { KCACHE = 64, KCACHE_LEN = 31 };
+struct kcache {
+	unsigned char len; /* 0: empty */
+	char key[KCACHE_LEN];
+	struct keyinfo ki;
+};
+
+static struct keyinfo classify_key_cached(struct txc_redactor *r, struct txc_str key)
+{
+	const unsigned char *k = (const unsigned char *)key.ptr;
+	size_t n = key.len;
+	if (n == 0 || n > KCACHE_LEN)
+		return classify_key(k, n);
+	struct kcache *e = &r->kcache[(n * 31 + k[0] * 7 + k[n / 2] * 3 + k[n - 1]) % KCACHE];
+	if (e->len != n || memcmp(e->key, k, n) != 0) {
+		e->ki = classify_key(k, n);
+		e->len = (unsigned char)n;
+		memcpy(e->key, k, n);
+	}
+	return e->ki;
 }
 
 /* ---- values ---- */
@@ -1253,47 +1371,182 @@ static void init_tables(void)
 	if (!cls_ready) {
 		cls_init();
 		rules_init();
+		slots_init();
 	}
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGH 0x8080808080808080ull
+
+/* p[0, 8) as a little-endian number: byte k in bits 8k .. 8k + 7 */
+static uint64_t load8(const unsigned char *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* the index of the lowest bit set in m (m != 0) */
+static unsigned first_bit(uint64_t m)
+{
+#if defined(__GNUC__)
+	return (unsigned)__builtin_ctzll(m);
+#else
+	unsigned k = 0;
+	for (; !(m & 1); m >>= 1)
+		k++;
+	return k;
+#endif
+}
+
+/* can a shape of this slot start at p (8 bytes or more left)?  false: surely not */
+static bool slot_may(const struct slot *sl, const unsigned char *p, size_t left)
+{
+	uint64_t x = load8(p);
+	for (const struct quick *q = quicks + sl->first, *e = q + sl->n; q < e; q++)
+		if (((x | q->o) & q->m) == q->v)
+			return true;
+	/* 8 digits: no byte below '0', above '9' or with the high bit (skip_lower8's test) */
+	if ((sl->flags & Q_DIGITS) && !(((x - ONES * '0') | (x + ONES * (127 - '9')) | x) & HIGH))
+		return true;
+	if (sl->flags & Q_DOT)
+		for (size_t k = 24; k <= 28 && k < left; k++)
+			if (p[k] == '.')
+				return true;
+	return false;
+}
+
+/* at a word start i whose two bytes have slot k (1 + its index): the end of a shape found there, or 0 */
+static size_t shape_at(struct scan *s, size_t i, unsigned k)
+{
+	size_t left = s->len - i;
+	if (left >= 8 && !slot_may(&slots[k - 1], s->p + i, left))
+		return 0;
+	return at_word(s, i);
+}
+
+/* at a word start i: the end of a shape found there, or 0 */
+static size_t word_start(struct scan *s, size_t i)
+{
+	unsigned k = i + 1 < s->len ? pair_slot[s->p[i]][s->p[i + 1]] : 0;
+	return k != 0 ? shape_at(s, i, k) : 0;
 }
 
 /* from i, past whole groups of 8 lower-case ASCII letters (the bulk of prose and code) */
 static size_t skip_lower8(const unsigned char *p, size_t i, size_t len)
 {
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
 	while (i + 8 <= len) {
 		uint64_t x;
 		memcpy(&x, p + i, 8);
 		/* a byte below 'a', or above 'z' (also any byte with the high bit) */
-		if (((x - ones * 'a') | (x + ones * (127 - 'z')) | x) & high)
+		if (((x - ONES * 'a') | (x + ONES * (127 - 'z')) | x) & HIGH)
 			break;
 		i += 8;
 	}
 	return i;
 }
 
-/* text redacted into out: how many secrets; out is written only when there is one */
+/* bytes where no rule starts and after which a word may start: controls, blanks, !"#$%, non-ASCII */
+static bool quiet(unsigned char c)
+{
+	return c < '&' || c >= 0x80;
+}
+
+/*
+ * A block of prose read at once: for each of its bytes, whether it is an ASCII letter and
+ * whether it is quiet, as masks of STRIDE bits a byte (the last of them set), byte 0 lowest.
+ */
+#if defined(__SSE2__)
+enum { BLOCK = 16, STRIDE = 1 };
+typedef unsigned mask;
+#define ALL_BITS 0xffffu
+static mask block_masks(const unsigned char *p, mask *quiet)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* signed compares: x < '&' also holds for the bytes from 0x80; (x | 0x20) - 'a' + 0x80 is
+	 * below 0x80 + 26 (as a signed byte) for a letter alone */
+	__m128i z = _mm_add_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8((char)(0x80 - 'a')));
+	*quiet = (mask)_mm_movemask_epi8(_mm_cmplt_epi8(x, _mm_set1_epi8('&')));
+	return (mask)_mm_movemask_epi8(_mm_cmplt_epi8(z, _mm_set1_epi8((char)(0x80 + 26))));
+}
+#else
+enum { BLOCK = 8, STRIDE = 8 };
+typedef uint64_t mask;
+#define ALL_BITS HIGH
+static mask block_masks(const unsigned char *p, mask *quiet)
+{
+	/* 7 bits a byte, so that no carry crosses a byte; y | 0x20 folds the case */
+	uint64_t x = load8(p), y = x & ~HIGH, z = y | ONES * 0x20;
+	*quiet = (~(y + ONES * (0x80 - '&')) | x) & HIGH;
+	return (z + ONES * (0x80 - 'a')) & ~(z + ONES * (0x80 - 'z' - 1)) & ~x & HIGH;
+}
+#endif
+#define BYTE_BIT ((mask)1 << (STRIDE - 1)) /* byte 0's bit */
+
+/*
+ * From i, a block at a time while the bytes are letters and quiet bytes, the bulk of prose: in
+ * them only a word start (a letter after a quiet byte) may begin a shape.  Returns where it stops:
+ * at the first byte of another kind, past a shape found, or near the end.
+ */
+static size_t prose(struct scan *s, size_t i)
+{
+	const unsigned char *p = s->p;
+	mask before = i == 0 || !is(p[i - 1], WORD) ? BYTE_BIT : 0; /* a word may start at i */
+	for (; i + BLOCK < s->len; i += BLOCK) {                    /* so a word start has a byte after it */
+		mask quiet, alpha = block_masks(p + i, &quiet);
+		mask rest = ~(alpha | quiet) & ALL_BITS;
+		mask starts = alpha & (quiet << STRIDE | before);
+		if (rest)
+			starts &= (rest & (~rest + 1)) - 1; /* only before the first other byte */
+		for (; starts; starts &= starts - 1) {
+			size_t j = i + first_bit(starts) / STRIDE, e;
+			unsigned k = pair_slot[p[j]][p[j + 1]];
+			if (k != 0 && (e = shape_at(s, j, k)) > j)
+				return e;
+		}
+		if (rest)
+			return i + first_bit(rest) / STRIDE;
+		before = quiet >> (STRIDE * (BLOCK - 1));
+	}
+	return i;
+}
+
+/*
+ * text redacted into out: how many secrets; out is written only when there is one.  Every rule
+ * starts at a word start or at one of = : ? & - +, so the bytes where none can start are passed
+ * over: a run of letters and digits at once, and prose a block at a time (prose() is tried after
+ * a quiet byte; after short tries, only further and further on, so that code and punctuation do
+ * not pay for tries that fail).
+ */
 static size_t scan_text(struct txc_redactor *r, const char *text, size_t len, struct txc_buf *out)
 {
 	struct scan s = {r, (const unsigned char *)text, len, 0, out, 0};
 	const unsigned char *p = s.p;
-	size_t i = 0;
+	size_t i = 0, again = 0, wait = 0; /* prose() is tried after a quiet byte from again on */
 	while (i < len) {
 		unsigned char c = p[i];
 		size_t e = 0;
 		if (is(c, ALNUM)) {
-			if (word_trigger[c] && i + 1 < len && (word_pair[c][p[i + 1] >> 3] & (1u << (p[i + 1] & 7))) &&
-			    (i == 0 || !is(p[i - 1], WORD)) && (e = at_word(&s, i)) > i) {
+			if ((i == 0 || !is(p[i - 1], WORD)) && (e = word_start(&s, i)) > i) {
 				i = e;
 				continue;
 			}
 			/* no shape starts inside a run of letters and digits: step over it */
-			i++;
-			i = skip_lower8(p, i, len);
+			i = skip_lower8(p, i + 1, len);
 			while (i < len && is(p[i], ALNUM))
 				i++;
 			continue;
 		} else if (!is(c, C_TRIG)) {
-			i++;
+			if (++i >= again && quiet(c)) {
+				size_t from = i;
+				i = prose(&s, i);
+				/* hardly any prose here: the next try later, and later again after each short one */
+				wait = i - from >= BLOCK ? 0 : wait == 0 ? 2 * BLOCK : wait < 1024 ? 2 * wait : wait;
+				again = i + wait;
+			}
 			continue;
 		} else if (c == '=' || c == ':')
 			e = c == ':' && (e = try_url(&s, i)) != 0 ? e : try_kv(&s, i);
@@ -1336,25 +1589,35 @@ static bool hex4(const unsigned char *p, uint32_t *out)
 	return true;
 }
 
-/* a JSON string literal's bytes p[0, n) (between the quotes) decoded into out; false if malformed */
+/*
+ * a JSON string literal's bytes p[0, n) (between the quotes) decoded into out; false if malformed.
+ * Decoding never lengthens (an escape of 2 bytes gives 1, of 6 at most 3), so out is grown once
+ * and written through an index.
+ */
 static bool decode_literal(const unsigned char *p, size_t n, struct txc_buf *out)
 {
+	static const char unescape[256] = {['"'] = '"',  ['\\'] = '\\', ['/'] = '/',  ['b'] = '\b',
+					   ['f'] = '\f', ['n'] = '\n',  ['r'] = '\r', ['t'] = '\t'};
+	txc_buf_grow(out, n);
+	size_t w = out->len;
+	bool ok = true;
 	for (size_t i = 0; i < n; i++) {
 		const unsigned char *bs = memchr(p + i, '\\', n - i);
 		size_t run = bs != NULL ? (size_t)(bs - p) - i : n - i; /* plain bytes: copied as one run */
-		txc_buf_add(out, p + i, run);
+		memcpy(out->buf + w, p + i, run);
+		w += run;
 		if ((i += run) >= n)
 			break;
 		i++; /* < n: literal_end ended the literal at an unescaped quote, so no lone '\\' ends it */
-		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-		const char *f = strchr(from, p[i]);
-		if (f != NULL && p[i] != '\0') {
-			txc_buf_addch(out, to[f - from]);
+		if (unescape[p[i]] != '\0') {
+			out->buf[w++] = unescape[p[i]];
 			continue;
 		}
 		uint32_t cp, lo;
-		if (p[i] != 'u' || i + 4 >= n || !hex4(p + i + 1, &cp))
-			return false;
+		if (p[i] != 'u' || i + 4 >= n || !hex4(p + i + 1, &cp)) {
+			ok = false;
+			break;
+		}
 		i += 4;
 		if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 < n && p[i + 1] == '\\' && p[i + 2] == 'u' &&
 		    hex4(p + i + 3, &lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
@@ -1363,9 +1626,13 @@ static bool decode_literal(const unsigned char *p, size_t n, struct txc_buf *out
 		}
 		if (cp >= 0xD800 && cp <= 0xDFFF)
 			cp = 0xFFFD;
+		out->len = w;
 		txc_utf8_put(out, cp);
+		w = out->len;
 	}
-	return true;
+	out->len = w;
+	out->buf[w] = '\0';
+	return ok;
 }
 
 /*
@@ -1485,7 +1752,7 @@ static size_t redact_value(struct txc_redactor *r, struct txc_str key, const cha
 	if (key.ptr != NULL && keep_key(key))
 		return 0;
 	if (key.ptr != NULL && !json_like(p, len)) {
-		struct keyinfo ki = classify_key((const unsigned char *)key.ptr, key.len);
+		struct keyinfo ki = classify_key_cached(r, key);
 		const unsigned char *v = (const unsigned char *)p;
 		if (ki.st != S_NONE && len <= 16384 &&
 		    plausible(v, len, ki.st, (const unsigned char *)key.ptr, key.len)) {
@@ -1504,6 +1771,7 @@ struct txc_redactor *txc_redactor_new(bool scan_only)
 {
 	struct txc_redactor *r = txc_xcalloc(1, sizeof(*r));
 	r->scan_only = scan_only;
+	r->kcache = txc_xcalloc(KCACHE, sizeof(*r->kcache));
 	init_tables();
 	return r;
 }
@@ -1512,6 +1780,7 @@ void txc_redactor_free(struct txc_redactor *r)
 {
 	if (r == NULL)
 		return;
+	free(r->kcache);
 	free(r);
 }
 

@@ -1042,6 +1042,48 @@ static void test_json_nul_escape(void **state)
 	txc_arena_free(a);
 }
 
+/*
+ * every sample after 0 to 40 blanks, alone and glued to a letter: the same finds as at the
+ * start of the text.  The scan reads prose a block of bytes at a time; no block edge may start
+ * or hide a word (a secret glued to a letter at a block's first byte stays as it is).
+ */
+static void test_block_edges(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N_CORPUS; i++) {
+		char *x = fill(&corpus[i]);
+		for (int glued = 0; glued < 2; glued++) {
+			struct txc_buf y = TXC_BUF_INIT, want = TXC_BUF_INIT;
+			txc_buf_addstr(&y, glued ? "q" : "");
+			txc_buf_addstr(&y, x);
+			struct txc_redactor *r = txc_redactor_new(false);
+			size_t n = txc_redact_text(r, y.buf, y.len, &want);
+			txc_redactor_free(r);
+			for (size_t k = 1; k <= 40; k++) {
+				struct txc_buf in = TXC_BUF_INIT, out = TXC_BUF_INIT, exp = TXC_BUF_INIT;
+				for (size_t b = 0; b < k; b++)
+					txc_buf_addch(&in, ' ');
+				txc_buf_add(&exp, in.buf, in.len);
+				txc_buf_add(&exp, want.buf, want.len);
+				txc_buf_add(&in, y.buf, y.len);
+				r = txc_redactor_new(false);
+				size_t m = txc_redact_text(r, in.buf, in.len, &out);
+				txc_redactor_free(r);
+				if (m != n || strcmp(out.buf, exp.buf) != 0)
+					fail_msg("%s after %zu blanks%s: %zu found, %zu alone\n  out:  %s\n  want: %s",
+						 corpus[i].kind, k, glued ? " and a letter" : "", m, n, out.buf,
+						 exp.buf);
+				txc_buf_release(&in);
+				txc_buf_release(&out);
+				txc_buf_release(&exp);
+			}
+			txc_buf_release(&y);
+			txc_buf_release(&want);
+		}
+		free(x);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1057,6 +1099,7 @@ int main(void)
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_json_nul_escape),
+		cmocka_unit_test(test_block_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
