@@ -234,7 +234,8 @@ static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struc
 
 /* ---- listings ---- */
 
-static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
+/* by_id: the id orders rows of equal started_at in SQL (see db_sessions) */
+static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct txc_buf *b)
 {
 	if (flags & TXC_LIST_IDS_ONLY) {
 		txc_buf_addstr(b, "SELECT s.id AS id");
@@ -258,6 +259,8 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
 		txc_buf_addstr(b, " AS last_active");
 	}
 	identity_cols(s, b); /* not part of the row */
+	bool started = txc_hermes_db_has_col(&s->sess, "started_at");
+	txc_buf_addstr(b, started ? ", s.\"started_at\"" : ", NULL"); /* the first order key: may_tie() */
 	if (flags & TXC_LIST_FINGERPRINT) {
 		/* what tells that a session's rows changed, two seeks in the index on messages(session_id,
 		 * id): its first and last message rows (added, pruned, compaction's new rows); then its whole
@@ -276,8 +279,68 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
 		txc_buf_addstr(b, ", s.*");
 	}
 	txc_buf_addstr(b, " FROM sessions s");
-	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC, id DESC"
-									: " ORDER BY id DESC");
+	if (!started)
+		txc_buf_addstr(b, " ORDER BY id DESC");
+	else
+		txc_buf_addstr(b, by_id ? " ORDER BY started_at DESC, id DESC" : " ORDER BY started_at DESC");
+}
+
+/* The previous row's first order key, as far as may_tie() needs it. */
+struct order_key {
+	int type;
+	double d;
+	struct txc_buf text; /* TEXT and BLOB bytes */
+};
+
+/* t without its trailing spaces (RTRIM) */
+static size_t rtrim_len(const unsigned char *t, size_t n)
+{
+	while (n > 0 && t[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+/* ASCII case folded (NOCASE) */
+static bool fold_eq(const unsigned char *x, const unsigned char *y, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char a = x[i], b = y[i];
+		if (a != b && !((a | 0x20) == (b | 0x20) && (a | 0x20) >= 'a' && (a | 0x20) <= 'z'))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Whether column i of this row may equal the previous row's key to ORDER BY (any of
+ * SQLite's collations: BINARY, NOCASE, RTRIM; an integer and a real of one value); k
+ * then holds this row's key.  Errs towards yes: a yes only costs a second read.
+ */
+static bool may_tie(struct order_key *k, sqlite3_stmt *st, int i)
+{
+	int type = sqlite3_column_type(st, i);
+	bool tie = false;
+	if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
+		double d = sqlite3_column_double(st, i);
+		tie = (k->type == SQLITE_INTEGER || k->type == SQLITE_FLOAT) && k->d == d;
+		k->d = d;
+	} else if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
+		const unsigned char *p = type == SQLITE_TEXT ? sqlite3_column_text(st, i) : sqlite3_column_blob(st, i);
+		size_t n = (size_t)sqlite3_column_bytes(st, i);
+		if (type == SQLITE_TEXT) {
+			size_t m = rtrim_len(p, n), pm = rtrim_len((const unsigned char *)k->text.buf, k->text.len);
+			tie = k->type == SQLITE_TEXT && m == pm && fold_eq(p, (const unsigned char *)k->text.buf, m);
+		} else {
+			tie = k->type == SQLITE_BLOB && n == k->text.len && (n == 0 || memcmp(p, k->text.buf, n) == 0);
+		}
+		txc_buf_reset(&k->text);
+		if (n)
+			txc_buf_add(&k->text, p, n);
+	} else {
+		tie = k->type == SQLITE_NULL;
+	}
+	k->type = type;
+	return tie;
 }
 
 /* The number of columns of `s.*`, as SQLite counts them (the table may have more than we name). */
@@ -350,14 +413,18 @@ static struct txc_str db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, int 
 	return (struct txc_str){hex, 32};
 }
 
-/* Every session, archived ones too, newest first (TXC_SRC_ORDERED). */
-static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
-		       struct txc_diag *d)
+/*
+ * One read of the listing.  !by_id: the rows come by started_at alone, what the
+ * index idx_sessions_started gives; a second key makes SQLite sort each run of
+ * equal starts (half of what `list` costs).  Then *tied says two neighbours may
+ * tie, and nothing is kept: the caller reads again with the id as second key.
+ */
+static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct txc_arena *a,
+			struct txc_session_info **out, size_t *n, bool *tied, struct txc_diag *d)
 {
-	struct hermes_db *s = impl;
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
-	sessions_sql(s, flags, &b);
+	sessions_sql(s, flags, by_id, &b);
 	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
 	txc_buf_release(&b);
 	if (rc != SQLITE_OK)
@@ -365,9 +432,15 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 	size_t cap = 64, count = 0;
 	struct txc_session_info *v = txc_xmalloc(cap * sizeof(*v)); /* heap while growing, then one arena copy */
 	bool fp = flags & TXC_LIST_FINGERPRINT;
-	int ncols = sqlite3_column_count(st) - 2 - (fp ? 2 + star_cols(s) : 0);
+	int ncols = sqlite3_column_count(st) - 3 - (fp ? 2 + star_cols(s) : 0);
 	struct txc_str *keys = column_keys(a, st, ncols);
+	struct order_key k = {.text = TXC_BUF_INIT};
+	*tied = false;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!by_id && may_tie(&k, st, ncols + 2)) {
+			*tied = true;
+			break;
+		}
 		if (count == cap)
 			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
 		const struct txc_json *row = row_object(a, st, ncols, keys, false);
@@ -375,10 +448,11 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 		v[count].sid = row_sid(a, st, txc_json_get(row, "id"), ncols);
 		v[count].archived = txc_hermes_archived(column_value(a, st, ncols + 1));
 		if (fp)
-			v[count].fingerprint = db_fingerprint(a, st, ncols + 2);
+			v[count].fingerprint = db_fingerprint(a, st, ncols + 3);
 		count++;
 	}
 	sqlite3_finalize(st);
+	txc_buf_release(&k.text);
 	if (rc == SQLITE_DONE) {
 		*out = txc_arena_array(a, count ? count : 1, sizeof(*v));
 		if (count)
@@ -386,7 +460,21 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 		*n = count;
 	}
 	free(v);
+	if (*tied)
+		return TXC_OK;
 	return rc == SQLITE_DONE ? TXC_OK : txc_hermes_db_error(s, rc, d, "list the sessions of");
+}
+
+/* Every session, archived ones too, newest first (TXC_SRC_ORDERED). */
+static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
+		       struct txc_diag *d)
+{
+	struct hermes_db *s = impl;
+	bool tied, by_id = !txc_hermes_db_has_col(&s->sess, "started_at"); /* then the id is the only key */
+	int rc = read_listing(s, flags, by_id, a, out, n, &tied, d);
+	if (rc == TXC_OK && tied)
+		rc = read_listing(s, flags, true, a, out, n, &tied, d);
+	return rc;
 }
 
 /* Hermes's bulk-export order: last_active DESC, started_at DESC, id DESC, in SQL as Hermes has it. */
