@@ -234,6 +234,11 @@ static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struc
 
 /* ---- listings ---- */
 
+/* TXC_LIST_BRIEF's columns, in this order (TXC_LIST_IDS_ONLY: the id alone); then last_active if asked */
+enum { B_ID, B_SOURCE, B_MODEL, B_STARTED, B_COUNT, B_CWD, B_TITLE, B_ARCHIVED, B_N };
+static const char *const brief_cols[B_N] = {"id", "source", "model", "started_at", "message_count",
+					    "cwd", "title", "archived"};
+
 /* by_id: the id orders rows of equal started_at in SQL (see db_sessions) */
 static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct txc_buf *b)
 {
@@ -241,14 +246,12 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 		txc_buf_addstr(b, "SELECT s.id AS id");
 	} else if (flags & TXC_LIST_BRIEF) {
 		/* the columns the summary uses: a few instead of sixty */
-		static const char *const cols[] = {"id",  "source", "model",   "started_at", "message_count",
-						   "cwd", "title",  "archived"};
 		txc_buf_addstr(b, "SELECT ");
-		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		for (int i = 0; i < B_N; i++) {
 			if (i)
 				txc_buf_addstr(b, ", ");
-			col_or_null(b, &s->sess, "s", cols[i]);
-			txc_buf_addf(b, " AS %s", cols[i]);
+			col_or_null(b, &s->sess, "s", brief_cols[i]);
+			txc_buf_addf(b, " AS %s", brief_cols[i]);
 		}
 	} else {
 		txc_buf_addstr(b, "SELECT s.*");
@@ -413,6 +416,40 @@ static struct txc_str db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, int 
 	return (struct txc_str){hex, 32};
 }
 
+/* A row of `s.*` (then last_active): the summary from its row object, kept as native; its id. */
+static const struct txc_json *full_info(struct txc_arena *a, sqlite3_stmt *st, int ncols, struct txc_str *keys,
+					struct txc_session_info *info)
+{
+	const struct txc_json *row = row_object(a, st, ncols, keys, false);
+	txc_source_info(row, info);
+	info->archived = txc_hermes_archived(column_value(a, st, ncols + 1)); /* the identity column's */
+	return txc_json_get(row, "id");
+}
+
+/*
+ * A row of brief_cols (TXC_LIST_IDS_ONLY: of the id alone): each field read from its
+ * place, no row object (native NULL: nothing reads it in a brief listing); its id.
+ */
+static const struct txc_json *brief_info(struct txc_arena *a, sqlite3_stmt *st, unsigned flags, int ncols,
+					 struct txc_session_info *info)
+{
+	const struct txc_json *c[B_N + 1] = {NULL};
+	for (int i = 0; i < ncols && i <= B_N; i++)
+		c[i] = column_value(a, st, i);
+	const struct txc_source_fields f = {
+		.title = c[B_TITLE],
+		.cwd = c[B_CWD],
+		.source = c[B_SOURCE],
+		.model = c[B_MODEL],
+		.n_messages = c[B_COUNT],
+		.started = c[B_STARTED],
+		.last_active = (flags & TXC_LIST_LAST_ACTIVE) ? c[B_N] : NULL,
+		.archived = column_value(a, st, ncols + 1), /* the identity column's */
+	};
+	txc_source_info_of(&f, NULL, info);
+	return c[B_ID];
+}
+
 /*
  * One read of the listing.  !by_id: the rows come by started_at alone, what the
  * index idx_sessions_started gives; a second key makes SQLite sort each run of
@@ -433,7 +470,8 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 	struct txc_session_info *v = txc_xmalloc(cap * sizeof(*v)); /* heap while growing, then one arena copy */
 	bool fp = flags & TXC_LIST_FINGERPRINT;
 	int ncols = sqlite3_column_count(st) - 3 - (fp ? 2 + star_cols(s) : 0);
-	struct txc_str *keys = column_keys(a, st, ncols);
+	bool by_place = flags & (TXC_LIST_BRIEF | TXC_LIST_IDS_ONLY);
+	struct txc_str *keys = by_place ? NULL : column_keys(a, st, ncols);
 	struct order_key k = {.text = TXC_BUF_INIT};
 	*tied = false;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -443,10 +481,12 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 		}
 		if (count == cap)
 			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
-		const struct txc_json *row = row_object(a, st, ncols, keys, false);
-		txc_source_info(row, &v[count]);
-		v[count].sid = row_sid(a, st, txc_json_get(row, "id"), ncols);
-		v[count].archived = txc_hermes_archived(column_value(a, st, ncols + 1));
+		const struct txc_json *id;
+		if (by_place)
+			id = brief_info(a, st, flags, ncols, &v[count]);
+		else
+			id = full_info(a, st, ncols, keys, &v[count]);
+		v[count].sid = row_sid(a, st, id, ncols);
 		if (fp)
 			v[count].fingerprint = db_fingerprint(a, st, ncols + 3);
 		count++;
