@@ -236,8 +236,8 @@ static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struc
 
 /* TXC_LIST_BRIEF's columns, in this order (TXC_LIST_IDS_ONLY: the id alone); then last_active if asked */
 enum { B_ID, B_SOURCE, B_MODEL, B_STARTED, B_COUNT, B_CWD, B_TITLE, B_ARCHIVED, B_N };
-static const char *const brief_cols[B_N] = {"id", "source", "model", "started_at", "message_count",
-					    "cwd", "title", "archived"};
+static const char *const brief_cols[B_N] = {"id",  "source", "model",   "started_at", "message_count",
+					    "cwd", "title",  "archived"};
 
 /* by_id: the id orders rows of equal started_at in SQL (see db_sessions) */
 static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct txc_buf *b)

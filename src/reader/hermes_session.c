@@ -26,8 +26,7 @@ static double time_of(const struct txc_json *v)
 	return txc_json_number(v, &x) ? x : NAN;
 }
 
-void txc_source_info_of(const struct txc_source_fields *f, const struct txc_json *native,
-			struct txc_session_info *info)
+void txc_source_info_of(const struct txc_source_fields *f, const struct txc_json *native, struct txc_session_info *info)
 {
 	info->title = text_of(f->title);
 	info->cwd = text_of(f->cwd);
