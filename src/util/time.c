@@ -24,6 +24,53 @@ bool txc_time_iso_ms(char out[64], double secs)
 	return true;
 }
 
+/* n as `digits` digits, zero-padded (n >= 0 and fits) */
+static char *put_digits(char *p, long n, int digits)
+{
+	for (int i = digits - 1; i >= 0; i--, n /= 10)
+		p[i] = (char)('0' + n % 10);
+	return p + digits;
+}
+
+/*
+ * strftime() for list's conversions, %Y %m %d %H %M %S and literal text, when
+ * the year has four digits: the same bytes without strftime's locale work (two
+ * thirds of `list`'s formatting).  0 for anything else (%z, a year before 1000):
+ * strftime() then decides.
+ */
+static size_t format_plain(char *out, size_t cap, const char *fmt, const struct tm *tm)
+{
+	char buf[128], *p = buf;
+	long year = (long)tm->tm_year + 1900;
+	for (const char *f = fmt; *f != '\0'; f++) {
+		if (p > buf + sizeof(buf) - 8)
+			return 0;
+		if (*f != '%') {
+			*p++ = *f;
+			continue;
+		}
+		switch (*++f) {
+		case 'Y':
+			if (year < 1000 || year > 9999)
+				return 0;
+			p = put_digits(p, year, 4);
+			break;
+		case 'm': p = put_digits(p, tm->tm_mon + 1, 2); break;
+		case 'd': p = put_digits(p, tm->tm_mday, 2); break;
+		case 'H': p = put_digits(p, tm->tm_hour, 2); break;
+		case 'M': p = put_digits(p, tm->tm_min, 2); break;
+		case 'S': p = put_digits(p, tm->tm_sec, 2); break;
+		default: return 0;
+		}
+	}
+	size_t n = (size_t)(p - buf);
+	if (n + 1 > cap)
+		return 0;
+	memcpy(out, buf, n);
+	out[n] = '\0';
+	return n;
+}
+
 bool txc_time_format(char *out, size_t cap, double secs, bool utc, const char *fmt)
 {
 	/* beyond ±2.5e11 s (about year 9900) a struct tm year may not hold it */
@@ -35,6 +82,8 @@ bool txc_time_format(char *out, size_t cap, double secs, bool utc, const char *f
 		gmtime_r(&tt, &tm);
 	else
 		localtime_r(&tt, &tm);
+	if (format_plain(out, cap, fmt, &tm) > 0)
+		return true;
 		/* fmt is checked where txc_time_format is called (its format attribute, util.h) */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
