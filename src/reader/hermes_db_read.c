@@ -119,25 +119,31 @@ static int messages_stmt(struct hermes_db *s, bool compacted, bool after, sqlite
 static const struct txc_json int_zero = {.kind = TXC_JSON_INT, .s = {"0", 1}};
 static const struct txc_json int_one = {.kind = TXC_JSON_INT, .s = {"1", 1}};
 
-/* Most columns of a row are NULL, 0 or 1: those share static nodes. */
+/*
+ * Most columns of a row are NULL, 0 or 1: those share static nodes.  The value is
+ * read through its sqlite3_value: each sqlite3_column_*() call enters the
+ * connection again (a third of what a listing's columns cost).  The connection is
+ * used by one thread (SQLITE_OPEN_NOMUTEX), as the unprotected value requires.
+ */
 static const struct txc_json *column_value(struct txc_arena *a, sqlite3_stmt *st, int i)
 {
-	switch (sqlite3_column_type(st, i)) {
+	sqlite3_value *cv = sqlite3_column_value(st, i);
+	switch (sqlite3_value_type(cv)) {
 	case SQLITE_INTEGER: {
-		sqlite3_int64 x = sqlite3_column_int64(st, i);
+		sqlite3_int64 x = sqlite3_value_int64(cv);
 		if (x == 0 || x == 1)
 			return x ? &int_one : &int_zero;
 		return txc_json_int(a, x);
 	}
-	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_column_double(st, i));
+	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_value_double(cv));
 	case SQLITE_TEXT: {
-		const void *p = sqlite3_column_text(st, i);
-		return txc_json_string(a, p, (size_t)sqlite3_column_bytes(st, i));
+		const void *p = sqlite3_value_text(cv);
+		return txc_json_string(a, p, (size_t)sqlite3_value_bytes(cv));
 	}
 	case SQLITE_BLOB: {
-		const void *p = sqlite3_column_blob(st, i);
+		const void *p = sqlite3_value_blob(cv);
 		struct txc_json *v = txc_json_new(a, TXC_JSON_BLOB);
-		v->s = txc_arena_str(a, p, (size_t)sqlite3_column_bytes(st, i));
+		v->s = txc_arena_str(a, p, (size_t)sqlite3_value_bytes(cv));
 		return v;
 	}
 	default: return &txc_json_null_value;
@@ -235,9 +241,8 @@ static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struc
 /* ---- listings ---- */
 
 /* TXC_LIST_BRIEF's columns, in this order (TXC_LIST_IDS_ONLY: the id alone); then last_active if asked */
-enum { B_ID, B_SOURCE, B_MODEL, B_STARTED, B_COUNT, B_CWD, B_TITLE, B_ARCHIVED, B_N };
-static const char *const brief_cols[B_N] = {"id",  "source", "model",   "started_at", "message_count",
-					    "cwd", "title",  "archived"};
+enum { B_ID, B_SOURCE, B_MODEL, B_STARTED, B_COUNT, B_CWD, B_TITLE, B_N }; /* archived: identity_cols() */
+static const char *const brief_cols[B_N] = {"id", "source", "model", "started_at", "message_count", "cwd", "title"};
 
 /* by_id: the id orders rows of equal started_at in SQL (see db_sessions) */
 static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct txc_buf *b)
