@@ -1,5 +1,6 @@
 /* cmd_list.c - `txc list`: the selected sessions as a table or JSON. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +33,17 @@ static void fmt_time(char out[32], double secs, bool utc)
 /* display width: code points (wide East Asian glyphs are counted as one; good enough for a table) */
 static size_t text_width(const char *s, size_t len)
 {
-	size_t w = 0;
-	for (size_t i = 0; i < len; i++)
-		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	const uint64_t high = 0x8080808080808080u;
+	size_t w = len, i = 0;
+	for (; i + 8 <= len; i += 8) { /* eight bytes a step: the continuation bytes, 10xxxxxx, are not counted */
+		uint64_t x;
+		memcpy(&x, s + i, 8);
+		uint64_t cont = x & high & ~(x << 1);
+		for (; cont != 0; cont &= cont - 1)
+			w--;
+	}
+	for (; i < len; i++)
+		w -= ((unsigned char)s[i] & 0xC0) == 0x80;
 	return w;
 }
 
@@ -49,19 +58,23 @@ static void pad(struct txc_buf *out, size_t n)
 	}
 }
 
-/* t: the caller's scratch buffer, reused from cell to cell (one allocation for the table) */
+/* t: the caller's scratch buffer for a painted cell (one allocation for the table); the others go straight to out */
 static void cell(struct txc_buf *out, struct txc_buf *t, const char *s, size_t len, size_t width, bool last,
 		 const char *sgr)
 {
-	txc_buf_reset(t);
-	cli_safe_text(t, s, len, true);
-	size_t w = text_width(t->buf, t->len), shown = t->len;
+	struct txc_buf *dst = sgr != NULL ? t : out;
+	size_t mark = sgr != NULL ? 0 : out->len;
+	if (sgr != NULL)
+		txc_buf_reset(t);
+	cli_safe_text(dst, s, len, true);
+	const char *text = dst->buf + mark;
+	size_t tlen = dst->len - mark, w = text_width(text, tlen), shown = tlen;
 	bool cut = width && w > width;
 	if (cut) {
 		size_t i = 0, seen = 0;
-		while (i < t->len && seen < width - 1) {
+		while (i < tlen && seen < width - 1) {
 			i++;
-			while (i < t->len && ((unsigned char)t->buf[i] & 0xC0) == 0x80)
+			while (i < tlen && ((unsigned char)text[i] & 0xC0) == 0x80)
 				i++;
 			seen++;
 		}
@@ -71,7 +84,7 @@ static void cell(struct txc_buf *out, struct txc_buf *t, const char *s, size_t l
 	if (sgr != NULL)
 		cli_paint(out, sgr, t->buf, shown);
 	else
-		txc_buf_add(out, t->buf, shown);
+		txc_buf_truncate(out, mark + shown);
 	if (cut)
 		txc_buf_addstr(out, "\xE2\x80\xA6");
 	if (!last && w < width + 2)
