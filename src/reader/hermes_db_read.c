@@ -235,7 +235,8 @@ static void identity_cols(struct hermes_db *s, struct txc_buf *b)
 /* the identity of a row whose id is v and whose identity_cols() start at column i */
 static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struct txc_json *v, int i)
 {
-	return txc_source_sid(a, v, sqlite3_column_type(st, i) == SQLITE_INTEGER, sqlite3_column_int64(st, i));
+	sqlite3_value *pos = sqlite3_column_value(st, i); /* as column_value() reads */
+	return txc_source_sid(a, v, sqlite3_value_type(pos) == SQLITE_INTEGER, sqlite3_value_int64(pos));
 }
 
 /* ---- listings ---- */
@@ -326,15 +327,16 @@ static bool fold_eq(const unsigned char *x, const unsigned char *y, size_t n)
  */
 static bool may_tie(struct order_key *k, sqlite3_stmt *st, int i)
 {
-	int type = sqlite3_column_type(st, i);
+	sqlite3_value *v = sqlite3_column_value(st, i); /* as column_value() reads */
+	int type = sqlite3_value_type(v);
 	bool tie = false;
 	if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
-		double d = sqlite3_column_double(st, i);
+		double d = sqlite3_value_double(v);
 		tie = (k->type == SQLITE_INTEGER || k->type == SQLITE_FLOAT) && k->d == d;
 		k->d = d;
 	} else if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
-		const unsigned char *p = type == SQLITE_TEXT ? sqlite3_column_text(st, i) : sqlite3_column_blob(st, i);
-		size_t n = (size_t)sqlite3_column_bytes(st, i);
+		const unsigned char *p = type == SQLITE_TEXT ? sqlite3_value_text(v) : sqlite3_value_blob(v);
+		size_t n = (size_t)sqlite3_value_bytes(v);
 		if (type == SQLITE_TEXT) {
 			size_t m = rtrim_len(p, n), pm = rtrim_len((const unsigned char *)k->text.buf, k->text.len);
 			tie = k->type == SQLITE_TEXT && m == pm && fold_eq(p, (const unsigned char *)k->text.buf, m);
@@ -499,9 +501,7 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 	sqlite3_finalize(st);
 	txc_buf_release(&k.text);
 	if (rc == SQLITE_DONE) {
-		*out = txc_arena_array(a, count ? count : 1, sizeof(*v));
-		if (count)
-			memcpy(*out, v, count * sizeof(*v));
+		*out = count ? txc_arena_dup(a, v, count * sizeof(*v)) : txc_arena_array(a, 1, sizeof(*v));
 		*n = count;
 	}
 	free(v);

@@ -38,7 +38,8 @@ static struct block *new_block(size_t size)
 	return b;
 }
 
-void *txc_arena_alloc(struct txc_arena *a, size_t size)
+/* size bytes, not zeroed: for callers that fill them all at once */
+static void *bump(struct txc_arena *a, size_t size)
 {
 	const size_t align = alignof(max_align_t);
 	size_t need = (size + align - 1) & ~(align - 1);
@@ -56,7 +57,6 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 				big->next = b->next;
 				b->next = big;
 			}
-			memset(big->data, 0, need);
 			return big->data;
 		}
 		b = new_block(a->block_size);
@@ -65,8 +65,22 @@ void *txc_arena_alloc(struct txc_arena *a, size_t size)
 	}
 	void *p = b->data + b->used;
 	b->used += need;
-	memset(p, 0, need);
 	return p;
+}
+
+void *txc_arena_alloc(struct txc_arena *a, size_t size)
+{
+	void *p = bump(a, size);
+	memset(p, 0, (size + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1)); /* its padding too */
+	return p;
+}
+
+void *txc_arena_dup(struct txc_arena *a, const void *p, size_t size)
+{
+	void *q = bump(a, size);
+	if (size)
+		memcpy(q, p, size);
+	return q;
 }
 
 void *txc_arena_array(struct txc_arena *a, size_t n, size_t size)
@@ -78,7 +92,7 @@ void *txc_arena_array(struct txc_arena *a, size_t n, size_t size)
 
 struct txc_str txc_arena_str(struct txc_arena *a, const void *p, size_t len)
 {
-	char *s = txc_arena_alloc(a, len + 1);
+	char *s = bump(a, len + 1);
 	if (len)
 		memcpy(s, p, len);
 	s[len] = '\0';
