@@ -127,6 +127,7 @@ enum txc_list_flags {
 	TXC_LIST_LAST_ACTIVE = 1 << 1,
 	TXC_LIST_BRIEF = 1 << 2,
 	TXC_LIST_FINGERPRINT = 1 << 3, /* fill fingerprint (read from the index, not the messages) */
+	TXC_LIST_CWD = 1 << 4,         /* with TXC_LIST_BRIEF: cwd too (a brief listing may leave it out) */
 };
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_session_info **out,
 		       size_t *n, struct txc_diag *d);

@@ -373,6 +373,7 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 		/* --all-sources: a store's archived session still shadows a legacy copy */
 		unsigned flags = (archived || a->store.all_sources ? TXC_LIST_ARCHIVED : 0) |
 				 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF) |
+				 (sel->cwd != NULL ? TXC_LIST_CWD : 0) |
 				 (cmd == CMD_EXPORT && a->out_dir != NULL ? TXC_LIST_FINGERPRINT : 0);
 		int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
 		if (rc) {

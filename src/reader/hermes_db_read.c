@@ -256,7 +256,10 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 		for (int i = 0; i < B_N; i++) {
 			if (i)
 				txc_buf_addstr(b, ", ");
-			col_or_null(b, &s->sess, "s", brief_cols[i]);
+			if (i == B_CWD && !(flags & TXC_LIST_CWD))
+				txc_buf_addstr(b, "NULL"); /* only a --cwd filter reads it */
+			else
+				col_or_null(b, &s->sess, "s", brief_cols[i]);
 			txc_buf_addf(b, " AS %s", brief_cols[i]);
 		}
 	} else {
