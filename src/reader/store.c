@@ -125,12 +125,21 @@ static bool name_taken(const struct repeat *r, size_t n, struct txc_str t)
 	return false;
 }
 
+/* eight bytes a step: ids are tens of bytes */
 static uint64_t text_hash(struct txc_str t)
 {
-	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-	for (size_t i = 0; i < t.len; i++)
-		h = (h ^ (unsigned char)t.ptr[i]) * 0x100000001b3u;
-	return h;
+	uint64_t h = 0xcbf29ce484222325u ^ t.len, w;
+	size_t i = 0;
+	for (; i + 8 <= t.len; i += 8) {
+		memcpy(&w, t.ptr + i, 8);
+		h = (h ^ w) * 0x9E3779B97F4A7C15u;
+		h ^= h >> 29;
+	}
+	w = 0;
+	if (t.len > i)
+		memcpy(&w, t.ptr + i, t.len - i);
+	h = (h ^ w) * 0x9E3779B97F4A7C15u;
+	return h ^ (h >> 32);
 }
 
 /* Whether two of the n sids (stride bytes apart) share a text: a hash set, not a sort. */

@@ -24,12 +24,12 @@ bool txc_time_iso_ms(char out[64], double secs)
 	return true;
 }
 
-/* n as `digits` digits, zero-padded (n >= 0 and fits) */
-static char *put_digits(char *p, long n, int digits)
+/* n (0-99) as two digits */
+static char *put2(char *p, int n)
 {
-	for (int i = digits - 1; i >= 0; i--, n /= 10)
-		p[i] = (char)('0' + n % 10);
-	return p + digits;
+	p[0] = (char)('0' + n / 10);
+	p[1] = (char)('0' + n % 10);
+	return p + 2;
 }
 
 /*
@@ -53,13 +53,13 @@ static size_t format_plain(char *out, size_t cap, const char *fmt, const struct 
 		case 'Y':
 			if (year < 1000 || year > 9999)
 				return 0;
-			p = put_digits(p, year, 4);
+			p = put2(put2(p, (int)(year / 100)), (int)(year % 100));
 			break;
-		case 'm': p = put_digits(p, tm->tm_mon + 1, 2); break;
-		case 'd': p = put_digits(p, tm->tm_mday, 2); break;
-		case 'H': p = put_digits(p, tm->tm_hour, 2); break;
-		case 'M': p = put_digits(p, tm->tm_min, 2); break;
-		case 'S': p = put_digits(p, tm->tm_sec, 2); break;
+		case 'm': p = put2(p, tm->tm_mon + 1); break;
+		case 'd': p = put2(p, tm->tm_mday); break;
+		case 'H': p = put2(p, tm->tm_hour); break;
+		case 'M': p = put2(p, tm->tm_min); break;
+		case 'S': p = put2(p, tm->tm_sec); break; /* 0-60 */
 		default: return 0;
 		}
 	}
