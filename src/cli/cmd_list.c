@@ -42,6 +42,16 @@ static size_t text_width(const char *s, size_t len)
 		for (; cont != 0; cont &= cont - 1)
 			w--;
 	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (i < len && len >= 8) { /* the rest: the last eight bytes, those counted already shifted out */
+		uint64_t x;
+		memcpy(&x, s + len - 8, 8);
+		x = (x & high & ~(x << 1)) >> (8 * (8 - (len - i)));
+		for (; x != 0; x &= x - 1)
+			w--;
+		return w;
+	}
+#endif
 	for (; i < len; i++)
 		w -= ((unsigned char)s[i] & 0xC0) == 0x80;
 	return w;
