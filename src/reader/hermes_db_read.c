@@ -245,6 +245,12 @@ static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struc
 enum { B_ID, B_SOURCE, B_MODEL, B_STARTED, B_COUNT, B_CWD, B_TITLE, B_N }; /* archived: identity_cols() */
 static const char *const brief_cols[B_N] = {"id", "source", "model", "started_at", "message_count", "cwd", "title"};
 
+/* whether a listing's rows are brief_cols (else `s.*`, or the id alone) */
+static bool brief_layout(unsigned flags)
+{
+	return (flags & TXC_LIST_BRIEF) && !(flags & TXC_LIST_IDS_ONLY);
+}
+
 /* by_id: the id orders rows of equal started_at in SQL (see db_sessions) */
 static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct txc_buf *b)
 {
@@ -272,7 +278,8 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 	}
 	identity_cols(s, b); /* not part of the row */
 	bool started = txc_hermes_db_has_col(&s->sess, "started_at");
-	txc_buf_addstr(b, started ? ", s.\"started_at\"" : ", NULL"); /* the first order key: may_tie() */
+	if (!brief_layout(flags)) /* the first order key, for may_tie() (a brief row has it: B_STARTED) */
+		txc_buf_addstr(b, started ? ", s.\"started_at\"" : ", NULL");
 	if (flags & TXC_LIST_FINGERPRINT) {
 		/* what tells that a session's rows changed, two seeks in the index on messages(session_id,
 		 * id): its first and last message rows (added, pruned, compaction's new rows); then its whole
@@ -479,13 +486,15 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 	size_t cap = 64, count = 0;
 	struct txc_session_info *v = txc_xmalloc(cap * sizeof(*v)); /* heap while growing, then one arena copy */
 	bool fp = flags & TXC_LIST_FINGERPRINT;
-	int ncols = sqlite3_column_count(st) - 3 - (fp ? 2 + star_cols(s) : 0);
+	int hidden = brief_layout(flags) ? 2 : 3; /* identity_cols(), then the order key but in a brief row */
+	int ncols = sqlite3_column_count(st) - hidden - (fp ? 2 + star_cols(s) : 0);
+	int key = brief_layout(flags) ? B_STARTED : ncols + 2;
 	bool by_place = flags & (TXC_LIST_BRIEF | TXC_LIST_IDS_ONLY);
 	struct txc_str *keys = by_place ? NULL : column_keys(a, st, ncols);
 	struct order_key k = {.text = TXC_BUF_INIT};
 	*tied = false;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!by_id && may_tie(&k, st, ncols + 2)) {
+		if (!by_id && may_tie(&k, st, key)) {
 			*tied = true;
 			break;
 		}
@@ -498,7 +507,7 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 			id = full_info(a, st, ncols, keys, &v[count]);
 		v[count].sid = row_sid(a, st, id, ncols);
 		if (fp)
-			v[count].fingerprint = db_fingerprint(a, st, ncols + 3);
+			v[count].fingerprint = db_fingerprint(a, st, ncols + hidden);
 		count++;
 	}
 	sqlite3_finalize(st);
