@@ -273,6 +273,33 @@ static void test_time_format(void **state)
 	free(tz);
 }
 
+/* an integer's text as a double: what strtod() gives, its own digit reading included (issue 16) */
+static void test_json_number_int(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {"0",
+					    "-0",
+					    "1",
+					    "-1",
+					    "42",
+					    "007",
+					    "999999999999999",
+					    "-999999999999999",
+					    "9007199254740993",
+					    "12345678901234567890",
+					    "-9223372036854775808",
+					    "+5",
+					    "1e3",
+					    ""};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct txc_json v = {.kind = TXC_JSON_INT, .s = {texts[i], strlen(texts[i])}};
+		double got, want = strtod(texts[i], NULL);
+		assert_true(txc_json_number(&v, &got));
+		if (memcmp(&got, &want, sizeof(got)) != 0) /* -0 too */
+			fail_msg("'%s': %.17g, strtod %.17g", texts[i], got, want);
+	}
+}
+
 /* a message cut to fit its buffer ends at a character boundary */
 static void test_diag_cut(void **state)
 {
@@ -534,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_width),
 		cmocka_unit_test(test_alloc_zero),
 		cmocka_unit_test(test_time_format),
+		cmocka_unit_test(test_json_number_int),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
