@@ -108,7 +108,8 @@ struct txc_session_info {
 	bool archived;
 	const struct txc_json *native; /* the source's own session row (Hermes: the columns in table
 					  order, then last_active), for `list --json`; every Hermes
-					  backend sets it, a backend without rows must give an object */
+					  backend sets it, a backend without rows must give an object
+					  (TXC_LIST_BRIEF: it may be NULL) */
 	struct txc_str fingerprint;    /* TXC_LIST_FINGERPRINT: 32 hex digits that change when the session's
 					  rows do (its whole session row, its message count and largest
 					  message rowid); empty when the backend cannot tell */
@@ -119,13 +120,14 @@ struct txc_session_info {
  * only with TXC_LIST_ARCHIVED; *out is an array of *n in arena a.
  * TXC_LIST_LAST_ACTIVE adds last activity (it costs a look at each session's
  * messages); TXC_LIST_BRIEF lets a backend read only what the fields need
- * (native then holds only those columns).
+ * (native then holds only those columns, or is NULL).
  */
 enum txc_list_flags {
 	TXC_LIST_ARCHIVED = 1 << 0,
 	TXC_LIST_LAST_ACTIVE = 1 << 1,
 	TXC_LIST_BRIEF = 1 << 2,
 	TXC_LIST_FINGERPRINT = 1 << 3, /* fill fingerprint (read from the index, not the messages) */
+	TXC_LIST_CWD = 1 << 4,         /* with TXC_LIST_BRIEF: cwd too (a brief listing may leave it out) */
 };
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_session_info **out,
 		       size_t *n, struct txc_diag *d);

@@ -82,7 +82,8 @@ struct txc_arena *txc_arena_new(size_t block_size);
 void *txc_arena_alloc(struct txc_arena *a, size_t size);
 void *txc_arena_array(struct txc_arena *a, size_t n, size_t size);
 struct txc_str txc_arena_str(struct txc_arena *a, const void *p, size_t len);
-void txc_arena_reset(struct txc_arena *a); /* keep the first block, drop the rest */
+void *txc_arena_dup(struct txc_arena *a, const void *p, size_t size); /* a copy of size bytes at p */
+void txc_arena_reset(struct txc_arena *a);                            /* keep the first block, drop the rest */
 void txc_arena_free(struct txc_arena *a);
 
 /* UTF-8 (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */

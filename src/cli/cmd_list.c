@@ -1,5 +1,6 @@
 /* cmd_list.c - `txc list`: the selected sessions as a table or JSON. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,23 +33,58 @@ static void fmt_time(char out[32], double secs, bool utc)
 /* display width: code points (wide East Asian glyphs are counted as one; good enough for a table) */
 static size_t text_width(const char *s, size_t len)
 {
-	size_t w = 0;
-	for (size_t i = 0; i < len; i++)
-		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	const uint64_t high = 0x8080808080808080u;
+	size_t w = len, i = 0;
+	for (; i + 8 <= len; i += 8) { /* eight bytes a step: the continuation bytes, 10xxxxxx, are not counted */
+		uint64_t x;
+		memcpy(&x, s + i, 8);
+		uint64_t cont = x & high & ~(x << 1);
+		for (; cont != 0; cont &= cont - 1)
+			w--;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (i < len && len >= 8) { /* the rest: the last eight bytes, those counted already shifted out */
+		uint64_t x;
+		memcpy(&x, s + len - 8, 8);
+		x = (x & high & ~(x << 1)) >> (8 * (8 - (len - i)));
+		for (; x != 0; x &= x - 1)
+			w--;
+		return w;
+	}
+#endif
+	for (; i < len; i++)
+		w -= ((unsigned char)s[i] & 0xC0) == 0x80;
 	return w;
 }
 
-static void cell(struct txc_buf *out, const char *s, size_t len, size_t width, bool last, const char *sgr)
+/* n spaces: a run at a time, not one call per space */
+static void pad(struct txc_buf *out, size_t n)
 {
-	struct txc_buf t = TXC_BUF_INIT;
-	cli_safe_text(&t, s, len, true);
-	size_t w = text_width(t.buf, t.len), shown = t.len;
+	static const char spaces[] = "                                                                ";
+	while (n > 0) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+		txc_buf_add(out, spaces, k);
+		n -= k;
+	}
+}
+
+/* t: the caller's scratch buffer for a painted cell (one allocation for the table); the others go straight to out */
+static void cell(struct txc_buf *out, struct txc_buf *t, const char *s, size_t len, size_t width, bool last,
+		 const char *sgr)
+{
+	struct txc_buf *dst = sgr != NULL ? t : out;
+	size_t mark = sgr != NULL ? 0 : out->len;
+	if (sgr != NULL)
+		txc_buf_reset(t);
+	cli_safe_text(dst, s, len, true);
+	const char *text = dst->buf + mark;
+	size_t tlen = dst->len - mark, w = text_width(text, tlen), shown = tlen;
 	bool cut = width && w > width;
 	if (cut) {
 		size_t i = 0, seen = 0;
-		while (i < t.len && seen < width - 1) {
+		while (i < tlen && seen < width - 1) {
 			i++;
-			while (i < t.len && ((unsigned char)t.buf[i] & 0xC0) == 0x80)
+			while (i < tlen && ((unsigned char)text[i] & 0xC0) == 0x80)
 				i++;
 			seen++;
 		}
@@ -56,15 +92,13 @@ static void cell(struct txc_buf *out, const char *s, size_t len, size_t width, b
 		w = width;
 	}
 	if (sgr != NULL)
-		cli_paint(out, sgr, t.buf, shown);
+		cli_paint(out, sgr, t->buf, shown);
 	else
-		txc_buf_add(out, t.buf, shown);
+		txc_buf_truncate(out, mark + shown);
 	if (cut)
 		txc_buf_addstr(out, "\xE2\x80\xA6");
-	if (!last)
-		for (size_t k = w; k < width + 2; k++)
-			txc_buf_addch(out, ' ');
-	txc_buf_release(&t);
+	if (!last && w < width + 2)
+		pad(out, width + 2 - w);
 }
 
 /* a field as shown: "-" when the source has no value */
@@ -111,9 +145,9 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		title_w = (size_t)tw - used;
 	else if (tw > 0)
 		title_w = 10;
-	struct txc_buf out = TXC_BUF_INIT;
+	struct txc_buf out = TXC_BUF_INIT, t = TXC_BUF_INIT;
 	for (int k = first; k < N_COLS; k++)
-		cell(&out, heads[k], strlen(heads[k]), k == C_TITLE ? title_w : w[k], k == C_TITLE, "1");
+		cell(&out, &t, heads[k], strlen(heads[k]), k == C_TITLE ? title_w : w[k], k == C_TITLE, "1");
 	txc_buf_addch(&out, '\n');
 	for (size_t i = 0; i < n; i++) {
 		const struct txc_session_info *in = v[i].info;
@@ -123,13 +157,13 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		struct txc_str model = shown(in->model);
 		struct txc_str count = shown(in->n_messages);
 		if (profiles)
-			cell(&out, prof.ptr, prof.len, w[C_PROFILE], false, "36");
-		cell(&out, v[i].id.text.ptr, v[i].id.text.len, w[C_ID], false, "33");
-		cell(&out, when, strlen(when), w[C_STARTED], false, NULL);
-		cell(&out, src.ptr, src.len, w[C_SOURCE], false, NULL);
-		cell(&out, model.ptr, model.len, w[C_MODEL], false, NULL);
-		cell(&out, count.ptr, count.len, w[C_MSGS], false, NULL);
-		cell(&out, in->title.ptr ? in->title.ptr : "", in->title.len, title_w, true, NULL);
+			cell(&out, &t, prof.ptr, prof.len, w[C_PROFILE], false, "36");
+		cell(&out, &t, v[i].id.text.ptr, v[i].id.text.len, w[C_ID], false, "33");
+		cell(&out, &t, when, strlen(when), w[C_STARTED], false, NULL);
+		cell(&out, &t, src.ptr, src.len, w[C_SOURCE], false, NULL);
+		cell(&out, &t, model.ptr, model.len, w[C_MODEL], false, NULL);
+		cell(&out, &t, count.ptr, count.len, w[C_MSGS], false, NULL);
+		cell(&out, &t, in->title.ptr ? in->title.ptr : "", in->title.len, title_w, true, NULL);
 		while (out.len && out.buf[out.len - 1] == ' ')
 			out.len--;
 		txc_buf_addch(&out, '\n');
@@ -138,6 +172,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		txc_buf_addf(&out, "%zu more not shown (raise --limit)\n", more);
 	cli_stdout_write(out.buf, out.len);
 	txc_buf_release(&out);
+	txc_buf_release(&t);
 }
 
 static void print_json(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles,

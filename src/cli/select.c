@@ -261,6 +261,15 @@ static int cmp_session(const void *pa, const void *pb)
 	return a->store < b->store ? -1 : a->store > b->store;
 }
 
+/* whether v is in cmp_session's order (then qsort would leave it as it is) */
+static bool sorted(const struct cli_session *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp_session(&v[i - 1], &v[i]) > 0)
+			return false;
+	return true;
+}
+
 static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
 		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
 
@@ -364,6 +373,7 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 		/* --all-sources: a store's archived session still shadows a legacy copy */
 		unsigned flags = (archived || a->store.all_sources ? TXC_LIST_ARCHIVED : 0) |
 				 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF) |
+				 (sel->cwd != NULL ? TXC_LIST_CWD : 0) |
 				 (cmd == CMD_EXPORT && a->out_dir != NULL ? TXC_LIST_FINGERPRINT : 0);
 		int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
 		if (rc) {
@@ -413,7 +423,10 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 		by = BY_RANK;
 	}
 	set_keys(v, count, by);
-	qsort(v, count, sizeof(*v), cmp_session);
+	/* a store gives them newest first: most listings by start are in order already (by start the
+	 * order is total, so a sorted array is what qsort would make of it) */
+	if (by != BY_STARTED || !sorted(v, count))
+		qsort(v, count, sizeof(*v), cmp_session);
 	*n_more = 0;
 	if (sel->limit > 0 && count > (size_t)sel->limit) {
 		*n_more = count - (size_t)sel->limit;

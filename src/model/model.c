@@ -211,9 +211,9 @@ const char *txc_model_stop_name(enum txc_stop s)
 void txc_model_id(struct txc_arena *a, const struct txc_json *v, enum txc_id_kind *kind, struct txc_str *text)
 {
 	struct txc_buf b = TXC_BUF_INIT;
-	*text = txc_arena_str(a, "", 0);
 	if (v == NULL || v->kind == TXC_JSON_NULL || (v->kind == TXC_JSON_STRING && v->s.len == 0)) {
 		*kind = TXC_ID_NONE;
+		*text = txc_arena_str(a, "", 0);
 		return;
 	}
 	switch (v->kind) {

@@ -119,25 +119,31 @@ static int messages_stmt(struct hermes_db *s, bool compacted, bool after, sqlite
 static const struct txc_json int_zero = {.kind = TXC_JSON_INT, .s = {"0", 1}};
 static const struct txc_json int_one = {.kind = TXC_JSON_INT, .s = {"1", 1}};
 
-/* Most columns of a row are NULL, 0 or 1: those share static nodes. */
+/*
+ * Most columns of a row are NULL, 0 or 1: those share static nodes.  The value is
+ * read through its sqlite3_value: each sqlite3_column_*() call enters the
+ * connection again (a third of what a listing's columns cost).  The connection is
+ * used by one thread (SQLITE_OPEN_NOMUTEX), as the unprotected value requires.
+ */
 static const struct txc_json *column_value(struct txc_arena *a, sqlite3_stmt *st, int i)
 {
-	switch (sqlite3_column_type(st, i)) {
+	sqlite3_value *cv = sqlite3_column_value(st, i);
+	switch (sqlite3_value_type(cv)) {
 	case SQLITE_INTEGER: {
-		sqlite3_int64 x = sqlite3_column_int64(st, i);
+		sqlite3_int64 x = sqlite3_value_int64(cv);
 		if (x == 0 || x == 1)
 			return x ? &int_one : &int_zero;
 		return txc_json_int(a, x);
 	}
-	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_column_double(st, i));
+	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_value_double(cv));
 	case SQLITE_TEXT: {
-		const void *p = sqlite3_column_text(st, i);
-		return txc_json_string(a, p, (size_t)sqlite3_column_bytes(st, i));
+		const void *p = sqlite3_value_text(cv);
+		return txc_json_string(a, p, (size_t)sqlite3_value_bytes(cv));
 	}
 	case SQLITE_BLOB: {
-		const void *p = sqlite3_column_blob(st, i);
+		const void *p = sqlite3_value_blob(cv);
 		struct txc_json *v = txc_json_new(a, TXC_JSON_BLOB);
-		v->s = txc_arena_str(a, p, (size_t)sqlite3_column_bytes(st, i));
+		v->s = txc_arena_str(a, p, (size_t)sqlite3_value_bytes(cv));
 		return v;
 	}
 	default: return &txc_json_null_value;
@@ -229,7 +235,8 @@ static void identity_cols(struct hermes_db *s, struct txc_buf *b)
 /* the identity of a row whose id is v and whose identity_cols() start at column i */
 static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struct txc_json *v, int i)
 {
-	return txc_source_sid(a, v, sqlite3_column_type(st, i) == SQLITE_INTEGER, sqlite3_column_int64(st, i));
+	sqlite3_value *pos = sqlite3_column_value(st, i); /* as column_value() reads */
+	return txc_source_sid(a, v, sqlite3_value_type(pos) == SQLITE_INTEGER, sqlite3_value_int64(pos));
 }
 
 /* ---- listings ---- */
@@ -264,20 +271,32 @@ static void fingerprint_sql(struct hermes_db *s, struct txc_buf *b)
 	txc_buf_addf(b, " FROM sessions s ORDER BY s.%s", s->rowid);
 }
 
-static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
+/* TXC_LIST_BRIEF's columns, in this order (TXC_LIST_IDS_ONLY: the id alone); then last_active if asked */
+enum { B_ID, B_SOURCE, B_MODEL, B_STARTED, B_COUNT, B_CWD, B_TITLE, B_N }; /* archived: identity_cols() */
+static const char *const brief_cols[B_N] = {"id", "source", "model", "started_at", "message_count", "cwd", "title"};
+
+/* whether a listing's rows are brief_cols (else `s.*`, or the id alone) */
+static bool brief_layout(unsigned flags)
+{
+	return (flags & TXC_LIST_BRIEF) && !(flags & TXC_LIST_IDS_ONLY);
+}
+
+/* by_id: the id orders rows of equal started_at in SQL (see db_sessions) */
+static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct txc_buf *b)
 {
 	if (flags & TXC_LIST_IDS_ONLY) {
 		txc_buf_addstr(b, "SELECT s.id AS id");
 	} else if (flags & TXC_LIST_BRIEF) {
 		/* the columns the summary uses: a few instead of sixty */
-		static const char *const cols[] = {"id",  "source", "model",   "started_at", "message_count",
-						   "cwd", "title",  "archived"};
 		txc_buf_addstr(b, "SELECT ");
-		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		for (int i = 0; i < B_N; i++) {
 			if (i)
 				txc_buf_addstr(b, ", ");
-			col_or_null(b, &s->sess, "s", cols[i]);
-			txc_buf_addf(b, " AS %s", cols[i]);
+			if (i == B_CWD && !(flags & TXC_LIST_CWD))
+				txc_buf_addstr(b, "NULL"); /* only a --cwd filter reads it */
+			else
+				col_or_null(b, &s->sess, "s", brief_cols[i]);
+			txc_buf_addf(b, " AS %s", brief_cols[i]);
 		}
 	} else {
 		txc_buf_addstr(b, "SELECT s.*");
@@ -287,12 +306,76 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, struct txc_buf *b)
 		last_active_expr(s, b);
 		txc_buf_addstr(b, " AS last_active");
 	}
-	identity_cols(s, b);                                    /* not part of the row */
+	identity_cols(s, b); /* not part of the row */
+	bool started = txc_hermes_db_has_col(&s->sess, "started_at");
+	if (!brief_layout(flags)) /* the first order key, for may_tie() (a brief row has it: B_STARTED) */
+		txc_buf_addstr(b, started ? ", s.\"started_at\"" : ", NULL");
 	if ((flags & TXC_LIST_FINGERPRINT) && s->rowid == NULL) /* (else fingerprint_sql(): unsorted) */
 		fingerprint_cols(s, b);
 	txc_buf_addstr(b, " FROM sessions s");
-	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "started_at") ? " ORDER BY started_at DESC, id DESC"
-									: " ORDER BY id DESC");
+	if (!started)
+		txc_buf_addstr(b, " ORDER BY id DESC");
+	else
+		txc_buf_addstr(b, by_id ? " ORDER BY started_at DESC, id DESC" : " ORDER BY started_at DESC");
+}
+
+/* The previous row's first order key, as far as may_tie() needs it. */
+struct order_key {
+	int type;
+	double d;
+	struct txc_buf text; /* TEXT and BLOB bytes */
+};
+
+/* t without its trailing spaces (RTRIM) */
+static size_t rtrim_len(const unsigned char *t, size_t n)
+{
+	while (n > 0 && t[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+/* ASCII case folded (NOCASE) */
+static bool fold_eq(const unsigned char *x, const unsigned char *y, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char a = x[i], b = y[i];
+		if (a != b && !((a | 0x20) == (b | 0x20) && (a | 0x20) >= 'a' && (a | 0x20) <= 'z'))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Whether column i of this row may equal the previous row's key to ORDER BY (any of
+ * SQLite's collations: BINARY, NOCASE, RTRIM; an integer and a real of one value); k
+ * then holds this row's key.  Errs towards yes: a yes only costs a second read.
+ */
+static bool may_tie(struct order_key *k, sqlite3_stmt *st, int i)
+{
+	sqlite3_value *v = sqlite3_column_value(st, i); /* as column_value() reads */
+	int type = sqlite3_value_type(v);
+	bool tie = false;
+	if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
+		double d = sqlite3_value_double(v);
+		tie = (k->type == SQLITE_INTEGER || k->type == SQLITE_FLOAT) && k->d == d;
+		k->d = d;
+	} else if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
+		const unsigned char *p = type == SQLITE_TEXT ? sqlite3_value_text(v) : sqlite3_value_blob(v);
+		size_t n = (size_t)sqlite3_value_bytes(v);
+		if (type == SQLITE_TEXT) {
+			size_t m = rtrim_len(p, n), pm = rtrim_len((const unsigned char *)k->text.buf, k->text.len);
+			tie = k->type == SQLITE_TEXT && m == pm && fold_eq(p, (const unsigned char *)k->text.buf, m);
+		} else {
+			tie = k->type == SQLITE_BLOB && n == k->text.len && (n == 0 || memcmp(p, k->text.buf, n) == 0);
+		}
+		txc_buf_reset(&k->text);
+		if (n)
+			txc_buf_add(&k->text, p, n);
+	} else {
+		tie = k->type == SQLITE_NULL;
+	}
+	k->type = type;
+	return tie;
 }
 
 /* The number of columns of `s.*`, as SQLite counts them (the table may have more than we name). */
@@ -407,14 +490,52 @@ static int fill_fingerprints(struct hermes_db *s, struct txc_arena *a, struct tx
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* Every session, archived ones too, newest first (TXC_SRC_ORDERED). */
-static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
-		       struct txc_diag *d)
+/* A row of `s.*` (then last_active): the summary from its row object, kept as native; its id. */
+static const struct txc_json *full_info(struct txc_arena *a, sqlite3_stmt *st, int ncols, struct txc_str *keys,
+					struct txc_session_info *info)
 {
-	struct hermes_db *s = impl;
+	const struct txc_json *row = row_object(a, st, ncols, keys, false);
+	txc_source_info(row, info);
+	info->archived = txc_hermes_archived(column_value(a, st, ncols + 1)); /* the identity column's */
+	return txc_json_get(row, "id");
+}
+
+/*
+ * A row of brief_cols (TXC_LIST_IDS_ONLY: of the id alone): each field read from its
+ * place, no row object (native NULL: nothing reads it in a brief listing); its id.
+ */
+static const struct txc_json *brief_info(struct txc_arena *a, sqlite3_stmt *st, unsigned flags, int ncols,
+					 struct txc_session_info *info)
+{
+	const struct txc_json *c[B_N + 1] = {NULL};
+	for (int i = 0; i < ncols && i <= B_N; i++)
+		c[i] = column_value(a, st, i);
+	const struct txc_source_fields f = {
+		.title = c[B_TITLE],
+		.cwd = c[B_CWD],
+		.source = c[B_SOURCE],
+		.model = c[B_MODEL],
+		.n_messages = c[B_COUNT],
+		.started = c[B_STARTED],
+		.last_active = (flags & TXC_LIST_LAST_ACTIVE) ? c[B_N] : NULL,
+		.archived = column_value(a, st, ncols + 1), /* the identity column's */
+	};
+	txc_source_info_of(&f, NULL, info);
+	return c[B_ID];
+}
+
+/*
+ * One read of the listing.  !by_id: the rows come by started_at alone, what the
+ * index idx_sessions_started gives; a second key makes SQLite sort each run of
+ * equal starts (half of what `list` costs).  Then *tied says two neighbours may
+ * tie, and nothing is kept: the caller reads again with the id as second key.
+ */
+static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct txc_arena *a,
+			struct txc_session_info **out, size_t *n, bool *tied, struct txc_diag *d)
+{
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
-	sessions_sql(s, flags, &b);
+	sessions_sql(s, flags, by_id, &b);
 	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
 	txc_buf_release(&b);
 	if (rc != SQLITE_OK)
@@ -423,38 +544,62 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 	struct txc_session_info *v = txc_xmalloc(cap * sizeof(*v)); /* heap while growing, then one arena copy */
 	bool fp = flags & TXC_LIST_FINGERPRINT, fp_apart = fp && s->rowid != NULL;
 	int64_t *rowid = fp_apart ? txc_xmalloc(cap * sizeof(*rowid)) : NULL;
-	int ncols = sqlite3_column_count(st) - 2 - (fp && !fp_apart ? 2 + star_cols(s) : 0);
-	struct txc_str *keys = column_keys(a, st, ncols);
+	int hidden = brief_layout(flags) ? 2 : 3; /* identity_cols(), then the order key but in a brief row */
+	int ncols = sqlite3_column_count(st) - hidden - (fp && !fp_apart ? 2 + star_cols(s) : 0);
+	int key = brief_layout(flags) ? B_STARTED : ncols + 2;
+	bool by_place = flags & (TXC_LIST_BRIEF | TXC_LIST_IDS_ONLY);
+	struct txc_str *keys = by_place ? NULL : column_keys(a, st, ncols);
+	struct order_key k = {.text = TXC_BUF_INIT};
+	*tied = false;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!by_id && may_tie(&k, st, key)) {
+			*tied = true;
+			break;
+		}
 		if (count == cap) {
 			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
 			if (fp_apart)
 				rowid = txc_xrealloc(rowid, cap * sizeof(*rowid));
 		}
-		const struct txc_json *row = row_object(a, st, ncols, keys, false);
-		txc_source_info(row, &v[count]);
-		v[count].sid = row_sid(a, st, txc_json_get(row, "id"), ncols);
-		v[count].archived = txc_hermes_archived(column_value(a, st, ncols + 1));
+		const struct txc_json *id;
+		if (by_place)
+			id = brief_info(a, st, flags, ncols, &v[count]);
+		else
+			id = full_info(a, st, ncols, keys, &v[count]);
+		v[count].sid = row_sid(a, st, id, ncols);
 		if (fp_apart)
 			rowid[count] = sqlite3_column_int64(st, ncols);
 		else if (fp)
-			v[count].fingerprint = db_fingerprint(a, st, ncols + 2);
+			v[count].fingerprint = db_fingerprint(a, st, ncols + hidden);
 		count++;
 	}
 	sqlite3_finalize(st);
+	txc_buf_release(&k.text);
 	if (rc == SQLITE_DONE && fp_apart) {
 		rc = fill_fingerprints(s, a, v, rowid, count);
 		rc = rc == SQLITE_OK ? SQLITE_DONE : rc;
 	}
 	free(rowid);
 	if (rc == SQLITE_DONE) {
-		*out = txc_arena_array(a, count ? count : 1, sizeof(*v));
-		if (count)
-			memcpy(*out, v, count * sizeof(*v));
+		*out = count ? txc_arena_dup(a, v, count * sizeof(*v)) : txc_arena_array(a, 1, sizeof(*v));
 		*n = count;
 	}
 	free(v);
+	if (*tied)
+		return TXC_OK;
 	return rc == SQLITE_DONE ? TXC_OK : txc_hermes_db_error(s, rc, d, "list the sessions of");
+}
+
+/* Every session, archived ones too, newest first (TXC_SRC_ORDERED). */
+static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
+		       struct txc_diag *d)
+{
+	struct hermes_db *s = impl;
+	bool tied, by_id = !txc_hermes_db_has_col(&s->sess, "started_at"); /* then the id is the only key */
+	int rc = read_listing(s, flags, by_id, a, out, n, &tied, d);
+	if (rc == TXC_OK && tied)
+		rc = read_listing(s, flags, true, a, out, n, &tied, d);
+	return rc;
 }
 
 /* Hermes's bulk-export order: last_active DESC, started_at DESC, id DESC, in SQL as Hermes has it. */

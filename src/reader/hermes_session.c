@@ -26,18 +26,33 @@ static double time_of(const struct txc_json *v)
 	return txc_json_number(v, &x) ? x : NAN;
 }
 
+void txc_source_info_of(const struct txc_source_fields *f, const struct txc_json *native, struct txc_session_info *info)
+{
+	info->title = text_of(f->title);
+	info->cwd = text_of(f->cwd);
+	info->source = shown_of(f->source);
+	info->model = shown_of(f->model);
+	info->n_messages = shown_of(f->n_messages);
+	info->started = time_of(f->started);
+	info->last_active = time_of(f->last_active);
+	info->archived = txc_hermes_archived(f->archived);
+	info->native = native;
+	info->fingerprint = TXC_STR_NULL; /* a backend that can tell sets it after */
+}
+
 void txc_source_info(const struct txc_json *row, struct txc_session_info *info)
 {
-	info->title = text_of(txc_json_get(row, "title"));
-	info->cwd = text_of(txc_json_get(row, "cwd"));
-	info->source = shown_of(txc_json_get(row, "source"));
-	info->model = shown_of(txc_json_get(row, "model"));
-	info->n_messages = shown_of(txc_json_get(row, "message_count"));
-	info->started = time_of(txc_json_get(row, "started_at"));
-	info->last_active = time_of(txc_json_get(row, "last_active"));
-	info->archived = txc_hermes_archived(txc_json_get(row, "archived"));
-	info->native = row;
-	info->fingerprint = TXC_STR_NULL; /* a backend that can tell sets it after */
+	const struct txc_source_fields f = {
+		.title = txc_json_get(row, "title"),
+		.cwd = txc_json_get(row, "cwd"),
+		.source = txc_json_get(row, "source"),
+		.model = txc_json_get(row, "model"),
+		.n_messages = txc_json_get(row, "message_count"),
+		.started = txc_json_get(row, "started_at"),
+		.last_active = txc_json_get(row, "last_active"),
+		.archived = txc_json_get(row, "archived"),
+	};
+	txc_source_info_of(&f, row, info);
 }
 
 /* a model_config marker that is set: present and not null (the column holds JSON text, an export may hold an object) */

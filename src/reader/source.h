@@ -84,6 +84,12 @@ struct txc_sid txc_source_sid(struct txc_arena *a, const struct txc_json *v, boo
 
 /* The summary fields of a Hermes session row (all but sid; native = row). */
 void txc_source_info(const struct txc_json *row, struct txc_session_info *info);
+/* The same from the fields' values, each as a row would hold it (NULL: absent); native is kept as is. */
+struct txc_source_fields {
+	const struct txc_json *title, *cwd, *source, *model, *n_messages, *started, *last_active, *archived;
+};
+void txc_source_info_of(const struct txc_source_fields *f, const struct txc_json *native,
+			struct txc_session_info *info);
 /* The links (lineage.h) of a Hermes session row: parent, end reason, model_config markers; id and sid are the caller's.
  */
 struct txc_link;

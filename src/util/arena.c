@@ -38,9 +38,8 @@ static struct block *new_block(size_t size)
 	return b;
 }
 
-/* size bytes, not cleared (a string's are all written at once: clearing them first was a tenth
- * of what the arena cost) */
-static void *arena_raw(struct txc_arena *a, size_t size)
+/* size bytes, not zeroed: for callers that fill them all at once */
+static void *bump(struct txc_arena *a, size_t size)
 {
 	const size_t align = alignof(max_align_t);
 	size_t need = (size + align - 1) & ~(align - 1);
@@ -71,9 +70,17 @@ static void *arena_raw(struct txc_arena *a, size_t size)
 
 void *txc_arena_alloc(struct txc_arena *a, size_t size)
 {
-	void *p = arena_raw(a, size);
-	memset(p, 0, size);
+	void *p = bump(a, size);
+	memset(p, 0, (size + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1)); /* its padding too */
 	return p;
+}
+
+void *txc_arena_dup(struct txc_arena *a, const void *p, size_t size)
+{
+	void *q = bump(a, size);
+	if (size)
+		memcpy(q, p, size);
+	return q;
 }
 
 void *txc_arena_array(struct txc_arena *a, size_t n, size_t size)
@@ -85,7 +92,7 @@ void *txc_arena_array(struct txc_arena *a, size_t n, size_t size)
 
 struct txc_str txc_arena_str(struct txc_arena *a, const void *p, size_t len)
 {
-	char *s = arena_raw(a, len + 1);
+	char *s = bump(a, len + 1);
 	if (len)
 		memcpy(s, p, len);
 	s[len] = '\0';

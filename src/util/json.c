@@ -543,6 +543,22 @@ bool txc_json_truthy(const struct txc_json *v)
 	return false;
 }
 
+/* An integer of at most 15 digits (and a sign) is exact as a double: the value strtod() gives, without its cost. */
+static bool int_digits(struct txc_str s, double *out)
+{
+	size_t i = s.len > 0 && s.ptr[0] == '-';
+	if (s.len == i || s.len - i > 15)
+		return false;
+	int64_t x = 0;
+	for (size_t k = i; k < s.len; k++) {
+		if (s.ptr[k] < '0' || s.ptr[k] > '9')
+			return false;
+		x = x * 10 + (s.ptr[k] - '0');
+	}
+	*out = i ? -(double)x : (double)x;
+	return true;
+}
+
 bool txc_json_number(const struct txc_json *v, double *out)
 {
 	if (v != NULL && v->kind == TXC_JSON_REAL) {
@@ -550,7 +566,7 @@ bool txc_json_number(const struct txc_json *v, double *out)
 		return true;
 	}
 	if (v != NULL && v->kind == TXC_JSON_INT) {
-		*out = strtod(v->s.ptr, NULL);
+		*out = int_digits(v->s, out) ? *out : strtod(v->s.ptr, NULL);
 		return true;
 	}
 	return false;

@@ -33,6 +33,53 @@ bool txc_time_iso_ms(char out[64], double secs)
 	return true;
 }
 
+/* n (0-99) as two digits */
+static char *put2(char *p, int n)
+{
+	p[0] = (char)('0' + n / 10);
+	p[1] = (char)('0' + n % 10);
+	return p + 2;
+}
+
+/*
+ * strftime() for list's conversions, %Y %m %d %H %M %S and literal text, when
+ * the year has four digits: the same bytes without strftime's locale work (two
+ * thirds of `list`'s formatting).  0 for anything else (%z, a year before 1000):
+ * strftime() then decides.
+ */
+static size_t format_plain(char *out, size_t cap, const char *fmt, const struct tm *tm)
+{
+	char buf[128], *p = buf;
+	long year = (long)tm->tm_year + 1900;
+	for (const char *f = fmt; *f != '\0'; f++) {
+		if (p > buf + sizeof(buf) - 8)
+			return 0;
+		if (*f != '%') {
+			*p++ = *f;
+			continue;
+		}
+		switch (*++f) {
+		case 'Y':
+			if (year < 1000 || year > 9999)
+				return 0;
+			p = put2(put2(p, (int)(year / 100)), (int)(year % 100));
+			break;
+		case 'm': p = put2(p, tm->tm_mon + 1); break;
+		case 'd': p = put2(p, tm->tm_mday); break;
+		case 'H': p = put2(p, tm->tm_hour); break;
+		case 'M': p = put2(p, tm->tm_min); break;
+		case 'S': p = put2(p, tm->tm_sec); break; /* 0-60 */
+		default: return 0;
+		}
+	}
+	size_t n = (size_t)(p - buf);
+	if (n + 1 > cap)
+		return 0;
+	memcpy(out, buf, n);
+	out[n] = '\0';
+	return n;
+}
+
 bool txc_time_format(char *out, size_t cap, double secs, bool utc, const char *fmt)
 {
 	/* beyond ±2.5e11 s (about year 9900) a struct tm year may not hold it */
@@ -44,6 +91,8 @@ bool txc_time_format(char *out, size_t cap, double secs, bool utc, const char *f
 		gmtime_r(&tt, &tm);
 	else
 		localtime_r(&tt, &tm);
+	if (format_plain(out, cap, fmt, &tm) > 0)
+		return true;
 		/* fmt is checked where txc_time_format is called (its format attribute, util.h) */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"

@@ -110,9 +110,9 @@ static void check_listing(struct txc_store *s)
 	assert_true(str_is(v[0].n_messages, "2"));
 	assert_true(v[1].started == 200);
 	assert_false(v[0].archived);
-	assert_non_null(v[0].native);
 	assert_int_equal(txc_store_sessions(s, TXC_LIST_ARCHIVED, a, &v, &n, &d), TXC_OK);
 	assert_int_equal(n, 5);
+	assert_non_null(v[0].native);              /* a full listing has the rows (a brief one may not: issue 16) */
 	assert_true(str_is(v[3].sid.text, "xyz")); /* in its place by start */
 	assert_true(v[3].archived);
 	txc_arena_free(a);

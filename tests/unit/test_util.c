@@ -216,6 +216,102 @@ static void test_time_iso(void **state)
 	}
 }
 
+/* the same text as strftime() over localtime_r/gmtime_r: its own formatting of list's
+ * conversions (issue 16) must not differ, in any zone, across DST, in any year */
+static void time_format_is_strftime(double t, bool utc, const char *fmt)
+{
+	char got[64], want[64];
+	bool ok = fabs(t) <= 2.5e11;
+	want[0] = '\0';
+	if (ok) {
+		time_t tt = (time_t)floor(t);
+		struct tm tm;
+		if (utc)
+			gmtime_r(&tt, &tm);
+		else
+			localtime_r(&tt, &tm);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		ok = strftime(want, sizeof(want), fmt, &tm) > 0;
+	}
+	bool got_ok = txc_time_format(got, sizeof(got), t, utc, fmt);
+#pragma GCC diagnostic pop
+	if (got_ok != ok || (ok && strcmp(got, want) != 0))
+		fail_msg("%.3f (%s, %s): '%s', strftime '%s'", t, utc ? "utc" : getenv("TZ"), fmt, got_ok ? got : "-",
+			 ok ? want : "-");
+}
+
+static void test_time_format(void **state)
+{
+	(void)state;
+	static const char *const zones[] = {
+		"UTC",          "America/New_York", "Europe/London",   "Australia/Lord_Howe",
+		"Asia/Kolkata", "America/St_Johns", "Africa/Monrovia", "Pacific/Chatham"};
+	static const char *const fmts[] = {"%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S UTC", "%Y-%m-%d %H:%M:%S %z"};
+	char *tz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+	for (size_t z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
+		setenv("TZ", zones[z], 1);
+		tzset();
+		uint64_t r = 88172645463325252u;
+		for (int i = 0; i < 30000; i++) {
+			double t;
+			if (i < 12000) { /* 2026 every 43 min 7 s: each DST change, both ways */
+				t = 1767225600.0 + i * 2587.25;
+			} else if (i < 12200) { /* the edges of four-digit years and of the range */
+				static const double edge[] = {-30610224000.0,
+							      -30610224001.0,
+							      253402300799.0,
+							      253402300800.0,
+							      2.5e11,
+							      -2.5e11,
+							      0,
+							      -0.5};
+				t = edge[(i - 12000) % 8] + (i - 12000) / 8 * 0.25 - 3;
+			} else { /* anywhere in range, fractions too */
+				r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+				t = ((double)(r >> 11) / 9007199254740992.0 * 2 - 1) * 2.6e11;
+			}
+			for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+				time_format_is_strftime(t, false, fmts[f]);
+				time_format_is_strftime(t, true, fmts[f]);
+			}
+		}
+	}
+	if (tz != NULL)
+		setenv("TZ", tz, 1);
+	else
+		unsetenv("TZ");
+	tzset();
+	free(tz);
+}
+
+/* an integer's text as a double: what strtod() gives, its own digit reading included (issue 16) */
+static void test_json_number_int(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {"0",
+					    "-0",
+					    "1",
+					    "-1",
+					    "42",
+					    "007",
+					    "999999999999999",
+					    "-999999999999999",
+					    "9007199254740993",
+					    "12345678901234567890",
+					    "-9223372036854775808",
+					    "+5",
+					    "1e3",
+					    ""};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct txc_json v = {.kind = TXC_JSON_INT, .s = {texts[i], strlen(texts[i])}};
+		double got, want = strtod(texts[i], NULL);
+		assert_true(txc_json_number(&v, &got));
+		if (memcmp(&got, &want, sizeof(got)) != 0) /* -0 too */
+			fail_msg("'%s': %.17g, strtod %.17g", texts[i], got, want);
+	}
+}
+
 /* a message cut to fit its buffer ends at a character boundary */
 static void test_diag_cut(void **state)
 {
@@ -535,6 +631,8 @@ int main(void)
 		cmocka_unit_test(test_diag_codes),
 		cmocka_unit_test(test_utf8_width),
 		cmocka_unit_test(test_alloc_zero),
+		cmocka_unit_test(test_time_format),
+		cmocka_unit_test(test_json_number_int),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
