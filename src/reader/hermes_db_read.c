@@ -420,13 +420,14 @@ static struct txc_str db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, int 
 {
 	struct fp_hash h = {0x243F6A8885A308D3u, 0x13198A2E03707344u};
 	for (int i = from, to = sqlite3_column_count(st); i < to; i++) {
-		int type = sqlite3_column_type(st, i);
+		sqlite3_value *v = sqlite3_column_value(st, i); /* (one call into the statement, not three) */
+		int type = sqlite3_value_type(v);
 		if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) { /* their bits: no text conversion */
 			uint64_t w;
 			if (type == SQLITE_INTEGER) {
-				w = (uint64_t)sqlite3_column_int64(st, i);
+				w = (uint64_t)sqlite3_value_int64(v);
 			} else {
-				double x = sqlite3_column_double(st, i);
+				double x = sqlite3_value_double(v);
 				memcpy(&w, &x, sizeof(w));
 			}
 			fp_mix(&h, (uint64_t)type << 32);
@@ -437,8 +438,8 @@ static struct txc_str db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, int 
 			fp_mix(&h, (uint64_t)type << 32);
 			continue;
 		}
-		const unsigned char *p = sqlite3_column_blob(st, i);
-		int len = sqlite3_column_bytes(st, i);
+		const unsigned char *p = sqlite3_value_blob(v);
+		int len = sqlite3_value_bytes(v);
 		fp_mix(&h, (uint64_t)type << 32 | (uint32_t)len);
 		if (p != NULL && len > 0)
 			fp_bytes(&h, p, (size_t)len);
