@@ -444,8 +444,13 @@ static struct txc_str db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, int 
 		if (p != NULL && len > 0)
 			fp_bytes(&h, p, (size_t)len);
 	}
+	unsigned char be[16]; /* "%016llx%016llx" without snprintf (once per session of every re-run) */
+	for (int k = 0; k < 8; k++) {
+		be[k] = (unsigned char)(h.a >> (56 - 8 * k));
+		be[8 + k] = (unsigned char)(h.b >> (56 - 8 * k));
+	}
 	char *hex = txc_arena_alloc(a, 33);
-	snprintf(hex, 33, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+	txc_hex(hex, be, 16);
 	return (struct txc_str){hex, 32};
 }
 
