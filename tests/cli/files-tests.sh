@@ -48,6 +48,11 @@ grep -q "refusing to write '.*empty.md'" err.txt && ok || bad "refusal does not 
 # --out DIR whose folder would take the name of the store's -wal
 expect_rc 4 "--out DIR named like the -wal" "$txc" export --to markdown --out st/state.db-wal --db st/state.db
 [ ! -e st/state.db-wal ] && ok || bad "a folder named like the -wal was created"
+# ... spelled with a trailing slash (its last name is then empty): a -journal folder stops Hermes writing
+for out in st/state.db-journal/ st/state.db-wal// "$work/st/state.db-shm/"; do
+	expect_rc 4 "--out $out" "$txc" export --to markdown --out "$out" --db st/state.db
+	[ ! -e st/state.db-journal ] && [ ! -e st/state.db-wal ] && [ ! -e st/state.db-shm ] && ok || bad "--out $out: a folder named like a source was created"
+done
 # --install under a config dir holding the store as the installed file's name
 uuid=$("$txc" convert tools --to claude --db st/state.db | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' | head -1)
 folder=-repo; [ -d /repo ] || folder=$(printf '%s' "$work" | sed 's/[^A-Za-z0-9]/-/g') # else installed for the cwd
