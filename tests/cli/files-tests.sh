@@ -424,6 +424,21 @@ expect_rc 0 "after a stopped run of a txc without the mark" "$txc" export --to m
 [ ! -e up/img-n-code-title.md.assets/.txc-tmp-OldRun ] && [ ! -e up/.txc-running ] &&
 	[ "$(wc -l < up/manifest.jsonl)" = "$nfp" ] && ok "its leftover in an image folder removed, the manifest whole" || bad "old run's leftover: $(find up -name '.txc-*') $(wc -l < up/manifest.jsonl)"
 
+# a re-run that renders nothing but rewrites the manifest (hand-edited: CRLF) or the index page
+# (removed), killed at its rename: the next run removes the temporary file it left
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	for edit in crlf index; do
+		rm -rf kr; "$txc" export --to html --out kr --db fp.db > /dev/null 2>&1
+		case $edit in crlf) sed -i 's/$/\r/' kr/manifest.jsonl ;; index) rm kr/index.html ;; esac
+		env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o /dev/null -e trace=rename,link -e inject=rename,link:signal=SIGKILL "$txc" export --to html --out kr --db fp.db > /dev/null 2>&1
+		ls -a kr | grep -q '^\.txc-tmp-' && ok || bad "killed at the rename ($edit): no temporary file left (the test needs one)"
+		expect_rc 0 "after a kill at the rename of a run that rendered nothing ($edit)" "$txc" export --to html --out kr --db fp.db
+		[ "$(find kr -name '.txc-tmp-*' -o -name .txc-running | wc -l)" = 0 ] && ok || bad "$edit: left $(ls -a kr | grep txc-)"
+	done
+else
+	skip "a kill at the rename of a run that rendered nothing" "strace cannot trace here"
+fi
+
 # ---- -j N: the same files, manifest and progress whatever N (workers render, one process decides) ----
 for fmt in markdown claude html; do
 	for j in 1 3; do
