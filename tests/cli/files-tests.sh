@@ -389,6 +389,16 @@ for wr in "" " WITHOUT ROWID"; do
 	expect_rc 0 "fingerprint$wr: b renamed, d added" "$txc" export --to markdown --out fpr --db fpr.db --progress
 	grep -q ": 2 new, 0 updated, $((n - 1)) unchanged ($((n - 1)) not re-rendered)" err.txt && ok || bad "$wr rename and add: $(tail -1 err.txt)"
 done
+# a column named ROWID (SQLite's names know no case): not the row's place, a change still seen
+printf '%s\n' "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, ROWID TEXT);" \
+	"CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);" \
+	"INSERT INTO sessions VALUES ('a', 'cli', 3, 'x'), ('b', 'cli', 2, 'x');" \
+	"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', 'one a', 1), ('b', 'user', 'one b', 2);" > fpc.sql
+rm -rf fpc fpc.db; "$mkdb" fpc.db fpc.sql || exit 1
+expect_rc 0 "fingerprint, ROWID column: first run" "$txc" export --to markdown --out fpc --db fpc.db
+sqlite3 fpc.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('b', 'user', 'two b', 4)"
+expect_rc 0 "fingerprint, ROWID column: b changed" "$txc" export --to markdown --out fpc --db fpc.db --progress
+grep -q ": 0 new, 1 updated, 1 unchanged (1 not re-rendered)" err.txt && grep -q 'two b' fpc/b.md && ok || bad "ROWID column: $(tail -1 err.txt)"
 # other options render again; --force renders all (a message edited in place is not in the fingerprint)
 expect_rc 0 "fingerprint: other options" "$txc" export --to markdown --detail full --out fp --db fp.db --progress
 ! grep -q 'not re-rendered' err.txt && ok || bad "--detail full was not rendered: $(tail -1 err.txt)"
