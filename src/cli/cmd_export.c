@@ -492,7 +492,10 @@ static bool as_read(const struct manifest *m, const char *file, const char *p, s
 	       sb.st_ctim.tv_sec == r->st_ctim.tv_sec && sb.st_ctim.tv_nsec == r->st_ctim.tv_nsec;
 }
 
-static int manifest_write(struct manifest *m, const char *file, struct txc_diag *d)
+struct bulk;
+static void mark_running(struct bulk *bk);
+
+static int manifest_write(struct bulk *bk, struct manifest *m, const char *file, struct txc_diag *d)
 {
 	bool sorted = true; /* (as read, when the run added no path: nothing moves, a tenth of a re-run) */
 	for (size_t i = 1; i < m->n && sorted; i++)
@@ -513,10 +516,11 @@ static int manifest_write(struct manifest *m, const char *file, struct txc_diag 
 		txc_buf_addstr(&b, m->v[i].line); /* not addf: vsnprintf was a tenth of a re-run */
 		txc_buf_addch(&b, '\n');
 	}
+	bool same = as_read(m, file, b.buf, b.len) || same_bytes(file, b.buf, b.len);
+	if (!same) /* a run that rendered nothing made no mark: its temporary file would stay unseen */
+		mark_running(bk);
 	test_kill("manifest");
-	int rc = as_read(m, file, b.buf, b.len) || same_bytes(file, b.buf, b.len)
-			 ? 0
-			 : cli_write_file(file, b.buf, b.len, true, d);
+	int rc = same ? 0 : cli_write_file(file, b.buf, b.len, true, d);
 	txc_buf_release(&b);
 	return rc;
 }
@@ -1392,6 +1396,7 @@ static int write_index(struct bulk *bk, struct txc_diag *d)
 			     path.buf);
 		rc = TXC_E_FAIL;
 	} else {
+		mark_running(bk); /* (a run that rendered nothing made no mark yet) */
 		rc = cli_write_file(path.buf, page.buf, page.len, exists, d);
 	}
 	if (rc == 0) {
@@ -1965,7 +1970,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	}
 	if (manifest != NULL && !a->dry_run && (bk.count[NEW] + bk.count[UPDATED] + bk.count[SAME] > 0 || bk.m.n > 0)) {
 		struct txc_diag d2 = {0};
-		if (manifest_write(&bk.m, manifest, &d2) != 0) {
+		if (manifest_write(&bk, &bk.m, manifest, &d2) != 0) {
 			cli_report(&d2);
 			rc = TXC_E_FAIL;
 			hard |= d2.code == TXC_E_REFUSED;

@@ -204,8 +204,10 @@ enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d)
 	struct stat sb;
 	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return TXC_OK; /* (nothing made: one look, not two per component, for each file a bulk run writes) */
-	/* most often only the last is missing (an image folder): made at once, not from the root */
-	if (strchr(dir, '/') != NULL) {
+	/* most often only the last is missing (an image folder): made at once, not from the root;
+	 * not when dir ends in '/', where the guard would see an empty last name, not the folder's */
+	size_t len = strlen(dir);
+	if (strchr(dir, '/') != NULL && dir[len - 1] != '/') {
 		enum txc_err g = cli_guard_check(dir, d); /* a folder must not take the name of a source's -wal */
 		if (g != TXC_OK || mkdir(dir, 0777) == 0)
 			return g;

@@ -102,7 +102,10 @@ static void find_rowid(struct hermes_db *s)
 	for (size_t i = 0; i < 3 && s->rowid == NULL; i++) {
 		char sql[64];
 		sqlite3_stmt *st;
-		if (txc_hermes_db_has_col(&s->sess, names[i]))
+		bool taken = false; /* (a column ROWID or Oid takes the name too: SQLite's names know no case) */
+		for (size_t k = 0; k < s->sess.n && !taken; k++)
+			taken = sqlite3_stricmp(s->sess.name[k], names[i]) == 0;
+		if (taken)
 			continue;
 		snprintf(sql, sizeof(sql), "SELECT %s FROM sessions LIMIT 0", names[i]);
 		if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK)

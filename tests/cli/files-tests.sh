@@ -48,6 +48,11 @@ grep -q "refusing to write '.*empty.md'" err.txt && ok || bad "refusal does not 
 # --out DIR whose folder would take the name of the store's -wal
 expect_rc 4 "--out DIR named like the -wal" "$txc" export --to markdown --out st/state.db-wal --db st/state.db
 [ ! -e st/state.db-wal ] && ok || bad "a folder named like the -wal was created"
+# ... spelled with a trailing slash (its last name is then empty): a -journal folder stops Hermes writing
+for out in st/state.db-journal/ st/state.db-wal// "$work/st/state.db-shm/"; do
+	expect_rc 4 "--out $out" "$txc" export --to markdown --out "$out" --db st/state.db
+	[ ! -e st/state.db-journal ] && [ ! -e st/state.db-wal ] && [ ! -e st/state.db-shm ] && ok || bad "--out $out: a folder named like a source was created"
+done
 # --install under a config dir holding the store as the installed file's name
 uuid=$("$txc" convert tools --to claude --db st/state.db | sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' | head -1)
 folder=-repo; [ -d /repo ] || folder=$(printf '%s' "$work" | sed 's/[^A-Za-z0-9]/-/g') # else installed for the cwd
@@ -384,6 +389,16 @@ for wr in "" " WITHOUT ROWID"; do
 	expect_rc 0 "fingerprint$wr: b renamed, d added" "$txc" export --to markdown --out fpr --db fpr.db --progress
 	grep -q ": 2 new, 0 updated, $((n - 1)) unchanged ($((n - 1)) not re-rendered)" err.txt && ok || bad "$wr rename and add: $(tail -1 err.txt)"
 done
+# a column named ROWID (SQLite's names know no case): not the row's place, a change still seen
+printf '%s\n' "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, ROWID TEXT);" \
+	"CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);" \
+	"INSERT INTO sessions VALUES ('a', 'cli', 3, 'x'), ('b', 'cli', 2, 'x');" \
+	"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', 'one a', 1), ('b', 'user', 'one b', 2);" > fpc.sql
+rm -rf fpc fpc.db; "$mkdb" fpc.db fpc.sql || exit 1
+expect_rc 0 "fingerprint, ROWID column: first run" "$txc" export --to markdown --out fpc --db fpc.db
+sqlite3 fpc.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('b', 'user', 'two b', 4)"
+expect_rc 0 "fingerprint, ROWID column: b changed" "$txc" export --to markdown --out fpc --db fpc.db --progress
+grep -q ": 0 new, 1 updated, 1 unchanged (1 not re-rendered)" err.txt && grep -q 'two b' fpc/b.md && ok || bad "ROWID column: $(tail -1 err.txt)"
 # other options render again; --force renders all (a message edited in place is not in the fingerprint)
 expect_rc 0 "fingerprint: other options" "$txc" export --to markdown --detail full --out fp --db fp.db --progress
 ! grep -q 'not re-rendered' err.txt && ok || bad "--detail full was not rendered: $(tail -1 err.txt)"
@@ -418,6 +433,21 @@ head -n 1 up/manifest.jsonl >> up/manifest.jsonl && : > up/img-n-code-title.md.a
 expect_rc 0 "after a stopped run of a txc without the mark" "$txc" export --to markdown --out up --db fp.db
 [ ! -e up/img-n-code-title.md.assets/.txc-tmp-OldRun ] && [ ! -e up/.txc-running ] &&
 	[ "$(wc -l < up/manifest.jsonl)" = "$nfp" ] && ok "its leftover in an image folder removed, the manifest whole" || bad "old run's leftover: $(find up -name '.txc-*') $(wc -l < up/manifest.jsonl)"
+
+# a re-run that renders nothing but rewrites the manifest (hand-edited: CRLF) or the index page
+# (removed), killed at its rename: the next run removes the temporary file it left
+if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
+	for edit in crlf index; do
+		rm -rf kr; "$txc" export --to html --out kr --db fp.db > /dev/null 2>&1
+		case $edit in crlf) sed -i 's/$/\r/' kr/manifest.jsonl ;; index) rm kr/index.html ;; esac
+		env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o /dev/null -e trace=rename,link -e inject=rename,link:signal=SIGKILL "$txc" export --to html --out kr --db fp.db > /dev/null 2>&1
+		ls -a kr | grep -q '^\.txc-tmp-' && ok || bad "killed at the rename ($edit): no temporary file left (the test needs one)"
+		expect_rc 0 "after a kill at the rename of a run that rendered nothing ($edit)" "$txc" export --to html --out kr --db fp.db
+		[ "$(find kr -name '.txc-tmp-*' -o -name .txc-running | wc -l)" = 0 ] && ok || bad "$edit: left $(ls -a kr | grep txc-)"
+	done
+else
+	skip "a kill at the rename of a run that rendered nothing" "strace cannot trace here"
+fi
 
 # ---- -j N: the same files, manifest and progress whatever N (workers render, one process decides) ----
 for fmt in markdown claude html; do
