@@ -334,6 +334,9 @@ grep -q '"source_fingerprint":"[0-9a-f]\{32\}","render_key":"[0-9a-f]\{32\}","fi
 expect_rc 0 "fingerprint: unchanged re-run" "$txc" export --to markdown --out fp --db fp.db --progress
 grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok || bad "unchanged re-run rendered: $(tail -1 err.txt)"
 cmp -s fp/manifest.jsonl fp.first && ok || bad "unchanged re-run changed the manifest"
+ls -li --time-style=full-iso fp/manifest.jsonl > fp.stat1
+expect_rc 0 "fingerprint: unchanged again" "$txc" export --to markdown --out fp --db fp.db
+ls -li --time-style=full-iso fp/manifest.jsonl | cmp -s - fp.stat1 && ok "an unchanged re-run leaves the manifest's file alone" || bad "the manifest was rewritten: $(cat fp.stat1)"
 # nothing to render and no mark: not a folder is listed for leftovers (a look for the mark is enough)
 if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
 	strace -f -o fp.trace -e trace=getdents64,openat "$txc" export --to markdown --out fp --db fp.db 2> /dev/null
