@@ -5,6 +5,10 @@
  */
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "render.h"
 
 static size_t txc_text_longest_run(const char *p, size_t len, char ch)
@@ -60,6 +64,21 @@ static uint64_t zero_bytes(uint64_t x)
  * is a control (a per-byte copy was most of a bulk export's text cleaning) */
 static size_t skip_plain(const char *p, size_t i, size_t len)
 {
+#if defined(__SSE2__)
+	/* sixteen at a time: unsigned below 0x20 (the sign bit flipped, a signed compare) but \n and
+	 * \t, or DEL; the first one exact */
+	const __m128i flip = _mm_set1_epi8((char)0x80), lim = _mm_set1_epi8((char)(0x20 ^ 0x80));
+	const __m128i nl = _mm_set1_epi8('\n'), tab = _mm_set1_epi8('\t'), del = _mm_set1_epi8(0x7F);
+	for (; i + 16 <= len; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		__m128i low = _mm_cmplt_epi8(_mm_xor_si128(x, flip), lim);
+		__m128i keep = _mm_or_si128(_mm_cmpeq_epi8(x, nl), _mm_cmpeq_epi8(x, tab));
+		unsigned m =
+			(unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_andnot_si128(keep, low), _mm_cmpeq_epi8(x, del)));
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
 	const uint64_t ones = 0x0101010101010101u, low7 = 0x7F * ones;
 	for (uint64_t w; i + 8 <= len; i += 8) {
 		memcpy(&w, p + i, 8);

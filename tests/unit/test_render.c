@@ -227,8 +227,8 @@ static void test_clean_every_offset(void **state)
 {
 	(void)state;
 	for (int c = 0; c < 256; c++) {
-		for (size_t off = 0; off < 24; off++) {
-			char in[24];
+		for (size_t off = 0; off < 48; off++) { /* (past two blocks of the 16-byte scan, and its tail) */
+			char in[48];
 			memset(in, 'a', sizeof(in));
 			in[off] = (char)c;
 			struct txc_buf want = TXC_BUF_INIT, got = TXC_BUF_INIT;
