@@ -99,7 +99,15 @@ static void find_rowid(struct hermes_db *s)
 {
 	static const char *const names[] = {"rowid", "_rowid_", "oid"};
 	s->rowid = NULL;
-	for (size_t i = 0; i < 3 && s->rowid == NULL; i++) {
+	/* a view's rowid is NULL in every row: it names no row (fingerprints matched by it went all to one) */
+	sqlite3_stmt *v;
+	bool view =
+		sqlite3_prepare_v2(
+			s->db, "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'sessions' COLLATE NOCASE",
+			-1, &v, NULL) == SQLITE_OK &&
+		sqlite3_step(v) == SQLITE_ROW;
+	sqlite3_finalize(v);
+	for (size_t i = 0; i < 3 && s->rowid == NULL && !view; i++) {
 		char sql[64];
 		sqlite3_stmt *st;
 		bool taken = false; /* (a column ROWID or Oid takes the name too: SQLite's names know no case) */

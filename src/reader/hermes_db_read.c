@@ -251,9 +251,11 @@ static void fingerprint_cols(struct hermes_db *s, struct txc_buf *b)
 {
 	if (s->has_messages && txc_hermes_db_has_col(&s->msg, "session_id")) {
 		const char *id = txc_hermes_db_has_col(&s->msg, "id") ? "m.\"id\"" : "m.rowid";
+		/* +s.id: the id compared without its column's affinity, as the render's bound id is (an
+		 * integer in a column of no type would not equal messages' TEXT session_id: a change unseen) */
 		txc_buf_addf(b,
-			     ", (SELECT min(%s) FROM messages m WHERE m.session_id = s.id), (SELECT max(%s) FROM "
-			     "messages m WHERE m.session_id = s.id)",
+			     ", (SELECT min(%s) FROM messages m WHERE m.session_id = +s.id), (SELECT max(%s) FROM "
+			     "messages m WHERE m.session_id = +s.id)",
 			     id, id);
 	} else {
 		txc_buf_addstr(b, ", NULL, NULL");
