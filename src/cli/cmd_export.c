@@ -480,8 +480,8 @@ static bool same_bytes(const char *file, const char *p, size_t len)
 	return same;
 }
 
-/* Whether these are the bytes the run read from file and file is still as it was then (the same
- * inode, size and times): then it need not be read again to be left alone (a tenth of a re-run) */
+/* Whether file still lies as the run read it (the same inode, size and times): with the same
+ * lines (lines_as_read) it is left alone without being read again (a tenth of a re-run) */
 static bool as_read(const struct manifest *m, const char *file)
 {
 	struct stat sb;
