@@ -129,7 +129,8 @@ static const struct cli_opt opts[] = {
 	{"as-new", 0, O_AS_NEW, NULL, NULL, CMD_CONVERT | CMD_EXPORT,
 	 "with --install: install as a separate Claude Code session (same id every run), leaving the installed one"},
 	{"reasoning", 0, O_REASONING, "MODE", "keep text drop", CMD_CONVERT | CMD_EXPORT,
-	 "claude: keep (thinking blocks, default; Anthropic-signed ones with their signature), text, or drop"},
+	 "claude: keep (thinking blocks, default; Anthropic-signed ones with their signature), text, or drop (a turn "
+	 "that was only reasoning is then left out)"},
 	{"detail", 0, O_DETAIL, "LEVEL", "full normal brief prompts", CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
 	 "markdown, html, terminal: full, normal (default), brief, or prompts"},
 	{"max-output-lines", 0, O_MAXLINES, "N", NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
