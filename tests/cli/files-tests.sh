@@ -392,39 +392,37 @@ for wr in "" " WITHOUT ROWID"; do
 	expect_rc 0 "fingerprint$wr: b renamed, d added" "$txc" export --to markdown --out fpr --db fpr.db --progress
 	grep -q ": 2 new, 0 updated, $((n - 1)) unchanged ($((n - 1)) not re-rendered)" err.txt && ok || bad "$wr rename and add: $(tail -1 err.txt)"
 done
+# one new message in session $3 of the store NAME.sql holds: of its N ($4) sessions, that one is
+# rendered again and the others are not; its file ($5, a glob in NAME/) shows the message
+fp_one_change() { # name label id n file
+	rm -rf "$1" "$1.db"; "$mkdb" "$1.db" "$1.sql" || exit 1
+	expect_rc 0 "fingerprint, $2: first run" "$txc" export --to markdown --out "$1" --db "$1.db"
+	expect_rc 0 "fingerprint, $2: unchanged" "$txc" export --to markdown --out "$1" --db "$1.db" --progress
+	grep -q ": 0 new, 0 updated, $4 unchanged ($4 not re-rendered)" err.txt && ok || bad "$2, unchanged: $(tail -1 err.txt)"
+	sqlite3 "$1.db" "INSERT INTO messages (session_id, role, content, timestamp) VALUES ($3, 'user', 'one more here', 4)"
+	expect_rc 0 "fingerprint, $2: $3 changed" "$txc" export --to markdown --out "$1" --db "$1.db" --progress
+	grep -q ": 0 new, 1 updated, $(($4 - 1)) unchanged ($(($4 - 1)) not re-rendered)" err.txt &&
+		grep -q 'one more here' "$1"/$5 && ok || bad "$2, $3 changed: $(tail -1 err.txt)"
+}
 # a column named ROWID (SQLite's names know no case): not the row's place, a change still seen
 printf '%s\n' "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, ROWID TEXT);" \
 	"CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);" \
 	"INSERT INTO sessions VALUES ('a', 'cli', 3, 'x'), ('b', 'cli', 2, 'x');" \
 	"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', 'one a', 1), ('b', 'user', 'one b', 2);" > fpc.sql
-rm -rf fpc fpc.db; "$mkdb" fpc.db fpc.sql || exit 1
-expect_rc 0 "fingerprint, ROWID column: first run" "$txc" export --to markdown --out fpc --db fpc.db
-sqlite3 fpc.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('b', 'user', 'two b', 4)"
-expect_rc 0 "fingerprint, ROWID column: b changed" "$txc" export --to markdown --out fpc --db fpc.db --progress
-grep -q ": 0 new, 1 updated, 1 unchanged (1 not re-rendered)" err.txt && grep -q 'two b' fpc/b.md && ok || bad "ROWID column: $(tail -1 err.txt)"
+fp_one_change fpc "ROWID column" "'b'" 2 'b.md'
 # an id of no declared type holding an integer, messages.session_id TEXT: the message rows the render reads
 # (the id bound as a value) are those the fingerprint counts, so a new message is seen
 printf '%s\n' "CREATE TABLE sessions (id, source TEXT NOT NULL, started_at REAL NOT NULL);" \
 	"CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);" \
 	"INSERT INTO sessions VALUES (7, 'cli', 3), ('b', 'cli', 2);" \
 	"INSERT INTO messages (session_id, role, content, timestamp) VALUES (7, 'user', 'one 7', 1), ('b', 'user', 'one b', 2);" > fpt.sql
-rm -rf fpt fpt.db; "$mkdb" fpt.db fpt.sql || exit 1
-expect_rc 0 "fingerprint, untyped integer id: first run" "$txc" export --to markdown --out fpt --db fpt.db
-sqlite3 fpt.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES (7, 'user', 'two 7', 4)"
-expect_rc 0 "fingerprint, untyped integer id: 7 changed" "$txc" export --to markdown --out fpt --db fpt.db --progress
-grep -q ": 0 new, 1 updated, 1 unchanged (1 not re-rendered)" err.txt && grep -q 'two 7' fpt/7*.md && ok || bad "untyped integer id: $(tail -1 err.txt)"
+fp_one_change fpt "untyped integer id" 7 2 '7*.md'
 # sessions a view (its rowids all NULL): each session keeps its own fingerprint, a change is seen
 printf '%s\n' "CREATE TABLE s0 (id TEXT, source TEXT NOT NULL, started_at REAL NOT NULL, title TEXT);" "CREATE VIEW sessions AS SELECT * FROM s0;" \
 	"CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);" \
 	"INSERT INTO s0 VALUES ('a', 'cli', 3, 'A'), ('b', 'cli', 2, 'B'), ('c', 'cli', 1, 'C');" \
 	"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', 'one a', 1), ('b', 'user', 'one b', 2);" > fpv.sql
-rm -rf fpv fpv.db; "$mkdb" fpv.db fpv.sql || exit 1
-expect_rc 0 "fingerprint, sessions a view: first run" "$txc" export --to markdown --out fpv --db fpv.db
-expect_rc 0 "fingerprint, sessions a view: unchanged" "$txc" export --to markdown --out fpv --db fpv.db --progress
-grep -q ": 0 new, 0 updated, 3 unchanged (3 not re-rendered)" err.txt && ok || bad "view, unchanged: $(tail -1 err.txt)"
-sqlite3 fpv.db "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('b', 'user', 'two b', 4)"
-expect_rc 0 "fingerprint, sessions a view: b changed" "$txc" export --to markdown --out fpv --db fpv.db --progress
-grep -q ": 0 new, 1 updated, 2 unchanged (2 not re-rendered)" err.txt && grep -q 'two b' fpv/b-*.md && ok || bad "view, b changed: $(tail -1 err.txt)"
+fp_one_change fpv "sessions a view" "'b'" 3 'b-*.md'
 # other options render again; --force renders all (a message edited in place is not in the fingerprint)
 expect_rc 0 "fingerprint: other options" "$txc" export --to markdown --detail full --out fp --db fp.db --progress
 ! grep -q 'not re-rendered' err.txt && ok || bad "--detail full was not rendered: $(tail -1 err.txt)"
