@@ -115,7 +115,7 @@ static int export_all_json(const struct cli_args *a, struct txc_store *s, struct
 	int rc = txc_store_export_order(s, &ids, &n, d);
 	if (rc)
 		return rc;
-	struct cli_stores one = {&(struct cli_store_ref){.s = s}, 1, 0};
+	struct cli_stores one = {.v = &(struct cli_store_ref){.s = s}, .n = 1};
 	struct cli_session *v = txc_xcalloc(n, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
 		v[i].id = ids[i];

@@ -304,6 +304,9 @@ static void print_groups(struct search_out *o)
 			txc_buf_addf(&b, "  (compressed; continued in %s)", t.buf);
 			free(o->groups[i].tip);
 		}
+		/* --all-profiles: the same id can be in two stores (a bot's session its profile adopted) */
+		if (o->a->all_profiles && o->st->v[cs->store].profile != NULL)
+			txc_buf_addf(&b, "  (profile %s)", o->st->v[cs->store].profile);
 		txc_buf_release(&t);
 		txc_buf_addch(&b, '\n');
 		txc_buf_add(&b, o->groups[i].lines.buf, o->groups[i].lines.len);

@@ -83,8 +83,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* profiles/<name>/state.db for every valid profile name, sorted */
-static void add_profiles(struct cli_stores *st, const char *root)
+/* profiles/<name>/state.db for every valid profile name, sorted (quiet: profiles/default unsaid) */
+static void add_profiles(struct cli_stores *st, const char *root, bool quiet)
 {
 	struct txc_buf dir = TXC_BUF_INIT;
 	txc_buf_addf(&dir, "%s/profiles", root);
@@ -108,7 +108,9 @@ static void add_profiles(struct cli_stores *st, const char *root)
 		struct stat sb;
 		if (strcmp(names[i], "default") == 0 && stat(p.buf, &sb) == 0) {
 			/* "default" is the root's name: this store would share its label, folder and --profile */
-			cli_warn("profile default left out: the root store is profile default, not '%s'", p.buf);
+			if (!quiet)
+				cli_warn("profile default left out: the root store is profile default, not '%s'",
+					 p.buf);
 			st->n_broken++;
 			txc_buf_release(&p);
 		} else if (stat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode))
@@ -191,7 +193,7 @@ static enum txc_err add_all_profiles(const struct cli_args *a, struct cli_stores
 		add_store(out, "default", path);
 	else
 		free(path);
-	add_profiles(out, home);
+	add_profiles(out, home, false);
 	enum txc_err rc = TXC_OK;
 	if (out->n == 0) {
 		txc_diag_set(d, TXC_E_NOTFOUND, "no Hermes store in '%s' or its profiles", home);
@@ -451,10 +453,34 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 			return d->code;
 		const char *profile = a->store.profile != NULL ? a->store.profile : "default";
 		add_store(out, a->store.db != NULL ? NULL : profile, path);
+		out->root_unnamed = a->store.db == NULL && a->store.profile == NULL && !a->store.legacy;
 	}
 	if (a->store.legacy || a->store.all_sources)
 		add_legacy(a, out);
 	return open_stores(a, out, d);
+}
+
+char *cli_profile_having(const char *root_path, struct txc_str id)
+{
+	size_t n = strlen(root_path);
+	if (n < 9 || strcmp(root_path + n - 9, "/state.db") != 0 || memchr(id.ptr, '\0', id.len) != NULL)
+		return NULL;
+	char *home = txc_xstrndup(root_path, n - 9), *text = txc_xstrndup(id.ptr, id.len), *found = NULL;
+	struct cli_stores ps = {0};
+	add_profiles(&ps, home, true);
+	for (size_t i = 0; i < ps.n && found == NULL; i++) {
+		struct txc_diag d1 = {0};
+		struct txc_sid got = {0};
+		if (txc_store_open(&ps.v[i].s, ps.v[i].path, &d1) == TXC_OK &&
+		    txc_store_resolve(ps.v[i].s, text, &got, &d1) == TXC_OK && got.kind == TXC_ID_TEXT &&
+		    got.text.len == id.len && memcmp(got.text.ptr, id.ptr, id.len) == 0)
+			found = txc_xstrdup(ps.v[i].profile);
+		txc_sid_release(&got);
+	}
+	cli_stores_close(&ps);
+	free(text);
+	free(home);
+	return found;
 }
 
 void cli_stores_close(struct cli_stores *st)

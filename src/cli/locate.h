@@ -21,7 +21,8 @@ struct cli_store_ref {
 struct cli_stores {
 	struct cli_store_ref *v;
 	size_t n;
-	size_t n_broken; /* --all-profiles: profiles that could not be opened (warned about, left out) */
+	size_t n_broken;   /* --all-profiles: profiles that could not be opened (warned about, left out) */
+	bool root_unnamed; /* one store: the home's root store, no --profile or --db named it */
 };
 /* One store (--db, --home/--profile), or every profile with --all-profiles. */
 enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
@@ -34,6 +35,10 @@ bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores
 /* The harness a command's words name: list's "claude"/"hermes", SESSION's "claude:"/"hermes:"
  * prefix (taken off); against --from, a usage error (said). */
 enum txc_err cli_source_word(unsigned cmd, struct cli_args *a);
+
+/* The first profile of the home whose store is root_path (<home>/state.db) with a session of
+ * exactly this id (malloc'd), or NULL; stores that cannot be read are passed over, silently. */
+char *cli_profile_having(const char *root_path, struct txc_str id);
 
 /* The path of state.db the options name (malloc'd), or NULL with d set. */
 char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);

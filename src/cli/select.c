@@ -552,6 +552,27 @@ static bool legacy_shadowed(struct cli_stores *st, size_t i, struct txc_sid got)
 	return same;
 }
 
+/*
+ * The root store was read because no store was named: a profile's store with the same session
+ * (Hermes copies a bot's sessions into its profile and archives the root's copy) is said, so
+ * that the copy read is not mistaken for the one Hermes continues.
+ */
+static void say_other_copy(const struct cli_stores *st, const struct txc_sid *id)
+{
+	if (!st->root_unnamed || st->n != 1 || id->kind != TXC_ID_TEXT)
+		return;
+	char *profile = cli_profile_having(st->v[0].path, id->text);
+	if (profile == NULL)
+		return;
+	struct txc_buf shown = TXC_BUF_INIT;
+	cli_safe_text(&shown, id->text.ptr, id->text.len, true);
+	cli_warn("session %s is in profile %s's store too (Hermes copies a bot's sessions into its profile); "
+		 "this is the root store's copy: --profile %s reads the other",
+		 shown.buf, profile, profile);
+	txc_buf_release(&shown);
+	free(profile);
+}
+
 enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, struct txc_sid *id, struct txc_diag *d)
 {
 	struct matches m;
@@ -578,6 +599,7 @@ enum txc_err cli_resolve(struct cli_stores *st, const char *arg, size_t *store, 
 		*store = m.at[k];
 		*id = m.got[k];
 		txc_sid_release(&m.got[!k]);
+		say_other_copy(st, id);
 		return TXC_OK;
 	}
 	txc_sid_release(&m.got[0]);
