@@ -20,6 +20,9 @@
  *                                      (end_reason 'compression'); WAIT_MS later its
  *                                      continuation "live-follow-2" (parent_session_id) is
  *                                      created and gets messages N..2N-1, then ends
+ *   txc-livewriter hold DB SECONDS     keep DB open as a running Hermes does (its -shm
+ *                                      mapped, a read made); prints "held"; closes after
+ *                                      SECONDS without a checkpoint (the -wal stays)
  */
 #define _DEFAULT_SOURCE
 #include <sqlite3.h>
@@ -305,12 +308,30 @@ static int handoff(const char *path, long n, long gap_ms, long wait_ms)
 	return errors || worst > 1.0 ? 1 : 0;
 }
 
+static int hold(const char *path, double secs)
+{
+	sqlite3 *db;
+	if (sqlite3_open(path, &db) != SQLITE_OK ||
+	    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, "SELECT count(*) FROM sessions", NULL, NULL, NULL) != SQLITE_OK) {
+		fprintf(stderr, "livewriter: cannot hold %s\n", path);
+		return 1;
+	}
+	printf("held\n");
+	fflush(stdout);
+	usleep((useconds_t)(secs * 1e6));
+	sqlite3_close(db);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "append") == 0)
 		return append(argv[2], atof(argv[3]));
 	if (argc == 4 && strcmp(argv[1], "lock") == 0)
 		return lock(argv[2], atof(argv[3]));
+	if (argc == 4 && strcmp(argv[1], "hold") == 0)
+		return hold(argv[2], atof(argv[3]));
 	if (argc == 3 && strcmp(argv[1], "check") == 0)
 		return check(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "session") == 0)

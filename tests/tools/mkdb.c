@@ -1,12 +1,20 @@
-/* mkdb.c - build a SQLite database from SQL text (test fixtures, the demo home). */
+/*
+ * mkdb.c - build a SQLite database from SQL text (test fixtures, the demo home).
+ * --keep-wal: close without the checkpoint SQLite makes on close, so that a WAL
+ * store keeps its -wal (with the frames not yet checkpointed) and its -shm, as a
+ * store Hermes is using has them.
+ */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
+	int keep_wal = argc > 1 && strcmp(argv[1], "--keep-wal") == 0;
+	argv += keep_wal, argc -= keep_wal;
 	if (argc < 3) {
-		fprintf(stderr, "usage: txc-mkdb OUT.db FILE.sql...\n");
+		fprintf(stderr, "usage: txc-mkdb [--keep-wal] OUT.db FILE.sql...\n");
 		return 2;
 	}
 	sqlite3 *db;
@@ -14,6 +22,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "txc-mkdb: cannot create %s: %s\n", argv[1], sqlite3_errmsg(db));
 		return 1;
 	}
+	if (keep_wal)
+		sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
 	for (int i = 2; i < argc; i++) {
 		FILE *f = fopen(argv[i], "rb");
 		if (f == NULL) {
