@@ -278,5 +278,12 @@ ls botout/default/$X* > /dev/null 2>&1 && ls botout/bot/$X* > /dev/null 2>&1 && 
 grep -q "\"session_id\":\"$X\",\"profile\":\"default\"" botout/manifest.jsonl &&
 	grep -q "\"session_id\":\"$X\",\"profile\":\"bot\"" botout/manifest.jsonl && ok "bot copy: the manifest names both" ||
 	bad "bot copy: manifest: $(cat botout/manifest.jsonl)"
+# a profile whose store cannot be read, and a profiles/default (never a profile): passed over, unsaid
+mkdir -p "$H/profiles/junk" "$H/profiles/default"
+echo junk > "$H/profiles/junk/state.db"
+cp "$H/profiles/bot/state.db" "$H/profiles/default/state.db"
+expect_rc 0 "bot copy: other profiles unreadable or misnamed" "$txc" convert $X --to markdown --home "$H"
+[ "$(grep -c . err.txt)" = 1 ] && has "bot copy: only the bot's copy said" "is in profile bot's store too" err.txt ||
+	bad "bot copy: other profiles: $(cat err.txt)"
 
 summary shapes
