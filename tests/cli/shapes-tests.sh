@@ -141,7 +141,7 @@ for shape in v020 s55 f31c 0070 46d7 up; do
 	has "$shape: view: the latest session" 'Digest: three new issues'
 	T 0 "view --follow an ended session" view $A --follow --interval 0.1 $D --utc
 	has "$shape: --follow: printed" 'parse_csv keeps the final row'
-	expect_rc 124 "$shape: --follow a live session, stopped after 1.5 s" timeout 1.5 "$txc" view $Y --follow --interval 0.1 $D --utc
+	expect_rc 124 "$shape: --follow a live session, stopped after 3 s" timeout 3 "$txc" view $Y --follow --interval 0.1 $D --utc
 	has "$shape: --follow live: printed" '東京は晴れです。'
 	untouched "$shape: --follow live"
 
