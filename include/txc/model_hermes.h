@@ -21,10 +21,10 @@ struct txc_hermes_native {
 	 * reader computed it (has_last_active_021; the value may be null) */
 	const struct txc_json *last_active_021;
 	bool has_last_active_021;
-	bool newer; /* the source shows a Hermes newer than v0.20.0 wrote it (--hermes-format auto) */
-	size_t n_active_rows;               /* active message rows the source had */
-	size_t n_numbered;                  /* rows numbered so far (txc_message.number): a reader that reads
-					       only later rows sets it to the count before them */
+	bool newer;           /* the source shows a Hermes newer than v0.20.0 wrote it (--hermes-format auto) */
+	size_t n_active_rows; /* active message rows the source had */
+	size_t n_numbered;    /* rows numbered so far (txc_message.number): a reader that reads
+				 only later rows sets it to the count before them */
 };
 
 /* t->native, attached (empty, in t->arena) on first use. */

@@ -29,15 +29,15 @@ struct txc_role_count {
 	size_t count;
 };
 struct txc_hermes_timings {
-	size_t messages, stamped;     /* rows seen; rows with a usable timestamp */
-	double first, prev;           /* the first and the latest usable timestamp, in id order */
-	struct txc_buf prev_id;       /* JSON text of the latest timestamped row's "id" and "role" */
+	size_t messages, stamped; /* rows seen; rows with a usable timestamp */
+	double first, prev;       /* the first and the latest usable timestamp, in id order */
+	struct txc_buf prev_id;   /* JSON text of the latest timestamped row's "id" and "role" */
 	struct txc_buf prev_role;
 	bool has_largest;
-	double largest;               /* the largest gap_ms so far (an integer value) */
-	double tool_calls;            /* tool_calls_emitted (a double: never overflows) */
-	struct txc_buf intervals;     /* the interval objects so far, ", "-joined */
-	struct txc_buf role_names;    /* role_counts, in first-seen order */
+	double largest;            /* the largest gap_ms so far (an integer value) */
+	double tool_calls;         /* tool_calls_emitted (a double: never overflows) */
+	struct txc_buf intervals;  /* the interval objects so far, ", "-joined */
+	struct txc_buf role_names; /* role_counts, in first-seen order */
 	struct txc_role_count *roles;
 	size_t n_roles, cap_roles;
 };

@@ -79,14 +79,18 @@ static void last_active_021_expr(struct hermes_db *s, struct txc_buf *b)
  * added since, none of which v0.20.0 creates): --hermes-format auto writes 0.21's export then. */
 static bool newer_store(struct hermes_db *s)
 {
-	static const char *const sess[] = {"created_source",		  "git_metadata_generation",
-					   "title_source",		  "compression_recovery_deadline",
-					   "compression_overload_streak", "transport_profile",
-					   "hidden",			  "last_read_at",
-					   "tool_names",		  "auto_archived"};
-	static const char *const msg[] = {"_compressed_summary", "display_identity", "display_order",
-					  "message_uid",	 "absorbed_message_uids", "tool_call_uids",
-					  "tool_call_uid"};
+	static const char *const sess[] = {"created_source",
+					   "git_metadata_generation",
+					   "title_source",
+					   "compression_recovery_deadline",
+					   "compression_overload_streak",
+					   "transport_profile",
+					   "hidden",
+					   "last_read_at",
+					   "tool_names",
+					   "auto_archived"};
+	static const char *const msg[] = {"_compressed_summary",   "display_identity", "display_order", "message_uid",
+					  "absorbed_message_uids", "tool_call_uids",   "tool_call_uid"};
 	if (s->newer == 0) {
 		s->newer = 1;
 		for (size_t i = 0; i < sizeof(sess) / sizeof(sess[0]); i++)

@@ -108,8 +108,8 @@ void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
 			nv->rows = obj->items[i]->kind == TXC_JSON_ARRAY ? obj->items[i] : NULL;
 		else if (txc_str_eq(k, "last_active"))
 			nv->last_active = obj->items[i];
-		else if (!(nv->newer &&
-			   (txc_str_eq(k, "timings") || txc_str_eq(k, "_reset_from") || txc_str_eq(k, "_branched_from"))))
+		else if (!(nv->newer && (txc_str_eq(k, "timings") || txc_str_eq(k, "_reset_from") ||
+					 txc_str_eq(k, "_branched_from"))))
 			txc_json_put(sess, k, obj->items[i]);
 	}
 	if (nv->rows == NULL)

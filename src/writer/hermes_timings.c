@@ -56,8 +56,8 @@ bool txc_py_iso_utc(double ts, char out[40])
 	int64_t y;
 	int m, d;
 	civil(days, &y, &m, &d);
-	int n = snprintf(out, 40, "%04d-%02d-%02dT%02d:%02d:%02d", (int)y, m, d, (int)(rem / 3600), (int)(rem / 60 % 60),
-			 (int)(rem % 60));
+	int n = snprintf(out, 40, "%04d-%02d-%02dT%02d:%02d:%02d", (int)y, m, d, (int)(rem / 3600),
+			 (int)(rem / 60 % 60), (int)(rem % 60));
 	if (us != 0)
 		n += snprintf(out + n, (size_t)(40 - n), ".%06d", (int)us);
 	snprintf(out + n, (size_t)(40 - n), "+00:00");
@@ -108,7 +108,8 @@ static bool py_float_text(const char *p, size_t n, double *out)
 		char c = p[i];
 		bool is_digit = c >= '0' && c <= '9';
 		if (c == '_') { /* only between two digits */
-			if (!(i > 0 && p[i - 1] >= '0' && p[i - 1] <= '9' && i + 1 < n && p[i + 1] >= '0' && p[i + 1] <= '9'))
+			if (!(i > 0 && p[i - 1] >= '0' && p[i - 1] <= '9' && i + 1 < n && p[i + 1] >= '0' &&
+			      p[i + 1] <= '9'))
 				return false;
 			continue;
 		}
@@ -169,7 +170,8 @@ static void count_role(struct txc_hermes_timings *tm, const struct txc_json *rol
 	role_text(&tm->role_names, role);
 	size_t len = tm->role_names.len - off;
 	for (size_t i = 0; i < tm->n_roles; i++)
-		if (tm->roles[i].len == len && memcmp(tm->role_names.buf + tm->roles[i].off, tm->role_names.buf + off, len) == 0) {
+		if (tm->roles[i].len == len &&
+		    memcmp(tm->role_names.buf + tm->roles[i].off, tm->role_names.buf + off, len) == 0) {
 			tm->roles[i].count++;
 			txc_buf_truncate(&tm->role_names, off);
 			return;

@@ -46,7 +46,8 @@ static void lineage_keys(struct txc_buf *b, const struct txc_json *s, bool first
 {
 	static const char *const names[] = {"_reset_from", "_branched_from"};
 	const struct txc_json *cfg = txc_json_get(s, "model_config"), *o;
-	if (cfg == NULL || cfg->kind != TXC_JSON_STRING || (!contains(cfg->s, "_reset_from") && !contains(cfg->s, "_branched_from")))
+	if (cfg == NULL || cfg->kind != TXC_JSON_STRING ||
+	    (!contains(cfg->s, "_reset_from") && !contains(cfg->s, "_branched_from")))
 		return; /* the common case costs no parse */
 	struct txc_arena *a = txc_arena_new(4096);
 	if (txc_json_parse(a, cfg->s.ptr, cfg->s.len, &o) == 0 && o->kind == TXC_JSON_OBJECT)
@@ -62,8 +63,8 @@ static void lineage_keys(struct txc_buf *b, const struct txc_json *s, bool first
 }
 
 /* the session columns, last_active (bulk), 0.21's derived keys, then "messages": [ */
-static void session_head(struct txc_buf *b, const struct txc_transcript *t, const struct txc_write_opts *opt,
-			 bool v021, const struct txc_json *message_count)
+static void session_head(struct txc_buf *b, const struct txc_transcript *t, const struct txc_write_opts *opt, bool v021,
+			 const struct txc_json *message_count)
 {
 	const struct txc_hermes_native *nv = t->native;
 	const struct txc_json *s = nv->session;
@@ -89,12 +90,33 @@ static void session_head(struct txc_buf *b, const struct txc_transcript *t, cons
  * (and so cannot print it: txc prints {"$blob_hex": ...}) and drops one in any other column. */
 static bool known_message_col(struct txc_str k)
 {
-	static const char *const cols[] = {
-		"id", "session_id", "role", "content", "tool_call_id", "tool_calls", "tool_name", "effect_disposition",
-		"timestamp", "token_count", "finish_reason", "reasoning", "reasoning_content", "reasoning_details",
-		"codex_reasoning_items", "codex_message_items", "platform_message_id", "observed", "active", "compacted",
-		"api_content", "display_kind", "display_metadata", "message_uid", "absorbed_message_uids",
-		"tool_call_uids", "tool_call_uid"};
+	static const char *const cols[] = {"id",
+					   "session_id",
+					   "role",
+					   "content",
+					   "tool_call_id",
+					   "tool_calls",
+					   "tool_name",
+					   "effect_disposition",
+					   "timestamp",
+					   "token_count",
+					   "finish_reason",
+					   "reasoning",
+					   "reasoning_content",
+					   "reasoning_details",
+					   "codex_reasoning_items",
+					   "codex_message_items",
+					   "platform_message_id",
+					   "observed",
+					   "active",
+					   "compacted",
+					   "api_content",
+					   "display_kind",
+					   "display_metadata",
+					   "message_uid",
+					   "absorbed_message_uids",
+					   "tool_call_uids",
+					   "tool_call_uid"};
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		if (txc_str_eq(k, cols[i]))
 			return true;
@@ -205,7 +227,8 @@ static void write_lineage(struct txc_out *out, const struct txc_transcript *t, c
 	for (size_t k = 0; k < t->n_segments; k++)
 		total += active_rows(t->segments[k].t->native->rows);
 	char digits[24];
-	struct txc_json count = {.kind = TXC_JSON_INT, .s = {digits, (size_t)snprintf(digits, sizeof(digits), "%zu", total)}};
+	struct txc_json count = {.kind = TXC_JSON_INT,
+				 .s = {digits, (size_t)snprintf(digits, sizeof(digits), "%zu", total)}};
 	struct txc_write_opts single = {.hermes_format = is_021(t, opt) ? TXC_HFMT_021 : TXC_HFMT_020};
 	struct txc_stream_state all = {.v021 = single.hermes_format == TXC_HFMT_021};
 	session_head(b, t, &single, all.v021, &count);
