@@ -108,6 +108,18 @@ sed 's/"timestamp": 1001.25/"timestamp": NaN/' f020.jsonl > nan.jsonl
 expect_rc 0 "NaN" "$txc" convert vec --input nan.jsonl --to hermes --hermes-format 0.21
 grep -q '"message_timestamps": {"available": 3, "missing": 1}, .*"wall_clock_ms": 3500, "largest_gap_ms": 3000,' out.txt && ok "NaN: missing" || bad "NaN timestamp"
 
+# --lineage: each segment its own timings, the whole the last segment's (0.21 copies that segment)
+python3 - "$src/tools" "$src/golden/lineage/two.lineage.021.hermes.jsonl" > py.txt 2>&1 <<'PY' && ok "lineage 0.21 timings = the reference's" || bad "lineage 0.21: $(cat py.txt)"
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import hermes021
+d = json.loads(open(sys.argv[2], encoding="utf-8").read())
+assert list(d)[-4:] == ["messages", "timings", "segments", "lineage_session_ids"], list(d)[-4:]
+assert d["timings"] == d["segments"][-1]["timings"]
+for s in d["segments"]:
+    assert list(s)[-2:] == ["messages", "timings"] and s["timings"] == hermes021.timings(s["messages"]), s["id"]
+PY
+
 # --- bulk --out and --follow write the format too; a bad value is a usage error ---
 expect_rc 0 "bulk 0.21" "$txc" export --db t.db --to hermes --out bulk
 grep -q '"wall_clock_ms": 3500' bulk/vec*.jsonl && ok "bulk: 0.21" || bad "bulk not 0.21"

@@ -125,4 +125,5 @@ def main():
         sys.stdout.write(text.replace("Infinity", "1e999") + "\n")
 
 
-main()
+if __name__ == "__main__":
+    main()
