@@ -210,7 +210,8 @@ static const struct cli_cmd_info cmds[] = {
 	 cmd_convert, CLI_CMD_STORE, NULL},
 	{CMD_EXPORT, "export", "--json | --to FORMAT --out DIR [options]", "export sessions (JSONL, or files)",
 	 "--json prints the selected sessions as JSONL, each line identical to what Hermes\n"
-	 "v0.20.0's `hermes sessions export -` prints (newest activity first).\n"
+	 "v0.20.0's `hermes sessions export -` prints (newest activity first), or Hermes\n"
+	 "0.21's (--hermes-format); streamed, whatever a session's size.\n"
 	 "--to FORMAT --out DIR writes one file per session, named <id>-<slug>.<ext>, and\n"
 	 "DIR/manifest.jsonl; a second run rewrites only the sessions that changed.\n",
 	 cmd_export, CLI_CMD_STORE, NULL},

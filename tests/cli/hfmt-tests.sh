@@ -120,6 +120,14 @@ for s in d["segments"]:
     assert list(s)[-2:] == ["messages", "timings"] and s["timings"] == hermes021.timings(s["messages"]), s["id"]
 PY
 
+# a Claude Code session: auto is 0.20 (its golden), 0.21 adds timings of the rows txc makes of it
+CLAUDE_CONFIG_DIR=$src/fixtures/claude-config
+export CLAUDE_CONFIG_DIR
+expect_rc 0 "claude auto" "$txc" convert claude:c7e --to hermes
+cmp -s out.txt "$src/golden/claude-source/c.hermes.json" && ok "claude: auto is 0.20" || bad "claude: auto is not 0.20"
+expect_rc 0 "claude 0.21" "$txc" convert claude:c7e --to hermes --hermes-format 0.21
+grep -q '"messages": \[.*\], "timings": {"source": "message_timestamps", "available": true,' out.txt && ok "claude 0.21: timings" || bad "claude 0.21"
+
 # --- bulk --out and --follow write the format too; a bad value is a usage error ---
 expect_rc 0 "bulk 0.21" "$txc" export --db t.db --to hermes --out bulk
 grep -q '"wall_clock_ms": 3500' bulk/vec*.jsonl && ok "bulk: 0.21" || bad "bulk not 0.21"
@@ -128,4 +136,8 @@ grep -q '"timings"' bulk20/vec*.jsonl && bad "bulk 0.20 has timings" || ok "bulk
 expect_rc 2 "bad value" "$txc" export --json --db t.db --hermes-format 0.3
 grep -q "^txc: error: --hermes-format takes auto, 0.20 or 0.21, not '0.3'" err.txt && ok || bad "bad value: $(cat err.txt)"
 expect_rc 2 "markdown" "$txc" convert vec --db t.db --to markdown --hermes-format 0.21
+grep -q "^txc: error: --hermes-format does not apply to --to markdown" err.txt && ok || bad "markdown: $(cat err.txt)"
+# --follow: the session's line with its timings (the session has ended: the command returns)
+expect_rc 0 "follow 0.21" "$txc" convert vec --db t.db --to hermes --follow
+grep -q '"wall_clock_ms": 3500' out.txt && ok "follow: 0.21" || bad "follow not 0.21"
 summary hfmt
