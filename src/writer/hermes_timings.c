@@ -219,8 +219,18 @@ static void interval(struct txc_hermes_timings *tm, const struct txc_json *id, c
 
 void txc_hermes_timings_add(struct txc_hermes_timings *tm, const struct txc_json *row)
 {
-	const struct txc_json *role = txc_json_get(row, "role"), *id = txc_json_get(row, "id");
-	const struct txc_json *calls = txc_json_get(row, "tool_calls");
+	const struct txc_json *role = NULL, *id = NULL, *calls = NULL, *stamp = NULL;
+	for (size_t i = 0; i < row->n; i++) { /* one pass over the keys, not four lookups: this runs per row */
+		struct txc_str k = row->keys[i];
+		if (k.len == 2 && memcmp(k.ptr, "id", 2) == 0)
+			id = row->items[i];
+		else if (k.len == 4 && memcmp(k.ptr, "role", 4) == 0)
+			role = row->items[i];
+		else if (k.len == 9 && memcmp(k.ptr, "timestamp", 9) == 0)
+			stamp = row->items[i];
+		else if (k.len == 10 && memcmp(k.ptr, "tool_calls", 10) == 0)
+			calls = row->items[i];
+	}
 	tm->messages++;
 	count_role(tm, role);
 	if (calls != NULL && calls->kind == TXC_JSON_ARRAY)
@@ -229,7 +239,7 @@ void txc_hermes_timings_add(struct txc_hermes_timings *tm, const struct txc_json
 		tm->tool_calls += 1;
 	double ts;
 	/* a NaN or infinite timestamp counts as missing (Hermes 0.21 raises on it) */
-	if (!txc_py_float(txc_json_get(row, "timestamp"), &ts) || !isfinite(ts))
+	if (!txc_py_float(stamp, &ts) || !isfinite(ts))
 		return;
 	if (tm->stamped++ == 0)
 		tm->first = ts;
