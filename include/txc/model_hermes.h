@@ -17,9 +17,14 @@ struct txc_hermes_native {
 	const struct txc_json *session;     /* object: session columns in table order */
 	const struct txc_json *rows;        /* array of message row objects, by id */
 	const struct txc_json *last_active; /* bulk export's derived key, or NULL */
-	size_t n_active_rows;               /* active message rows the source had */
-	size_t n_numbered;                  /* rows numbered so far (txc_message.number): a reader that reads
-					       only later rows sets it to the count before them */
+	/* the same as Hermes 0.21 computes it (only timestamps inside its window count), when the
+	 * reader computed it (has_last_active_021; the value may be null) */
+	const struct txc_json *last_active_021;
+	bool has_last_active_021;
+	bool newer;           /* the source shows a Hermes newer than v0.20.0 wrote it (--hermes-format auto) */
+	size_t n_active_rows; /* active message rows the source had */
+	size_t n_numbered;    /* rows numbered so far (txc_message.number): a reader that reads
+				 only later rows sets it to the count before them */
 };
 
 /* t->native, attached (empty, in t->arena) on first use. */

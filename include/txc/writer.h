@@ -62,24 +62,28 @@ struct txc_write_part {
 	size_t segment;
 };
 
+/* --hermes-format: which Hermes's export to write (auto: the one the source shows; docs/FORMATS.md) */
+enum txc_hermes_format { TXC_HFMT_AUTO, TXC_HFMT_020, TXC_HFMT_021 };
+
 struct txc_write_opts {
-	bool bulk;                           /* hermes: the bulk export line (adds last_active) */
-	enum txc_reasoning reasoning;        /* claude */
-	struct txc_str cwd;                  /* claude: cwd to record when the session has none */
-	struct txc_str scope;                /* claude: the store's profile, mixed into the session uuid so that one
-						id in two profiles is two sessions; empty for the root store */
-	enum txc_detail detail;              /* markdown */
-	long max_output_lines;               /* markdown, normal detail */
-	bool include_compacted;              /* markdown */
-	bool utc;                            /* markdown headings in UTC rather than local time */
-	enum txc_images images;              /* markdown */
-	const struct txc_asset_sink *assets; /* markdown, images == FILES */
-	bool color;                          /* terminal: SGR colours (the CLI decides: --color, NO_COLOR) */
-	long width;                          /* terminal: columns to wrap to (0: 80) */
-	struct txc_write_part *part;         /* --follow: this is one part of a growing session, or NULL */
-	bool children;                       /* markdown: delegate children as nested transcripts, not a link line */
-	struct txc_str sidechain_session;    /* claude: write a subagent transcript of this session uuid ... */
-	struct txc_str agent_id;             /* claude: ... as this agent (txc_claude_agent_id) */
+	bool bulk;                            /* hermes: the bulk export line (adds last_active) */
+	enum txc_hermes_format hermes_format; /* hermes */
+	enum txc_reasoning reasoning;         /* claude */
+	struct txc_str cwd;                   /* claude: cwd to record when the session has none */
+	struct txc_str scope;                 /* claude: the store's profile, mixed into the session uuid so that one
+						 id in two profiles is two sessions; empty for the root store */
+	enum txc_detail detail;               /* markdown */
+	long max_output_lines;                /* markdown, normal detail */
+	bool include_compacted;               /* markdown */
+	bool utc;                             /* markdown headings in UTC rather than local time */
+	enum txc_images images;               /* markdown */
+	const struct txc_asset_sink *assets;  /* markdown, images == FILES */
+	bool color;                           /* terminal: SGR colours (the CLI decides: --color, NO_COLOR) */
+	long width;                           /* terminal: columns to wrap to (0: 80) */
+	struct txc_write_part *part;          /* --follow: this is one part of a growing session, or NULL */
+	bool children;                        /* markdown: delegate children as nested transcripts, not a link line */
+	struct txc_str sidechain_session;     /* claude: write a subagent transcript of this session uuid ... */
+	struct txc_str agent_id;              /* claude: ... as this agent (txc_claude_agent_id) */
 };
 
 /*
@@ -108,18 +112,29 @@ enum txc_write_opt {
 	TXC_WOPT_IMAGES = 1u << 5,
 	TXC_WOPT_CWD = 1u << 6,
 	TXC_WOPT_WIDTH = 1u << 7,
-	TXC_WOPT_CHILDREN = 1u << 8, /* --children */
+	TXC_WOPT_CHILDREN = 1u << 8,      /* --children */
+	TXC_WOPT_HERMES_FORMAT = 1u << 9, /* --hermes-format */
 };
 
 /*
  * Writers with TXC_WCAP_STREAM write a session row by row as the reader streams
- * it (txc_store_stream): head, each native row (*n_written starts at 0), tail;
- * the same bytes as write.  Borrowed arguments only.
+ * it (txc_store_stream): head, each native row, tail; the same bytes as write.
+ * What a session's stream carries from row to row lives in a txc_stream_state the
+ * caller zeroes before head and hands to release() when done (after tail, or when
+ * the stream stopped early); nothing else is kept.  Borrowed arguments only.
  */
+struct txc_hermes_timings; /* writer_hermes.h */
+struct txc_stream_state {
+	size_t n_written;                   /* rows written so far */
+	bool v021;                          /* hermes: writing Hermes 0.21's export (head decides) */
+	struct txc_hermes_timings *timings; /* hermes 0.21: what "timings" needs, gathered row by row */
+};
 struct txc_writer_stream {
-	void (*head)(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt);
-	void (*row)(struct txc_out *out, const struct txc_json *row, size_t *n_written);
-	void (*tail)(struct txc_out *out);
+	void (*head)(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
+		     struct txc_stream_state *st);
+	void (*row)(struct txc_out *out, const struct txc_json *row, struct txc_stream_state *st);
+	void (*tail)(struct txc_out *out, struct txc_stream_state *st);
+	void (*release)(struct txc_stream_state *st);
 };
 
 /* One page of a browsable archive (a writer's .index): what export's manifest recorded of it. */

@@ -69,7 +69,7 @@ struct row_stream {
 	const struct txc_writer_stream *ops;
 	struct txc_out *out;
 	const struct txc_write_opts *w;
-	size_t n_rows;
+	struct txc_stream_state st;
 	int64_t first, last; /* a range: the message numbers to write (0, 0: every row) */
 	int64_t numbered;    /* rows with a number so far */
 };
@@ -87,7 +87,7 @@ static bool stream_keeps(struct row_stream *hs, const struct txc_json *row)
 static int stream_head(void *ctx, const struct txc_transcript *t)
 {
 	struct row_stream *hs = ctx;
-	hs->ops->head(hs->out, t, hs->w);
+	hs->ops->head(hs->out, t, hs->w, &hs->st);
 	return 0;
 }
 
@@ -96,7 +96,7 @@ static int stream_row(void *ctx, const struct txc_json *row)
 	struct row_stream *hs = ctx;
 	if (!stream_keeps(hs, row))
 		return 0;
-	hs->ops->row(hs->out, row, &hs->n_rows);
+	hs->ops->row(hs->out, row, &hs->st);
 	return hs->out->err ? TXC_E_FAIL : 0;
 }
 
@@ -105,7 +105,7 @@ static int stream_rows(const struct cli_args *a, const struct txc_writer_ops *op
 		       const struct txc_sid *id, unsigned flags, struct txc_out *out, const struct txc_write_opts *w,
 		       const struct txc_slice_info *range, struct txc_diag *d)
 {
-	struct row_stream hs = {ops->stream, out, w, 0, range->first, range->last, 0};
+	struct row_stream hs = {ops->stream, out, w, {0}, range->first, range->last, 0};
 	if (range->first != 0)
 		flags |= TXC_LOAD_COMPACTED; /* numbers count compacted rows: see them all */
 	struct txc_row_sink sink = {stream_head, stream_row, &hs};
@@ -113,7 +113,8 @@ static int stream_rows(const struct cli_args *a, const struct txc_writer_ops *op
 	int rc = txc_store_stream(s, id, flags, cli_redact_sink(&rs, a, &sink), d);
 	cli_redact_sink_release(&rs);
 	if (rc == 0)
-		ops->stream->tail(out);
+		ops->stream->tail(out, &hs.st);
+	ops->stream->release(&hs.st);
 	return rc;
 }
 

@@ -35,14 +35,14 @@
 struct json_stream {
 	struct txc_out *out;
 	const struct txc_write_opts *w;
-	size_t n_rows;
+	struct txc_stream_state st;
 	const char *profile; /* --all-profiles: "profile" goes before "messages", as list --json has it last */
 };
 
 static int json_head(void *ctx, const struct txc_transcript *t)
 {
 	struct json_stream *js = ctx;
-	txc_writer_hermes.stream->head(js->out, t, js->w);
+	txc_writer_hermes.stream->head(js->out, t, js->w, &js->st);
 	static const char tail[] = "\"messages\": [";
 	struct txc_buf *b = &js->out->buf;
 	size_t tl = sizeof(tail) - 1;
@@ -59,7 +59,7 @@ static int json_head(void *ctx, const struct txc_transcript *t)
 static int json_row(void *ctx, const struct txc_json *row)
 {
 	struct json_stream *js = ctx;
-	txc_writer_hermes.stream->row(js->out, row, &js->n_rows);
+	txc_writer_hermes.stream->row(js->out, row, &js->st);
 	return js->out->err ? TXC_E_FAIL : 0;
 }
 
@@ -69,15 +69,15 @@ static int export_json(const struct cli_args *a, struct cli_stores *st, const st
 	struct txc_out out;
 	struct cli_tty tty;
 	cli_out_stdout(&out, &tty); /* on a terminal, through the same filter as all transcript text */
-	struct txc_write_opts w = {.bulk = true};
-	struct json_stream js = {&out, &w, 0, NULL};
+	struct txc_write_opts w = {.bulk = true, .hermes_format = a->w.hermes_format};
+	struct json_stream js = {&out, &w, {0}, NULL};
 	struct txc_row_sink sink = {json_head, json_row, &js};
 	struct cli_redact_sink rs;
 	const struct txc_row_sink *use = cli_redact_sink(&rs, a, &sink);
 	int rc = 0;
 	size_t lost = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		js.n_rows = 0;
+		js.st = (struct txc_stream_state){0};
 		js.profile = profiles ? st->v[v[i].store].profile : NULL;
 		struct txc_diag d1 = {0};
 		rc = txc_store_stream(st->v[v[i].store].s, &v[i].id, TXC_LOAD_LAST_ACTIVE, use, &d1);
@@ -88,9 +88,10 @@ static int export_json(const struct cli_args *a, struct cli_stores *st, const st
 		} else if (rc != 0) {
 			*d = d1;
 		} else {
-			txc_writer_hermes.stream->tail(&out);
+			txc_writer_hermes.stream->tail(&out, &js.st);
 			txc_out_maybe_flush(&out);
 		}
+		txc_writer_hermes.stream->release(&js.st);
 	}
 	/* a failed write stops the stream with rc set and no message: say it here, with its errno */
 	if ((cli_out_finish(&out) != 0 || out.err) && (rc == 0 || d->msg[0] == '\0')) {

@@ -70,6 +70,7 @@ static const struct write_option {
 	{"utc", TXC_WOPT_UTC, CMD_LIST | CMD_EXPORT},
 	{"width", TXC_WOPT_WIDTH, 0},
 	{"children", TXC_WOPT_CHILDREN, 0},
+	{"hermes-format", TXC_WOPT_HERMES_FORMAT, 0},
 };
 
 unsigned cli_write_option(const char *name)
@@ -102,7 +103,8 @@ static int needs_cap(unsigned cmd, const char *what, unsigned cap, const char *m
 
 int cli_check_writer(unsigned cmd, const struct cli_args *a, const struct txc_writer_ops *ops)
 {
-	const struct write_option *o = foreign_option(cmd, a, ops ? ops->opts : 0);
+	/* --json writes Hermes's export: it takes what the hermes writer takes */
+	const struct write_option *o = foreign_option(cmd, a, ops ? ops->opts : TXC_WOPT_HERMES_FORMAT);
 	if (o != NULL && ops == NULL)
 		return cli_usage(cmd, "--%s does not apply to --json", o->name);
 	if (o != NULL)

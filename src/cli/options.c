@@ -64,6 +64,7 @@ enum {
 	O_TREE,
 	O_REDACT,
 	O_FROM,
+	O_HERMES_FORMAT,
 };
 
 #define ALL     CMD_ANY
@@ -141,6 +142,10 @@ static const struct cli_opt opts[] = {
 	{"include-compacted", 0, O_COMPACTED, NULL, NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
 	 "markdown, html, terminal: also show history Hermes archived during compaction; claude: write it before a "
 	 "compact_boundary"},
+	{"hermes-format", 0, O_HERMES_FORMAT, "VERSION", "auto 0.20 0.21", CMD_CONVERT | CMD_EXPORT,
+	 "hermes, --json: the export of Hermes 0.20 (v0.20.0's, byte for byte) or 0.21 (its timings block, no display "
+	 "columns); auto (default): 0.21 for a store whose columns a newer Hermes added, or an export file with "
+	 "timings, else 0.20"},
 	{"utc", 0, O_UTC, NULL, NULL, ALL, "times in UTC (default: local time)"},
 	{"check", 0, O_CHECK, NULL, NULL, CMD_ARTIFACTS,
 	 "say whether each local path (relative: to the session's cwd) exists now (never reads it)"},
@@ -205,7 +210,8 @@ static const struct cli_cmd_info cmds[] = {
 	 cmd_convert, CLI_CMD_STORE, NULL},
 	{CMD_EXPORT, "export", "--json | --to FORMAT --out DIR [options]", "export sessions (JSONL, or files)",
 	 "--json prints the selected sessions as JSONL, each line identical to what Hermes\n"
-	 "v0.20.0's `hermes sessions export -` prints (newest activity first).\n"
+	 "v0.20.0's `hermes sessions export -` prints (newest activity first), or Hermes\n"
+	 "0.21's (--hermes-format); streamed, whatever a session's size.\n"
 	 "--to FORMAT --out DIR writes one file per session, named <id>-<slug>.<ext>, and\n"
 	 "DIR/manifest.jsonl; a second run rewrites only the sessions that changed.\n",
 	 cmd_export, CLI_CMD_STORE, NULL},
@@ -396,6 +402,7 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	static const char *const roles[] = {"user", "assistant", "tool"};
 	static const char *const sorts[] = {"rank", "newest", "oldest"};
 	static const char *const harnesses[] = {"hermes", "claude"};
+	static const char *const hermes_formats[] = {"auto", "0.20", "0.21"};
 	int k;
 	enum txc_err rc = TXC_OK;
 	switch (id) {
@@ -456,6 +463,10 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 			a->w.images = images_v[k];
 		break;
 	case O_COMPACTED: a->w.include_compacted = true; break;
+	case O_HERMES_FORMAT:
+		if ((rc = choice(cmd, "hermes-format", v, hermes_formats, 3, &k)) == 0)
+			a->w.hermes_format = (enum txc_hermes_format)k;
+		break;
 	case O_SESSIONS: a->search.sessions = true; break;
 	case O_ROLE:
 		if ((rc = choice(cmd, "role", v, roles, 3, &k)) == 0)

@@ -26,6 +26,7 @@ struct hermes_db {
 	char *path;
 	struct columns sess, msg;
 	bool has_messages, has_prompts;
+	int newer;                     /* columns a Hermes newer than v0.20.0 adds: 0 not looked yet, 1 none, 2 some */
 	sqlite3_stmt *q_session[2][2]; /* [bulk][by rowid] */
 	sqlite3_stmt *q_messages, *q_messages_compacted;
 	sqlite3_stmt *q_after[2], *q_numbered; /* --follow: rows after an id [compacted]; the numbered rows up to one */

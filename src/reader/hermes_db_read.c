@@ -51,6 +51,58 @@ static void last_active_expr(struct hermes_db *s, struct txc_buf *b)
 	txc_buf_addch(b, ')');
 }
 
+/*
+ * Hermes 0.21's last_active (hermes-current.md 3.1, #91536): the freshest of last_activity_at and the
+ * newest message's timestamp, each only inside the window EPOCH_MIN..EPOCH_MAX, else started_at inside
+ * it, else NULL.  The window's values were not read upstream: txc takes 1970-01-01 to 2100-01-01 UTC
+ * (docs/FORMATS.md).
+ */
+#define EPOCH_WINDOW " BETWEEN 0 AND 4102444800"
+static void last_active_021_expr(struct hermes_db *s, struct txc_buf *b)
+{
+	txc_buf_addstr(b, "COALESCE((SELECT MAX(v) FROM (SELECT ");
+	col_or_null(b, &s->sess, "s", "last_activity_at");
+	txc_buf_addstr(b, " AS v UNION ALL SELECT ");
+	if (s->has_messages && txc_hermes_db_has_col(&s->msg, "timestamp") &&
+	    txc_hermes_db_has_col(&s->msg, "session_id"))
+		txc_buf_addstr(b, "(SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id)");
+	else
+		txc_buf_addstr(b, "NULL");
+	txc_buf_addstr(b, ") WHERE v" EPOCH_WINDOW "), CASE WHEN ");
+	col_or_null(b, &s->sess, "s", "started_at");
+	txc_buf_addstr(b, EPOCH_WINDOW " THEN ");
+	col_or_null(b, &s->sess, "s", "started_at");
+	txc_buf_addstr(b, " END)");
+}
+
+/* Whether the store's columns show a Hermes newer than v0.20.0 (hermes-current.md 2.1: the columns it
+ * added since, none of which v0.20.0 creates): --hermes-format auto writes 0.21's export then. */
+static bool newer_store(struct hermes_db *s)
+{
+	static const char *const sess[] = {"created_source",
+					   "git_metadata_generation",
+					   "title_source",
+					   "compression_recovery_deadline",
+					   "compression_overload_streak",
+					   "transport_profile",
+					   "hidden",
+					   "last_read_at",
+					   "tool_names",
+					   "auto_archived"};
+	static const char *const msg[] = {"_compressed_summary",   "display_identity", "display_order", "message_uid",
+					  "absorbed_message_uids", "tool_call_uids",   "tool_call_uid"};
+	if (s->newer == 0) {
+		s->newer = 1;
+		for (size_t i = 0; i < sizeof(sess) / sizeof(sess[0]); i++)
+			if (txc_hermes_db_has_col(&s->sess, sess[i]))
+				s->newer = 2;
+		for (size_t i = 0; i < sizeof(msg) / sizeof(msg[0]); i++)
+			if (txc_hermes_db_has_col(&s->msg, msg[i]))
+				s->newer = 2;
+	}
+	return s->newer == 2;
+}
+
 static int prepare(struct hermes_db *s, const char *sql, sqlite3_stmt **st, struct txc_diag *d)
 {
 	int rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
@@ -69,6 +121,8 @@ static int session_stmt(struct hermes_db *s, bool bulk, bool by_rowid, sqlite3_s
 		if (bulk) {
 			txc_buf_addstr(&b, ", ");
 			last_active_expr(s, &b);
+			txc_buf_addstr(&b, ", ");
+			last_active_021_expr(s, &b);
 		}
 		if (by_rowid)
 			txc_buf_addf(&b, " FROM sessions s WHERE s.%s = ?1", s->rowid);
@@ -696,8 +750,12 @@ static int read_head(struct hermes_db *s, const struct txc_sid *id, unsigned fla
 		if (txc_str_eq(sess->keys[i], "system_prompt"))
 			sess->items[i] = prompt;
 	struct txc_hermes_native *nv = txc_hermes_native(t);
-	if (bulk)
+	if (bulk) {
 		nv->last_active = column_value(a, st, ncols + 1);
+		nv->last_active_021 = column_value(a, st, ncols + 2);
+		nv->has_last_active_021 = true;
+	}
+	nv->newer = newer_store(s);
 	sqlite3_reset(st);
 	nv->session = sess;
 	nv->rows = txc_json_array(a, 0);

@@ -99,13 +99,18 @@ void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
 	struct txc_hermes_native *nv = txc_hermes_native(t);
 	struct txc_json *sess = txc_json_object(t->arena, obj->n);
 	nv->rows = NULL;
+	/* "timings" after the messages: Hermes 0.21 wrote it (--hermes-format auto), and its keys derived
+	 * from the columns are not columns; a writer makes them again */
+	nv->newer = txc_json_get(obj, "timings") != NULL;
 	for (size_t i = 0; i < obj->n; i++) {
-		if (txc_str_eq(obj->keys[i], "messages")) /* not a column, whatever it holds */
+		struct txc_str k = obj->keys[i];
+		if (txc_str_eq(k, "messages")) /* not a column, whatever it holds */
 			nv->rows = obj->items[i]->kind == TXC_JSON_ARRAY ? obj->items[i] : NULL;
-		else if (txc_str_eq(obj->keys[i], "last_active"))
+		else if (txc_str_eq(k, "last_active"))
 			nv->last_active = obj->items[i];
-		else
-			txc_json_put(sess, obj->keys[i], obj->items[i]);
+		else if (!(nv->newer && (txc_str_eq(k, "timings") || txc_str_eq(k, "_reset_from") ||
+					 txc_str_eq(k, "_branched_from"))))
+			txc_json_put(sess, k, obj->items[i]);
 	}
 	if (nv->rows == NULL)
 		nv->rows = txc_json_array(t->arena, 0);

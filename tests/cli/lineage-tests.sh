@@ -66,8 +66,8 @@ for s in cyc_a cyc_b cyc_c; do
 done
 
 # an export file gives the same chains as the store
-"$txc" export --json --db "$db" > lineage.jsonl
-for c in "five_3 five.lineage.md --to markdown --utc" "cyc_a cycle.lineage.hermes.jsonl --to hermes" "orphan orphan.lineage.claude.jsonl --to claude"; do
+"$txc" export --json --db "$db" --hermes-format 0.20 > lineage.jsonl
+for c in "five_3 five.lineage.md --to markdown --utc" "cyc_a cycle.lineage.hermes.jsonl --to hermes --hermes-format 0.20" "orphan orphan.lineage.claude.jsonl --to claude"; do
 	# shellcheck disable=SC2086 # words by design
 	set -- $c
 	s=$1 f=$2; shift 2
@@ -116,11 +116,11 @@ s1=$(sed -n 's/.*"sessionId":"\([^"]*\)".*/\1/p' "$work/five.lineage.claude.json
 
 # --- Hermes's logical-lineage shape: checked against Hermes's own export_session_lineage ---
 "$mkdb" cs.db "$src/golden/current-schema/state.sql" || exit 1
-expect_rc 0 "current-schema chain hermes" "$txc" convert 20250615_145221_ef000b --db cs.db --to hermes --lineage
+expect_rc 0 "current-schema chain hermes" "$txc" convert 20250615_145221_ef000b --db cs.db --to hermes --lineage --hermes-format 0.20
 cmp -s out.txt "$gold/current-schema-chain.hermes.jsonl" && ok "hermes --lineage = Hermes's export_session_lineage, byte for byte" ||
 	bad "hermes --lineage differs from Hermes's export_session_lineage"
 for s in 20250615_142820_79be38 20250615_150700_db2471 20250615_1507; do
-	expect_rc 0 "chain from $s" "$txc" convert "$s" --db cs.db --to hermes --lineage
+	expect_rc 0 "chain from $s" "$txc" convert "$s" --db cs.db --to hermes --lineage --hermes-format 0.20
 	cmp -s out.txt "$gold/current-schema-chain.hermes.jsonl" && ok || bad "chain from $s differs"
 done
 # Markdown: the same segments and texts as Hermes's md-export --lineage logical

@@ -19,6 +19,7 @@ opt_args() {
 	images) echo "--images omit" ;;
 	include-compacted) echo "--include-compacted" ;;
 	utc) echo "--utc" ;;
+	hermes-format) echo "--hermes-format 0.21" ;;
 	esac
 }
 takes() { # writer option: does the writer read it?  (a new writer adds its line here)
@@ -27,6 +28,7 @@ takes() { # writer option: does the writer read it?  (a new writer adds its line
 	markdown:detail | markdown:max-output-lines | markdown:images | markdown:include-compacted | markdown:utc) return 0 ;;
 	html:detail | html:max-output-lines | html:images | html:include-compacted | html:utc) return 0 ;;
 	terminal:detail | terminal:max-output-lines | terminal:include-compacted | terminal:utc) return 0 ;;
+	hermes:hermes-format) return 0 ;;
 	esac
 	return 1
 }
@@ -44,7 +46,7 @@ list=$(echo $writers | awk '{ for (i = 1; i <= NF; i++) printf "%s%s", i == 1 ? 
 for w in $writers; do known $w && ok || bad "writer '$w' unknown to this test: add what it takes to takes()"; done
 
 for w in $writers; do
-	for o in reasoning detail max-output-lines images include-compacted utc; do
+	for o in reasoning detail max-output-lines images include-compacted utc hermes-format; do
 		# shellcheck disable=SC2046
 		if takes $w $o; then
 			expect_rc 0 "convert --to $w --$o" "$txc" convert tools --db feat.db --to $w $(opt_args $o)
