@@ -750,6 +750,8 @@ static void render_key(struct bulk *bk, const struct cli_store_ref *ref, char ou
 	txc_buf_addf(&b, "\n%zu:", scope.len);
 	txc_buf_add(&b, scope.ptr ? scope.ptr : "", scope.len);
 	txc_buf_addf(&b, "\n%s\n%d", a->w.utc ? "" : bk->tz, (int)a->redact);
+	if (bk->ops->opts & TXC_WOPT_HERMES_FORMAT) /* only there: other formats keep their keys */
+		txc_buf_addf(&b, "\nhermes-format %d", (int)a->w.hermes_format);
 	unsigned char h[32];
 	txc_sha256(b.buf, b.len, h);
 	txc_hex(out, h, 16);

@@ -133,6 +133,11 @@ expect_rc 0 "bulk 0.21" "$txc" export --db t.db --to hermes --out bulk
 grep -q '"wall_clock_ms": 3500' bulk/vec*.jsonl && ok "bulk: 0.21" || bad "bulk not 0.21"
 expect_rc 0 "bulk 0.20" "$txc" export --db t.db --to hermes --out bulk20 --hermes-format 0.20
 grep -q '"timings"' bulk20/vec*.jsonl && bad "bulk 0.20 has timings" || ok "bulk: 0.20"
+# another --hermes-format is another render: a second run rewrites the files, a third is up to date
+expect_rc 0 "bulk 0.20 then 0.21" "$txc" export --db t.db --to hermes --out bulk20 --hermes-format 0.21
+grep -q '"timings"' bulk20/vec*.jsonl && ok "bulk: rewritten as 0.21" || bad "bulk: still 0.20 after --hermes-format 0.21"
+expect_rc 0 "bulk 0.21 again" "$txc" export --db t.db --to hermes --out bulk20 --hermes-format 0.21 --progress
+grep -q ' 0 new, 0 updated, 7 unchanged' err.txt && ok "bulk: the same format is up to date" || bad "bulk again: $(tail -2 err.txt)"
 expect_rc 2 "bad value" "$txc" export --json --db t.db --hermes-format 0.3
 grep -q "^txc: error: --hermes-format takes auto, 0.20 or 0.21, not '0.3'" err.txt && ok || bad "bad value: $(cat err.txt)"
 expect_rc 2 "markdown" "$txc" convert vec --db t.db --to markdown --hermes-format 0.21
