@@ -46,7 +46,7 @@ reads() {
 	echo "artifacts|$txc artifacts $id --db $db"
 	echo "export --json|$txc export --json --db $db"
 		for f in markdown html claude; do echo "export --to $f --out|$txc export --to $f --out $o/$f --db $db"; done
-	echo "convert --follow|timeout 1 $txc convert $id --db $db --to claude --follow --interval 0.1"
+	echo "convert --follow|timeout 2 $txc convert live-follow --db $db --to hermes --follow --interval 0.1"
 }
 untouched() { # DB ID TAG WHAT [db-only]: each reading command leaves the store as it was
 	# a copy of the store to put back after a command that changed it: each check on its own
@@ -56,7 +56,7 @@ untouched() { # DB ID TAG WHAT [db-only]: each reading command leaves the store 
 		fp_before=$(fingerprint "$1" ${5:-})
 		$cmd > out.txt 2> err.txt < /dev/null
 		rc=$?
-		# --follow runs until stopped (timeout: 124); everything else exits 0
+		# --follow runs until stopped (timeout: 124, having polled the store ~20 times); the rest exits 0
 		# (bulk export --out writes to its folder, nothing to stdout)
 		{ [ $rc = 0 ] || { [ $rc = 124 ] && [ "$name" = "convert --follow" ]; }; } && { [ -s out.txt ] || [ -s "$o/$(echo "$name" | cut -d" " -f3)/manifest.jsonl" ]; } ||
 			bad "$4: $name: exit $rc, $(wc -c < out.txt) bytes ($(head -c 200 err.txt))"
@@ -72,6 +72,7 @@ printf '%s\n' "INSERT INTO messages (session_id, role, content, timestamp) SELEC
 	"CREATE VIRTUAL TABLE messages_fts USING fts5(content, tool_name, tool_calls, content=messages, content_rowid=id);" \
 	"INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');" > fts.sql
 "$mkdb" st.db fts.sql || exit 1
+"$live" session st.db || exit 1 # live-follow: a session not ended, followed (polled) until timeout stops it
 id=$("$txc" list --db st.db --json | sed -n 's/^{"id":"\([^"]*\)".*$/\1/p' | head -n 1)
 [ -n "$id" ] && ok "a session to read: $id" || bad "no session in the generated store"
 # the index answers the first search, the scan the second (a CJK word of 2 characters)
