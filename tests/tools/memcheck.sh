@@ -14,7 +14,8 @@ exec valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definit
 W
 chmod +x "$wrapper"
 # TXC_MEMCHECK: a check the wrapper cannot run is listed, not failed (tests/cli/common.sh)
-TXC_MEMCHECK=1 sh "$script" "$wrapper" "$@"; rc=$?
+# TXC_REAL: the plain txc, for a script's reference outputs that are not what it tests (remote-tests.sh)
+TXC_MEMCHECK=1 TXC_REAL=$txc sh "$script" "$wrapper" "$@"; rc=$?
 runs=$(ls "$logs"/vg.*.log 2> /dev/null | wc -l)
 errors=$(cat "$logs"/vg.*.log 2> /dev/null | grep -c '^==[0-9]*== [A-Z]')
 cat "$logs"/vg.*.log 2> /dev/null | grep -A8 '^==[0-9]*== [A-Z]' | head -40
