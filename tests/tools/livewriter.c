@@ -6,6 +6,11 @@
  *                                      sessions.message_count); prints counts and
  *                                      the slowest commit; exit 1 on any error
  *   txc-livewriter lock DB SECONDS     hold an exclusive lock; prints "locked"
+ *   txc-livewriter hold DB             commit one change to a WAL store (no checkpoint), print
+ *                                      "held" and keep the store open until killed: a -wal with
+ *                                      frames and a -shm in use (a kill -9 leaves both behind)
+ *   txc-livewriter read DB             read it through a read-only connection (after a kill -9
+ *                                      of "hold", this first reader rebuilds the -shm index)
  *   txc-livewriter check FILE.jsonl    every exported session is one snapshot:
  *                                      message_count equals its number of messages
  *   txc-livewriter session DB          add the session "live-follow" (not ended)
@@ -119,6 +124,31 @@ static int lock(const char *path, double secs)
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(db);
 	return 0;
+}
+
+static int hold_writing(const char *path)
+{
+	sqlite3 *db;
+	if (sqlite3_open(path, &db) != SQLITE_OK ||
+	    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, "UPDATE sessions SET title = title || ''", NULL, NULL, NULL) != SQLITE_OK) {
+		fprintf(stderr, "livewriter: cannot hold %s\n", path);
+		return 1;
+	}
+	printf("held\n");
+	fflush(stdout);
+	for (;;)
+		pause(); /* until killed: the connection is never closed, so nothing checkpoints the WAL */
+}
+
+static int read_only(const char *path)
+{
+	sqlite3 *db;
+	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "SELECT count(*) FROM messages", NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc != SQLITE_OK;
 }
 
 static int check(const char *file)
@@ -332,6 +362,10 @@ int main(int argc, char **argv)
 		return lock(argv[2], atof(argv[3]));
 	if (argc == 4 && strcmp(argv[1], "hold") == 0)
 		return hold(argv[2], atof(argv[3]));
+	if (argc == 3 && strcmp(argv[1], "read") == 0)
+		return read_only(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "hold") == 0)
+		return hold_writing(argv[2]); /* a writer that never checkpoints */
 	if (argc == 3 && strcmp(argv[1], "check") == 0)
 		return check(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "session") == 0)
