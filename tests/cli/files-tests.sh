@@ -601,6 +601,27 @@ printf 'changed' > "mb/$a"
 expect_rc 1 "an image not in the manifest's assets" "$txc" export --to markdown --out mb --db fp.db
 [ "$(cat "mb/$a")" = changed ] && grep -q "'mb/$a' exists and is not as txc wrote it" err.txt && ok || bad "image with broken assets entry: $(cat err.txt)"
 
+# ---- (issue 27) a session whose file name would be txc's own: another name, the same on every run ----
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES('manifest', 'cli', 1.0, NULL), ('index', 'cli', 2.0, ''), ('other', 'cli', 3.0, 'other');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'manifest', 'user', 'hi', 1.5), (2, 'index', 'user', 'hi', 2.5), (3, 'other', 'user', 'hi', 3.5);" > own.sql
+"$mkdb" own.db own.sql || exit 1
+for to in claude html hermes; do
+	rm -rf own-$to
+	for run in 1 2; do
+		expect_rc 0 "sessions named manifest and index, --to $to, run $run" "$txc" export --to $to --out own-$to --db own.db --progress
+		ls own-$to | grep -v -e '^manifest.jsonl$' -e '^index.html$' > own-$to.names.$run
+		if [ $to = html ]; then want="index_[0-9a-f]\{8\}\.html manifest.html"; else want="manifest_[0-9a-f]\{8\}\.jsonl index.jsonl"; fi
+		set -- $want
+		grep -q "^$1\$" own-$to.names.$run && grep -q "^$2\$" own-$to.names.$run && [ "$(wc -l < own-$to.names.$run)" = 3 ] &&
+			[ "$(wc -l < own-$to/manifest.jsonl)" = $((3 + $([ $to = html ] && echo 1 || echo 0))) ] && json_ok own-$to/manifest.jsonl &&
+			! grep -q '"path":"manifest.jsonl"' own-$to/manifest.jsonl && ok || bad "own names --to $to run $run: $(ls own-$to; cat err.txt)"
+	done
+	cmp -s own-$to.names.1 own-$to.names.2 && grep -q ': 0 new, 0 updated, 3 unchanged' err.txt && ok "own names --to $to: stable across runs" || bad "own names --to $to: $(tail -1 err.txt)"
+done
+[ -s own-html/index.html ] && grep -q 'index_' own-html/index.html && ok "the index page is the index, linking the session" || bad "index page: $(head -c 200 own-html/index.html)"
+
 # ---- the manifest as a hard link or symbolic link: no journal through it; the final rewrite replaces the name ----
 rm -rf mh && expect_rc 0 "bulk for a linked manifest" "$txc" export --to markdown --out mh --db fp.db
 ln mh/manifest.jsonl mh.hard; hsum=$(sum mh.hard)
