@@ -154,10 +154,10 @@ static void test_kill(const char *point)
 /* <id>-<slug>.<ext>: ids keep [A-Za-z0-9._-] (others become '_', plus a hash so two ids
  * cannot meet; an id that is not text always has the hash of its kind and text, so that
  * 1 and "1" differ), the slug is the title in lower-case ASCII words, at most 48 bytes. */
-static void file_name(struct txc_buf *b, const struct txc_sid *sid, struct txc_str title, const char *ext)
+static void name_as(struct txc_buf *b, const struct txc_sid *sid, struct txc_str title, const char *ext, bool hashed)
 {
 	struct txc_str id = sid->text;
-	bool changed = id.len == 0 || sid->kind != TXC_ID_TEXT;
+	bool changed = hashed || id.len == 0 || sid->kind != TXC_ID_TEXT;
 	for (size_t i = 0; i < id.len && i < 96; i++) {
 		char c = id.ptr[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -191,6 +191,30 @@ static void file_name(struct txc_buf *b, const struct txc_sid *sid, struct txc_s
 		}
 	}
 	txc_buf_addf(b, ".%s", ext);
+}
+
+/* Whether name is one of txc's own in DIR: the manifest, the index page, a temporary file or the
+ * run's mark (".txc-"), an image folder (never a session's: name_as() makes neither of the last
+ * two, said here so that it never will). */
+static bool reserved_name(const char *name, size_t len)
+{
+	static const char *const own[] = {"manifest.jsonl", "index.html"};
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (len == strlen(own[i]) && memcmp(name, own[i], len) == 0)
+			return true;
+	return (len >= 5 && memcmp(name, ".txc-", 5) == 0) || (len >= 7 && memcmp(name + len - 7, ".assets", 7) == 0);
+}
+
+/* A session's file name; one that would be txc's own file (a session "manifest" as Claude Code
+ * JSONL, "index" as HTML) gets the id's hash too: another name, the same on every run. */
+static void file_name(struct txc_buf *b, const struct txc_sid *sid, struct txc_str title, const char *ext)
+{
+	size_t start = b->len;
+	name_as(b, sid, title, ext, false);
+	if (reserved_name(b->buf + start, b->len - start)) {
+		txc_buf_truncate(b, start);
+		name_as(b, sid, title, ext, true);
+	}
 }
 
 /* ---- the manifest ---- */
@@ -363,21 +387,28 @@ static char *opt_str(struct manifest *m, const struct txc_json *o, const char *k
 	return mstr_c(m, txc_json_cstr(txc_json_get(o, key)));
 }
 
-/* One line of the manifest (len bytes, with its newline), its tree parsed in the arena a */
-static void manifest_line(struct manifest *m, const char *file, size_t lineno, struct txc_arena *a, const char *line,
-			  size_t len)
+/* Whether sha is 64 lower-case hex digits, as txc writes them */
+static bool sha_hex(const char *sha)
+{
+	size_t n = strspn(sha, "0123456789abcdef");
+	return n == 64 && sha[n] == '\0';
+}
+
+/* One line of the manifest (len bytes, with its newline), its tree parsed in the arena a: false
+ * when it is not an entry txc writes (an object with a path, a format, bytes and a sha256) */
+static bool manifest_line(struct manifest *m, struct txc_arena *a, const char *line, size_t len)
 {
 	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
 	const struct txc_json *o, *as;
 	const char *path, *sha;
-	if (len == 0)
-		return;
-	if (txc_json_parse(a, line, len, &o) != 0 || (path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
-	    (sha = txc_json_cstr(txc_json_get(o, "sha256"))) == NULL || strlen(sha) != 64) {
-		cli_warn("%s:%zu: not a manifest entry; it will be dropped", file, lineno);
-		return;
-	}
+	int64_t bytes;
+	if (len == 0 || txc_json_parse(a, line, len, &o) != 0 || o->kind != TXC_JSON_OBJECT ||
+	    (path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
+	    (sha = txc_json_cstr(txc_json_get(o, "sha256"))) == NULL || !sha_hex(sha) ||
+	    txc_json_cstr(txc_json_get(o, "format")) == NULL || !txc_json_is_int(txc_json_get(o, "bytes"), &bytes) ||
+	    bytes < 0)
+		return false;
 	struct entry *e = manifest_put(m, path);
 	entry_clear(e);
 	e->line = mstr(m, line, len);
@@ -404,6 +435,20 @@ static void manifest_line(struct manifest *m, const char *file, size_t lineno, s
 		e->assets[e->n_assets].path = txc_xstrdup(ap);
 		memcpy(e->assets[e->n_assets++].sha, ah, 65);
 	}
+	return true;
+}
+
+/* A last line without its newline, begun as txc begins its entries: a journal write cut short
+ * (a full disk, a file size limit) by a run that was stopped (stopped: DIR still has its mark) */
+static bool cut_short(const char *line, size_t len, const char *end, bool stopped)
+{
+	static const char *const starts[] = {"{\"session_id\":", "{\"path\":"};
+	if (!stopped || line + len != end || line[len - 1] == '\n')
+		return false;
+	for (size_t i = 0; i < 2; i++)
+		if (len >= strlen(starts[i]) && memcmp(line, starts[i], strlen(starts[i])) == 0)
+			return true;
+	return false;
 }
 
 /* A file's bytes and a NUL after them, read in as few calls as its size allows (stdio read a
@@ -435,20 +480,35 @@ static char *file_bytes(const char *file, size_t *len, struct stat *sb)
 	}
 }
 
-/* A later line for the same path wins: the lines a run appends as it goes override older ones. */
-static void manifest_read(struct manifest *m, const char *file)
+/*
+ * A later line for the same path wins: the lines a run appends as it goes override older ones.
+ * Returns 0, or the number of the first line that is not txc's (the file is someone else's,
+ * or was changed by someone: not to be replaced; SIZE_MAX when it cannot be read); stopped:
+ * a run was stopped (its last line may be cut short).
+ */
+static size_t manifest_read(struct manifest *m, const char *file, bool stopped)
 {
-	size_t size, lineno = 0;
+	size_t size, lineno = 0, foreign = 0;
+	struct stat sb;
 	char *bytes = file_bytes(file, &size, &m->read_st);
-	if (bytes == NULL)
-		return;
-	for (const char *line = bytes, *end = bytes + size; line < end;) {
+	if (bytes == NULL) {
+		int err = errno;
+		bool there = stat(file, &sb) == 0; /* (a dangling link is no manifest: replaced by one) */
+		errno = err;
+		return there ? SIZE_MAX : 0;
+	}
+	for (const char *line = bytes, *end = bytes + size; line < end && !foreign;) {
 		const char *nl = memchr(line, '\n', (size_t)(end - line));
 		size_t len = nl ? (size_t)(nl - line) + 1 : (size_t)(end - line);
 		lineno++;
 		/* a line's tree, gone with it: the same 64 KiB each time, not 1 MiB of new pages */
 		struct txc_arena *a = txc_arena_new(0);
-		manifest_line(m, file, lineno, a, line, len);
+		if (manifest_line(m, a, line, len))
+			;
+		else if (cut_short(line, len, end, stopped))
+			m->journal = -1; /* (appended to, its next line would run into this one) */
+		else
+			foreign = lineno;
 		txc_arena_free(a);
 		line += len;
 	}
@@ -457,6 +517,7 @@ static void manifest_read(struct manifest *m, const char *file)
 	m->whole = m->n == lineno;
 	for (size_t i = 1; i < m->n && m->whole; i++)
 		m->whole = strcmp(m->v[i - 1].path, m->v[i].path) < 0;
+	return foreign;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -977,6 +1038,8 @@ static enum outcome sync_assets(const struct bulk *bk, const struct entry *old, 
 		}
 		need[i] = true;
 	}
+	if (oc == SAME && as->n > 0 && !bk->a->dry_run && cli_assets_dir_check(as->dir, d) != 0)
+		oc = REFUSED; /* (an image folder that is a link: never written through) */
 	for (size_t i = 0; i < as->n && oc == SAME && !bk->a->dry_run; i++) {
 		if (!need[i])
 			continue;
@@ -1254,6 +1317,32 @@ static enum outcome install_outcome(int res)
 	return map[res];
 }
 
+/* The manifest read; one with a line that is not txc's is someone's file: refused like any
+ * other (nothing written), or with --force not used at all (no entry it holds decides what txc
+ * replaces or removes, nothing is appended to it) and replaced at the end. */
+static int foreign_manifest(struct bulk *bk, const char *file, struct txc_diag *d)
+{
+	size_t line = manifest_read(&bk->m, file, bk->running);
+	if (line == 0)
+		return 0;
+	if (line == SIZE_MAX) {
+		txc_diag_set(d, TXC_E_FAIL, "cannot read '%s': %s", file, strerror(errno));
+		return d->code;
+	}
+	if (!bk->a->force) {
+		txc_diag_set(d, TXC_E_FAIL,
+			     "'%s' is not txc's manifest (line %zu is not an entry txc writes); pass --force to "
+			     "overwrite it",
+			     file, line);
+		return d->code;
+	}
+	cli_warn("'%s' is not txc's manifest (line %zu); it will be replaced (--force)", file, line);
+	const char *f = bk->m.file;
+	manifest_free(&bk->m);
+	bk->m = (struct manifest){.file = f, .journal = -1};
+	return 0;
+}
+
 /* DIR made, its lock taken, leftovers of a stopped run removed, the manifest read. */
 static int open_dir(struct bulk *bk, char **manifest, int *lock, struct txc_diag *d)
 {
@@ -1275,7 +1364,8 @@ static int open_dir(struct bulk *bk, char **manifest, int *lock, struct txc_diag
 	} else {
 		bk->dir_fd = open(a->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* -1: files looked at by path */
 	}
-	manifest_read(&bk->m, *manifest);
+	if (foreign_manifest(bk, *manifest, d) != 0)
+		return d->code;
 	/* a stopped run's leftovers, in DIR and its profile and image folders: DIR marked (a run makes
 	 * the mark before its first temporary file); no manifest: a first run (an empty DIR) or one
 	 * whose manifest was removed, with no other way to tell; a manifest not as a run ends it: a
@@ -1842,7 +1932,9 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	int lock = -1;
 	if (a->out_dir != NULL && open_dir(&bk, &manifest, &lock, d) != 0) {
 		free(manifest);
-		manifest_free(&bk.m); /* open_dir() fails only before it holds DIR's lock */
+		manifest_free(&bk.m);
+		if (bk.dir_fd >= 0)
+			close(bk.dir_fd); /* (the lock, or a dry run's) */
 		return d->code;
 	}
 	struct timespec now;

@@ -12,17 +12,21 @@
 
 #include "cli.h"
 
-/* ---- the sources txc reads: never written, whatever the flags ---- */
+/* ---- the sources txc reads, and Hermes's own data: never written, whatever the flags ---- */
 
 struct guard_src {
 	char *path;   /* as given */
 	char *name;   /* realpath of its folder + its base name: the name a new file would take */
 	char *real;   /* realpath of the file itself, or NULL */
+	char *base;   /* its last name (no trailing '/'), NULL if it has none */
 	bool store;   /* a SQLite store: its -wal, -shm and -journal are sources too */
 	bool fd_only; /* standard input redirected from a file: known by device+inode only */
 	bool folder;  /* a folder txc reads by name (legacy sessions/): no new file may appear in it */
-	dev_t dev;
-	ino_t ino;
+	bool hermes;  /* Hermes's data, read by this run or not (said so) */
+	bool in_dir;  /* pdev/pino: the folder it lies in, whatever name reaches it (a bind mount) */
+	bool is_dir;  /* a folder: dev/ino are its own (nothing under it, through any name) */
+	dev_t dev, pdev;
+	ino_t ino, pino;
 };
 static struct guard_src *guard_v;
 static size_t guard_n;
@@ -46,31 +50,92 @@ static char *resolve_name(const char *path)
 	return txc_buf_detach(&b, NULL);
 }
 
+/* The folder path lies in (*dir) and its last name in it (*base), both malloc'd: trailing '/'
+ * dropped; a last name "." or ".." is resolved first (false when it cannot be, or for "/"). */
+static bool split_path(const char *path, char **dir, char **base)
+{
+	size_t n = strlen(path), b;
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	for (b = n; b > 0 && path[b - 1] != '/'; b--)
+		;
+	size_t bl = n - b;
+	if (bl == 0 || (bl == 1 && path[b] == '.') || (bl == 2 && path[b] == '.' && path[b + 1] == '.')) {
+		char *real = realpath(path, NULL);
+		bool ok = real != NULL && strcmp(real, "/") != 0 && split_path(real, dir, base);
+		free(real);
+		return ok;
+	}
+	size_t dl = b;
+	while (dl > 1 && path[dl - 1] == '/')
+		dl--;
+	*dir = b == 0 ? txc_xstrdup(".") : txc_xstrndup(path, dl);
+	*base = txc_xstrndup(path + b, bl);
+	return true;
+}
+
+static struct guard_src *guard_add(const char *path, bool store, bool folder, bool hermes)
+{
+	for (size_t i = 0; i < guard_n; i++) /* (Hermes's store is often the one read too) */
+		if (!guard_v[i].fd_only && guard_v[i].store == store && guard_v[i].folder == folder &&
+		    strcmp(guard_v[i].path, path) == 0) {
+			guard_v[i].hermes &= hermes; /* "which txc is reading" says more */
+			return NULL;
+		}
+	guard_v = txc_xrealloc(guard_v, (guard_n + 1) * sizeof(*guard_v));
+	struct guard_src *g = &guard_v[guard_n++];
+	memset(g, 0, sizeof(*g));
+	g->path = txc_xstrdup(path);
+	g->name = resolve_name(path);
+	g->real = realpath(path, NULL);
+	g->store = store;
+	g->folder = folder;
+	g->hermes = hermes;
+	char *dir;
+	struct stat sb;
+	if (split_path(path, &dir, &g->base)) {
+		g->in_dir = stat(dir, &sb) == 0;
+		g->pdev = sb.st_dev;
+		g->pino = sb.st_ino;
+		free(dir);
+	}
+	if (folder && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		g->is_dir = true;
+		g->dev = sb.st_dev;
+		g->ino = sb.st_ino;
+	}
+	return g;
+}
+
 void cli_guard_source(const char *path, bool store)
 {
 	struct stat sb;
 	bool in = path != NULL && strcmp(path, "-") == 0;
 	if (path == NULL || (in && (fstat(STDIN_FILENO, &sb) != 0 || !S_ISREG(sb.st_mode))))
 		return; /* stdin from a pipe or a terminal: nothing a file could replace */
+	if (!in) {
+		guard_add(path, store, false, false);
+		return;
+	}
 	guard_v = txc_xrealloc(guard_v, (guard_n + 1) * sizeof(*guard_v));
 	struct guard_src *g = &guard_v[guard_n++];
 	memset(g, 0, sizeof(*g));
-	g->path = txc_xstrdup(in ? "standard input" : path);
-	g->name = in ? NULL : resolve_name(path);
-	g->real = in ? NULL : realpath(path, NULL);
-	g->store = store;
-	g->fd_only = in;
-	g->dev = in ? sb.st_dev : 0;
-	g->ino = in ? sb.st_ino : 0;
+	g->path = txc_xstrdup("standard input");
+	g->fd_only = true;
+	g->dev = sb.st_dev;
+	g->ino = sb.st_ino;
 }
 
 /* A folder read by name: a file created in it would be read as a session (an export's
  * <id>.jsonl becomes a legacy transcript of that id), so nothing may be written under it. */
 void cli_guard_folder(const char *dir)
 {
-	cli_guard_source(dir, false);
-	if (guard_n > 0 && !guard_v[guard_n - 1].fd_only)
-		guard_v[guard_n - 1].folder = true;
+	guard_add(dir, false, true, false);
+}
+
+void cli_guard_hermes(const char *path, bool folder)
+{
+	guard_add(path, !folder, folder, true);
 }
 
 static bool under(const char *name, const char *dir)
@@ -85,37 +150,162 @@ static bool same_name(const char *name, const char *src, const char *suffix)
 	return strncmp(name, src, n) == 0 && strcmp(name + n, suffix) == 0;
 }
 
+/* why: "it is 'SRC', which txc is reading", "it is in Hermes's 'SRC'", ... */
+static void say_why(struct txc_buf *why, const struct guard_src *g, const char *suffix, bool in)
+{
+	txc_buf_reset(why);
+	txc_buf_addf(why, "it is %s%s'%s%s'%s", in ? "in " : "", g->hermes ? "Hermes's " : "", g->path, suffix,
+		     g->hermes ? "" : ", which txc is reading");
+}
+
 /* Whether a file (tst, NULL if absent) or the name a new file would take (name) is a source;
- * src is set to the source's name; *in is set when name is inside a source folder. */
-static bool is_source(const struct stat *tst, const char *name, struct txc_buf *src, bool *in)
+ * why is set to the reason. */
+static bool is_source(const struct stat *tst, const char *name, struct txc_buf *why)
 {
 	struct stat sst;
-	*in = false;
-	for (size_t i = 0; i < guard_n; i++) {
+	struct txc_buf src = TXC_BUF_INIT;
+	bool hit = false;
+	for (size_t i = 0; i < guard_n && !hit; i++) {
 		const struct guard_src *g = &guard_v[i];
 		if (g->folder && name != NULL && (under(name, g->name) || under(name, g->real))) {
-			txc_buf_reset(src);
-			txc_buf_addstr(src, g->path);
-			*in = true;
-			return true;
+			say_why(why, g, "", true);
+			hit = true;
 		}
-		for (size_t k = 0; k < (g->store ? 4u : 1u); k++) {
-			txc_buf_reset(src);
-			txc_buf_addf(src, "%s%s", g->path, store_suffix[k]);
+		for (size_t k = 0; k < (g->store ? 4u : 1u) && !hit; k++) {
+			txc_buf_reset(&src);
+			txc_buf_addf(&src, "%s%s", g->path, store_suffix[k]);
 			if (g->fd_only) {
-				if (tst != NULL && tst->st_dev == g->dev && tst->st_ino == g->ino)
-					return true;
-				continue;
+				hit = tst != NULL && tst->st_dev == g->dev && tst->st_ino == g->ino;
+			} else {
+				/* the same file under another name (symlink, hardlink, ..), or the name a -wal would
+				 * take */
+				hit = (tst != NULL && stat(src.buf, &sst) == 0 && sst.st_dev == tst->st_dev &&
+				       sst.st_ino == tst->st_ino) ||
+				      (name != NULL && g->name != NULL && same_name(name, g->name, store_suffix[k])) ||
+				      (name != NULL && g->real != NULL && same_name(name, g->real, store_suffix[k]));
 			}
-			/* the same file under another name (symlink, hardlink, ..), or the name a -wal would take */
-			if ((tst != NULL && stat(src->buf, &sst) == 0 && sst.st_dev == tst->st_dev &&
-			     sst.st_ino == tst->st_ino) ||
-			    (name != NULL && g->name != NULL && same_name(name, g->name, store_suffix[k])) ||
-			    (name != NULL && g->real != NULL && same_name(name, g->real, store_suffix[k])))
-				return true;
+			if (hit && g->fd_only) {
+				txc_buf_reset(why);
+				txc_buf_addf(why, "it is '%s', which txc is reading", g->path);
+			} else if (hit) {
+				say_why(why, g, store_suffix[k], false);
+			}
 		}
 	}
+	txc_buf_release(&src);
+	return hit;
+}
+
+/* A name (base) in the folder pst: a source's, or a -wal's to be, by the folder's device and inode
+ * (a bind mount of the store's folder, /proc/self/fd/N/state.db: any spelling of that folder) */
+static bool named_in(const struct stat *pst, const char *base, struct txc_buf *why)
+{
+	for (size_t i = 0; i < guard_n; i++) {
+		const struct guard_src *g = &guard_v[i];
+		if (!g->in_dir || g->pdev != pst->st_dev || g->pino != pst->st_ino)
+			continue;
+		size_t n = strlen(g->base);
+		for (size_t k = 0; k < (g->store ? 4u : 1u); k++)
+			if (strncmp(base, g->base, n) == 0 && strcmp(base + n, store_suffix[k]) == 0) {
+				say_why(why, g, store_suffix[k], false);
+				return true;
+			}
+	}
 	return false;
+}
+
+/* Whether the folder dir (pst) is a guarded folder or lies under one, by device and inode: its
+ * parents are dir/.., dir/../.., as the system finds them (through symbolic links, bind mounts).
+ * The last answer is kept: a bulk run writes its files in a few folders. */
+static bool in_folder(const char *dir, const struct stat *pst, struct txc_buf *why)
+{
+	static struct {
+		dev_t dev;
+		ino_t ino;
+		size_t n, hit; /* hit: guard index + 1, 0 none */
+	} last;
+	bool any = false;
+	for (size_t i = 0; i < guard_n && !any; i++)
+		any = guard_v[i].is_dir;
+	if (!any)
+		return false;
+	if (last.n != guard_n || last.dev != pst->st_dev || last.ino != pst->st_ino) {
+		struct txc_buf p = TXC_BUF_INIT;
+		struct stat cur = *pst, up;
+		size_t hit = 0;
+		txc_buf_addstr(&p, dir);
+		for (int depth = 0; depth < 4096 && hit == 0; depth++) {
+			for (size_t i = 0; i < guard_n && hit == 0; i++)
+				if (guard_v[i].is_dir && guard_v[i].dev == cur.st_dev && guard_v[i].ino == cur.st_ino)
+					hit = i + 1;
+			txc_buf_addstr(&p, "/..");
+			if (stat(p.buf, &up) != 0 || (up.st_dev == cur.st_dev && up.st_ino == cur.st_ino))
+				break; /* the root */
+			cur = up;
+		}
+		txc_buf_release(&p);
+		last.dev = pst->st_dev, last.ino = pst->st_ino, last.n = guard_n, last.hit = hit;
+	}
+	if (last.hit)
+		say_why(why, &guard_v[last.hit - 1], "", true);
+	return last.hit != 0;
+}
+
+/* What fd's first bytes say it is: an SQLite database, WAL or journal (NULL: none of those). */
+static const char *sqlite_kind(int fd)
+{
+	static const unsigned char db[16] = "SQLite format 3",
+				   journal[8] = {0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7};
+	unsigned char h[16];
+	if (pread(fd, h, sizeof(h), 0) < 8)
+		return NULL;
+	if (memcmp(h, db, sizeof(db)) == 0)
+		return "an SQLite database";
+	if (h[0] == 0x37 && h[1] == 0x7f && h[2] == 0x06 && (h[3] == 0x82 || h[3] == 0x83))
+		return "an SQLite write-ahead log";
+	return memcmp(h, journal, sizeof(journal)) == 0 ? "an SQLite rollback journal" : NULL;
+}
+
+static bool sqlite_file(const char *path, struct txc_buf *why)
+{
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	const char *kind = fd >= 0 ? sqlite_kind(fd) : NULL;
+	if (fd >= 0)
+		close(fd);
+	if (kind != NULL) {
+		txc_buf_reset(why);
+		txc_buf_addf(why, "it is %s", kind);
+	}
+	return kind != NULL;
+}
+
+/* Whether target lies in a guarded folder or has a guarded name there, by the folder's identity;
+ * a folder not made yet is in the nearest one that is (sessions/new/x.md is under sessions/) */
+static bool guarded_dir(const char *target, struct txc_buf *why)
+{
+	char *dir, *base;
+	struct stat pst;
+	if (!split_path(target, &dir, &base))
+		return false;
+	bool hit = false;
+	if (stat(dir, &pst) == 0) {
+		hit = named_in(&pst, base, why) || in_folder(dir, &pst, why);
+	} else {
+		char *up, *name;
+		for (int depth = 0; depth < 64 && errno == ENOENT && split_path(dir, &up, &name); depth++) {
+			free(dir);
+			dir = up;
+			/* (the first folder to be made must not take a guarded name either) */
+			bool there = stat(dir, &pst) == 0;
+			hit = there && (named_in(&pst, name, why) || in_folder(dir, &pst, why));
+			free(name);
+			if (there)
+				break;
+		}
+	}
+	free(dir);
+	free(base);
+	return hit;
 }
 
 /* whether base is the last component of src followed by suffix */
@@ -129,7 +319,8 @@ static bool base_is(const char *base, const char *src, const char *suffix)
 
 /* Whether target's resolved name could be a source's (is_source compares whole resolved names,
  * which end in target's own last component): resolving it takes a readlink per folder of its
- * path, twice for every file a bulk export writes, and its name is rarely a source's. */
+ * path, twice for every file a bulk export writes, and its name is rarely a source's.  (What
+ * lies under a guarded folder is found by the folder's identity, in_folder.) */
 static bool name_may_be_source(const char *target)
 {
 	const char *slash = strrchr(target, '/');
@@ -138,8 +329,6 @@ static bool name_may_be_source(const char *target)
 		return true; /* (resolved whole) */
 	for (size_t i = 0; i < guard_n; i++) {
 		const struct guard_src *g = &guard_v[i];
-		if (g->folder)
-			return true;
 		for (size_t k = 0; k < (g->store ? 4u : 1u) && !g->fd_only; k++)
 			if (base_is(base, g->name, store_suffix[k]) || base_is(base, g->real, store_suffix[k]))
 				return true;
@@ -147,43 +336,98 @@ static bool name_may_be_source(const char *target)
 	return false;
 }
 
-enum txc_err cli_guard_check(const char *target, struct txc_diag *d)
+/* Whether target is named as the -wal, -shm or -journal of an SQLite database beside it. */
+static bool sqlite_companion(const char *target, struct txc_buf *why)
+{
+	size_t n = strlen(target);
+	while (n > 1 && target[n - 1] == '/')
+		n--;
+	for (size_t k = 1; k < 4; k++) {
+		size_t sl = strlen(store_suffix[k]);
+		if (n <= sl || memcmp(target + n - sl, store_suffix[k], sl) != 0 || target[n - sl - 1] == '/')
+			continue;
+		char *db = txc_xstrndup(target, n - sl);
+		bool hit = sqlite_file(db, why);
+		if (hit) {
+			txc_buf_reset(why);
+			txc_buf_addf(why, "it is the %s of the SQLite database '%s'", store_suffix[k] + 1, db);
+		}
+		free(db);
+		return hit;
+	}
+	return false;
+}
+
+/* Whether writing target would touch a source, Hermes's data or an SQLite file; why says which. */
+static bool protected_target(const char *target, struct txc_buf *why)
 {
 	struct stat tst;
 	bool exists = stat(target, &tst) == 0;
 	char *name = guard_n && name_may_be_source(target) ? resolve_name(target) : NULL;
-	struct txc_buf src = TXC_BUF_INIT;
-	bool in;
-	bool hit = is_source(exists ? &tst : NULL, name, &src, &in);
+	bool hit = is_source(exists ? &tst : NULL, name, why) || guarded_dir(target, why) ||
+		   (exists && S_ISREG(tst.st_mode) && sqlite_file(target, why)) || sqlite_companion(target, why);
 	free(name);
+	return hit;
+}
+
+enum txc_err cli_guard_check(const char *target, struct txc_diag *d)
+{
+	struct txc_buf why = TXC_BUF_INIT;
+	bool hit = protected_target(target, &why);
 	if (hit)
-		txc_diag_set(d, TXC_E_REFUSED, "refusing to write '%s': it is %s'%s', which txc is reading", target,
-			     in ? "in " : "", src.buf);
-	txc_buf_release(&src);
+		txc_diag_set(d, TXC_E_REFUSED, "refusing to write '%s': %s", target, why.buf);
+	txc_buf_release(&why);
 	return hit ? TXC_E_REFUSED : TXC_OK;
+}
+
+/* Whether a regular file open on fd (stdout, stderr) is a source, Hermes's data or an SQLite
+ * file: by its identity, by the name the system has for it (Linux), by its first bytes. */
+static bool protected_fd(int fd, struct txc_buf *why)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	if (is_source(&st, NULL, why))
+		return true;
+	char self[32], name[PATH_MAX];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(self, name, sizeof(name) - 1);
+	if (n > 0 && name[0] == '/') {
+		name[n] = '\0';
+		if (guarded_dir(name, why))
+			return true;
+	}
+	const char *kind = sqlite_kind(fd); /* (opened for writing only: read through its other name) */
+	int rd = kind == NULL ? open(self, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) : -1;
+	if (rd >= 0) {
+		kind = sqlite_kind(rd);
+		close(rd);
+	}
+	if (kind != NULL) {
+		txc_buf_reset(why);
+		txc_buf_addf(why, "it is %s", kind);
+	}
+	return kind != NULL;
 }
 
 enum txc_err cli_guard_stdout(struct txc_diag *d)
 {
-	struct stat st;
-	struct txc_buf src = TXC_BUF_INIT;
-	bool in;
-	if (fstat(STDERR_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_source(&st, NULL, &src, &in)) {
+	struct txc_buf why = TXC_BUF_INIT;
+	if (protected_fd(STDERR_FILENO, &why)) {
 		/* `2>> state.db`: no message can be given there; stop writing to it at all */
 		int null = open("/dev/null", O_WRONLY);
 		if (null < 0 || dup2(null, STDERR_FILENO) < 0)
 			close(STDERR_FILENO);
 		if (null > STDERR_FILENO)
 			close(null);
-		txc_buf_release(&src);
-		txc_diag_set(d, TXC_E_REFUSED, "refusing to write to standard error: it is a file txc is reading");
+		txc_buf_release(&why);
+		txc_diag_set(d, TXC_E_REFUSED, "refusing to write to standard error: it is a file txc never writes");
 		return TXC_E_REFUSED;
 	}
-	bool hit = fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_source(&st, NULL, &src, &in);
+	bool hit = protected_fd(STDOUT_FILENO, &why);
 	if (hit) /* `>> state.db`: the shell opened it, txc would write it */
-		txc_diag_set(d, TXC_E_REFUSED, "refusing to write to standard output: it is '%s', which txc is reading",
-			     src.buf);
-	txc_buf_release(&src);
+		txc_diag_set(d, TXC_E_REFUSED, "refusing to write to standard output: %s", why.buf);
+	txc_buf_release(&why);
 	return hit ? TXC_E_REFUSED : TXC_OK;
 }
 
@@ -445,11 +689,21 @@ static bool same_bytes(const char *path, const char *p, size_t len)
 	return same && off == len;
 }
 
+enum txc_err cli_assets_dir_check(const char *dir, struct txc_diag *d)
+{
+	struct stat sb;
+	if (lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+		txc_diag_set(d, TXC_E_REFUSED, "refusing to write images into '%s': it is a symbolic link", dir);
+		return TXC_E_REFUSED;
+	}
+	return TXC_OK;
+}
+
 enum txc_err cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d)
 {
 	if (as->n == 0)
 		return TXC_OK;
-	if (cli_mkdirs(as->dir, d) != 0)
+	if (cli_assets_dir_check(as->dir, d) != 0 || cli_mkdirs(as->dir, d) != 0)
 		return d->code;
 	struct txc_buf path = TXC_BUF_INIT;
 	int rc = TXC_OK;

@@ -32,13 +32,18 @@ enum txc_err cli_mkdirs(const char *dir, struct txc_diag *d);
 
 /*
  * The files txc reads (a store, with its -wal, -shm and -journal, or an --input
- * file) are never written, replaced or removed through any name: every output
- * path is checked by device+inode and by resolved name.  cli_guard_check
- * returns TXC_E_REFUSED with d set when writing target would touch a source.
+ * file), Hermes's own data whether this run reads it or not, and any SQLite
+ * database, WAL or journal (by its first bytes) are never written, replaced or
+ * removed through any name: every output path is checked by device+inode (of
+ * the file, and of the folder a new name would be made in), by resolved name
+ * and by content.  cli_guard_check returns TXC_E_REFUSED with d set when
+ * writing target would touch one of them.
  */
 void cli_guard_source(const char *path, bool store);
 /* A folder whose files txc reads by name: no output may be written anywhere under it. */
 void cli_guard_folder(const char *dir);
+/* Hermes's data (a state.db with its -wal, -shm, -journal; a sessions/ folder), read or not. */
+void cli_guard_hermes(const char *path, bool folder);
 enum txc_err cli_guard_check(const char *target, struct txc_diag *d);
 /* The same for standard output and error (a shell's `>> state.db`); `--input -` from a file is a source too. */
 enum txc_err cli_guard_stdout(struct txc_diag *d);
@@ -60,6 +65,8 @@ struct cli_assets {
 };
 void cli_assets_init(struct cli_assets *as, const char *output);
 enum txc_err cli_assets_write(const struct cli_assets *as, bool force, struct txc_diag *d);
+/* An image folder that is a symbolic link would lead the images elsewhere: refused (exit 4). */
+enum txc_err cli_assets_dir_check(const char *dir, struct txc_diag *d);
 void cli_assets_release(struct cli_assets *as);
 
 /* Quote untrusted text for a terminal: control characters and escapes shown as \xHH. */

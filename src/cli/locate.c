@@ -416,9 +416,97 @@ static enum txc_err open_claude(const struct cli_args *a, struct cli_stores *out
 	return txc_store_open_claude(&out->v[0].s, out->v[0].path, d);
 }
 
+/* Hermes's data in a home: the state.db and sessions/ folder of the root and of every profile
+ * folder (valid name or not), never an output, whatever this run reads (a profile, an --input
+ * file, Claude Code's folder).  A home seen before under another name is not walked again. */
+struct home_id {
+	dev_t dev;
+	ino_t ino;
+};
+
+static void guard_home(const char *home, struct home_id *seen, size_t *n_seen)
+{
+	struct stat sb;
+	if (stat(home, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		return; /* nothing there to protect */
+	for (size_t i = 0; i < *n_seen; i++)
+		if (seen[i].dev == sb.st_dev && seen[i].ino == sb.st_ino)
+			return;
+	seen[(*n_seen)++] = (struct home_id){sb.st_dev, sb.st_ino};
+	struct txc_buf p = TXC_BUF_INIT;
+	txc_buf_addf(&p, "%s/state.db", home);
+	cli_guard_hermes(p.buf, false);
+	txc_buf_reset(&p);
+	txc_buf_addf(&p, "%s/sessions", home);
+	cli_guard_hermes(p.buf, true);
+	txc_buf_reset(&p);
+	txc_buf_addf(&p, "%s/profiles", home);
+	DIR *dir = opendir(p.buf);
+	struct dirent *e;
+	while (dir != NULL && (e = readdir(dir)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		txc_buf_reset(&p);
+		txc_buf_addf(&p, "%s/profiles/%s/state.db", home, e->d_name);
+		cli_guard_hermes(p.buf, false);
+		txc_buf_truncate(&p, p.len - strlen("state.db"));
+		txc_buf_addstr(&p, "sessions");
+		cli_guard_hermes(p.buf, true);
+	}
+	if (dir != NULL)
+		closedir(dir);
+	txc_buf_release(&p);
+}
+
+/* whether path's last name is name (path is not empty) */
+static bool last_is(const char *path, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	return len >= n && memcmp(path + len - n, name, n) == 0 && (len == n || path[len - n - 1] == '/');
+}
+
+/* Every Hermes home the run may know of: --home, $HERMES_HOME, ~/.hermes, and the home of a
+ * --db .../state.db or .../profiles/NAME/state.db. */
+static void guard_homes(const struct cli_args *a)
+{
+	struct home_id seen[5]; /* (at most five homes) */
+	size_t n = 0;
+	const char *env = getenv("HERMES_HOME"), *home = getenv("HOME");
+	if (a->store.home != NULL)
+		guard_home(a->store.home, seen, &n);
+	if (env != NULL && env[0] != '\0')
+		guard_home(env, seen, &n);
+	if (home != NULL && home[0] != '\0') {
+		struct txc_buf p = TXC_BUF_INIT;
+		txc_buf_addf(&p, "%s/.hermes", home);
+		guard_home(p.buf, seen, &n);
+		txc_buf_release(&p);
+	}
+	const char *db = a->store.db;
+	size_t len = db ? strlen(db) : 0;
+	if (db == NULL || !last_is(db, len, "state.db"))
+		return;
+	char *dir = txc_xstrndup(db, len - strlen("state.db"));
+	size_t dl = strlen(dir);
+	while (dl > 1 && dir[dl - 1] == '/')
+		dir[--dl] = '\0';
+	guard_home(dl ? dir : ".", seen, &n);
+	size_t pl = dl; /* .../profiles/NAME: the home is two folders up */
+	while (pl > 0 && dir[pl - 1] != '/')
+		pl--;
+	while (pl > 1 && dir[pl - 1] == '/')
+		pl--;
+	if (pl > 0 && last_is(dir, pl, "profiles")) {
+		dir[pl - strlen("profiles")] = '\0';
+		guard_home(dir[0] ? dir : ".", seen, &n);
+	}
+	free(dir);
+}
+
 enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
 	memset(out, 0, sizeof(*out));
+	guard_homes(a);
 	if (is_claude(a))
 		return open_claude(a, out, d);
 	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);

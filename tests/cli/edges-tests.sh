@@ -132,10 +132,14 @@ expect_rc 0 "the default profile alone into an --all-profiles folder" "$txc" exp
 	ok "default alone: its files moved up, the other profile's kept" || bad "default alone: $(find allp2; cat allp2/manifest.jsonl)"
 expect_rc 0 "bulk of one named profile" "$txc" export --to markdown --out pw --home home --profile work
 [ -s pw/work/m1.md ] && grep -q '^{"session_id":"m1","profile":"work","path":"work/m1.md",' pw/manifest.jsonl && ok "one named profile: its folder and name" || bad "bulk --profile: $(find pw)"
-printf 'not json\n{"path": "x"}\n\n' >> allp/manifest.jsonl
-expect_rc 0 "manifest with broken lines" "$txc" export --to markdown --out allp --home home --all-profiles --progress
-[ "$(grep -c 'not a manifest entry; it will be dropped' err.txt)" = 2 ] && grep -q ': 0 new, 0 updated, 5 unchanged' err.txt &&
-	ok "broken manifest lines: said, dropped, nothing rewritten" || bad "broken manifest: $(cat err.txt)"
+printf 'not json\n{"path": "x"}\n\n' >> allp/manifest.jsonl; cp allp/manifest.jsonl allp.broken
+# (issue 27) lines that are not txc's: someone's file, refused like any other (nothing written)
+expect_rc 1 "manifest with broken lines" "$txc" export --to markdown --out allp --home home --all-profiles --progress
+[ "$(cat err.txt)" = "txc: error: 'allp/manifest.jsonl' is not txc's manifest (line 6 is not an entry txc writes); pass --force to overwrite it" ] &&
+	cmp -s allp/manifest.jsonl allp.broken && ok "broken manifest lines: refused, one line, kept" || bad "broken manifest: $(cat err.txt)"
+expect_rc 0 "manifest with broken lines, --force" "$txc" export --to markdown --out allp --home home --all-profiles --progress --force
+grep -q "^txc: warning: 'allp/manifest.jsonl' is not txc's manifest (line 6); it will be replaced (--force)$" err.txt &&
+	grep -q ': 0 new, 0 updated, 5 unchanged' err.txt && ok "broken manifest lines, --force: said, replaced" || bad "broken manifest --force: $(cat err.txt)"
 [ "$(wc -l < allp/manifest.jsonl)" = 5 ] && json_ok allp/manifest.jsonl && ok "broken manifest lines gone" || bad "manifest after: $(cat allp/manifest.jsonl)"
 # a second txc on the same folder waits for nobody: it says so
 if command -v flock > /dev/null; then

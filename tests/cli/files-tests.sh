@@ -257,10 +257,10 @@ expect_rc 4 "re-install after a rename in Claude Code" "$txc" convert r1 --to cl
 expect_rc 4 "re-install after a summary from Claude Code" "$txc" convert r2 --to claude --install --db rn.db
 [ "$(sum "$rf2")" = "$rs2" ] && ok || bad "a summary line Claude Code added was overwritten"
 
-# ---- 6. hostile manifest: a path through a symbolic link inside DIR is never removed ----
+# ---- 6. hostile manifest (txc's lines, one crafted): a path through a symbolic link inside DIR is never removed ----
 "$mkdb" sl.db "$src/fixtures/features.sql" && mkdir -p victimhome && cp sl.db victimhome/state.db
 "$txc" export --to markdown --out sl --db sl.db && ln -s ../victimhome sl/evil
-printf '{"session_id":"tools","path":"evil/state.db","format":"markdown","sha256":"%s"}\n' "$(sum victimhome/state.db)" >> sl/manifest.jsonl
+printf '{"session_id":"tools","path":"evil/state.db","format":"markdown","bytes":1,"sha256":"%s"}\n' "$(sum victimhome/state.db)" >> sl/manifest.jsonl
 expect_rc 0 "bulk with a manifest path through a symlink" "$txc" export --to markdown --out sl --db sl.db
 [ -e victimhome/state.db ] && ok || bad "a manifest path through a symlink in DIR removed a file outside DIR"
 grep -q evil sl/manifest.jsonl && bad "the symlinked entry stayed in the manifest" || ok
@@ -544,22 +544,83 @@ printf "INSERT INTO sessions VALUES('', 'cli', 3.0, 'empty id');\n" > noid2.sql;
 expect_rc 0 "--json with a NULL and an empty id" "$txc" export --json --db noid.db
 grep -q '^txc: warning: 2 sessions have no id (NULL or empty)$' err.txt && [ "$(wc -l < out.txt)" = 3 ] && ok || bad "two no-id warning: $(cat err.txt)"
 
-# ---- export --out: a manifest with lines that are not entries: each said with its line, dropped ----
+# ---- export --out: a manifest with a line that is not txc's is someone's file (issue 27) ----
 expect_rc 0 "bulk for a broken manifest" "$txc" export --to markdown --out mb --db fp.db
-nfp=$(ls mb/*.md | wc -l); cp mb/manifest.jsonl mb.good
-{ printf '\n'; printf 'not json\n'; printf '{"path":"a.md"}\n'; printf '{"path":"b.md","sha256":"abc"}\n'
-  printf '{"sha256":"%064d"}\n' 0; printf '[1,2]\r\n'; cat mb.good; } > mb/manifest.jsonl
-expect_rc 0 "bulk over a manifest with broken lines" "$txc" export --to markdown --out mb --db fp.db --progress
-for l in 2 3 4 5 6; do grep -q "^txc: warning: mb/manifest.jsonl:$l: not a manifest entry; it will be dropped$" err.txt || bad "line $l not said: $(cat err.txt)"; done
-grep -q 'manifest.jsonl:1:' err.txt && bad "an empty line was said" || ok "broken manifest lines said, by line"
-grep -q ": 0 new, 0 updated, $nfp unchanged ($nfp not re-rendered)" err.txt && ok || bad "broken manifest: the good entries were not used: $(tail -1 err.txt)"
-cmp -s mb/manifest.jsonl mb.good && ok || bad "the broken lines were not dropped: $(head -3 mb/manifest.jsonl)"
+nfp=$(ls mb/*.md | wc -l); cp mb/manifest.jsonl mb.good; f1=$(ls mb/chat-*.md | head -1)
+z=$(printf '%064d' 0)
+# one line that is not an entry txc writes (first, in the middle or last), or a file that is not JSON at all
+i=0
+for bad_line in '' 'not json' '{"path":"a.md"}' '{"path":"b.md","sha256":"abc"}' "{\"sha256\":\"$z\"}" '[1,2]' \
+	"{\"path\":\"c.md\",\"format\":\"markdown\",\"sha256\":\"$z\"}" "{\"path\":\"c.md\",\"format\":\"markdown\",\"bytes\":1,\"sha256\":\"$(echo $z | tr 0 A)\"}" \
+	"{\"path\":\"c.md\",\"format\":\"markdown\",\"bytes\":-1,\"sha256\":\"$z\"}" '{"name":"my notes","path":"notes.txt"}' '"a string"'; do
+	i=$((i + 1))
+	case $((i % 3)) in
+	0) { printf '%s\n' "$bad_line"; cat mb.good; } > mb/manifest.jsonl; at=1 ;;
+	1) { head -1 mb.good; printf '%s\n' "$bad_line"; tail -n +2 mb.good; } > mb/manifest.jsonl; at=2 ;;
+	2) { cat mb.good; printf '%s\n' "$bad_line"; } > mb/manifest.jsonl; at=$((nfp + 1)) ;;
+	esac
+	cp mb/manifest.jsonl mb.bad; rm "$f1"
+	expect_rc 1 "a manifest with a foreign line ($i: '$bad_line')" "$txc" export --to markdown --out mb --db fp.db
+	[ "$(cat err.txt)" = "txc: error: 'mb/manifest.jsonl' is not txc's manifest (line $at is not an entry txc writes); pass --force to overwrite it" ] &&
+		cmp -s mb/manifest.jsonl mb.bad && [ ! -e "$f1" ] && ok || bad "foreign manifest line $i: $(cat err.txt)"
+	cp mb.good mb/manifest.jsonl; "$txc" export --to markdown --out mb --db fp.db 2> /dev/null
+done
+for kind in text binary; do
+	if [ $kind = text ]; then printf 'my shopping list\nmilk\n' > mb/manifest.jsonl; else printf '\211PNG\r\n\032\n\000\000\377' > mb/manifest.jsonl; fi
+	cp mb/manifest.jsonl mb.bad; rm "$f1"
+	for dry in "" --dry-run; do
+		expect_rc 1 "a $kind manifest $dry" "$txc" export --to markdown --out mb --db fp.db $dry
+		grep -q "^txc: error: 'mb/manifest.jsonl' is not txc's manifest (line 1 is not an entry txc writes); pass --force to overwrite it$" err.txt &&
+			[ "$(wc -l < err.txt)" = 1 ] && cmp -s mb/manifest.jsonl mb.bad && [ ! -e "$f1" ] && ok || bad "$kind manifest $dry: $(cat err.txt)"
+	done
+done
+# with --force it is replaced, and none of its lines is used: a crafted entry does not remove a file
+printf 'mine\n' > mb/mine.md
+{ cat mb.good; printf '{"session_id":"tools","path":"mine.md","format":"markdown","bytes":5,"sha256":"%s"}\nnot json\n' "$(sum mb/mine.md)"; } > mb/manifest.jsonl
+expect_rc 0 "a foreign manifest, --force" "$txc" export --to markdown --out mb --db fp.db --force
+grep -q "^txc: warning: 'mb/manifest.jsonl' is not txc's manifest (line $((nfp + 2))); it will be replaced (--force)$" err.txt && ok || bad "foreign --force: $(cat err.txt)"
+[ "$(cat mb/mine.md)" = mine ] && [ -e "$f1" ] && [ "$(wc -l < mb/manifest.jsonl)" = "$nfp" ] && json_ok mb/manifest.jsonl && ok || bad "foreign --force: $(cat mb/manifest.jsonl)"
+# a last line cut short (a journal write stopped by a full disk) is a stopped run's: DIR has the mark
+{ cat mb.good; printf '{"session_id":"tools","pa'; } > mb/manifest.jsonl; cp mb/manifest.jsonl mb.bad
+expect_rc 1 "a cut-short last line, no run marked" "$txc" export --to markdown --out mb --db fp.db
+cmp -s mb/manifest.jsonl mb.bad && grep -q "line $((nfp + 1)) is not an entry" err.txt && ok || bad "cut-short line without the mark: $(cat err.txt)"
+: > mb/.txc-running
+expect_rc 0 "a cut-short last line of a stopped run" "$txc" export --to markdown --out mb --db fp.db
+[ "$(wc -l < mb/manifest.jsonl)" = "$nfp" ] && json_ok mb/manifest.jsonl && [ ! -e mb/.txc-running ] && ok || bad "cut-short line of a stopped run: $(cat err.txt)"
+# an SQLite database (not the store read) named manifest.jsonl: never replaced, also with --force (exit 4)
+cp fp.db mb/manifest.jsonl
+for f in "" --force; do
+	expect_rc 4 "an SQLite database as the manifest $f" "$txc" export --to markdown --out mb --db b.db $f
+	[ "$(cat err.txt)" = "txc: error: refusing to write 'mb/manifest.jsonl': it is an SQLite database" ] && cmp -s mb/manifest.jsonl fp.db && ok || bad "SQLite manifest $f: $(cat err.txt)"
+done
+cp mb.good mb/manifest.jsonl
 # an entry whose image list is broken: read without the broken items; a changed image is refused as ever
 a=$(grep -o '"path":"img[^"]*assets/[^"]*"' mb/manifest.jsonl | head -1 | sed 's/"path":"\(.*\)"/\1/')
 sed -i 's/"assets":\[{"path":"\([^"]*\)","sha256":"\([0-9a-f]*\)"}\]/"assets":[{"path":"\1","sha256":"x"},{"sha256":"\2"},7]/' mb/manifest.jsonl
 printf 'changed' > "mb/$a"
 expect_rc 1 "an image not in the manifest's assets" "$txc" export --to markdown --out mb --db fp.db
 [ "$(cat "mb/$a")" = changed ] && grep -q "'mb/$a' exists and is not as txc wrote it" err.txt && ok || bad "image with broken assets entry: $(cat err.txt)"
+
+# ---- (issue 27) a session whose file name would be txc's own: another name, the same on every run ----
+printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);
+INSERT INTO sessions VALUES('manifest', 'cli', 1.0, NULL), ('index', 'cli', 2.0, ''), ('other', 'cli', 3.0, 'other');
+CREATE TABLE messages(id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO messages VALUES(1, 'manifest', 'user', 'hi', 1.5), (2, 'index', 'user', 'hi', 2.5), (3, 'other', 'user', 'hi', 3.5);" > own.sql
+"$mkdb" own.db own.sql || exit 1
+for to in claude html hermes; do
+	rm -rf own-$to
+	for run in 1 2; do
+		expect_rc 0 "sessions named manifest and index, --to $to, run $run" "$txc" export --to $to --out own-$to --db own.db --progress
+		ls own-$to | grep -v -e '^manifest.jsonl$' -e '^index.html$' > own-$to.names.$run
+		if [ $to = html ]; then want="index_[0-9a-f]\{8\}\.html manifest.html"; else want="manifest_[0-9a-f]\{8\}\.jsonl index.jsonl"; fi
+		set -- $want
+		grep -q "^$1\$" own-$to.names.$run && grep -q "^$2\$" own-$to.names.$run && [ "$(wc -l < own-$to.names.$run)" = 3 ] &&
+			[ "$(wc -l < own-$to/manifest.jsonl)" = $((3 + $([ $to = html ] && echo 1 || echo 0))) ] && json_ok own-$to/manifest.jsonl &&
+			! grep -q '"path":"manifest.jsonl"' own-$to/manifest.jsonl && ok || bad "own names --to $to run $run: $(ls own-$to; cat err.txt)"
+	done
+	cmp -s own-$to.names.1 own-$to.names.2 && grep -q ': 0 new, 0 updated, 3 unchanged' err.txt && ok "own names --to $to: stable across runs" || bad "own names --to $to: $(tail -1 err.txt)"
+done
+[ -s own-html/index.html ] && grep -q 'index_' own-html/index.html && ok "the index page is the index, linking the session" || bad "index page: $(head -c 200 own-html/index.html)"
 
 # ---- the manifest as a hard link or symbolic link: no journal through it; the final rewrite replaces the name ----
 rm -rf mh && expect_rc 0 "bulk for a linked manifest" "$txc" export --to markdown --out mh --db fp.db
@@ -855,7 +916,7 @@ done
 
 # ---- a renamed session's old name now holds the store being read: kept, only the entry goes ----
 rm -rf os && "$txc" export --to markdown --out os --db fp.db && cp fp.db os/kept.db && ksum=$(sum os/kept.db)
-printf '{"session_id":"tools","path":"kept.db","format":"markdown","sha256":"%s"}\n' "$ksum" >> os/manifest.jsonl
+printf '{"session_id":"tools","path":"kept.db","format":"markdown","bytes":1,"sha256":"%s"}\n' "$ksum" >> os/manifest.jsonl
 expect_rc 0 "an old name that is the store" "$txc" export --to markdown --out os --db os/kept.db
 [ "$(sum os/kept.db)" = "$ksum" ] && ! grep -q '"path":"kept.db"' os/manifest.jsonl && ok || bad "the store at an old name was removed or kept in the manifest"
 # a dangling symbolic link as the manifest: replaced by the manifest, its target not made
