@@ -662,6 +662,11 @@ static const struct exact exact[] = {
 	{"sshpass -f f ssh h -p 22x; sshpass -e ssh -p 2222 h", NULL},
 	{"sshpass -v -p pw1 ssh -p 2222 h", "sshpass -v -p [[password|pw1]] ssh -p 2222 h"},
 
+	/* userinfo with several '@': the password runs to the last one; a second pass keeps the marker */
+	{"https://u:p@ss@w0rd@host/x", "https://u:[[url-password|p@ss@w0rd]]@host/x"},
+	{"https://us@er:pw1@host/x", "https://us@er:[[url-password|pw1]]@host/x"},
+	{"postgres://a@b:c@d:pw@db/x", "postgres://a@b:[[url-password|c@d:pw]]@db/x"},
+
 	/* .netrc */
 	{"machine h.example.com login bob password hunter2\nmachine g login v password x9",
 	 "machine h.example.com login bob password [[password|hunter2]]\nmachine g login v password [[password|x9]]"},
