@@ -2099,8 +2099,8 @@ struct txc_str txc_redact_str(struct txc_redactor *r, struct txc_arena *a, struc
  */
 static struct txc_str redact_key(struct txc_redactor *r, struct txc_arena *a, struct txc_str k)
 {
-	if (k.len < KEY_MIN)
-		return k;
+	if (k.len < KEY_MIN || run((const unsigned char *)k.ptr, k.len, C_LO | C_US) == k.len)
+		return k; /* session_id, tool_call_id: every shape has a capital, a digit or a sign */
 	struct txc_buf out = TXC_BUF_INIT;
 	size_t n = scan_text(r, k.ptr, k.len, &out);
 	struct txc_str res = k;
