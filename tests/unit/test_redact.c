@@ -681,6 +681,19 @@ static const struct exact exact[] = {
 	{"\x1b[1;31mAKIAZ7QW3ER5TY8UI2OP", "\x1b[1;31m[[aws-access-key-id|AKIAZ7QW3ER5TY8UI2OP]]"},
 	{"\x1b[32mOK\x1b[0m \x1b[32m", NULL},
 
+	/* edges: an escape without its final byte, a marker that is not txc's, an empty user */
+	{"\x1b[3", NULL},
+	{"\x1b[32", NULL},
+	{"\x1b[1234567890123456789mAKIAZ7QW3ER5TY8UI2OP", NULL},
+	{"[REDACTED:x \xE2\x80\xA6zzzz] [REDACTED:] [REDACTED:a \xE2\x80\xA6"
+	 "abcd",
+	 NULL},
+	{"curl -u :hunter2 u; curl -u a: u", NULL},
+	{"openssl rsa -passout pass:hunter2 -in k", "openssl rsa -passout pass:[[password|hunter2]] -in k"},
+	{"openssl rsa -passin file:pw.txt", NULL},
+	{"-----BEGIN PRIVATE KEY----- MIIabc def\nok then",
+	 "[[private-key|-----BEGIN PRIVATE KEY----- MIIabc def]]\nok then"},
+
 	/* a token that is a JSON object key */
 	{"{\"ghp_aB3dE6gH9jK2mN5p"
 	 "Q8sT1vW4yZ7bC0eF3hJ6\": \"ci bot\"}",
