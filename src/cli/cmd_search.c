@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "txc/redact.h"
 #include "txc/search.h"
 
 enum { SNIPPET_BYTES = 160, DEFAULT_LIMIT = 20 };
@@ -44,6 +45,7 @@ struct search_out {
 	struct group *groups; /* text */
 	size_t n_groups;
 	bool color, tty_out;
+	struct txc_redactor *red; /* --redact: snippets and titles shown redacted */
 };
 
 /* ---- which selected session a hit is in ---- */
@@ -88,14 +90,20 @@ static struct txc_str shown_text(const struct txc_query *q, const struct txc_hit
 }
 
 /* One line: the window around the match, marks as colour or >>> <<<, every byte safe for a terminal. */
-static void snippet(struct txc_buf *b, const struct txc_query *q, const struct txc_hit *h, bool color, bool raw)
+static void snippet(struct txc_buf *b, const struct search_out *o, const struct txc_hit *h, bool color, bool raw)
 {
+	const struct txc_query *q = o->q;
 	struct txc_str t = shown_text(q, h);
 	if (t.ptr == NULL)
 		return;
 	if (t.len >= 6 && memcmp(t.ptr, "\0json:", 6) == 0) { /* Hermes's marker for JSON content */
 		t.ptr += 6;
 		t.len -= 6;
+	}
+	struct txc_arena *red = NULL; /* --redact: the whole text first, so no window cuts a secret */
+	if (o->red != NULL) {
+		red = txc_arena_new(0);
+		t = txc_redact_str(o->red, red, t); /* a JSON text (tool calls) inside its strings */
 	}
 	struct txc_snippet s;
 	txc_query_snippet(q, t.ptr, t.len, SNIPPET_BYTES, &s);
@@ -130,6 +138,17 @@ static void snippet(struct txc_buf *b, const struct txc_query *q, const struct t
 	if (s.cut_right)
 		txc_buf_addstr(b, "...");
 	txc_buf_release(&piece);
+	if (red != NULL)
+		txc_arena_free(red);
+}
+
+/* a session's title as shown: redacted with --redact (into *tmp) */
+static struct txc_str shown_title(const struct search_out *o, struct txc_str title, struct txc_buf *tmp)
+{
+	if (o->red == NULL || title.ptr == NULL)
+		return title;
+	txc_redact_text(o->red, title.ptr, title.len, tmp);
+	return (struct txc_str){tmp->buf != NULL ? tmp->buf : "", tmp->len};
 }
 
 static void fmt_when(char out[32], double secs, bool utc)
@@ -173,7 +192,7 @@ static void hit_json(struct search_out *o, const struct txc_hit *h, size_t num)
 	else
 		txc_buf_addstr(b, "null");
 	struct txc_buf snip = TXC_BUF_INIT;
-	snippet(&snip, o->q, h, false, true);
+	snippet(&snip, o, h, false, true);
 	txc_buf_addstr(b, ",\"snippet\":");
 	txc_json_emit_str(b, snip.buf, snip.len);
 	txc_buf_release(&snip);
@@ -183,7 +202,9 @@ static void hit_json(struct search_out *o, const struct txc_hit *h, size_t num)
 	else
 		txc_buf_addstr(b, "null");
 	txc_buf_addstr(b, ",\"title\":");
-	json_str_or_null(b, in->title);
+	struct txc_buf title = TXC_BUF_INIT;
+	json_str_or_null(b, shown_title(o, in->title, &title));
+	txc_buf_release(&title);
 	txc_buf_addstr(b, ",\"tip\":");
 	json_str_or_null(b, h->tip);
 	txc_buf_addf(b, ",\"active\":%s,\"compacted\":%s", h->active ? "true" : "false",
@@ -239,7 +260,7 @@ static void hit_line(struct search_out *o, const struct txc_hit *h, size_t num, 
 		secs = NAN;
 	fmt_when(when, secs, o->a->sel.utc);
 	txc_buf_addf(b, "  %s  ", when);
-	snippet(b, o->q, h, o->color, false);
+	snippet(b, o, h, o->color, false);
 	txc_buf_addch(b, '\n');
 }
 
@@ -295,8 +316,12 @@ static void print_groups(struct search_out *o)
 		txc_buf_reset(&t);
 		fmt_when(when, cs->info->started, o->a->sel.utc);
 		txc_buf_addf(&b, "  %s  ", when);
-		if (cs->info->title.ptr)
-			cli_safe_text(&t, cs->info->title.ptr, cs->info->title.len, true);
+		if (cs->info->title.ptr) {
+			struct txc_buf tb = TXC_BUF_INIT;
+			struct txc_str title = shown_title(o, cs->info->title, &tb);
+			cli_safe_text(&t, title.ptr, title.len, true);
+			txc_buf_release(&tb);
+		}
 		cli_paint(&b, "1", t.buf, t.len);
 		if (o->groups[i].tip != NULL) {
 			txc_buf_reset(&t);
@@ -447,7 +472,9 @@ int cmd_search(int argc, char **argv)
 		o.limit = a.sel.limit > 0 ? (size_t)a.sel.limit : DEFAULT_LIMIT;
 		o.color = cli_color_stdout();
 		o.tty_out = isatty(STDOUT_FILENO);
+		o.red = a.redact ? txc_redactor_new(false) : NULL;
 		rc = run_search(&o, &d);
+		txc_redactor_free(o.red);
 	}
 	free(v);
 	txc_arena_free(arena);

@@ -172,9 +172,9 @@ static const struct cli_opt opts[] = {
 	 "under it, claude as subagent files (with -o or --install)"},
 	{"tree", 0, O_TREE, NULL, NULL, CMD_LIST,
 	 "compression chains, branches and children indented under their root"},
-	{"redact", 0, O_REDACT, NULL, NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW,
+	{"redact", 0, O_REDACT, NULL, NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW | CMD_SEARCH | CMD_ARTIFACTS,
 	 "replace secrets (API keys, tokens, passwords, private keys, ...) with [REDACTED:<kind> …<hash>] in every "
-	 "format"},
+	 "format, and in search's snippets and titles and artifacts' values"},
 	{"from", 0, O_FROM, "HARNESS", "hermes claude", STORE,
 	 "read sessions of HARNESS: hermes (default) or claude ($CLAUDE_CONFIG_DIR/projects, else "
 	 "~/.claude/projects; also `list claude`, SESSION as claude:ID)"},
@@ -215,7 +215,7 @@ static const struct cli_cmd_info cmds[] = {
 	 "--to FORMAT --out DIR writes one file per session, named <id>-<slug>.<ext>, and\n"
 	 "DIR/manifest.jsonl; a second run rewrites only the sessions that changed.\n",
 	 cmd_export, CLI_CMD_STORE, NULL},
-	{CMD_ARTIFACTS, "artifacts", "SESSION [--json] [--check]", "files a session produced or referred to",
+	{CMD_ARTIFACTS, "artifacts", "SESSION [--json] [--check] [--redact]", "files a session produced or referred to",
 	 "List the files, images and links a session produced or referred to, found in its\n"
 	 "assistant and tool messages (MEDIA: tags, screenshot paths, Markdown images and\n"
 	 "links, tool-result keys such as saved_to).  Paths are shown, never opened.\n",

@@ -324,6 +324,22 @@ static size_t put(struct scan *s, size_t a, size_t b, enum kind k)
 	return b;
 }
 
+/* "[REDACTED:<kind> …hhhh]" at i: txc's own marker, never a secret; its end, else 0 */
+static size_t own_marker(const unsigned char *p, size_t i, size_t len)
+{
+	if (!starts(p + i, len - i, "[REDACTED:"))
+		return 0;
+	size_t k = i + 10;
+	k += run(p + k, len - k, C_LO | C_DASH);
+	if (k == i + 10 || !starts(p + k, len - k, " \xE2\x80\xA6") || len - k < 9)
+		return 0;
+	k += 4;
+	for (size_t j = 0; j < 4; j++)
+		if (!is(p[k + j], C_DIG) && !(p[k + j] >= 'a' && p[k + j] <= 'f'))
+			return 0;
+	return p[k + 4] == ']' ? k + 5 : 0;
+}
+
 /* ---- token shapes by prefix ---- */
 
 enum body { B_WORDEQ, B_ALNUM, B_WORD, B_ALNUM_US, B_ALNUM_DASH, B_HEX, B_UPNUM, B_DOTWORD, B_B64, B_URLB64, B_PATH };
@@ -497,7 +513,7 @@ static void rules_init(void)
 	for (const char *t = "ebMNOBd0123456789"; *t; t++)
 		word_trigger[(unsigned char)*t] = true;
 	/* the pairs that can start the shapes without a prefix: eyJ, bot / bearer, data:, digits, Discord */
-	static const char *const pairs[] = {"ey", "bo", "be", "bE", "Be", "BE", "da", NULL};
+	static const char *const pairs[] = {"ey", "bo", "be", "bE", "Be", "BE", "da", "pa", NULL};
 	for (int i = 0; pairs[i]; i++)
 		word_pair[(unsigned char)pairs[i][0]][(unsigned char)pairs[i][1] >> 3] |=
 			(unsigned char)(1u << ((unsigned char)pairs[i][1] & 7));
@@ -563,6 +579,8 @@ static unsigned char slot_for(unsigned char c, unsigned char d)
 		q[n++] = quick_of("bearer ", true);
 	if (c == 'd' && d == 'a')
 		q[n++] = quick_of("data:", false);
+	if (c == 'p' && d == 'a')
+		q[n++] = quick_of("password", false);
 	if (is(c, C_DIG) && is(d, C_DIG))
 		flags |= Q_DIGITS;
 	if ((c == 'M' || c == 'N' || c == 'O') && is(d, WORD))
@@ -714,40 +732,71 @@ static size_t skip_data_url(struct scan *s, size_t i)
 	return i + k;
 }
 
-/* -----BEGIN ... PRIVATE KEY[ BLOCK]----- to its END line, or to the end of an unterminated block */
+/* the end of the line that starts at j (at '\n', "\\n" or "\\r" as JSON text writes them, or the end) */
+static size_t pem_line_end(const unsigned char *p, size_t j, size_t len)
+{
+	while (j < len && p[j] != '\n' && p[j] != '\r' &&
+	       !(p[j] == '\\' && j + 1 < len && (p[j + 1] == 'n' || p[j + 1] == 'r')))
+		j++;
+	return j;
+}
+
+/* a line of a PEM body: base64 or the like (no blank in it), or a header such as "Proc-Type: 4,ENCRYPTED" */
+static bool pem_body_line(const unsigned char *p, size_t a, size_t b)
+{
+	size_t h = a + run(p + a, b - a, C_UP | C_LO | C_DASH);
+	if (h > a && h + 1 < b && p[h] == ':' && p[h + 1] == ' ')
+		return true;
+	for (size_t k = a; k < b; k++)
+		if (p[k] == ' ' || p[k] == '\t')
+			return false;
+	return true;
+}
+
+/* the END line at j: its end (the dashes may be missing) */
+static size_t pem_end_line(const unsigned char *p, size_t j, size_t len)
+{
+	j += 9;
+	while (j < len && (is(p[j], C_UP | C_DIG) || p[j] == ' '))
+		j++;
+	return starts(p + j, len - j, "-----") ? j + 5 : j;
+}
+
+/*
+ * -----BEGIN ... PRIVATE KEY[ BLOCK]----- to its END line.  Unterminated (head -3 id_rsa), the
+ * block ends with its body: at the first line that is not base64 or a header (prose after it
+ * stays), a quote, or the end.  A key holds no quote: the block never runs over one.
+ */
 static size_t try_pem(struct scan *s, size_t i)
 {
-	const unsigned char *p = s->p + i;
-	size_t left = s->len - i;
-	if (!starts(p, left, "-----BEGIN "))
+	const unsigned char *p = s->p;
+	size_t len = s->len;
+	if (!starts(p + i, len - i, "-----BEGIN "))
 		return 0;
-	size_t k = 11;
-	while (k < left && k < 80 && (is(p[k], C_UP | C_DIG) || p[k] == ' '))
+	size_t k = i + 11;
+	while (k < len && k - i < 80 && (is(p[k], C_UP | C_DIG) || p[k] == ' '))
 		k++;
-	if (!starts(p + k, left - k, "-----"))
+	if (!starts(p + k, len - k, "-----"))
 		return 0;
-	struct txc_str label = {(const char *)p + 11, k - 11};
+	struct txc_str label = {(const char *)p + i + 11, k - i - 11};
 	bool pgp = label.len >= 17 && memcmp(label.ptr + label.len - 17, "PRIVATE KEY BLOCK", 17) == 0;
 	if (!pgp && !(label.len >= 11 && memcmp(label.ptr + label.len - 11, "PRIVATE KEY", 11) == 0))
 		return 0;
-	size_t end = k + 5, stop = end; /* a key holds no quote: its END line is before the next one */
-	while (stop < left && p[stop] != '"' && p[stop] != '\'' && p[stop] != '<' && p[stop] != '`')
-		stop++;
-	const unsigned char *e = NULL;
-	for (size_t j = end; j + 9 <= stop; j++)
-		if (p[j] == '-' && starts(p + j, left - j, "-----END ")) {
-			e = p + j;
-			break;
-		}
-	if (e != NULL) {
-		size_t j = (size_t)(e - p) + 9;
-		while (j < left && (is(p[j], C_UP | C_DIG) || p[j] == ' '))
-			j++;
-		end = starts(p + j, left - j, "-----") ? j + 5 : j;
-	} else { /* unterminated: the rest of the key, up to a quote or the end */
-		end = stop;
+	size_t end = k + 5, j = end; /* end: past the last line of the key seen so far */
+	while (j < len) {
+		size_t a = j, b = pem_line_end(p, a, len);
+		for (size_t q = a; q < b; q++)
+			if (p[q] == '"' || p[q] == '\'' || p[q] == '<' || p[q] == '`') /* a quote closes it */
+				return put(s, i, q > a ? q : end, pgp ? K_PGP_KEY : K_PRIVATE_KEY);
+		if (starts(p + a, len - a, "-----END "))
+			return put(s, i, pem_end_line(p, a, len), pgp ? K_PGP_KEY : K_PRIVATE_KEY);
+		if (a > end && !pem_body_line(p, a, b))
+			break; /* prose: the body ended with the line before */
+		if (b > a)
+			end = b;
+		j = b < len && p[b] == '\\' ? b + 2 : b + 1;
 	}
-	return put(s, i, i + end, pgp ? K_PGP_KEY : K_PRIVATE_KEY);
+	return put(s, i, end, pgp ? K_PGP_KEY : K_PRIVATE_KEY);
 }
 
 /* +<8-15 digits>, E.164, not inside a version or a number */
@@ -859,6 +908,56 @@ static bool has_stem(const unsigned char *k, size_t n)
 	return false;
 }
 
+static bool ends_with(const char *w, size_t wn, const char *tail)
+{
+	size_t tn = strlen(tail);
+	return wn > tn && memcmp(w + wn - tn, tail, tn) == 0;
+}
+
+/* no lower-case letter: an environment name (BASIC_AUTH), where a last word auth holds a credential */
+static bool upper_key(const unsigned char *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (is(k[i], C_LO))
+			return false;
+	return true;
+}
+
+/*
+ * One word that glues the secret word to another (PGPASSWORD, DBPASS, ACCESSTOKEN, MYAPIKEY,
+ * JWTSECRET): environment names are often written so.  The secret word must end the word, so
+ * TOKENIZER and PASSTHROUGH are not keys of secrets, nor are the words that end in "pass" without
+ * one (BYPASS, COMPASS, a second pass); last_auth: the key's last word is auth (BASIC_AUTH).
+ */
+static struct keyinfo compound(const char *w, bool last_auth)
+{
+	static const char *const not_pass[] = {
+		"by",     "com", "sur", "tres",  "over",   "under", "high", "low",      "band", "multi",
+		"single", "one", "two", "first", "second", "final", "n",    "num",      "max",  "min",
+		"sub",    "all", "im",  "en",    "mis",    "bi",    "hall", "boarding", NULL};
+	size_t n = strlen(w);
+	struct keyinfo none = {S_NONE, K_SECRET, false};
+	if (n > 23) /* split_key cut it: not a whole word */
+		return none;
+	if (ends_with(w, n, "password") || ends_with(w, n, "passwd") || ends_with(w, n, "passphrase"))
+		return (struct keyinfo){S_STRONG, K_PASSWORD, false};
+	if (ends_with(w, n, "pass")) {
+		char head[24];
+		memcpy(head, w, n - 4);
+		head[n - 4] = '\0';
+		return seg_any(head, not_pass) ? none : (struct keyinfo){S_STRONG, K_PASSWORD, false};
+	}
+	if (ends_with(w, n, "secret"))
+		return (struct keyinfo){S_STRONG, w[0] == 'c' ? K_CLIENT_SECRET : K_SECRET, false};
+	if (ends_with(w, n, "apikey"))
+		return (struct keyinfo){S_STRONG, K_API_KEY, false};
+	if (ends_with(w, n, "token"))
+		return (struct keyinfo){S_WEAK, K_TOKEN, false};
+	if (last_auth && seg_is(w, "auth"))
+		return (struct keyinfo){S_WEAK, K_AUTH, false};
+	return none;
+}
+
 static struct keyinfo classify_key(const unsigned char *k, size_t n)
 {
 	struct keyinfo ki = {S_NONE, K_SECRET, false};
@@ -897,6 +996,11 @@ static struct keyinfo classify_key(const unsigned char *k, size_t n)
 	for (int i = ns - 1; i >= lo; i--) {
 		const char *w = seg[i];
 		bool qual_key = seg_is(w, "key") && i > 0 && seg_any(seg[i - 1], key_quals);
+		struct keyinfo glued = compound(w, i == ns - 1 && ns > 1 && upper_key(k, n));
+		if (glued.st != S_NONE) {
+			glued.header = ki.header;
+			return glued;
+		}
 		if (seg_is(w, "password") || seg_is(w, "passwd") || seg_is(w, "passphrase") ||
 		    (ns > 1 && (seg_is(w, "pass") || seg_is(w, "pwd"))))
 			return (struct keyinfo){S_STRONG, K_PASSWORD, ki.header};
@@ -1214,10 +1318,11 @@ static size_t cookie_value(struct scan *s, size_t vs, bool set)
 		size_t n = run(p + k, s->len - k, WORD | C_DOT);
 		if (n == 0 || k + n >= s->len || p[k + n] != '=')
 			break;
-		size_t a = k + n + 1, b = a;
-		while (b < s->len && p[b] != ';' && !is(p[b], C_SPACE) && !strchr("\"'`<>\\,", p[b]))
-			b++;
-		if (b > a)
+		size_t a = k + n + 1, b = own_marker(p, a, s->len); /* redacted already: kept */
+		if (b == 0)
+			for (b = a; b < s->len && p[b] != ';' && !is(p[b], C_SPACE) && !strchr("\"'`<>\\,", p[b]);)
+				b++;
+		if (b > a && p[a] != '[')
 			end = put(s, a, b, K_COOKIE);
 		if (set || b >= s->len || p[b] != ';')
 			break;
@@ -1277,7 +1382,7 @@ static size_t try_kv(struct scan *s, size_t i)
 		return 0; /* password = pw: an assignment in code */
 	if (ki.kind == K_AUTHORIZATION && !quoted)
 		return auth_value(s, vs, ve);
-	if (c == ':' && !quoted && !rest_of_line_blank(s, ve))
+	if (c == ':' && !quoted && !ki.header && !rest_of_line_blank(s, ve))
 		return 0; /* "- secret-delta: I found it": a list of prose, not a YAML secret */
 	if (!plausible(p + vs, ve - vs, ki.st, p + kv.ks, kv.ke - kv.ks))
 		return 0;
@@ -1343,6 +1448,155 @@ static size_t try_query(struct scan *s, size_t i)
 	return put(s, vs, ve, K_QUERY_TOKEN);
 }
 
+/* ---- passwords as command arguments ---- */
+
+static bool line_sep(unsigned char c)
+{
+	return c == '\n' || c == '\r';
+}
+
+/* the word w (letters, digits, - _ .) stands before i on i's line, as a whole word */
+static bool word_on_line(const struct scan *s, size_t i, const char *w)
+{
+	size_t n = strlen(w), from = i > 512 ? i - 512 : 0;
+	for (size_t j = i; j > from && !line_sep(s->p[j - 1]); j--) {
+		size_t a = j - 1;
+		if (a + n > i || s->p[a] != (unsigned char)w[0] || memcmp(s->p + a, w, n) != 0)
+			continue;
+		bool left = a == 0 || !is(s->p[a - 1], WORD | C_DOT), right = a + n < s->len && !is(s->p[a + n], WORD);
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+/* a value after a flag: [*vs, *ve), unquoted or quoted; not a further flag */
+static bool flag_value(const struct scan *s, size_t j, size_t *vs, size_t *ve)
+{
+	bool quoted;
+	if (j >= s->len || !(s->p[j] == ' ' || s->p[j] == '\t') || !value_after(s, j, &quoted, vs, ve))
+		return false;
+	return quoted || s->p[*vs] != '-';
+}
+
+/* the value, unless a placeholder; a known shape keeps its own kind */
+static size_t put_value(struct scan *s, size_t vs, size_t ve, enum kind k)
+{
+	if (placeholder(s->p + vs, ve - vs, (const unsigned char *)"password", 8))
+		return 0;
+	size_t f = s->found, e = at_word(s, vs);
+	return s->found > f ? e : put(s, vs, ve, k);
+}
+
+/* curl -u user:password: the password */
+static size_t user_colon(struct scan *s, size_t vs, size_t ve)
+{
+	const unsigned char *c = memchr(s->p + vs, ':', ve - vs);
+	if (c == NULL || (size_t)(c - s->p) + 1 >= ve || c == s->p + vs)
+		return 0;
+	return put_value(s, (size_t)(c - s->p) + 1, ve, K_PASSWORD);
+}
+
+/*
+ * -p at i is an option of sshpass or of a registry login, not of a command they run (sshpass -p
+ * PW ssh -p 2222 host): only options, and a value after -u, stand between it and that word.
+ */
+static bool own_option(const struct scan *s, size_t i)
+{
+	const unsigned char *p = s->p;
+	size_t j = i, words = 0;
+	while (j > 0 && !line_sep(p[j - 1]) && words < 8) {
+		while (j > 0 && (p[j - 1] == ' ' || p[j - 1] == '\t'))
+			j--;
+		size_t e = j;
+		while (j > 0 && !is(p[j - 1], C_SPACE))
+			j--;
+		struct txc_str w = {(const char *)p + j, e - j};
+		if ((w.len == 7 && memcmp(w.ptr, "sshpass", 7) == 0) || (w.len == 5 && memcmp(w.ptr, "login", 5) == 0))
+			return true;
+		bool after_u = j >= 4 && p[j - 1] == ' ' && p[j - 2] == 'u' && p[j - 3] == '-';
+		if (w.len == 0 || (w.ptr[0] != '-' && !after_u))
+			return false;
+		words++;
+	}
+	return false;
+}
+
+/*
+ * The short flags that take a password, by the command on the line: mysql -pPW (glued: -p alone
+ * asks for it), sshpass -p PW, docker login -p PW, redis-cli -a PW, ldapsearch -w PW, curl -u U:PW.
+ */
+static size_t short_flag(struct scan *s, size_t i)
+{
+	static const struct {
+		const char *cmd, *also;
+		unsigned char flag;
+		bool glued;
+	} t[] = {{"mysql", NULL, 'p', true},      {"mysqldump", NULL, 'p', true},   {"mysqladmin", NULL, 'p', true},
+		 {"mariadb", NULL, 'p', true},    {"sshpass", NULL, 'p', false},    {"login", "docker", 'p', false},
+		 {"login", "podman", 'p', false}, {"login", "nerdctl", 'p', false}, {"login", "helm", 'p', false},
+		 {"redis-cli", NULL, 'a', false}, {"ldapsearch", NULL, 'w', false}, {"ldapmodify", NULL, 'w', false},
+		 {"ldapadd", NULL, 'w', false},   {"ldapdelete", NULL, 'w', false}, {"curl", NULL, 'u', false}};
+	const unsigned char *p = s->p;
+	unsigned char f = p[i + 1];
+	bool glued = i + 2 < s->len && !is(p[i + 2], C_SPACE) && !strchr("\"'`", p[i + 2]);
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		if (t[k].flag != f || t[k].glued != glued || !word_on_line(s, i, t[k].cmd) ||
+		    (t[k].also != NULL && !word_on_line(s, i, t[k].also)) || (f == 'p' && !glued && !own_option(s, i)))
+			continue;
+		size_t vs = i + 2, ve;
+		if (glued) {
+			ve = vs;
+			while (ve < s->len && !is(p[ve], C_SPACE) && !strchr("\"'`;|&<>)", p[ve]))
+				ve++;
+		} else if (!flag_value(s, i + 2, &vs, &ve)) {
+			return 0;
+		}
+		return f == 'u' ? user_colon(s, vs, ve) : put_value(s, vs, ve, K_PASSWORD);
+	}
+	return 0;
+}
+
+/* --password PW, --token TOK (--password=PW is try_kv's): a flag that names a secret, then its value */
+static size_t try_flag(struct scan *s, size_t i)
+{
+	const unsigned char *p = s->p;
+	if (i > 0 && !is(p[i - 1], C_SPACE) && !strchr("\"'`(", p[i - 1]))
+		return 0;
+	size_t k = i + 2, n, vs, ve;
+	if (k >= s->len || !is(p[i + 1], C_LO | C_UP | C_DASH))
+		return 0;
+	if ((starts(p + i, s->len - i, "-passin ") || starts(p + i, s->len - i, "-passout ")) &&
+	    flag_value(s, i + 7 + (p[i + 5] == 'o'), &vs, &ve) && starts(p + vs, ve - vs, "pass:") && ve > vs + 5)
+		return put_value(s, vs + 5, ve, K_PASSWORD); /* openssl -passin pass:PW */
+	if (p[i + 1] != '-')
+		return short_flag(s, i); /* -p... */
+	n = run(p + k, s->len - k, WORD);
+	if (n == 0 || !flag_value(s, k + n, &vs, &ve))
+		return 0;
+	if (eq_ci(p + k, n, "user") && word_on_line(s, i, "curl"))
+		return user_colon(s, vs, ve);
+	struct keyinfo ki = classify_key(p + k, n);
+	if (ki.st == S_NONE || !plausible(p + vs, ve - vs, ki.st, p + k, n))
+		return 0;
+	bool word = true; /* "the --password option": a plain word is prose, not a password */
+	for (size_t j = vs; j < ve; j++)
+		word &= is(p[j], C_LO);
+	return word ? 0 : put_value(s, vs, ve, ki.kind);
+}
+
+/* .netrc: machine HOST login USER password PW (the line names a machine, or a login precedes) */
+static size_t try_netrc(struct scan *s, size_t i)
+{
+	const unsigned char *p = s->p;
+	size_t vs, ve;
+	if (!starts(p + i, s->len - i, "password") || !flag_value(s, i + 8, &vs, &ve))
+		return 0;
+	if (!word_on_line(s, i, "machine") && !word_on_line(s, i, "default") && !word_on_line(s, i, "login"))
+		return 0;
+	return put_value(s, vs, ve, K_PASSWORD);
+}
+
 /* ---- the pass ---- */
 
 /* at a word start: a token shape, or a long base64 run to step over; the next position, or 0 */
@@ -1361,6 +1615,8 @@ static size_t at_word(struct scan *s, size_t i)
 	if ((c == 'B' || c == 'b') && (e = try_bearer(s, i)) != 0)
 		return e;
 	if (c == 'd' && (e = skip_data_url(s, i)) != 0)
+		return e;
+	if (c == 'p' && (e = try_netrc(s, i)) != 0)
 		return e;
 	/* inside base64 (images) a word starts after '+' or '/', which every shape base64 can hold refuses */
 	return 0;
@@ -1515,6 +1771,22 @@ static size_t prose(struct scan *s, size_t i)
 }
 
 /*
+ * At i, just after ESC '[': a word that starts where the escape ends (\e[32mghp_...: a terminal
+ * colours a token so, and the Markdown and terminal writers drop the escape, leaving the bare
+ * token).  The end of a shape found there, else 0.
+ */
+static size_t after_csi(struct scan *s, size_t i)
+{
+	size_t k = i;
+	while (k < s->len && k - i < 16 && (is(s->p[k], C_DIG) || s->p[k] == ';'))
+		k++;
+	if (k + 1 >= s->len || s->p[k] < '@' || s->p[k] > '~')
+		return 0;
+	size_t e = word_start(s, k + 1);
+	return e > k + 1 ? e : 0;
+}
+
+/*
  * text redacted into out: how many secrets; out is written only when there is one.  Every rule
  * starts at a word start or at one of = : ? & - +, so the bytes where none can start are passed
  * over: a run of letters and digits at once, and prose a block at a time (prose() is tried after
@@ -1534,12 +1806,20 @@ static size_t scan_text(struct txc_redactor *r, const char *text, size_t len, st
 				i = e;
 				continue;
 			}
+			if (i >= 2 && p[i - 1] == '[' && p[i - 2] == 0x1b && (e = after_csi(&s, i)) > i) {
+				i = e;
+				continue;
+			}
 			/* no shape starts inside a run of letters and digits: step over it */
 			i = skip_lower8(p, i + 1, len);
 			while (i < len && is(p[i], ALNUM))
 				i++;
 			continue;
 		} else if (!is(c, C_TRIG)) {
+			if (c == '[' && (e = own_marker(p, i, len)) != 0) {
+				i = e;
+				continue;
+			}
 			if (++i >= again && quiet(c)) {
 				size_t from = i;
 				i = prose(&s, i);
@@ -1553,7 +1833,7 @@ static size_t scan_text(struct txc_redactor *r, const char *text, size_t len, st
 		else if (c == '?' || c == '&')
 			e = try_query(&s, i);
 		else if (c == '-' && (i == 0 || p[i - 1] != '-'))
-			e = try_pem(&s, i);
+			e = (e = try_pem(&s, i)) != 0 ? e : try_flag(&s, i);
 		else if (c == '+')
 			e = try_phone(&s, i);
 		i = e > i ? e : i + 1;
@@ -1575,6 +1855,8 @@ size_t txc_redact_text(struct txc_redactor *r, const char *text, size_t len, str
 /* ---- JSON text and JSON trees ---- */
 
 static size_t redact_value(struct txc_redactor *r, struct txc_str key, const char *p, size_t len, struct txc_buf *out);
+
+enum { KEY_MIN = 9 }; /* the shortest token shape: a phone number, + and 8 digits */
 
 static bool hex4(const unsigned char *p, uint32_t *out)
 {
@@ -1699,6 +1981,14 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 			txc_buf_reset(&key);
 			txc_buf_add(&key, lit.ptr, lit.len);
 			have_key = true;
+			txc_buf_reset(&red);
+			size_t n = lit.len >= KEY_MIN ? scan_text(r, lit.ptr, lit.len, &red) : 0;
+			if (n) { /* a token as a key: the key is shown like any string */
+				txc_buf_add(out, p + copied, i - copied);
+				txc_json_emit_str(out, red.buf, red.len);
+				copied = j + 1;
+				found += n;
+			}
 		} else {
 			txc_buf_reset(&red);
 			struct txc_str kk = have_key ? (struct txc_str){key.buf, key.len} : TXC_STR_NULL;
@@ -1803,6 +2093,23 @@ struct txc_str txc_redact_str(struct txc_redactor *r, struct txc_arena *a, struc
 	return redact_str_key(r, a, TXC_STR_NULL, s);
 }
 
+/*
+ * An object key with a token in it ({"ghp_...": "ci bot"}): a key is a string a reader shows like
+ * any other.  Keys shorter than every token shape are not read (most keys of a row).
+ */
+static struct txc_str redact_key(struct txc_redactor *r, struct txc_arena *a, struct txc_str k)
+{
+	if (k.len < KEY_MIN || run((const unsigned char *)k.ptr, k.len, C_LO | C_US) == k.len)
+		return k; /* session_id, tool_call_id: every shape has a capital, a digit or a sign */
+	struct txc_buf out = TXC_BUF_INIT;
+	size_t n = scan_text(r, k.ptr, k.len, &out);
+	struct txc_str res = k;
+	if (n && !r->scan_only)
+		res = txc_arena_str(a, out.buf, out.len);
+	txc_buf_release(&out);
+	return res;
+}
+
 static const struct txc_json *redact_json_key(struct txc_redactor *r, struct txc_arena *a, struct txc_str key,
 					      const struct txc_json *v)
 {
@@ -1817,18 +2124,26 @@ static const struct txc_json *redact_json_key(struct txc_redactor *r, struct txc
 	if (v->kind != TXC_JSON_ARRAY && v->kind != TXC_JSON_OBJECT)
 		return v;
 	struct txc_json *copy = NULL;
+	bool obj = v->kind == TXC_JSON_OBJECT;
 	for (size_t i = 0; i < v->n; i++) {
-		struct txc_str k = v->kind == TXC_JSON_OBJECT ? v->keys[i] : key;
+		struct txc_str k = obj ? v->keys[i] : key;
 		const struct txc_json *item = redact_json_key(r, a, k, v->items[i]);
-		if (item == v->items[i]) /* scan_only: always, nothing is replaced */
+		struct txc_str nk = obj ? redact_key(r, a, k) : k; /* the value is judged by the key as it was */
+		if (item == v->items[i] && nk.ptr == k.ptr)        /* scan_only: always, nothing is replaced */
 			continue;
-		if (copy == NULL) { /* copy on the first change: same keys, same order, same kind */
+		if (copy == NULL) { /* copy on the first change: same order, same kind */
 			copy = txc_json_new(a, v->kind);
 			*copy = *v;
 			copy->items = txc_arena_array(a, v->n, sizeof(*copy->items)); /* n > i */
 			memcpy(copy->items, v->items, v->n * sizeof(*copy->items));
+			if (obj) {
+				copy->keys = txc_arena_array(a, v->n, sizeof(*copy->keys));
+				memcpy(copy->keys, v->keys, v->n * sizeof(*copy->keys));
+			}
 		}
 		copy->items[i] = item;
+		if (obj)
+			copy->keys[i] = nk;
 	}
 	return copy != NULL ? copy : v;
 }

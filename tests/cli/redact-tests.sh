@@ -250,4 +250,22 @@ w=$(grep 'likely secret' err.txt)
 	[ "$(grep -c 'likely secret' err.txt)" = 1 ] && [ "$(grep -l 'ghp_\|sk-proj-' jf/*.md | wc -l)" = 3 ] && ok ||
 	bad "export -j 2: the warning: $(cat err.txt)"
 
+# search and artifacts take --redact like every other command: snippets, titles, values (issue 27)
+for q in key token More; do
+	for fmt in "" --json; do
+		expect_rc 0 "search $q $fmt --redact" "$txc" search "$q" $fmt --limit 50 --redact --db s.db
+		[ -s out.txt ] && [ -z "$(leaks out.txt)" ] && grep -q 'REDACTED' out.txt && ok ||
+			bad "search $q $fmt --redact shows: $(leaks out.txt)"
+	done
+done
+"$txc" search key --limit 50 --db s.db > o.txt 2> /dev/null
+[ -n "$(leaks o.txt)" ] && ok "search without --redact shows the secrets" || bad "search without --redact: no secret shown"
+for fmt in "" --json; do
+	expect_rc 0 "artifacts $fmt --redact" "$txc" artifacts sec1 $fmt --redact --db s.db
+	[ -s out.txt ] && [ -z "$(leaks out.txt)" ] && grep -q 'REDACTED' out.txt && ok ||
+		bad "artifacts $fmt --redact shows: $(leaks out.txt)"
+	"$txc" artifacts sec1 $fmt --db s.db > o.txt 2> /dev/null
+	[ -n "$(leaks o.txt)" ] && ok "artifacts $fmt without --redact shows the secrets" || bad "artifacts $fmt: no secret shown"
+done
+
 summary redact

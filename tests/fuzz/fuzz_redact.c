@@ -6,7 +6,7 @@
  * by their text; only strings may change), whether it is redacted as a string
  * holding JSON text or as a parsed tree; a value under a key (the input split at
  * its first NUL into key and value) keeps its object JSON; a second pass over the
- * output never crashes.
+ * output finds nothing and changes nothing (R(R(x)) == R(x): markers are never secrets).
  *
  * Every 0x01 byte of the input is dropped first, so that the seeds (tests/fuzz/redact/)
  * can hold secrets written in two pieces that no secret scanner flags.
@@ -16,6 +16,14 @@
 
 #include "fuzz_common.h"
 #include "txc/redact.h"
+
+static bool has_marker(struct txc_str s)
+{
+	for (size_t i = 0; i + 10 <= s.len; i++)
+		if (memcmp(s.ptr + i, "[REDACTED:", 10) == 0)
+			return true;
+	return false;
+}
 
 static void same_shape(const struct txc_json *a, const struct txc_json *b)
 {
@@ -28,9 +36,10 @@ static void same_shape(const struct txc_json *a, const struct txc_json *b)
 			abort();
 		break;
 	case TXC_JSON_OBJECT:
-		for (size_t i = 0; i < a->n; i++)
-			if (a->keys[i].len != b->keys[i].len ||
-			    memcmp(a->keys[i].ptr, b->keys[i].ptr, a->keys[i].len) != 0)
+		for (size_t i = 0; i < a->n; i++) /* a key changes only to show a marker */
+			if ((a->keys[i].len != b->keys[i].len ||
+			     memcmp(a->keys[i].ptr, b->keys[i].ptr, a->keys[i].len) != 0) &&
+			    !has_marker(b->keys[i]))
 				abort();
 		/* fall through */
 	case TXC_JSON_ARRAY:
@@ -52,9 +61,12 @@ static void check_text(struct txc_arena *a, struct txc_str in)
 	struct txc_str s = txc_redact_str(r, a, in);
 	if (utf8 && !txc_utf8_valid(s.ptr, s.len))
 		abort();
-	struct txc_str again = txc_redact_str(r, a, s);
-	if (utf8 && !txc_utf8_valid(again.ptr, again.len))
+	/* idempotent: a second pass (a redactor of its own) finds nothing and changes nothing */
+	struct txc_redactor *r2 = txc_redactor_new(false);
+	struct txc_str again = txc_redact_str(r2, a, s);
+	if (again.ptr != s.ptr || txc_redact_count(r2) != 0)
 		abort();
+	txc_redactor_free(r2);
 	const struct txc_json *v, *w;
 	if (txc_json_parse(a, in.ptr, in.len, &v) == 0) {
 		/* a JSON text in a string: same structure after */
