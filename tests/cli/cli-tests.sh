@@ -25,6 +25,18 @@ done
 for c in list convert export artifacts completions 'save, delete, import'; do grep -q "^  $c " out.txt && ok || bad "txc --help lacks $c"; done
 cp out.txt main-help.txt
 for h in help -h; do expect_rc 0 "txc $h" "$txc" $h; cmp -s out.txt main-help.txt && ok || bad "txc $h is not txc --help"; done
+# txc help COMMAND is that command's --help; an unknown one is a usage error
+for c in list convert export artifacts search view; do
+	"$txc" $c --help > want-help.txt
+	expect_rc 0 "txc help $c" "$txc" help $c; cmp -s out.txt want-help.txt && ok "txc help $c is txc $c --help" || bad "txc help $c: $(head -1 out.txt)"
+done
+expect_rc 2 "txc help nosuch" "$txc" help nosuch; grep -qx "txc: error: unknown command 'nosuch' (see 'txc --help')" err.txt && [ ! -s out.txt ] && ok || bad "help nosuch: $(cat err.txt)"
+expect_rc 2 "txc help with two words" "$txc" help list convert; one_line_err "help with two words"
+# an unknown short option is named as given, not as the argument before it
+for arg in -zz -z -qz; do
+	expect_rc 2 "list $arg" "$txc" list $arg; grep -qx "txc: error: unknown option '$arg' (see 'txc list --help')" err.txt && ok || bad "list $arg: $(cat err.txt)"
+done
+expect_rc 2 "list hermes -zz" "$txc" list hermes -zz; grep -q "unknown option '-zz'" err.txt && ok || bad "list hermes -zz: $(cat err.txt)"
 expect_rc 0 "txc version" "$txc" version; grep -q '^txc ' out.txt && ok || bad "txc version"
 expect_rc 2 "no command" "$txc"
 expect_rc 2 "unknown command" "$txc" frobnicate; one_line_err "unknown command"
