@@ -91,6 +91,14 @@ expect_rc 2 "ambiguous prefix" "$txc" convert m --to hermes --db min.db; grep -q
 # the source is never touched: bytes of the db (and WAL) are the same after every command
 cp "$src/../demo/hermes.sql" demo.sql
 "$mkdb" wal.db demo.sql || exit 1
+# the demo store's counts are what Hermes would have kept (one per message appended): `list` and the
+# transcript say the same number (the demo once said 9 for 10 messages)
+"$txc" list --json --archived --db wal.db > demo-list.json 2> /dev/null
+for id in 20260914_101502_a1b2c3 7f3e9a21 20260801_083000_c0ffee; do
+	"$txc" convert $id --to markdown --db wal.db > demo.md 2> /dev/null
+	n=$(python3 -c 'import json, sys; print([s["message_count"] for s in json.load(open(sys.argv[1])) if s["id"] == sys.argv[2]][0])' demo-list.json $id)
+	grep -q "^\*$n messages · " demo.md && ok "demo $id: list and transcript say $n messages" || bad "demo $id: list says $n, the transcript $(grep -o '^\*[0-9]* messages' demo.md)"
+done
 sum_before=$(cat wal.db wal.db-wal 2>/dev/null | cksum)
 ls wal.db* > files_before.txt
 for args in "list --db wal.db" "list --json --archived --db wal.db" "export --json --db wal.db" \
