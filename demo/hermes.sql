@@ -25,7 +25,7 @@ CREATE TABLE messages (
 INSERT INTO sessions VALUES ('20260914_101502_a1b2c3', 'cli', 'alice', 'anthropic/claude-sonnet-4.5',
   '{"model": "anthropic/claude-sonnet-4.5", "provider": "openrouter"}', NULL,
   '1f0c9a4e6b2d3c5a7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d', NULL,
-  1789380902.25, 1789381250.5, 'agent_close', 9, 4, 18234, 2210, 9120, 812, 640,
+  1789380902.25, 1789381250.5, 'agent_close', 10, 4, 18234, 2210, 9120, 812, 640,
   '/home/alice/src/widgets', 'fix/retry-loop', 'openrouter', 0.0731, 0.0698,
   'Fix the retry loop in the widget client', 1789381250.5, 0, 0);
 INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, finish_reason, reasoning_content) VALUES

@@ -75,5 +75,12 @@ else
 	fi
 fi
 
+# No database is part of the source (a test or script that wrote one outside its work dir left
+# a 0-byte e.db at the root once): tests build theirs from SQL in their own work dir.
+if git -C "$src" rev-parse --git-dir > /dev/null 2>&1; then
+	checks=$((checks + 1))
+	report "a database tracked in the source: " "$(git -C "$src" ls-files -- '*.db' '*.db-wal' '*.db-shm' '*.db-journal' '*.sqlite')"
+fi
+
 [ $bad = 0 ] && echo "layering: $checks passed, 0 failed"
 exit $bad

@@ -35,7 +35,8 @@ enum txc_warn {
 	TXC_W_ODD_IDS,           /* where: a dashboard; n: sessions whose id cannot be put in a URL (skipped) */
 	TXC_W_LEGACY_SKIPPED,    /* where: a legacy folder; n: session files not read (symbolic links, not regular) */
 	TXC_W_LEGACY_UNREADABLE, /* where: why a legacy file cannot be read (left out); n: 1 */
-	TXC_W_CUT_LINE           /* where: a Claude Code file whose last line is unfinished (left out) */
+	TXC_W_CUT_LINE,          /* where: a Claude Code file whose last line is unfinished (left out) */
+	TXC_W_OTHER_BRANCH /* where: a Claude Code file; n: message records off the branch it resumes (left out) */
 };
 
 struct txc_diag {

@@ -22,6 +22,16 @@ struct txc_claude_builder;
 struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t, bool keep_rows);
 /* One line of the file (without its newline).  0; 1 for a blank line; -1 when it is not a JSON object. */
 int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t len);
+/*
+ * The branch Claude Code resumes: from the newest main-chain record (by file order, not a
+ * sidechain, sub: a subagent's own file, whose records all are) up its parentUuid links (a compact_boundary's
+ * logicalParentUuid across it), to a record without a parent, a parent not in the file, or a loop.  After every line
+ * was added: the number of message records (user, assistant) off that branch or in a sidechain; when it is not 0,
+ * *aside (n_lines long, the caller frees it) marks each line to read aside.
+ */
+size_t txc_claude_branch(struct txc_claude_builder *b, bool sub, unsigned char **aside, size_t *n_lines);
+/* Before any line: the lines marked (by their place) are kept as native rows only, never as messages. */
+void txc_claude_aside(struct txc_claude_builder *b, const unsigned char *aside, size_t n_lines);
 /* Sets t->messages (and t->native with keep_rows), frees the builder.  last_active: the latest timestamp. */
 void txc_claude_end(struct txc_claude_builder *b, double *last_active);
 

@@ -125,8 +125,13 @@ static void json_out(struct txc_buf *b, const struct txc_transcript *t, const st
 		txc_buf_addstr(b, i ? ",\n{" : "\n{");
 		txc_buf_addf(b, "\"kind\":\"%s\",\"value\":", txc_artifact_kind_name(x[i].kind));
 		txc_json_emit_str(b, x[i].value.ptr, x[i].value.len);
-		txc_buf_addf(b, ",\"message\":%zu,\"row_id\":%lld,\"role\":\"%s\",\"tool\":", x[i].message,
-			     (long long)m->row_id, m->role == TXC_ROLE_ASSISTANT ? "assistant" : "tool");
+		/* numbered as the table, `search` and ID#N: from 1; a row without a number (inactive) has none */
+		if (m->number > 0)
+			txc_buf_addf(b, ",\"message\":%lld", (long long)m->number);
+		else
+			txc_buf_addstr(b, ",\"message\":null");
+		txc_buf_addf(b, ",\"row_id\":%lld,\"role\":\"%s\",\"tool\":", (long long)m->row_id,
+			     m->role == TXC_ROLE_ASSISTANT ? "assistant" : "tool");
 		if (x[i].tool.ptr)
 			txc_json_emit_str(b, x[i].tool.ptr, x[i].tool.len);
 		else
@@ -167,7 +172,11 @@ static void table_out(struct txc_buf *b, const struct txc_transcript *t, const s
 	for (size_t i = 0; i < n; i++) {
 		const char *kind = txc_artifact_kind_name(x[i].kind);
 		cli_paint(b, kind_sgr(x[i].kind), kind, strlen(kind));
-		txc_buf_addf(b, "%*s#%-5zu ", (int)(6 - strlen(kind)), "", x[i].message + 1);
+		int64_t num = t->messages[x[i].message].number;
+		if (num > 0)
+			txc_buf_addf(b, "%*s#%-5lld ", (int)(6 - strlen(kind)), "", (long long)num);
+		else
+			txc_buf_addf(b, "%*s#-     ", (int)(6 - strlen(kind)), "");
 		if (x[i].tool.ptr) {
 			struct txc_buf tool = TXC_BUF_INIT;
 			cli_safe_text(&tool, x[i].tool.ptr, x[i].tool.len, true);

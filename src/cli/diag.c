@@ -203,6 +203,12 @@ void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
 	case TXC_W_CUT_LINE:
 		cli_warn("the last line of %s is unfinished (Claude Code still writing?); left out", where);
 		break;
+	case TXC_W_OTHER_BRANCH:
+		cli_warn(
+			"%zu message record%s of %s not on the branch Claude Code resumes (a rewound turn, a sidechain); "
+			"left out",
+			n, n == 1 ? "" : "s", where);
+		break;
 	}
 }
 

@@ -75,11 +75,18 @@ static void main_help(FILE *f)
 	      f);
 }
 
+/* txc help [COMMAND]: COMMAND's help as 'txc COMMAND --help' prints it (the commands without options: the main help) */
 int cmd_help(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	main_help(stdout);
+	if (argc > 2)
+		return cli_usage(0, "'txc help' takes one command at most");
+	const struct cli_cmd_info *c = argc == 2 ? cli_command_named(argv[1]) : NULL;
+	if (argc == 2 && c == NULL)
+		return cli_usage(0, "unknown command '%s'", argv[1]);
+	if (c != NULL && c->cmd != 0)
+		cli_help(c->cmd, stdout);
+	else
+		main_help(stdout);
 	return 0;
 }
 

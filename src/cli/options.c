@@ -502,6 +502,18 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	return rc;
 }
 
+/*
+ * The argument getopt refused.  A long option is the one just read; a short one (opt, the
+ * letter) may be in a cluster still being read ("-zz": optind has not moved past it yet).
+ */
+static const char *refused_arg(int argc, char **argv, int opt)
+{
+	const char *cur = optind < argc ? argv[optind] : NULL;
+	if (opt != 0 && cur != NULL && cur[0] == '-' && cur[1] != '-' && strchr(cur + 1, opt) != NULL)
+		return cur;
+	return argv[optind - 1];
+}
+
 enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 {
 	struct option lo[N_OPTS + 1];
@@ -530,7 +542,7 @@ enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a)
 			return TXC_E_USAGE;
 		}
 		if (c == '?') {
-			cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+			cli_usage(cmd, "unknown option '%s'", refused_arg(argc, argv, optopt));
 			return TXC_E_USAGE;
 		}
 		const struct cli_opt *o = NULL;

@@ -7,7 +7,8 @@
  * records become messages, assistant records with one message.id one
  * message; a compact_boundary marks every message before it compacted;
  * summary and custom-title lines give the title; isMeta, sidechain (in a
- * main file) and unknown records, and the record keys the model has no
+ * main file), records off the branch Claude Code resumes (txc_claude_branch)
+ * and unknown records, and the record keys the model has no
  * place for, are kept in the native rows.  Each line is parsed into a
  * scratch arena and what the model keeps is copied out, so memory follows
  * the model, not the file.
@@ -182,6 +183,14 @@ static struct txc_str call_name(const struct calls *c, struct txc_str id)
 	return c->cap ? call_slot(c, id)->name : TXC_STR_NULL;
 }
 
+enum { LINE_NONE, LINE_MAIN, LINE_SIDE }; /* no place in a chain; a main-chain record; a sidechain's */
+
+struct line_info {
+	struct txc_str uuid, parent, logical; /* NULL ptr: none */
+	unsigned char kind;
+	bool message; /* a user (not meta) or assistant record: it would make a message */
+};
+
 struct txc_claude_builder {
 	struct txc_transcript *t;
 	bool keep_rows;
@@ -195,6 +204,12 @@ struct txc_claude_builder {
 	struct calls calls;       /* every call so far: id -> tool name */
 	double first, last, prev; /* timestamps: earliest, latest, the previous record's */
 	bool has_time;
+	/* the branch (txc_claude_branch): each line's links, in br */
+	struct line_info *li;
+	size_t n_li, cap_li;
+	struct txc_arena *br;
+	const unsigned char *aside; /* txc_claude_aside: lines read as native rows only */
+	size_t n_aside;
 };
 
 struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t, bool keep_rows)
@@ -203,6 +218,7 @@ struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t, bool keep_
 	b->t = t;
 	b->keep_rows = keep_rows;
 	b->tmp = txc_arena_new(0);
+	b->br = txc_arena_new(0);
 	return b;
 }
 
@@ -657,14 +673,119 @@ static void record(struct txc_claude_builder *b, const struct txc_json *r)
 	keep_other(b, r);
 }
 
+/* ---- the branch Claude Code resumes ---- */
+
+/* the records Claude Code chains by parentUuid (summary, custom-title, snapshots are not in a chain) */
+static bool chain_type(const char *type)
+{
+	static const char *const kinds[] = {"user", "assistant", "system", "progress", "attachment"};
+	for (size_t i = 0; type != NULL && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(type, kinds[i]) == 0)
+			return true;
+	return false;
+}
+
+/* line n_li's links (r NULL: a blank or bad line, in no chain) */
+static void note_line(struct txc_claude_builder *b, const struct txc_json *r)
+{
+	if (b->n_li == b->cap_li) {
+		b->cap_li = b->cap_li ? b->cap_li * 2 : 64;
+		b->li = txc_xrealloc(b->li, b->cap_li * sizeof(*b->li));
+	}
+	struct line_info *l = &b->li[b->n_li++];
+	memset(l, 0, sizeof(*l));
+	const char *type = r != NULL ? txc_json_cstr(txc_json_get(r, "type")) : NULL;
+	struct txc_str uuid = r != NULL ? nonempty(txc_json_get(r, "uuid")) : TXC_STR_NULL;
+	if (uuid.ptr == NULL || !chain_type(type))
+		return;
+	l->kind = is_true(txc_json_get(r, "isSidechain")) ? LINE_SIDE : LINE_MAIN;
+	l->message =
+		strcmp(type, "assistant") == 0 || (strcmp(type, "user") == 0 && !is_true(txc_json_get(r, "isMeta")));
+	l->uuid = own(b->br, uuid);
+	l->parent = own(b->br, nonempty(txc_json_get(r, "parentUuid")));
+	l->logical = own(b->br, nonempty(txc_json_get(r, "logicalParentUuid")));
+}
+
+/* uuid -> the last main-chain line holding it (open addressing; SIZE_MAX: empty) */
+static size_t *slot_of(size_t *v, size_t cap, const struct line_info *li, struct txc_str id)
+{
+	size_t i = (size_t)hash_of(id) & (cap - 1);
+	while (v[i] != SIZE_MAX && !(li[v[i]].uuid.len == id.len && memcmp(li[v[i]].uuid.ptr, id.ptr, id.len) == 0))
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+/* marks on[] the lines of the branch from the newest main-chain line */
+static void walk_branch(const struct txc_claude_builder *b, bool sub, bool *on)
+{
+	size_t leaf = SIZE_MAX, cap = 64;
+	while (cap < 2 * b->n_li)
+		cap *= 2;
+	size_t *v = txc_xmalloc(cap * sizeof(*v));
+	memset(v, 0xff, cap * sizeof(*v));
+	bool chained = false;
+	for (size_t k = 0; k < b->n_li; k++)
+		if (b->li[k].kind == LINE_MAIN || (sub && b->li[k].kind == LINE_SIDE)) {
+			*slot_of(v, cap, b->li, b->li[k].uuid) = leaf = k; /* a uuid written twice: the later */
+			chained |= b->li[k].parent.ptr != NULL || b->li[k].logical.ptr != NULL;
+		}
+	/* no record names a parent (a file written by hand or another tool): no tree, read whole */
+	for (size_t k = 0; !chained && k < b->n_li; k++)
+		on[k] = b->li[k].kind == LINE_MAIN || sub;
+	for (size_t k = leaf; k != SIZE_MAX && !on[k];) { /* a loop ends at a line seen */
+		on[k] = true;
+		const struct line_info *l = &b->li[k];
+		struct txc_str up = l->parent.ptr != NULL ? l->parent : l->logical;
+		k = up.ptr != NULL ? *slot_of(v, cap, b->li, up) : SIZE_MAX;
+	}
+	free(v);
+}
+
+size_t txc_claude_branch(struct txc_claude_builder *b, bool sub, unsigned char **aside, size_t *n_lines)
+{
+	*aside = NULL;
+	*n_lines = 0;
+	bool *on = txc_xcalloc(b->n_li + 1, sizeof(*on));
+	walk_branch(b, sub, on);
+	size_t off = 0;
+	unsigned char *a = txc_xcalloc(b->n_li + 1, 1);
+	for (size_t k = 0; k < b->n_li; k++) {
+		const struct line_info *l = &b->li[k];
+		a[k] = l->kind != LINE_NONE && !on[k];
+		off += a[k] && l->message;
+	}
+	free(on);
+	if (off == 0) {
+		free(a);
+		return 0;
+	}
+	*aside = a;
+	*n_lines = b->n_li;
+	return off;
+}
+
+void txc_claude_aside(struct txc_claude_builder *b, const unsigned char *aside, size_t n_lines)
+{
+	b->aside = aside;
+	b->n_aside = n_lines;
+}
+
 int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t len)
 {
 	const struct txc_json *r;
-	if (blank(line, len))
+	size_t at = b->n_li;
+	if (blank(line, len)) {
+		note_line(b, NULL);
 		return 1;
+	}
 	int rc = txc_json_parse(b->tmp, line, len, &r) == 0 && r->kind == TXC_JSON_OBJECT ? 0 : -1;
-	if (rc == 0)
+	note_line(b, rc == 0 ? r : NULL);
+	if (rc == 0 && at < b->n_aside && b->aside[at]) { /* another branch: its time counts, no message */
+		envelope(b, r);
+		keep_other(b, r);
+	} else if (rc == 0) {
 		record(b, r);
+	}
 	txc_arena_reset(b->tmp);
 	return rc;
 }
@@ -1033,6 +1154,8 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 	free(b->ms); /* every message's blocks are in the arena (settled) */
 	free(b->os);
 	free(b->calls.v);
+	free(b->li);
+	txc_arena_free(b->br);
 	txc_arena_free(b->tmp);
 	free(b);
 }

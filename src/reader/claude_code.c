@@ -8,7 +8,8 @@
  * Every session is named by its place in the sorted walk (folders, then
  * files, by name), so two projects holding one file name are two sessions
  * (the façade numbers the second "ID~2").  A listing reads every file; a
- * load reads one, line by line, into model_claude.c's builder.  A line that
+ * load reads one, line by line, into model_claude.c's builder (twice when the
+ * file holds branches Claude Code would not resume, txc_claude_branch).  A line that
  * is not JSON is skipped and counted; a last line cut short (Claude Code
  * still writing) is left out with its own warning.  Nothing is ever written;
  * symbolic links and dot-names are not followed.
@@ -155,46 +156,80 @@ static struct txc_str folder_cwd(struct txc_arena *a, const char *folder)
 	return s;
 }
 
-/* Read the file into the builder: bad lines skipped and counted, a cut last line said apart. */
-static int read_file(const struct cc_entry *e, struct txc_transcript *t, bool keep_rows, double *last,
-		     struct txc_diag *d)
+/* The file's lines into the builder: bad lines counted, a cut last line said apart. */
+static int read_lines(const struct cc_entry *e, struct txc_claude_builder *b, size_t *bad, bool *cut,
+		      struct txc_diag *d)
 {
 	FILE *f = fopen(e->path, "rb");
+	*bad = 0;
+	*cut = false;
 	if (f == NULL) {
 		txc_diag_set(d, errno == ENOENT ? TXC_E_NOTFOUND : TXC_E_FAIL, "cannot open '%s': %s", e->path,
 			     strerror(errno));
 		return d->code;
 	}
-	struct txc_claude_builder *b = txc_claude_begin(t, keep_rows);
 	char *line = NULL;
-	size_t cap = 0, bad = 0;
+	size_t cap = 0;
 	ssize_t len;
-	bool cut = false;
 	for (bool first = true; (len = getline(&line, &cap, f)) > 0; first = false) {
 		bool nl = line[len - 1] == '\n';
 		/* a byte-order mark an editor put before the first record is no part of it */
 		size_t bom = first && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 		if (txc_claude_add_line(b, line + bom, (size_t)len - nl - bom) < 0) {
 			if (nl)
-				bad++;
+				(*bad)++;
 			else
-				cut = true; /* the last line, unfinished */
+				*cut = true; /* the last line, unfinished */
 		}
 	}
 	bool failed = ferror(f) != 0;
 	free(line);
 	fclose(f);
-	txc_claude_end(b, last);
-	if (t->meta.cwd.ptr == NULL && !e->sub)
-		t->meta.cwd = folder_cwd(t->arena, e->folder);
 	if (failed) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot read '%s'", e->path);
 		return TXC_E_FAIL;
 	}
+	return TXC_OK;
+}
+
+/*
+ * Read the file into a new transcript (*out; NULL on an error).  Claude Code resumes one branch
+ * of the parentUuid tree: when the file holds others (a turn rewound and edited) or inline
+ * sidechain records, it is read again with those records aside (native rows only); *aside says
+ * how many message records that left out of the conversation.
+ */
+static int read_file(const struct cc_entry *e, struct txc_transcript **out, bool keep_rows, double *last, size_t *aside,
+		     struct txc_diag *d)
+{
+	struct txc_transcript *t = txc_transcript_new();
+	struct txc_claude_builder *b = txc_claude_begin(t, keep_rows);
+	size_t bad, n_lines = 0;
+	bool cut;
+	unsigned char *marks = NULL;
+	int rc = read_lines(e, b, &bad, &cut, d);
+	*aside = rc == TXC_OK ? txc_claude_branch(b, e->sub, &marks, &n_lines) : 0;
+	txc_claude_end(b, last);
+	if (*aside > 0) { /* again: the file is read line by line, never held whole */
+		txc_transcript_free(t);
+		t = txc_transcript_new();
+		b = txc_claude_begin(t, keep_rows);
+		txc_claude_aside(b, marks, n_lines);
+		rc = read_lines(e, b, &bad, &cut, d);
+		txc_claude_end(b, last);
+	}
+	free(marks);
+	*out = NULL;
+	if (rc != TXC_OK) {
+		txc_transcript_free(t);
+		return rc;
+	}
+	if (t->meta.cwd.ptr == NULL && !e->sub)
+		t->meta.cwd = folder_cwd(t->arena, e->folder);
 	if (bad)
 		txc_diag_warn(d, TXC_W_SKIPPED_LINES, e->path, bad);
 	if (cut)
 		txc_diag_warn(d, TXC_W_CUT_LINE, e->path, 1);
+	*out = t;
 	return TXC_OK;
 }
 
@@ -213,13 +248,12 @@ static int summarise(struct cc_store *cs, size_t i, struct txc_arena *a, struct 
 		     struct txc_diag *d)
 {
 	const struct cc_entry *e = &cs->v[i];
-	struct txc_transcript *t = txc_transcript_new();
+	struct txc_transcript *t;
 	double last;
-	int rc = read_file(e, t, false, &last, d);
-	if (rc != TXC_OK) {
-		txc_transcript_free(t);
+	size_t aside;
+	int rc = read_file(e, &t, false, &last, &aside, d);
+	if (rc != TXC_OK)
 		return rc;
-	}
 	const struct txc_meta *m = &t->meta;
 	struct txc_buf n = TXC_BUF_INIT;
 	txc_buf_addf(&n, "%zu", t->n_messages);
@@ -293,13 +327,14 @@ static int cc_load(void *impl, const struct txc_sid *id, unsigned flags, struct 
 		txc_diag_set(d, TXC_E_NOTFOUND, "no session '%.*s' in '%s'", (int)id->text.len, id->text.ptr, cs->root);
 		return TXC_E_NOTFOUND;
 	}
-	struct txc_transcript *t = txc_transcript_new();
+	struct txc_transcript *t;
 	double last;
-	int rc = read_file(&cs->v[i], t, !(flags & TXC_LOAD_MODEL_ONLY), &last, d);
-	if (rc != TXC_OK) {
-		txc_transcript_free(t);
+	size_t aside;
+	int rc = read_file(&cs->v[i], &t, !(flags & TXC_LOAD_MODEL_ONLY), &last, &aside, d);
+	if (rc != TXC_OK)
 		return rc;
-	}
+	if (aside > 0) /* said on a load, not in a listing */
+		txc_diag_warn(d, TXC_W_OTHER_BRANCH, cs->v[i].path, aside);
 	if (t->native != NULL && (flags & TXC_LOAD_LAST_ACTIVE) && !isnan(last))
 		t->native->last_active = txc_json_real(t->arena, last);
 	*out = t;

@@ -597,6 +597,7 @@ struct search_ctx {
 	const struct txc_search_opts *o;
 	const struct txc_session_info *session;
 	size_t n_messages; /* of the session being scanned, so far: message numbers */
+	bool stopped;      /* the sink had enough (its limit): no error */
 	struct txc_arena *scratch;
 	struct txc_buf text[2];
 };
@@ -679,7 +680,9 @@ static int scan_row(void *ctx, const struct txc_json *row)
 	h.role = role ? txc_str_c(role) : TXC_STR_NULL;
 	h.tool_name = h.cols[1];
 	h.timestamp = txc_json_get(row, "timestamp");
-	return x->sink->hit(x->sink->ctx, &h);
+	int rc = x->sink->hit(x->sink->ctx, &h);
+	x->stopped = rc != 0;
+	return rc;
 }
 
 /* No index: every selected session's rows, read one at a time (sessions in listing order, rows in order). */
@@ -698,7 +701,7 @@ static int scan_sessions(struct txc_store *s, struct search_ctx *x, const struct
 		x->n_messages = 0;
 		rc = txc_store_stream(s, &sel[i]->sid, flags, &rs, d);
 	}
-	return rc;
+	return x->stopped ? TXC_OK : rc;
 }
 
 int txc_store_search(struct txc_store *s, const struct txc_query *q, const struct txc_search_opts *o,

@@ -19,7 +19,8 @@
  *    of the text can reach into it, nothing inside can end it;
  *  - everything else is prose, where no '<' survives (written "&lt;", which no
  *    CommonMark context turns back into a tag, so no HTML block, inline HTML or
- *    autolink), no backtick may open a code span except the pairs the writer
+ *    autolink; a '>' in a word a GFM autolink would take is "&gt;", so that the
+ *    autolink ends before it), no backtick may open a code span except the pairs the writer
  *    keeps on one line (all other backticks are escaped, so a renderer pairs the
  *    same ones; none in a word a GFM autolink would take), runs of three tildes
  *    are escaped (no fence), and a link or
@@ -430,7 +431,8 @@ static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, si
 		       bool table)
 {
 	/* the bytes this loop may write otherwise than as they are; the rest is copied a run at a time */
-	static const bool special[256] = {['\\'] = true, ['<'] = true, ['`'] = true, ['~'] = true, [']'] = true};
+	static const bool special[256] = {
+		['\\'] = true, ['<'] = true, ['>'] = true, ['`'] = true, ['~'] = true, [']'] = true};
 	struct line_state ls = {.seen = i, .table = table};
 	while (i < le) {
 		size_t j = i;
@@ -443,13 +445,22 @@ static void prose_line(struct txc_buf *b, const char *s, size_t i, size_t le, si
 		size_t used = 0;
 		if (c == '\\' && i + 1 < le && md_punct(s[i + 1])) {
 			/* "\<" reads '<': written as the entity, like every '<' */
+			track_linky(&ls, s, i, len);
 			if (s[i + 1] == '<')
 				txc_buf_addstr(b, "&lt;");
+			else if (s[i + 1] == '>' && ls.linky)
+				txc_buf_addstr(b, "&gt;");
 			else
 				txc_buf_add(b, s + i, 2);
 			i += 2;
 		} else if (c == '<') {
 			txc_buf_addstr(b, "&lt;");
+			i++;
+		} else if (c == '>') {
+			/* "<https://...>" lost its '<': a GFM autolink would take the '>' into the URL, but
+			 * stops before an entity */
+			track_linky(&ls, s, i, len);
+			txc_buf_addstr(b, ls.linky ? "&gt;" : ">");
 			i++;
 		} else if (c == '`' || c == '~') {
 			track_linky(&ls, s, i, len); /* only prose_run() reads it: brought up to i here */

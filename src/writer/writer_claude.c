@@ -135,14 +135,15 @@ static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi,
 
 /*
  * Hermes counts tokens per session; Claude Code reads the usage of the last assistant record as
- * the size of the conversation it resumes (and compacts it at once when that passes its window),
- * while ccusage sums the usage of every record.  So the totals are spread over the assistant
- * records in proportion to what each request plausibly carried: the conversation up to and
- * including that record (about 4 bytes a token) plus a fixed part the transcript does not hold
+ * the size of the conversation it resumes (and refuses or compacts it when that passes its
+ * window), while ccusage sums the usage of every record.  So the totals are spread over the
+ * assistant records in proportion to what each request plausibly carried: the conversation up to
+ * and including that record (about 4 bytes a token) plus a fixed part the transcript does not hold
  * (system prompt, tool definitions).  Shares are cumulative floors, so per kind they sum to the
- * totals exactly.  When the totals are more than that (history Hermes compacted away, a huge
- * system prompt), the last record -- the one Claude Code reads -- still claims only its own
- * weight and the earlier records take the rest.  See docs/FORMATS.md, "Usage attribution".
+ * totals exactly.  No record may claim more than its weight, whichever one a range or a later
+ * turn makes the last: totals above all the weights together (a range of a longer session,
+ * history Hermes compacted away, a huge system prompt) are scaled down to them, and the rest is
+ * not written.  See docs/FORMATS.md, "Usage attribution".
  */
 #define USAGE_OVERHEAD 20000
 #define IMAGE_BYTES    6400 /* an image counts as about 1,600 tokens */
@@ -151,8 +152,8 @@ struct usage_split {
 	int64_t total_weight; /* over every assistant record */
 	int64_t done_weight;  /* up to the current one */
 	int64_t ctx_bytes;    /* the conversation so far */
-	int64_t given[4];     /* input, cache write, cache read, output attributed so far */
-	double per_weight;    /* the fraction of each total one unit of weight gets */
+	int64_t total[4];     /* input, cache write, cache read, output to spread (at most total_weight together) */
+	int64_t given[4];     /* of them attributed so far */
 };
 
 /* v is never NULL: a call always has an input (emit_tool_use writes it), items are never NULL */
@@ -197,7 +198,6 @@ static void usage_totals(const struct txc_meta *m, int64_t total[4])
 
 static void usage_plan(struct usage_split *u, const struct txc_transcript *t, const bool *written, const bool *bound)
 {
-	int64_t last = 0, total[4];
 	double tokens = 0; /* four totals near INT64_MAX would overflow an integer sum */
 	memset(u, 0, sizeof(*u));
 	for (size_t i = 0; i < t->n_messages; i++) {
@@ -207,34 +207,30 @@ static void usage_plan(struct usage_split *u, const struct txc_transcript *t, co
 			u->ctx_bytes = 0;
 		u->ctx_bytes += message_bytes(&t->messages[i]);
 		if (t->messages[i].role == TXC_ROLE_ASSISTANT)
-			u->total_weight += last = usage_weight(u);
+			u->total_weight += usage_weight(u);
 	}
 	u->ctx_bytes = 0;
-	usage_totals(&t->meta, total);
+	usage_totals(&t->meta, u->total);
 	for (int k = 0; k < 4; k++)
-		tokens += (double)total[k];
-	u->per_weight = u->total_weight ? 1.0 / (double)u->total_weight : 0;
-	/* more tokens than weight: the last record keeps its weight, the others share the rest */
-	if (tokens > (double)u->total_weight && u->total_weight > last)
-		u->per_weight = (tokens - (double)last) / ((double)(u->total_weight - last) * tokens);
+		tokens += (double)u->total[k];
+	/* more tokens than weight: each kind keeps its part of the weight, floored (so the sum stays within it) */
+	if (tokens > (double)u->total_weight)
+		for (int k = 0; k < 4; k++)
+			u->total[k] = (int64_t)((double)u->total[k] / tokens * (double)u->total_weight);
 }
 
 /* this record's share of each total: floor(total * done/all) minus what earlier records got */
-static void usage_take(struct usage_split *u, const struct txc_meta *m, int64_t share[4])
+static void usage_take(struct usage_split *u, int64_t share[4])
 {
-	int64_t total[4];
-	usage_totals(m, total);
 	u->done_weight += usage_weight(u);
-	double part = (double)u->done_weight * u->per_weight;
 	for (int k = 0; k < 4; k++) {
-		double want = (double)total[k] * part; /* near 2^63 rounding may reach it: not an int64 */
-		int64_t upto = total[k];
-		if (u->done_weight < u->total_weight && want < 9.2e18)
-			upto = (int64_t)want;
+		int64_t upto = u->total[k]; /* <= total_weight: the double below fits an int64 */
+		if (u->done_weight < u->total_weight)
+			upto = (int64_t)((double)u->total[k] * (double)u->done_weight / (double)u->total_weight);
 		if (upto < u->given[k]) /* rounding never goes back */
 			upto = u->given[k];
-		if (upto > total[k])
-			upto = total[k];
+		if (upto > u->total[k])
+			upto = u->total[k];
 		share[k] = upto - u->given[k];
 		u->given[k] = upto;
 	}
@@ -548,7 +544,7 @@ static void track_call(struct ctx *c, struct txc_str id, const char *out_id)
 static void emit_usage(struct ctx *c)
 {
 	int64_t s[4];
-	usage_take(&c->usage, &c->t->meta, s);
+	usage_take(&c->usage, s);
 	txc_buf_addf(&c->out->buf,
 		     ",\"usage\":{\"input_tokens\":%lld,\"cache_creation_input_tokens\":%lld,"
 		     "\"cache_read_input_tokens\":%lld,\"output_tokens\":%lld}",

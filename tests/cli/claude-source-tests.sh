@@ -233,5 +233,58 @@ env -u CLAUDE_CONFIG_DIR HOME="$work/cfghome" "$txc" export --from claude --json
 	cmp -s s-home.before cfghome/.claude/projects/-p/s-home.jsonl && ok "stdout to a session file: refused, unchanged" ||
 	bad "stdout to a Claude session: $(cat err.txt)"
 
+# --- branches: the one Claude Code resumes (parentUuid from the newest main-chain record, across a
+#     compact_boundary's logicalParentUuid); a rewound turn and an inline sidechain record stay out ---
+br="$work/br/projects/-tmp-br" && mkdir -p "$br"
+python3 - "$br" <<'PY'
+import json, sys
+def r(u, p, typ, text=None, **kw):
+    d = {"type": typ, "uuid": u, "parentUuid": p, "sessionId": "b0000000-0000-4000-8000-000000000001", "cwd": "/tmp/br",
+         "timestamp": "2026-02-05T09:00:%02d.000Z" % len(recs)}
+    if text is not None:
+        d["message"] = {"role": typ, "content": text} if typ == "user" else {"id": "m" + u, "role": "assistant", "content": [{"type": "text", "text": text}]}
+    d.update(kw)
+    recs.append(d)
+recs = []
+r("u1", None, "user", "FIRST question")
+r("a1", "u1", "assistant", "FIRST answer")
+r("u2", "a1", "user", "OLD question, rewound")
+r("a2", "u2", "assistant", "OLD answer")
+r("u2b", "a1", "user", "NEW question")
+r("s1", "u2b", "user", "SIDECHAIN prompt", isSidechain=True)
+r("a2b", "u2b", "assistant", "NEW answer")
+r("cb", None, "system", subtype="compact_boundary", content="Conversation compacted", logicalParentUuid="a2b")
+r("cs", "cb", "user", "Summary of the conversation", isCompactSummary=True)
+r("u3", "cs", "user", "AFTER compaction")
+r("a3", "u3", "assistant", "LAST answer")
+r("t1", "a3", "system", subtype="turn_duration")
+with open(sys.argv[1] + "/b0000000-0000-4000-8000-000000000001.jsonl", "w") as f:
+    f.writelines(json.dumps(x) + "\n" for x in recs)
+# a loop (x1 <-> x2) under the newest record, and a parent that is not in the file
+recs = []
+r("x1", "x2", "user", "LOOP one")
+r("x2", "x1", "assistant", "LOOP two")
+r("x3", "x2", "user", "LOOP leaf")
+with open(sys.argv[1] + "/b0000000-0000-4000-8000-000000000002.jsonl", "w") as f:
+    f.writelines(json.dumps(x) + "\n" for x in recs)
+recs = []
+r("y1", None, "user", "ORPHANED before")
+r("y2", "gone", "user", "MISSING parent")
+with open(sys.argv[1] + "/b0000000-0000-4000-8000-000000000003.jsonl", "w") as f:
+    f.writelines(json.dumps(x) + "\n" for x in recs)
+PY
+expect_rc 0 "branches: convert" env CLAUDE_CONFIG_DIR="$work/br" "$txc" convert claude:b0000000-0000-4000-8000-000000000001 --to markdown --include-compacted
+got=$(grep -oE '(FIRST|OLD|NEW|SIDECHAIN|AFTER|LAST) [a-z]+' out.txt | tr '\n' ' ')
+[ "$got" = "FIRST question FIRST answer NEW question NEW answer AFTER compaction LAST answer " ] && ok "branches: the resumed one, in order" || bad "branches: $got"
+grep -qx "txc: warning: 3 message records of $br/b0000000-0000-4000-8000-000000000001.jsonl not on the branch Claude Code resumes (a rewound turn, a sidechain); left out" err.txt &&
+	ok "branches: what was left out is said" || bad "branches: $(cat err.txt)"
+expect_rc 0 "branches: list" env CLAUDE_CONFIG_DIR="$work/br" "$txc" list claude --json
+python3 -c 'import json, sys; n = {s["id"]: s["message_count"] for s in json.load(open(sys.argv[1]))}; sys.exit(n["b0000000-0000-4000-8000-000000000001"] != 7)' out.txt &&
+	ok "branches: list counts the branch's messages" || bad "branches: list $(cat out.txt | head -c 300)"
+expect_rc 0 "branches: a loop" env CLAUDE_CONFIG_DIR="$work/br" timeout 10 "$txc" convert claude:b0000000-0000-4000-8000-000000000002 --to markdown
+[ "$(grep -oE 'LOOP [a-z]+' out.txt | tr '\n' ' ')" = "LOOP one LOOP two LOOP leaf " ] && ok "branches: a loop ends" || bad "loop: $(grep LOOP out.txt)"
+expect_rc 0 "branches: a missing parent" env CLAUDE_CONFIG_DIR="$work/br" "$txc" convert claude:b0000000-0000-4000-8000-000000000003 --to markdown
+! grep -q ORPHANED out.txt && grep -q 'MISSING parent' out.txt && grep -q '1 message record of' err.txt && ok "branches: a missing parent starts the branch" || bad "missing parent: $(cat err.txt)"
+
 summary claude-source
 [ "$fails" = 0 ]

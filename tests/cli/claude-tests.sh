@@ -63,21 +63,51 @@ assert claims == sorted(claims) or max(claims) - min(claims) < 200, "claims do n
 costs = [r["costUSD"] for r in asst]
 assert costs[-1] == 12.3456789 and sum(costs) == 12.3456789, "costs: %r" % costs[-3:]
 PY
-# totals far above what the live conversation holds (history compacted away in Hermes): the
-# last record, the one Claude Code reads, still claims only about its conversation
-"$txc" convert heavy --to claude --db t.db > heavy.jsonl 2> err.txt && ok || bad "convert heavy: $(cat err.txt)"
+# no record claims more context than the file holds up to it (4 bytes a token since the last
+# boundary, plus 20,000 for the system prompt and tools Claude Code adds): Claude Code reads the
+# last one as the conversation's size and answers "Prompt is too long" past its window.  A range
+# makes any record the last; totals above what the records hold are scaled down to it
+cat > claims.py <<'PY'
+import json, sys
+recs, held, worst = [], 0, []
+for line in open(sys.argv[1], "rb"):
+    r = json.loads(line)
+    if r.get("subtype") == "compact_boundary":
+        held = 0
+    held += len(line)
+    u = r.get("message", {}).get("usage") if r.get("type") == "assistant" else None
+    if u is not None:
+        assert min(u.values()) >= 0, "a negative share: %r" % u
+        claim = sum(u.values())
+        assert claim <= held // 4 + 20000, "a record claims %d tokens, the file holds %d before it" % (claim, held // 4)
+        worst.append(claim)
+assert worst, "no record with usage"
+want = int(sys.argv[2]) if len(sys.argv) > 2 else None
+assert want is None or len(worst) == want, "records with usage: %d, want %d" % (len(worst), want)
+print(max(worst))
+PY
+for r in 'long#120 1' 'long#119-120 2' 'long#100-104 5' 'long#-3 3' 'heavy#8 1'; do
+	set -- $r
+	"$txc" convert "$1" --to claude --db t.db > r.jsonl 2> err.txt && ok || bad "convert $1: $(cat err.txt)"
+	python3 claims.py r.jsonl $2 > py.txt 2>&1 && ok "$1: no record claims more than the file holds" || bad "$1: $(cat py.txt)"
+done
+for s in long heavy overflow; do
+	"$txc" convert $s --to claude --db t.db > $s.jsonl 2> err.txt && ok || bad "convert $s: $(cat err.txt)"
+	python3 claims.py $s.jsonl > py.txt 2>&1 && ok "$s: no record claims more than the file holds" || bad "$s: $(cat py.txt)"
+done
+# totals far above what the live conversation holds (history compacted away in Hermes): each
+# record claims its conversation, the kinds keep their proportions, the cost stays whole
 python3 - heavy.jsonl > py.txt 2>&1 <<'PY' && ok || bad "heavy usage: $(cat py.txt)"
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
-us = [r["message"]["usage"] for r in recs if r.get("type") == "assistant"]
+asst = [r for r in recs if r.get("type") == "assistant"]
+us = [r["message"]["usage"] for r in asst]
 assert len(us) == 3, "records with usage: %d, want 3" % len(us)
-want = {"input_tokens": 400000, "cache_read_input_tokens": 4400000,
-        "cache_creation_input_tokens": 100000, "output_tokens": 100000}
-for k, v in want.items():
-    got = sum(u[k] for u in us)
-    assert got == v, "sum of %s: %d, want %d" % (k, got, v)
 last = sum(us[-1].values())
 assert 20000 <= last < 21000, "the last record claims %d tokens of context" % last
+sums = {k: sum(u[k] for u in us) for k in us[0]}
+assert 0.87 < sums["cache_read_input_tokens"] / sum(sums.values()) < 0.89, sums
+assert sum(r["costUSD"] for r in asst) == 3.5, [r["costUSD"] for r in asst]
 PY
 # media types as clients spell them: image blocks under the API's names, not notes
 "$txc" convert imgcase --to claude --db t.db > imgcase.jsonl 2> err.txt && ok || bad "convert imgcase: $(cat err.txt)"
@@ -88,21 +118,7 @@ blocks = [b for r in recs if r.get("type") == "user" for b in r["message"]["cont
 types = [b["source"]["media_type"] for b in blocks if b["type"] == "image"]
 assert types == ["image/png", "image/jpeg", "image/gif"], "image blocks: %r, all: %r" % (types, blocks)
 PY
-# totals whose sum passes 2^63: still exact sums, and the last record claims no huge context
-"$txc" convert overflow --to claude --db t.db > overflow.jsonl 2> err.txt && ok || bad "convert overflow: $(cat err.txt)"
-python3 - overflow.jsonl > py.txt 2>&1 <<'PY' && ok || bad "overflow usage: $(cat py.txt)"
-import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
-us = [r["message"]["usage"] for r in recs if r.get("type") == "assistant"]
-want = {"input_tokens": 9223372036854775807, "output_tokens": 9223372036854775807,
-        "cache_read_input_tokens": 9007199254740993, "cache_creation_input_tokens": 0}
-for k, v in want.items():
-    got = sum(u[k] for u in us)
-    assert got == v, "sum of %s: %d, want %d" % (k, got, v)
-assert all(min(u.values()) >= 0 for u in us), "a negative share: %r" % us
-last = sum(us[-1].values())
-assert last < 21000, "the last record claims %d tokens of context" % last
-PY
+# totals whose sum passes 2^63: no negative share, no huge claim (checked above)
 # a session without token counts writes no usage at all
 "$txc" convert images --to claude --db t.db > images.jsonl 2> err.txt && ok || bad "convert images: $(cat err.txt)"
 grep -q '"usage"' images.jsonl && bad "usage written for a session without token counts" || ok

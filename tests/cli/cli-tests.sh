@@ -25,6 +25,18 @@ done
 for c in list convert export artifacts completions 'save, delete, import'; do grep -q "^  $c " out.txt && ok || bad "txc --help lacks $c"; done
 cp out.txt main-help.txt
 for h in help -h; do expect_rc 0 "txc $h" "$txc" $h; cmp -s out.txt main-help.txt && ok || bad "txc $h is not txc --help"; done
+# txc help COMMAND is that command's --help; an unknown one is a usage error
+for c in list convert export artifacts search view; do
+	"$txc" $c --help > want-help.txt
+	expect_rc 0 "txc help $c" "$txc" help $c; cmp -s out.txt want-help.txt && ok "txc help $c is txc $c --help" || bad "txc help $c: $(head -1 out.txt)"
+done
+expect_rc 2 "txc help nosuch" "$txc" help nosuch; grep -qx "txc: error: unknown command 'nosuch' (see 'txc --help')" err.txt && [ ! -s out.txt ] && ok || bad "help nosuch: $(cat err.txt)"
+expect_rc 2 "txc help with two words" "$txc" help list convert; one_line_err "help with two words"
+# an unknown short option is named as given, not as the argument before it
+for arg in -zz -z -qz; do
+	expect_rc 2 "list $arg" "$txc" list $arg; grep -qx "txc: error: unknown option '$arg' (see 'txc list --help')" err.txt && ok || bad "list $arg: $(cat err.txt)"
+done
+expect_rc 2 "list hermes -zz" "$txc" list hermes -zz; grep -q "unknown option '-zz'" err.txt && ok || bad "list hermes -zz: $(cat err.txt)"
 expect_rc 0 "txc version" "$txc" version; grep -q '^txc ' out.txt && ok || bad "txc version"
 expect_rc 2 "no command" "$txc"
 expect_rc 2 "unknown command" "$txc" frobnicate; one_line_err "unknown command"
@@ -79,6 +91,14 @@ expect_rc 2 "ambiguous prefix" "$txc" convert m --to hermes --db min.db; grep -q
 # the source is never touched: bytes of the db (and WAL) are the same after every command
 cp "$src/../demo/hermes.sql" demo.sql
 "$mkdb" wal.db demo.sql || exit 1
+# the demo store's counts are what Hermes would have kept (one per message appended): `list` and the
+# transcript say the same number (the demo once said 9 for 10 messages)
+"$txc" list --json --archived --db wal.db > demo-list.json 2> /dev/null
+for id in 20260914_101502_a1b2c3 7f3e9a21 20260801_083000_c0ffee; do
+	"$txc" convert $id --to markdown --db wal.db > demo.md 2> /dev/null
+	n=$(python3 -c 'import json, sys; print([s["message_count"] for s in json.load(open(sys.argv[1])) if s["id"] == sys.argv[2]][0])' demo-list.json $id)
+	grep -q "^\*$n messages · " demo.md && ok "demo $id: list and transcript say $n messages" || bad "demo $id: list says $n, the transcript $(grep -o '^\*[0-9]* messages' demo.md)"
+done
 sum_before=$(cat wal.db wal.db-wal 2>/dev/null | cksum)
 ls wal.db* > files_before.txt
 for args in "list --db wal.db" "list --json --archived --db wal.db" "export --json --db wal.db" \

@@ -78,6 +78,27 @@ timeout 20 "$txc" convert calls --to markdown --db calls.db > calls.md 2> err.tx
 [ "$(grep -c '^orphan$' calls.md)" = 80000 ] && ok || bad "results without a call: $(grep -c '^orphan$' calls.md), want 80000"
 grep -q '^late$' calls.md && ok || bad "the one late result is not beside its call"
 
+# ---- an autolink <https://...> links to exactly its URL (its '>' is no part of the link) ----
+cat > al.sql << 'EOF'
+CREATE TABLE sessions (id TEXT, source TEXT, model TEXT, started_at REAL);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('al', 'cli', 'm', 1767225600);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('al', 'assistant',
+  'See <https://example.com/a?b=1>, (<https://example.com/p>) and <http://x.org/y>.' || char(10) || '- <https://example.com/li>' || char(10) || char(10) || 'a > b', 1767225600);
+EOF
+"$mkdb" al.db al.sql || exit 1
+"$txc" convert al --to markdown --db al.db > al.md 2> err.txt && ok || bad "autolinks: $(cat err.txt)"
+if command -v cmark-gfm > /dev/null 2>&1; then
+	cmark-gfm -e autolink al.md > al.html
+	got=$(grep -oE 'href="[^"]*"' al.html | tr '\n' ' ')
+	[ "$got" = 'href="https://example.com/a?b=1" href="https://example.com/p" href="http://x.org/y" href="https://example.com/li" ' ] &&
+		ok "autolinks link to exactly their URL" || bad "autolinks: $got"
+	grep -q '<p>a &gt; b</p>' al.html && ok || bad "a '>' in prose: $(grep 'a .* b' al.html)"
+else
+	skip "autolinks rendered" "cmark-gfm is not installed"
+fi
+grep -q '^a > b$' al.md && ok || bad "a '>' in prose is no longer '>': $(grep 'a .* b' al.md)"
+
 # ---- a write error on stdout: one line, the real reason ----
 if [ -w /dev/full ]; then
 	for cmd in "convert calls --to markdown" "convert calls --to claude" "convert calls --to hermes" "export --json" "list --json"; do

@@ -328,6 +328,11 @@ grep -q '^c1 .*(compressed; continued in c3)' out.txt && ok || bad "tip named: $
 expect_rc 0 "input" S --input export.jsonl --json --verbose retry loop
 same "input" "1 2 13" "$(rows)"
 grep -q ': scan' err.txt && ok || bad "input scans: $(cat err.txt)"
+# the hit limit reached in a scan is no error: one notice, no empty "txc: error:" line
+expect_rc 0 "input, limit reached" S --input export.jsonl --limit 1 retry loop
+[ "$(cat err.txt)" = 'txc: search: more hits not shown (raise --limit)' ] && ok || bad "input limit: $(cat err.txt)"
+expect_rc 0 "input --json, limit reached" S --input export.jsonl --limit 1 --json retry loop
+[ "$(rows | wc -w)" = 1 ] && [ ! -s err.txt ] && ok || bad "input --json limit: $(rows), $(cat err.txt)"
 
 # --remote: the dashboard's own search (one hit per session, named by id, snippet re-marked by txc)
 python3 "$src/tools/dashboard.py" --data export.jsonl > port.txt 2> server.err &

@@ -184,13 +184,25 @@ done
 for v in /user/said.png about.html /etc/passwd request_dump /weak/ignored.png /not/a/producer.png; do
 	grep -q "$v" out.txt && bad "artifact $v should not be listed" || ok
 done
-grep -q '"value":"/tmp/plot.png","message":1,"row_id":2,"role":"assistant","tool":null,"rule":"markdown-image"' out.txt && ok || bad "artifact fields"
+grep -q '"value":"/tmp/plot.png","message":2,"row_id":2,"role":"assistant","tool":null,"rule":"markdown-image"' out.txt && ok || bad "artifact fields"
 grep -q '"kind":"link","value":"https' out.txt && grep -q '"kind":"image","value":"/tmp/plot.png"' out.txt &&
 	grep -q '"kind":"file","value":"/out/saved.csv"' out.txt && ok || bad "artifact kinds"
 expect_rc 0 "artifacts --check" "$txc" artifacts art --db art.db --json --check
 grep -q "\"value\":\"$work/art/link.png\",.*\"exists\":true,\"path\":\"$work/art/real.png\",\"type\":\"file\",\"size\":0" out.txt && ok || bad "--check resolves the symlink"
 grep -q "\"value\":\"$work/art/missing.png\",.*\"exists\":false" out.txt && ok || bad "--check missing file"
 grep -q '"value":"https://example.com/page?q=1",.*"exists":null' out.txt && ok || bad "--check leaves URLs alone"
+# the message number from 1, as search and ID#N count (a blank row keeps its number), in JSON and table alike
+cat > artn.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, model TEXT, started_at REAL);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('artn', 'cli', 'm', 1);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('artn', 'user', 'draw', 1), ('artn', 'assistant', '', 2),
+ ('artn', 'assistant', 'Saved MEDIA:/out/zebra.png for you', 3);
+SQL
+"$mkdb" artn.db artn.sql || exit 1
+"$txc" search zebra --db artn.db > s.txt 2>&1; "$txc" artifacts artn --db artn.db --json > a.json 2>&1; "$txc" artifacts artn --db artn.db --color never > a.txt 2>&1
+grep -q 'artn#3' s.txt && grep -q '"value":"/out/zebra.png","message":3,' a.json && grep -q '^image #3 .*/out/zebra.png$' a.txt &&
+	ok "artifacts number messages as search does" || bad "artifacts numbers: $(cat s.txt a.json a.txt)"
 expect_rc 0 "artifacts table" "$txc" artifacts art --db art.db --check --color never
 grep -q 'missing' out.txt && grep -q 'ok (file, 0 bytes)' out.txt && ok || bad "table --check"
 

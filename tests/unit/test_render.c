@@ -363,6 +363,9 @@ static void test_md_links(void **state)
 {
 	(void)state;
 	static const char *const cases[][2] = {
+		/* an autolink lost its '<': its '>' is an entity, which ends a GFM autolink (none elsewhere) */
+		{"see <https://a.b/c> and <www.x.y/z>.\n", "see &lt;https://a.b/c&gt; and &lt;www.x.y/z&gt;.\n"},
+		{"<https://a.b/c\\>, a > b\n> q https://x\n", "&lt;https://a.b/c&gt;, a > b\n> q https://x\n"},
 		/* a title never closed before the text ends: no link, so the backtick pair is a span */
 		{"[a](b \"t\n", "[a](b \"t\n"},
 		{"[a](\n\nx)\n", "[a](\n\nx)\n"},
