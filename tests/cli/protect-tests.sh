@@ -34,6 +34,8 @@ done; }
 snap > "$work/home.before"
 
 refused() { # desc target: the last command was refused with exit 4, one line that names the target, no --force hint
+	# (both stores hold the fixture's sessions: the bot-copy warning of the root store's copy is not the refusal)
+	grep -v "^txc: warning: session .* is in profile .*'s store too" err.txt > err1.txt; mv err1.txt err.txt
 	[ "$rc" = 4 ] && [ "$(wc -l < err.txt)" = 1 ] && grep -q "^txc: error: refusing to write" err.txt &&
 		! grep -q -- '--force' err.txt && ok "$1: refused in one line" || bad "$1: exit $rc: $(cat err.txt)"
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Issue 26 §3, the stores in the field: every command on a store of every schema shape
-# (tests/fixtures/shapes.sh: v0.20.0's 52/23 to 46d7718a's 62/30, display_identity BLOBs,
+# (tests/fixtures/shapes/shapes.sh: v0.20.0's 52/23 to 46d7718a's 62/30, display_identity BLOBs,
 # FTS over views, the new tables, WAL with rows in the -wal), the store's files unchanged
 # after each command; and a session in two profile stores (a bot's session its profile
 # adopted, the root's copy archived 'adopted_by_profile').
@@ -14,7 +14,7 @@ parts=" $* "
 rm -rf "$work" && mkdir -p "$work" || exit 1
 cd "$work" || exit 1
 . "$(dirname "$0")/common.sh"
-fx=$src/fixtures
+fx=$src/fixtures/shapes # row fragments for shapes.sh, apart from the whole fixtures other tests loop over
 has() { grep -qF -- "$2" "${3:-out.txt}" && ok "$1" || bad "$1: '$2' not in ${3:-out.txt}: $(head -c 300 "${3:-out.txt}")"; }
 hasnt() { grep -qF -- "$2" "${3:-out.txt}" && bad "$1: '$2' in ${3:-out.txt}" || ok "$1"; }
 count() { # name want text file: lines holding text
