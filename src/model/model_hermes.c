@@ -269,7 +269,8 @@ static bool same_text(struct txc_str a, struct txc_str b)
 	return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
 }
 
-/* One Responses output item's content parts into b: output_text runs on, a refusal is a paragraph. */
+/* One Responses output item's content parts into b, a paragraph after what b holds: output_text
+ * parts run on (as the Responses API's output_text joins them), a refusal is a paragraph. */
 static void item_parts(struct txc_buf *b, const struct txc_json *item)
 {
 	const struct txc_json *parts = txc_json_get(item, "content");
@@ -304,15 +305,8 @@ struct txc_str txc_hermes_items_text(struct txc_arena *a, const struct txc_json 
 	struct txc_buf b = TXC_BUF_INIT;
 	if (v->kind == TXC_JSON_OBJECT) /* one item alone */
 		item_parts(&b, v);
-	for (size_t i = 0; v->kind == TXC_JSON_ARRAY && i < v->n; i++) {
-		size_t before = b.len;
-		if (b.len)
-			txc_buf_addstr(&b, "\n\n");
-		size_t mark = b.len;
+	for (size_t i = 0; v->kind == TXC_JSON_ARRAY && i < v->n; i++) /* items apart: each starts a paragraph */
 		item_parts(&b, v->items[i]);
-		if (b.len == mark) /* an item without text (a call, reasoning): no separator */
-			txc_buf_truncate(&b, before);
-	}
 	struct txc_str out = is_blank(b.buf, b.len) ? TXC_STR_NULL : txc_arena_str(a, b.buf, b.len);
 	txc_buf_release(&b);
 	return out;
@@ -361,7 +355,8 @@ void txc_hermes_reply_of(struct txc_arena *a, const struct txc_json *row, struct
 	memset(out, 0, sizeof(*out));
 	const struct txc_json *c = txc_json_get(row, "content"), *api = txc_json_get(row, "api_content");
 	const char *role = txc_json_cstr(txc_json_get(row, "role"));
-	bool user = role != NULL && strcmp(role, "user") == 0, assistant = role != NULL && strcmp(role, "assistant") == 0;
+	bool user = role != NULL && strcmp(role, "user") == 0,
+	     assistant = role != NULL && strcmp(role, "assistant") == 0;
 	bool has_api = (user || assistant) && is_str(api) && !is_blank(api->s.ptr, api->s.len);
 	if (filled(c) || !(user || assistant)) {
 		out->content = c;

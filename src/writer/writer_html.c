@@ -485,7 +485,8 @@ static void on_thinking(void *ctx, const struct txc_block *blk)
 static void on_replayed(void *ctx, const struct txc_block *blk)
 {
 	struct page *pg = ctx;
-	txc_buf_addstr(pg->b, "<details class=\"replayed\"><summary>Replayed to the provider as (api_content)</summary>\n");
+	txc_buf_addstr(pg->b,
+		       "<details class=\"replayed\"><summary>Replayed to the provider as (api_content)</summary>\n");
 	on_text(ctx, blk);
 	txc_buf_addstr(pg->b, "</details>\n");
 }

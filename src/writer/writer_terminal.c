@@ -603,8 +603,9 @@ static void on_replayed(void *ctx, const struct txc_block *blk)
 		dim_line(T, INDENT, "▾ replayed to the provider as (api_content)");
 		dim_wrapped(T, c.buf, c.len, RESULT_INDENT);
 	} else {
-		snprintf(head, sizeof(head), "▸ replayed to the provider as other text (%zu line%s; --detail full shows it)",
-			 lines, lines == 1 ? "" : "s");
+		snprintf(head, sizeof(head),
+			 "▸ replayed to the provider as other text (%zu line%s; --detail full shows it)", lines,
+			 lines == 1 ? "" : "s");
 		dim_line(T, INDENT, head);
 	}
 	txc_buf_release(&c);

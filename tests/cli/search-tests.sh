@@ -340,6 +340,8 @@ import json, sys
 hits = json.load(sys.stdin)
 sys.exit(sorted(h["session_id"] for h in hits) != ["s_retry", "s_tools"] or ">>>retry<<<" not in hits[0]["snippet"].lower())' < out.txt && ok || bad "remote hits: $(cat out.txt)"
 grep -q 'dashboard, INCOMPLETE' err.txt && ok || bad "remote says incomplete: $(cat err.txt)"
+grep -q 'its index holds content alone (a reply stored in api_content or codex_message_items is not found)' err.txt &&
+	ok "remote: says what its index cannot find" || bad "remote: replies outside content not said: $(cat err.txt)"
 grep -q 'GET /api/sessions/search?limit=100&q=retry%20loop' server.err && ok || bad "remote request: $(cat server.err)"
 expect_rc 0 "remote role" S --remote "$url" --json --role assistant retry loop
 [ "$(cat out.txt)" = "[]" ] && ok || bad "remote role filter: $(cat out.txt)"
