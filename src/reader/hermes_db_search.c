@@ -758,8 +758,8 @@ static void how_add(struct txc_search_info *info, size_t *n, const char *fmt, ..
 /* what elsewhere_cond() adds to the rows the index gives */
 static void describe_elsewhere(const struct plan *p, struct txc_search_info *info, size_t *n)
 {
-	how_add(info, n, "; rows whose text the index holds otherwise (JSON content behind \"\\0json:\"%s): scanned",
-		p->replies ? "; a reply in api_content or codex_message_items, which it does not index" : "");
+	how_add(info, n, "; rows whose text is not as the index holds it (\"\\0json:\" content%s): scanned",
+		p->replies ? "; replies in api_content, codex_message_items" : "");
 }
 
 static void describe_trigram(const struct plan *p, const char *expr, struct txc_search_info *info)

@@ -264,10 +264,10 @@ expect_rc 0 "search live items" "$txc" search --db live.db --json LIVEREPLY
 [ "$(rows)" = "rsp01:24" ] && ok "a reply in codex_message_items written later" || bad "live items: $(rows)"
 # --verbose says what it scanned on top of the index
 expect_rc 0 "verbose ext" "$txc" search --db ext.db --verbose APIREPLY
-grep -q 'messages_fts (external content), complete: MATCH "APIREPLY"; rows whose text the index holds otherwise (JSON content behind "\\0json:"; a reply in api_content or codex_message_items, which it does not index): scanned; 1 hit' err.txt &&
+grep -q 'messages_fts (external content), complete: MATCH "APIREPLY"; rows whose text is not as the index holds it ("\\0json:" content; replies in api_content, codex_message_items): scanned; 1 hit' err.txt &&
 	ok || bad "verbose ext: $(cat err.txt)"
 expect_rc 0 "verbose trigram" "$txc" search --db tri.db --verbose 'café'
-grep -q 'messages_fts_trigram (external content), complete: .*a reply in api_content or codex_message_items, which it does not index): scanned; 2 hits' err.txt &&
+grep -q 'messages_fts_trigram (external content), complete: .*; replies in api_content, codex_message_items): scanned; 2 hits' err.txt &&
 	ok || bad "verbose trigram: $(cat err.txt)"
 # a v0.20.0 store has neither column: nothing to say of them, and its search works as before
 python3 - r.db old.db <<'PY'
@@ -282,7 +282,7 @@ dst.execute("INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')")
 dst.commit()
 PY
 expect_rc 0 "verbose v0.20.0 shape" "$txc" search --db old.db --verbose SHOWNWORD
-grep -q 'complete: MATCH "SHOWNWORD"; rows whose text the index holds otherwise (JSON content behind "\\0json:"): scanned; 1 hit' err.txt &&
+grep -q 'complete: MATCH "SHOWNWORD"; rows whose text is not as the index holds it ("\\0json:" content): scanned; 1 hit' err.txt &&
 	ok || bad "verbose old: $(cat err.txt)"
 expect_rc 0 "old store markdown" "$txc" convert api01 --db old.db --to markdown --utc
 has "a store without the columns: as before" out.txt 'Shown to you: SHOWNWORD.' 'Just pondering ONLYREASON.'
