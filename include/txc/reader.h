@@ -205,7 +205,7 @@ struct txc_hit_sink {
 struct txc_search_info {
 	char index[64];
 	bool complete;
-	char how[512];
+	char how[320];
 };
 /*
  * The rows of the sessions sel[0..n) that match q, in the order o asks (rank: the index's
