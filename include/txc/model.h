@@ -50,6 +50,9 @@ enum txc_stop {
 struct txc_block {
 	enum txc_block_kind kind;
 	struct txc_str text;           /* TEXT, THINKING (may be empty) */
+	bool replayed;                 /* TEXT: not the text shown but the one replayed to the provider where
+					  it differs (Hermes's api_content, docs/FORMATS.md): documents for
+					  people show it labelled, the Claude writer leaves it out */
 	struct txc_str signature;      /* THINKING: provider signature, if any */
 	struct txc_str encrypted;      /* THINKING: opaque provider reasoning, if any; redacted: its data */
 	bool redacted;                 /* THINKING: Anthropic's redacted_thinking (no text, data in encrypted) */

@@ -38,6 +38,28 @@ bool txc_hermes_row_numbered(const struct txc_json *row);
 /* Hermes's "archived" column of a session: true, or a number other than 0. */
 bool txc_hermes_archived(const struct txc_json *v);
 
+/*
+ * Where a row's text is (docs/FORMATS.md, "Replies outside content").  The reply of a user or
+ * assistant row is the first of these that is not blank: content, api_content, and (assistant)
+ * the output_text parts of codex_message_items; api_content that differs from the content shown
+ * is kept as replayed.  Other roles: content alone.
+ */
+struct txc_hermes_reply {
+	const struct txc_json *content; /* the reply is content (a string or decoded JSON), or NULL */
+	struct txc_str text;            /* else the reply's text (api_content, or the items' text), or null */
+	struct txc_str replayed;        /* api_content where it differs from the content shown, or null */
+};
+/* What is built (the items' text) lives in a. */
+void txc_hermes_reply_of(struct txc_arena *a, const struct txc_json *row, struct txc_hermes_reply *out);
+/* The output_text (and refusal) parts of a codex_message_items value (its JSON text, or a tree), or null. */
+struct txc_str txc_hermes_items_text(struct txc_arena *a, const struct txc_json *items);
+/* Content as the text a search matches: a string itself; a list its parts as the model shows
+ * them (text parts' text, other parts as compact JSON, images left out), one a line; other JSON
+ * compact.  Null for none. */
+struct txc_str txc_hermes_content_text(struct txc_arena *a, const struct txc_json *content);
+/* The text search matches in a row: out[0] its reply (as txc_hermes_content_text), out[1] replayed. */
+void txc_hermes_search_text(struct txc_arena *a, const struct txc_json *row, struct txc_str out[2]);
+
 /* Build meta and messages from t->native's session and rows (Hermes export shape). */
 void txc_model_from_hermes(struct txc_transcript *t);
 

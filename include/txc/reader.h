@@ -190,7 +190,8 @@ struct txc_hit {
 	size_t number; /* its message number in the session (search.h), 0 when it has none (rewound) or unknown */
 	struct txc_str role, tool_name;   /* ptr NULL when absent */
 	const struct txc_json *timestamp; /* as stored (a number), or NULL */
-	struct txc_str cols[3];           /* the searched text: content, tool_name, tool_calls */
+	struct txc_str cols[4];           /* the searched text: the reply (content's text, or where else it is:
+					     txc_hermes_search_text), tool_name, tool_calls, a replayed api_content */
 	bool has_rank, active, compacted;
 	double rank;        /* FTS5 bm25: lower is better */
 	struct txc_str tip; /* the session ended in a compression: the live tip of its chain (Hermes's resume rule) */

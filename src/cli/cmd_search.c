@@ -76,11 +76,11 @@ static size_t sel_index(const struct search_out *o, const struct txc_session_inf
 
 /* ---- snippets ---- */
 
-/* The column whose match is shown: content, else the tool call, else the tool name. */
+/* The column whose match is shown: the reply, else a replayed text, else the tool call, else the tool name. */
 static struct txc_str shown_text(const struct txc_query *q, const struct txc_hit *h)
 {
-	static const int order[] = {0, 2, 1};
-	for (int k = 0; k < 3; k++) {
+	static const int order[] = {0, 3, 2, 1};
+	for (int k = 0; k < 4; k++) {
 		struct txc_str c = h->cols[order[k]];
 		for (size_t i = 0; c.ptr != NULL && i < q->n; i++)
 			if (!q->v[i].negated && txc_query_term_in(q, i, c.ptr, c.len))

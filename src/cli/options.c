@@ -228,7 +228,9 @@ static const struct cli_cmd_info cmds[] = {
 	 "punctuation.  Words of CJK or emoji match as substrings.  Hermes's full-text\n"
 	 "index answers when the store has a usable one (its trigram index when no word is\n"
 	 "plain ASCII and every word has 3+ characters), else the rows are scanned (same\n"
-	 "hits, slower); --verbose says which.  Each hit is ID#N: message N of session ID, counting\n"
+	 "hits, slower); --verbose says which.  A message is matched on what txc shows of it: a\n"
+	 "reply Hermes stored outside content (api_content, codex_message_items), which its\n"
+	 "index does not hold, is scanned on top.  Each hit is ID#N: message N of session ID, counting\n"
 	 "its user, assistant and tool messages (compacted ones too) in order; messages\n"
 	 "rewound away (--include-inactive) have no number.  The Markdown headings show the\n"
 	 "same #N, and `txc convert 'ID#N-M'` converts just those messages.\n",

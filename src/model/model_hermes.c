@@ -237,6 +237,162 @@ static void add_content(struct txc_arena *a, struct blocks *bs, const struct txc
 	add_part(a, bs, c);
 }
 
+/* ---- where the reply is (docs/FORMATS.md, "Replies outside content") ---- */
+
+/* a reply's content: a string that is not blank, a list with parts, any other value */
+static bool filled(const struct txc_json *v)
+{
+	if (v == NULL || v->kind == TXC_JSON_NULL)
+		return false;
+	if (v->kind == TXC_JSON_STRING)
+		return !is_blank(v->s.ptr, v->s.len);
+	return v->kind != TXC_JSON_ARRAY || v->n > 0;
+}
+
+/* The text without the ASCII white space around it. */
+static struct txc_str trimmed(struct txc_str s)
+{
+	while (s.len && (s.ptr[0] == ' ' || s.ptr[0] == '\t' || s.ptr[0] == '\n' || s.ptr[0] == '\r')) {
+		s.ptr++;
+		s.len--;
+	}
+	while (s.len && (s.ptr[s.len - 1] == ' ' || s.ptr[s.len - 1] == '\t' || s.ptr[s.len - 1] == '\n' ||
+			 s.ptr[s.len - 1] == '\r'))
+		s.len--;
+	return s;
+}
+
+static bool same_text(struct txc_str a, struct txc_str b)
+{
+	a = trimmed(a);
+	b = trimmed(b);
+	return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+/* One Responses output item's content parts into b, a paragraph after what b holds: output_text
+ * parts run on (as the Responses API's output_text joins them), a refusal is a paragraph. */
+static void item_parts(struct txc_buf *b, const struct txc_json *item)
+{
+	const struct txc_json *parts = txc_json_get(item, "content");
+	bool glue = false; /* the next output_text continues the one before it */
+	for (size_t i = 0; parts != NULL && parts->kind == TXC_JSON_ARRAY && i < parts->n; i++) {
+		const char *type = txc_json_cstr(txc_json_get(parts->items[i], "type"));
+		const struct txc_json *t = txc_json_get(parts->items[i], "text");
+		const struct txc_json *r = txc_json_get(parts->items[i], "refusal");
+		if (type != NULL && strcmp(type, "output_text") == 0 && is_str(t)) {
+			if (b->len && !glue)
+				txc_buf_addstr(b, "\n\n");
+			txc_buf_add(b, t->s.ptr, t->s.len);
+			glue = true;
+		} else if (type != NULL && strcmp(type, "refusal") == 0 && is_str(r)) {
+			if (b->len)
+				txc_buf_addstr(b, "\n\n");
+			txc_buf_addstr(b, "[refusal] ");
+			txc_buf_add(b, r->s.ptr, r->s.len);
+			glue = false;
+		}
+	}
+}
+
+struct txc_str txc_hermes_items_text(struct txc_arena *a, const struct txc_json *v)
+{
+	/* a JSON text (Hermes stores the list as one), at most once more if that held a string */
+	for (int k = 0; k < 2 && v != NULL && v->kind == TXC_JSON_STRING; k++)
+		if (txc_json_parse(a, v->s.ptr, v->s.len, &v) != 0)
+			return TXC_STR_NULL;
+	if (v == NULL || (v->kind != TXC_JSON_ARRAY && v->kind != TXC_JSON_OBJECT))
+		return TXC_STR_NULL;
+	struct txc_buf b = TXC_BUF_INIT;
+	if (v->kind == TXC_JSON_OBJECT) /* one item alone */
+		item_parts(&b, v);
+	for (size_t i = 0; v->kind == TXC_JSON_ARRAY && i < v->n; i++) /* items apart: each starts a paragraph */
+		item_parts(&b, v->items[i]);
+	struct txc_str out = is_blank(b.buf, b.len) ? TXC_STR_NULL : txc_arena_str(a, b.buf, b.len);
+	txc_buf_release(&b);
+	return out;
+}
+
+/* one list part as add_part shows it (images: nothing) */
+static void part_text(struct txc_buf *b, const struct txc_json *part)
+{
+	const char *type = txc_json_cstr(txc_json_get(part, "type"));
+	const struct txc_json *t = txc_json_get(part, "text");
+	if (is_str(part))
+		txc_buf_add(b, part->s.ptr, part->s.len);
+	else if (type != NULL && strcmp(type, "text") == 0 && is_str(t))
+		txc_buf_add(b, t->s.ptr, t->s.len);
+	else if (type == NULL || strcmp(type, "image_url") != 0)
+		txc_json_emit(b, part, 0);
+}
+
+struct txc_str txc_hermes_content_text(struct txc_arena *a, const struct txc_json *v)
+{
+	if (v == NULL || v->kind == TXC_JSON_NULL)
+		return TXC_STR_NULL;
+	if (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB)
+		return v->s;
+	struct txc_buf b = TXC_BUF_INIT;
+	if (v->kind == TXC_JSON_ARRAY) {
+		for (size_t i = 0; i < v->n; i++) {
+			size_t mark = b.len;
+			if (b.len)
+				txc_buf_addch(&b, '\n');
+			size_t at = b.len;
+			part_text(&b, v->items[i]);
+			if (b.len == at)
+				txc_buf_truncate(&b, mark);
+		}
+	} else {
+		txc_json_emit(&b, v, 0);
+	}
+	struct txc_str out = txc_arena_str(a, b.buf ? b.buf : "", b.len);
+	txc_buf_release(&b);
+	return out;
+}
+
+void txc_hermes_reply_of(struct txc_arena *a, const struct txc_json *row, struct txc_hermes_reply *out)
+{
+	memset(out, 0, sizeof(*out));
+	const struct txc_json *c = txc_json_get(row, "content"), *api = txc_json_get(row, "api_content");
+	const char *role = txc_json_cstr(txc_json_get(row, "role"));
+	bool user = role != NULL && strcmp(role, "user") == 0,
+	     assistant = role != NULL && strcmp(role, "assistant") == 0;
+	bool has_api = (user || assistant) && is_str(api) && !is_blank(api->s.ptr, api->s.len);
+	if (filled(c) || !(user || assistant)) {
+		out->content = c;
+		if (has_api && !same_text(txc_hermes_content_text(a, c), api->s))
+			out->replayed = api->s;
+	} else if (has_api) {
+		out->text = api->s;
+	} else if (assistant) {
+		out->text = txc_hermes_items_text(a, txc_json_get(row, "codex_message_items"));
+	}
+}
+
+void txc_hermes_search_text(struct txc_arena *a, const struct txc_json *row, struct txc_str out[2])
+{
+	struct txc_hermes_reply r;
+	txc_hermes_reply_of(a, row, &r);
+	out[0] = r.content != NULL ? txc_hermes_content_text(a, r.content) : r.text;
+	out[1] = r.replayed;
+}
+
+/* The row's reply as blocks: content as it is, else the text found elsewhere; then what was replayed. */
+static void add_reply(struct txc_arena *a, struct blocks *bs, const struct txc_json *row)
+{
+	struct txc_hermes_reply r;
+	txc_hermes_reply_of(a, row, &r);
+	if (r.content != NULL)
+		add_content(a, bs, r.content);
+	else if (r.text.ptr != NULL)
+		add_block(a, bs, TXC_BLOCK_TEXT)->text = r.text;
+	if (r.replayed.ptr != NULL) {
+		struct txc_block *b = add_block(a, bs, TXC_BLOCK_TEXT);
+		b->text = r.replayed;
+		b->replayed = true;
+	}
+}
+
 static const struct txc_json *arguments_of(struct txc_arena *a, const struct txc_json *fn)
 {
 	const struct txc_json *args = txc_json_get(fn, "arguments");
@@ -526,12 +682,12 @@ static bool signed_blocks(struct txc_arena *a, struct blocks *bs, const struct t
 
 /*
  * An assistant row's blocks: its reasoning first (signed blocks when Anthropic signed it, else
- * its text and/or encrypted), then content, then calls.
+ * its text and/or encrypted), then its reply (content, or where else it is), then calls.
  */
 static void assistant_blocks(struct txc_arena *a, struct blocks *bs, const struct txc_json *row)
 {
 	if (signed_blocks(a, bs, row)) {
-		add_content(a, bs, txc_json_get(row, "content"));
+		add_reply(a, bs, row);
 		add_tool_calls(a, bs, txc_json_get(row, "tool_calls"));
 		return;
 	}
@@ -543,7 +699,7 @@ static void assistant_blocks(struct txc_arena *a, struct blocks *bs, const struc
 		b->text = has_text ? text : txc_str_c("");
 		b->encrypted = enc;
 	}
-	add_content(a, bs, txc_json_get(row, "content"));
+	add_reply(a, bs, row);
 	add_tool_calls(a, bs, txc_json_get(row, "tool_calls"));
 }
 
@@ -555,7 +711,7 @@ static bool row_blocks(struct txc_model_builder *mb, struct txc_arena *a, const 
 		return false;
 	if (strcmp(role, "user") == 0) {
 		*r = TXC_ROLE_USER;
-		add_content(a, &mb->bs, txc_json_get(row, "content"));
+		add_reply(a, &mb->bs, row);
 	} else if (strcmp(role, "assistant") == 0) {
 		*r = TXC_ROLE_ASSISTANT;
 		assistant_blocks(a, &mb->bs, row);

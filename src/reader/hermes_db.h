@@ -39,6 +39,8 @@ bool txc_hermes_db_has_col(const struct columns *c, const char *name);
 /* d set from a SQLite result code: busy, a hot journal, or "cannot <what> '<path>': ..." */
 int txc_hermes_db_error(struct hermes_db *s, int rc, struct txc_diag *d, const char *what);
 bool txc_hermes_db_is_ioerr(int rc);
+/* A content value as Hermes decodes it: "\0json:" + JSON parsed (into a), anything else as it is. */
+const struct txc_json *txc_hermes_db_decode_content(struct txc_arena *a, const struct txc_json *v);
 
 /* txc_source_ops.search (hermes_db_search.c): messages_fts read-only, else a scan. */
 int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc_search_opts *o,

@@ -216,7 +216,7 @@ static struct txc_str *column_keys(struct txc_arena *a, sqlite3_stmt *st, int nc
 }
 
 /* content: "\0json:" + JSON is decoded; a parse failure keeps the text as is */
-static const struct txc_json *decode_content(struct txc_arena *a, const struct txc_json *v)
+const struct txc_json *txc_hermes_db_decode_content(struct txc_arena *a, const struct txc_json *v)
 {
 	const struct txc_json *out;
 	if (v->kind == TXC_JSON_STRING && v->s.len >= 6 && memcmp(v->s.ptr, "\0json:", 6) == 0 &&
@@ -262,7 +262,7 @@ static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, 
 		if (message && v->kind != TXC_JSON_NULL) {
 			const struct txc_str k = keys[i];
 			if (txc_str_eq(k, "content"))
-				v = decode_content(a, v);
+				v = txc_hermes_db_decode_content(a, v);
 			else if (txc_str_eq(k, "tool_calls"))
 				v = decode_tool_calls(a, v);
 			else if (txc_str_eq(k, "display_metadata"))

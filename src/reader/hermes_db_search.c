@@ -23,6 +23,10 @@
 #include "txc/search.h"
 
 enum { TOOL_CUT = 8192 }; /* layout 3 indexes tool rows through their first 8192 characters */
+/* The tool rows such an index holds only in part: longer than that (bytes: at least as many as
+ * characters), or with a NUL in them, where the view's substr() stops ("\0json:" content: nothing held). */
+#define TOOL_UNHELD \
+	"(m.role = 'tool' AND (length(CAST(m.content AS BLOB)) > 8192 OR instr(CAST(m.content AS BLOB), X'00') > 0))"
 
 /* What the index can answer, and what must be scanned on top of it. */
 struct plan {
@@ -35,6 +39,7 @@ struct plan {
 	bool trigram;
 	char src[64], src_id[64]; /* its content view and rowid column ("": it stores its own text, legacy) */
 	bool no_calls, no_name;   /* columns the view leaves out (later layouts drop tool_calls) */
+	bool replies;             /* the store has api_content or codex_message_items (elsewhere_cond) */
 };
 
 static bool meta_value(struct hermes_db *s, const char *key, char *out, size_t size)
@@ -261,12 +266,26 @@ static void msg_col(struct hermes_db *s, struct txc_buf *b, const char *name)
 		txc_buf_addstr(b, "NULL");
 }
 
-enum { C_ID, C_ROLE, C_CONTENT, C_TOOL, C_CALLS, C_TIME, C_ACTIVE, C_COMPACTED, C_SROWID, C_SID, C_RANK };
+enum {
+	C_ID,
+	C_ROLE,
+	C_CONTENT,
+	C_TOOL,
+	C_CALLS,
+	C_TIME,
+	C_ACTIVE,
+	C_COMPACTED,
+	C_API,
+	C_ITEMS,
+	C_SROWID,
+	C_SID,
+	C_RANK
+};
 
 static void select_cols(struct hermes_db *s, struct txc_buf *b, const char *rank)
 {
-	static const char *const cols[] = {"id",         "role",      "content", "tool_name",
-					   "tool_calls", "timestamp", "active",  "compacted"};
+	static const char *const cols[] = {"id",        "role",   "content",   "tool_name",   "tool_calls",
+					   "timestamp", "active", "compacted", "api_content", "codex_message_items"};
 	txc_buf_addstr(b, "SELECT ");
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 		msg_col(s, b, cols[i]);
@@ -319,10 +338,37 @@ static void fts_query(struct hermes_db *s, struct txc_buf *b, const struct txc_s
 }
 
 /*
+ * The rows whose text is not what the index holds (docs/FORMATS.md, "Replies outside content"):
+ * content behind "\0json:" (the index has its JSON; txc reads the decoded text, as a scan of the
+ * rows does), a reply or a replayed text in api_content, a reply in codex_message_items (whose
+ * content has no letter or digit: a superset of blank).  Hermes indexes content alone.
+ */
+static void elsewhere_cond(struct hermes_db *s, struct txc_buf *b)
+{
+	bool role = txc_hermes_db_has_col(&s->msg, "role");
+	txc_buf_addstr(b, "(substr(CAST(m.content AS BLOB), 1, 1) = X'00'");
+	if (role && txc_hermes_db_has_col(&s->msg, "api_content"))
+		txc_buf_addstr(
+			b, " OR (m.role IN ('user', 'assistant') AND m.api_content IS NOT NULL AND m.api_content <> "
+			   "COALESCE(m.content, ''))");
+	if (role && txc_hermes_db_has_col(&s->msg, "codex_message_items"))
+		txc_buf_addstr(b, " OR (m.role = 'assistant' AND COALESCE(m.codex_message_items, '') <> '' AND "
+				  "COALESCE(m.content, '') NOT GLOB '*[0-9A-Za-z]*')");
+	txc_buf_addch(b, ')');
+}
+
+/* Whether the store has a column a reply can be in besides content. */
+static bool has_elsewhere(struct hermes_db *s)
+{
+	return txc_hermes_db_has_col(&s->msg, "api_content") || txc_hermes_db_has_col(&s->msg, "codex_message_items");
+}
+
+/*
  * A scan: every visible row (extra: more conditions), narrowed by LIKE on
  * the longest piece of each term (?4, ?5, ...; LIKE folds ASCII as the match
  * does).  Content that starts with NUL ("\0json:") is past LIKE, and so is a BLOB (SQLite's LIKE
- * never matches one): always checked.
+ * never matches one): always checked; so is a reply in codex_message_items (JSON that may escape
+ * what the needle holds).  api_content is plain text: LIKE narrows it.
  */
 static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_query *q,
 		       const struct txc_search_opts *o, const char *extra, bool ids_only)
@@ -347,6 +393,14 @@ static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_
 			txc_buf_addf(b, " OR m.tool_name LIKE ?%zu ESCAPE '\\'", k);
 		if (txc_hermes_db_has_col(&s->msg, "tool_calls"))
 			txc_buf_addf(b, " OR m.tool_calls LIKE ?%zu ESCAPE '\\'", k);
+		if (txc_hermes_db_has_col(&s->msg, "api_content"))
+			txc_buf_addf(
+				b,
+				" OR m.api_content LIKE ?%zu ESCAPE '\\' OR substr(CAST(m.api_content AS BLOB), 1, 1) = X'00'",
+				k);
+		if (txc_hermes_db_has_col(&s->msg, "codex_message_items") && txc_hermes_db_has_col(&s->msg, "role"))
+			txc_buf_addstr(b, " OR (m.role = 'assistant' AND COALESCE(m.codex_message_items, '') <> '' AND "
+					  "COALESCE(m.content, '') NOT GLOB '*[0-9A-Za-z]*')");
 		txc_buf_addch(b, ')');
 		k++;
 	}
@@ -523,16 +577,41 @@ static void numbers_free(struct numbers *c)
 	sqlite3_finalize(c->st);
 }
 
+/* A column as a JSON string over SQLite's bytes (valid until the next step), or null. */
+static const struct txc_json *col_view(struct txc_arena *a, sqlite3_stmt *st, int i)
+{
+	struct txc_str v = col_str(st, i);
+	if (v.ptr == NULL)
+		return &txc_json_null_value;
+	struct txc_json *j = txc_json_new(a, TXC_JSON_STRING);
+	j->s = v;
+	return j;
+}
+
+/* The row's text as the model shows it (txc_hermes_search_text): what a scan of its rows matches. */
+static void row_text(struct txc_arena *a, sqlite3_stmt *st, struct txc_str out[2])
+{
+	struct txc_json *o = txc_json_object(a, 4);
+	txc_json_put(o, txc_str_c("role"), col_view(a, st, C_ROLE));
+	txc_json_put(o, txc_str_c("content"), txc_hermes_db_decode_content(a, col_view(a, st, C_CONTENT)));
+	txc_json_put(o, txc_str_c("api_content"), col_view(a, st, C_API));
+	txc_json_put(o, txc_str_c("codex_message_items"), col_view(a, st, C_ITEMS));
+	txc_hermes_search_text(a, o, out);
+}
+
 /* One row of a query: checked against the query, then handed on. */
 static int row_hit(struct run *r, sqlite3_stmt *st)
 {
 	struct txc_hit h = {0};
-	h.cols[0] = col_str(st, C_CONTENT);
-	h.cols[1] = col_str(st, C_TOOL);
-	h.cols[2] = col_str(st, C_CALLS);
+	struct txc_str text[2];
 	r->offered++;
 	txc_arena_reset(r->a);
-	if (!txc_query_match(r->q, h.cols, 3) ||
+	row_text(r->a, st, text);
+	h.cols[0] = text[0];
+	h.cols[1] = col_str(st, C_TOOL);
+	h.cols[2] = col_str(st, C_CALLS);
+	h.cols[3] = text[1];
+	if (!txc_query_match(r->q, h.cols, 4) ||
 	    (r->o->tool && !txc_source_uses_tool(r->a, h.cols[1], h.cols[2], r->o->tool)))
 		return 0;
 	r->kept++;
@@ -676,6 +755,13 @@ static void how_add(struct txc_search_info *info, size_t *n, const char *fmt, ..
 	va_end(ap);
 }
 
+/* what elsewhere_cond() adds to the rows the index gives */
+static void describe_elsewhere(const struct plan *p, struct txc_search_info *info, size_t *n)
+{
+	how_add(info, n, "; rows whose text is not as the index holds it (\"\\0json:\" content%s): scanned",
+		p->replies ? "; replies in api_content, codex_message_items" : "");
+}
+
 static void describe_trigram(const struct plan *p, const char *expr, struct txc_search_info *info)
 {
 	snprintf(info->index, sizeof(info->index), "%s",
@@ -690,6 +776,7 @@ static void describe_trigram(const struct plan *p, const char *expr, struct txc_
 	if (p->window)
 		how_add(info, &n, ", rows %lld..%lld (a rebuild in progress)", (long long)p->lo + 1, (long long)p->hi);
 	how_add(info, &n, " are not indexed by it: scanned");
+	describe_elsewhere(p, info, &n);
 }
 
 static void describe(const struct plan *p, const char *fts, struct txc_search_info *info)
@@ -713,6 +800,7 @@ static void describe(const struct plan *p, const char *fts, struct txc_search_in
 			(long long)p->lo + 1, (long long)p->hi);
 	if (p->tools_cut)
 		how_add(info, &n, "; tool rows longer than %d characters are indexed only in part: scanned", TOOL_CUT);
+	describe_elsewhere(p, info, &n);
 }
 
 static void bind_filters(struct run *r, sqlite3_stmt *st, const char *match, bool likes)
@@ -779,10 +867,13 @@ static int scan_all(struct run *r)
 	return rc;
 }
 
-/* The index, then what it lacks: the rebuild's window and cut tool rows (those the index found excluded). */
+/*
+ * The index, then in one scan what it lacks (the rows it found excluded): the rebuild's window,
+ * cut tool rows, and the rows whose text is not what it holds (elsewhere_cond).
+ */
 static int search_fts(struct run *r, const struct plan *p, const char *fts)
 {
-	struct txc_buf b = TXC_BUF_INIT;
+	struct txc_buf b = TXC_BUF_INIT, extra = TXC_BUF_INIT;
 	int rc;
 	if (r->o->sort == TXC_SORT_RANK) {
 		rc = fts_ranked(r, fts);
@@ -790,21 +881,19 @@ static int search_fts(struct run *r, const struct plan *p, const char *fts)
 		fts_query(r->s, &b, r->o);
 		rc = run_sql(r, b.buf, fts);
 	}
-	if (rc == SQLITE_OK && p->window) {
-		char extra[96];
-		snprintf(extra, sizeof(extra), " AND m.id > %lld AND m.id <= %lld", (long long)p->lo, (long long)p->hi);
+	txc_buf_addstr(&extra, " AND (");
+	elsewhere_cond(r->s, &extra);
+	if (p->window)
+		txc_buf_addf(&extra, " OR (m.id > %lld AND m.id <= %lld)", (long long)p->lo, (long long)p->hi);
+	if (p->tools_cut)
+		txc_buf_addstr(&extra, " OR " TOOL_UNHELD);
+	txc_buf_addstr(&extra, ") AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)");
+	if (rc == SQLITE_OK) {
 		txc_buf_reset(&b);
-		scan_query(r->s, &b, r->q, r->o, extra, false);
-		rc = run_sql(r, b.buf, NULL);
-	}
-	if (rc == SQLITE_OK && p->tools_cut) {
-		txc_buf_reset(&b);
-		scan_query(r->s, &b, r->q, r->o,
-			   " AND m.role = 'tool' AND length(m.content) > 8192"
-			   " AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)",
-			   false);
+		scan_query(r->s, &b, r->q, r->o, extra.buf, false);
 		rc = run_sql(r, b.buf, fts);
 	}
+	txc_buf_release(&extra);
 	txc_buf_release(&b);
 	return rc;
 }
@@ -813,8 +902,10 @@ static int search_fts(struct run *r, const struct plan *p, const char *fts)
 static void trigram_unheld(struct hermes_db *s, const struct plan *p, struct txc_buf *b)
 {
 	txc_buf_addstr(b, "(");
+	elsewhere_cond(s, b);
+	txc_buf_addstr(b, " OR ");
 	if (p->legacy) {
-		txc_buf_addf(b, "(m.role = 'tool' AND length(m.content) > %d)", TOOL_CUT);
+		txc_buf_addstr(b, TOOL_UNHELD);
 	} else {
 		/* correlated: SQLite tests it after the LIKE terms, so only on rows LIKE let through */
 		txc_buf_addf(b, "NOT EXISTS (SELECT 1 FROM \"%s\" v WHERE v.\"%s\" = m.id)", p->src, p->src_id);
@@ -874,6 +965,7 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	}
 	struct plan p = {0};
 	plan_index(s, q, o, &p);
+	p.replies = has_elsewhere(s);
 	char *fts = p.trigram ? txc_query_trigram(q) : txc_query_fts(q);
 	describe(&p, fts ? fts : "", info);
 	struct tip_cache tips = {0};

@@ -436,7 +436,8 @@ static int rm_search(void *impl, const struct txc_query *q, const struct txc_sea
 	snprintf(info->index, sizeof(info->index), "dashboard");
 	snprintf(info->how, sizeof(info->how),
 		 "the dashboard's own search (GET /api/sessions/search): its matching, "
-		 "one hit per conversation, named by its live tip, at most 100");
+		 "one hit per conversation, named by its live tip, at most 100; its index holds content "
+		 "alone (a reply stored in api_content or codex_message_items is not found)");
 	info->complete = false;
 	if (o->tool) { /* its results name no tool: every hit would be dropped, "no match" a wrong answer */
 		txc_diag_set(d, TXC_E_USAGE,

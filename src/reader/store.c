@@ -667,13 +667,16 @@ static int scan_row(void *ctx, const struct txc_json *row)
 	const char *tool = txc_json_cstr(txc_json_get(row, "tool_name"));
 	if (x->o->role && (role == NULL || strcmp(role, x->o->role) != 0))
 		return 0;
-	h.cols[0] = col_text(txc_json_get(row, "content"), &x->text[0]);
+	txc_arena_reset(x->scratch);
+	struct txc_str text[2];
+	txc_hermes_search_text(x->scratch, row, text); /* what the model shows of the row */
+	h.cols[0] = text[0];
 	h.cols[1] = tool ? txc_str_c(tool) : TXC_STR_NULL;
 	h.cols[2] = col_text(txc_json_get(row, "tool_calls"), &x->text[1]);
+	h.cols[3] = text[1];
 	if (x->o->tool && !txc_source_uses_tool(x->scratch, h.cols[1], h.cols[2], x->o->tool))
 		return 0;
-	txc_arena_reset(x->scratch);
-	if (!txc_query_match(x->q, h.cols, 3))
+	if (!txc_query_match(x->q, h.cols, 4))
 		return 0;
 	h.has_row_id = txc_json_is_int(txc_json_get(row, "id"), &h.row_id);
 	h.number = counted ? x->n_messages : 0;

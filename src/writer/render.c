@@ -150,8 +150,12 @@ static void walk_block(struct walk *w, size_t mi, const struct txc_block *blk, b
 	const struct txc_render_ops *ops = w->ops;
 	switch (blk->kind) {
 	case TXC_BLOCK_TEXT:
-		if (ops->text)
+		if (blk->replayed) {
+			if (ops->replayed && w->o->detail != TXC_DETAIL_BRIEF)
+				ops->replayed(w->ctx, blk);
+		} else if (ops->text) {
 			ops->text(w->ctx, blk);
+		}
 		break;
 	case TXC_BLOCK_IMAGE:
 		if (ops->image)

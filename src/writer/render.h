@@ -53,6 +53,7 @@ struct txc_render_ops {
 	void (*message_end)(void *ctx, const struct txc_message *m);
 	void (*text)(void *ctx, const struct txc_block *b);
 	void (*thinking)(void *ctx, const struct txc_block *b); /* not with --detail brief, never empty */
+	void (*replayed)(void *ctx, const struct txc_block *b); /* a TEXT block marked replayed; not with brief */
 	void (*image)(void *ctx, const struct txc_block *b);
 	void (*tool)(void *ctx, const struct txc_render_call *c);
 	/* a result no call before it claimed; in_user: alone in a user message */

@@ -173,7 +173,7 @@ static int64_t message_bytes(const struct txc_message *m)
 		const struct txc_block *b = &m->blocks[i];
 		switch (b->kind) {
 		case TXC_BLOCK_TEXT:
-		case TXC_BLOCK_THINKING: n += (int64_t)b->text.len; break;
+		case TXC_BLOCK_THINKING: n += b->replayed ? 0 : (int64_t)b->text.len; break;
 		case TXC_BLOCK_TOOL_USE: n += (int64_t)b->name.len + json_bytes(b->input); break;
 		case TXC_BLOCK_TOOL_RESULT: n += b->output ? json_bytes(b->output) : (int64_t)b->output_text.len; break;
 		case TXC_BLOCK_IMAGE: n += IMAGE_BYTES; break;
@@ -632,7 +632,11 @@ static bool assistant_block(struct ctx *c, const struct txc_block *blk, size_t m
 {
 	struct txc_buf *b = &c->out->buf;
 	switch (blk->kind) {
-	case TXC_BLOCK_TEXT: emit_text(b, blk->text.ptr, blk->text.len); break;
+	case TXC_BLOCK_TEXT:
+		if (blk->replayed) /* the text shown is the reply; what Hermes replayed is for documents */
+			return false;
+		emit_text(b, blk->text.ptr, blk->text.len);
+		break;
 	case TXC_BLOCK_THINKING: return emit_thinking(c, blk);
 	case TXC_BLOCK_TOOL_USE: {
 		const char *id = unique_call_id(&c->ids, blk->id, mi, i);
@@ -754,11 +758,15 @@ static void user_record(struct ctx *c, const struct txc_message *m)
 	begin_record(c, "user", m->time, uuid);
 	memcpy(c->last_msg_uuid, uuid, 37);
 	txc_buf_addstr(b, ",\"message\":{\"role\":\"user\",\"content\":[");
+	bool first = true;
 	for (size_t i = 0; i < m->n_blocks; i++) {
 		const struct txc_block *blk = &m->blocks[i];
 		size_t at;
-		if (i)
+		if (blk->kind == TXC_BLOCK_TEXT && blk->replayed) /* as assistant_block() */
+			continue;
+		if (!first)
 			txc_buf_addch(b, ',');
+		first = false;
 		switch (blk->kind) {
 		case TXC_BLOCK_TEXT: emit_text(b, blk->text.ptr, blk->text.len); break;
 		case TXC_BLOCK_IMAGE: emit_user_image(b, blk); break;
@@ -817,7 +825,7 @@ static bool shown(const struct ctx *c, const struct txc_message *m)
 	if (m->role != TXC_ROLE_ASSISTANT)
 		return true;
 	for (size_t i = 0; i < m->n_blocks; i++)
-		if (m->blocks[i].kind != TXC_BLOCK_THINKING || thinking_shown(c, &m->blocks[i]))
+		if (m->blocks[i].kind == TXC_BLOCK_THINKING ? thinking_shown(c, &m->blocks[i]) : !m->blocks[i].replayed)
 			return true;
 	return false;
 }
@@ -878,7 +886,7 @@ static void summary_text(struct ctx *c, size_t i, struct txc_buf *t)
 	const struct txc_message *m = &c->t->messages[i];
 	if (c->summary[i]) {
 		for (size_t j = 0; j < m->n_blocks; j++)
-			if (m->blocks[j].kind == TXC_BLOCK_TEXT) {
+			if (m->blocks[j].kind == TXC_BLOCK_TEXT && !m->blocks[j].replayed) {
 				if (t->len)
 					txc_buf_addstr(t, "\n\n");
 				txc_buf_add(t, m->blocks[j].text.ptr, m->blocks[j].text.len);

@@ -481,6 +481,16 @@ static void on_thinking(void *ctx, const struct txc_block *blk)
 	txc_buf_addstr(pg->b, "</details>\n");
 }
 
+/* Hermes's api_content where it differs from the text shown: what the provider was sent back */
+static void on_replayed(void *ctx, const struct txc_block *blk)
+{
+	struct page *pg = ctx;
+	txc_buf_addstr(pg->b,
+		       "<details class=\"replayed\"><summary>Replayed to the provider as (api_content)</summary>\n");
+	on_text(ctx, blk);
+	txc_buf_addstr(pg->b, "</details>\n");
+}
+
 /* ---- tool calls ---- */
 
 static void code(struct txc_buf *b, struct txc_str v)
@@ -765,6 +775,7 @@ static const struct txc_render_ops html_nested_ops = {
 	.message_end = on_message_end,
 	.text = on_text,
 	.thinking = on_thinking,
+	.replayed = on_replayed,
 	.image = on_image,
 	.tool = on_tool,
 	.orphan_result = on_orphan_result,
@@ -777,6 +788,7 @@ static const struct txc_render_ops html_ops = {
 	.message_end = on_message_end,
 	.text = on_text,
 	.thinking = on_thinking,
+	.replayed = on_replayed,
 	.image = on_image,
 	.tool = on_tool,
 	.orphan_result = on_orphan_result,

@@ -393,6 +393,15 @@ static void on_thinking(void *ctx, const struct txc_block *blk)
 	txc_buf_addstr(m->b, "\n</details>\n\n");
 }
 
+/* Hermes's api_content where it differs from the text shown: what the provider was sent back */
+static void on_replayed(void *ctx, const struct txc_block *blk)
+{
+	struct md *m = ctx;
+	txc_buf_addstr(m->b, "<details><summary>Replayed to the provider as (api_content)</summary>\n\n");
+	txc_md_text(m->b, blk->text.ptr, blk->text.len);
+	txc_buf_addstr(m->b, "\n</details>\n\n");
+}
+
 static void on_tool(void *ctx, const struct txc_render_call *c)
 {
 	struct md *m = ctx;
@@ -483,6 +492,7 @@ static const struct txc_render_ops md_ops = {
 	.message_start = on_message_start,
 	.text = on_text,
 	.thinking = on_thinking,
+	.replayed = on_replayed,
 	.image = on_image,
 	.tool = on_tool,
 	.orphan_result = on_orphan_result,
@@ -495,6 +505,7 @@ static const struct txc_render_ops md_nested_ops = {
 	.message_start = on_message_start,
 	.text = on_text,
 	.thinking = on_thinking,
+	.replayed = on_replayed,
 	.image = on_image,
 	.tool = on_tool,
 	.orphan_result = on_orphan_result,

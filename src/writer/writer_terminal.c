@@ -589,6 +589,28 @@ static void on_thinking(void *ctx, const struct txc_block *blk)
 	txc_buf_release(&c);
 }
 
+/* Hermes's api_content where it differs from the text shown: normal, one line; full, the text dimmed */
+static void on_replayed(void *ctx, const struct txc_block *blk)
+{
+	struct term *T = ctx;
+	struct txc_buf c = TXC_BUF_INIT;
+	crlf(&c, blk->text.ptr, blk->text.len);
+	while (c.len && c.buf[c.len - 1] == '\n')
+		c.len--;
+	size_t lines = txc_text_count_lines(c.buf, c.len);
+	char head[96];
+	if (T->o->detail == TXC_DETAIL_FULL) {
+		dim_line(T, INDENT, "▾ replayed to the provider as (api_content)");
+		dim_wrapped(T, c.buf, c.len, RESULT_INDENT);
+	} else {
+		snprintf(head, sizeof(head),
+			 "▸ replayed to the provider as other text (%zu line%s; --detail full shows it)", lines,
+			 lines == 1 ? "" : "s");
+		dim_line(T, INDENT, head);
+	}
+	txc_buf_release(&c);
+}
+
 static void on_image(void *ctx, const struct txc_block *blk)
 {
 	struct term *T = ctx;
@@ -765,6 +787,7 @@ static const struct txc_render_ops term_nested_ops = {
 	.message_end = on_message_end,
 	.text = on_text,
 	.thinking = on_thinking,
+	.replayed = on_replayed,
 	.image = on_image,
 	.tool = on_tool,
 	.orphan_result = on_orphan_result,
@@ -777,6 +800,7 @@ static const struct txc_render_ops term_ops = {
 	.message_end = on_message_end,
 	.text = on_text,
 	.thinking = on_thinking,
+	.replayed = on_replayed,
 	.image = on_image,
 	.tool = on_tool,
 	.orphan_result = on_orphan_result,

@@ -345,6 +345,8 @@ import json, sys
 hits = json.load(sys.stdin)
 sys.exit(sorted(h["session_id"] for h in hits) != ["s_retry", "s_tools"] or ">>>retry<<<" not in hits[0]["snippet"].lower())' < out.txt && ok || bad "remote hits: $(cat out.txt)"
 grep -q 'dashboard, INCOMPLETE' err.txt && ok || bad "remote says incomplete: $(cat err.txt)"
+grep -q 'its index holds content alone (a reply stored in api_content or codex_message_items is not found)' err.txt &&
+	ok "remote: says what its index cannot find" || bad "remote: replies outside content not said: $(cat err.txt)"
 grep -q 'GET /api/sessions/search?limit=100&q=retry%20loop' server.err && ok || bad "remote request: $(cat server.err)"
 expect_rc 0 "remote role" S --remote "$url" --json --role assistant retry loop
 [ "$(cat out.txt)" = "[]" ] && ok || bad "remote role filter: $(cat out.txt)"
@@ -385,7 +387,7 @@ expect_rc 0 "verbose plaintab" S --db plaintab.db --verbose retry loop
 grep -q ': scan, complete: every row was read: messages_fts cannot be read by this SQLite (no such column: rank); 3 hits' err.txt &&
 	ok || bad "plaintab: $(cat err.txt)"
 expect_rc 0 "verbose contentless" S --db contentless.db --verbose retry loop
-grep -q ': messages_fts (external content), complete: MATCH "retry" AND "loop"; 3 hits' err.txt && ok || bad "contentless: $(cat err.txt)"
+grep -q ': messages_fts (external content), complete: MATCH "retry" AND "loop"; rows whose text is not as the index holds it ("\\0json:" content): scanned; 3 hits' err.txt && ok || bad "contentless: $(cat err.txt)"
 expect_rc 0 "verbose unitok" S --db unitok.db --verbose retry loop
 grep -q ': messages_fts (external content), complete' err.txt && ok || bad "unicode61 quoted: $(cat err.txt)"
 expect_rc 0 "verbose unidiac" S --db unidiac.db --verbose retry loop
@@ -695,7 +697,7 @@ mk trilong "CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, conten
 mk tribadid "$tri1
 DROP TABLE messages_fts_trigram;
 CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(content, content='messages_fts_trigram_src', content_rowid='my id', tokenize='trigram');"
-for l in uniquote:'messages_fts (external content), complete: MATCH "retry" AND "loop"; 3 hits' \
+for l in uniquote:'messages_fts (external content), complete: MATCH "retry" AND "loop"; rows whose text is not as the index holds it ("\\0json:" content): scanned; 3 hits' \
 	triporter:'scan, .*is not a case-folding trigram index; 6 hits' trinotok:'scan, .*is not a case-folding trigram index; 6 hits' \
 	trilong:'scan, .*reads no content table txc can read; 6 hits' tribadid:'scan, .*reads no content table txc can read; 6 hits'; do
 	q=東京タワー; [ "${l%%:*}" = uniquote ] && q='retry loop'
@@ -719,7 +721,7 @@ SQL
 sha256sum nocols.db >> more.sha
 expect_rc 0 "nocols" S --db nocols.db --json --verbose --sort oldest 東京タワー
 [ "$(order)" = "1 2 3" ] && ok || bad "nocols rows: $(cat out.txt)"
-grep -q 'messages_fts_trigram (external content), .*leaves out (tool rows, and tool calls) are not indexed by it: scanned; 3 hits' err.txt &&
+grep -q 'messages_fts_trigram (external content), .*leaves out (tool rows, and tool calls) are not indexed by it: scanned; rows whose text is not as the index holds it ("\\0json:" content): scanned; 3 hits' err.txt &&
 	ok || bad "nocols: $(cat err.txt)"
 python3 -c 'import json,sys; sys.exit(any(h["tip"] is not None for h in json.load(sys.stdin)))' < out.txt && ok || bad "nocols tips: $(cat out.txt)"
 
