@@ -28,7 +28,8 @@ expect_rc 0 "scan: rewound hidden" S --input odd.jsonl --color never alpha
 has "scan: compacted shown as such" '  j1#2  assistant (compacted)  2026-09-10 00:26  >>>alpha<<< compacted' out.txt
 has "scan: no role, no number, no time" '  j1#?  -  -  >>>alpha<<< norole' out.txt
 has "scan: a tool result names its tool" '  j1#4  tool:terminal  ' out.txt
-has "scan: structured content as JSON" '[{"type":"text","text":">>>alpha<<< structured"}]' out.txt
+# structured content is matched and shown as the text it shows (issue 26: what the model shows of a row)
+has "scan: structured content as its text" '  j1#3  assistant  2026-09-10 00:26  >>>alpha<<< structured' out.txt
 grep -q rewound out.txt && bad "scan: a rewound row shown without --include-inactive" || ok "scan: rewound row left out"
 expect_rc 0 "scan: include-inactive" S --input odd.jsonl --color never --include-inactive alpha
 has "scan: rewound row marked" '  j1 (rewound)  user  2026-09-10 00:26  >>>alpha<<< rewound' out.txt
@@ -199,7 +200,8 @@ mkdir -p elsewhere bo/sub bo/dir.md; echo outside > outside.md; echo elsewhere >
 echo mine > bo/old.md; echo f > bo/fmt.md; echo p > bo/prof.md
 h() { sha256sum "$1" | cut -c1-64; }
 z=0000000000000000000000000000000000000000000000000000000000000000
-line() { printf '{"session_id":%s,"path":"%s","format":"%s","sha256":"%s"%s}\n' "$1" "$2" "$3" "$4" "${5-}"; }
+# entries shaped as txc writes them ("bytes" too): a manifest with any other line is someone's, refused (cli.files)
+line() { printf '{"session_id":%s,"path":"%s","format":"%s","bytes":1,"sha256":"%s"%s}\n' "$1" "$2" "$3" "$4" "${5-}"; }
 {
 	line '"m1"' ../outside.md markdown "$(h outside.md)"
 	line '"m1"' "$work/outside.md" markdown "$(h outside.md)"
@@ -387,8 +389,8 @@ expect_rc 0 "leftovers of a stopped run" "$txc" export --to markdown --out bp --
 	ok "leftovers: other names, links and deeper folders kept" || bad "a file not a leftover removed: $(find bp -name '.txc-tmp*')"
 mkdir -p bm/manifest.jsonl
 expect_rc 1 "a manifest that is a folder" "$txc" export --to markdown --out bm --db min.db
-has "manifest folder: said" "'bm/manifest.jsonl' is not a regular file" err.txt
-[ -d bm/manifest.jsonl ] && [ -s bm/m1.md ] && ok "manifest folder: kept, the sessions written" || bad "manifest folder: $(find bm)"
+has "manifest folder: said" "cannot read 'bm/manifest.jsonl'" err.txt
+[ -d bm/manifest.jsonl ] && [ ! -e bm/m1.md ] && ok "manifest folder: kept, refused before any session is written" || bad "manifest folder: $(find bm)"
 
 # ---- --remote: 300 sessions (past every first capacity), a URL with trailing slashes, --timeout, tokens ----
 python3 -c '
