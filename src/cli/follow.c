@@ -318,8 +318,7 @@ static enum txc_err follow_loop(struct follow *f, struct txc_out *out, struct tx
 				*d = pd;
 			break;
 		} else if (prc == TXC_E_NOTFOUND) { /* deleted from a store still there: it will not come back */
-			txc_diag_set(d, TXC_E_NOTFOUND,
-				     "the session '%.*s' is no longer in '%s' (deleted); stopped following",
+			txc_diag_set(d, TXC_E_NOTFOUND, "the session '%.*s' is no longer in '%s' (deleted); stopped following",
 				     (int)f->id.text.len, f->id.text.ptr, path);
 			rc = TXC_E_NOTFOUND;
 			break;
