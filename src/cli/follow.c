@@ -1,6 +1,6 @@
 /*
  * follow.c - --follow: print a session, then each new message as Hermes
- * commits it, until the session ends, it or its store goes away, or SIGINT/SIGTERM.
+ * commits it, until the session ends, its store goes away, or SIGINT/SIGTERM.
  *
  * Gentle on a live store: each poll is one short read transaction
  * (txc_store_load_after: the session row and the rows after the last id
@@ -316,11 +316,6 @@ static enum txc_err follow_loop(struct follow *f, struct txc_out *out, struct tx
 			rc = prc;
 			if (!first)
 				*d = pd;
-			break;
-		} else if (prc == TXC_E_NOTFOUND) { /* deleted from a store still there: it will not come back */
-			txc_diag_set(d, TXC_E_NOTFOUND, "the session '%.*s' is no longer in '%s' (deleted); stopped following",
-				     (int)f->id.text.len, f->id.text.ptr, path);
-			rc = TXC_E_NOTFOUND;
 			break;
 		} else {
 			poll_failed(f, &pd);
