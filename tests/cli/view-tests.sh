@@ -129,7 +129,7 @@ stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line";
 vpid=$!
 ("$txc" convert live-follow --to claude --db live.db -f --interval 0.5 2> claude.err > claude.jsonl) &
 cpid=$!
-("$txc" convert live-follow --to hermes --db live.db -f --interval 0.5 2> hermes.err > hermes.jsonl) &
+("$txc" convert live-follow --to hermes --hermes-format 0.20 --db live.db -f --interval 0.5 2> hermes.err > hermes.jsonl) &
 hpid=$!
 sleep 1
 "$live" follow live.db 24 150 > sent.txt 2> writer.err; wrc=$?
