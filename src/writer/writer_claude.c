@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "txc/strmap.h"
 #include "txc/writer_claude.h"
 
 /* txc's record namespace (fixed forever: changing it changes every output) */
@@ -52,58 +53,12 @@ static void map_id(struct txc_buf *t, struct txc_str id)
 /*
  * Every tool_use id written in a session, so none is written twice: providers that number
  * their calls per turn (Kimi's `functions.read_file:0`) reuse ids, and Claude Code keeps one
- * call per id while the API refuses duplicates.  Open addressing over arena strings.
+ * call per id while the API refuses duplicates.  Keys are arena copies.
  */
 struct idset {
-	const char **v;
-	size_t *next; /* per slot: the k to try first for "ID_k" (0: 2), so repeats stay linear */
-	size_t cap, n;
-	struct txc_arena *arena;
+	struct txc_strmap map;   /* id -> (num) the k to try first for "ID_k" (0: 2), so repeats stay linear */
+	struct txc_arena *arena; /* the ids' bytes */
 };
-
-static uint64_t id_hash(const char *p, size_t len)
-{
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
-	return h;
-}
-
-static const char **idset_slot(struct idset *s, const char *p, size_t len)
-{
-	size_t i = (size_t)id_hash(p, len) & (s->cap - 1);
-	while (s->v[i] != NULL && !(strlen(s->v[i]) == len && memcmp(s->v[i], p, len) == 0))
-		i = (i + 1) & (s->cap - 1);
-	return &s->v[i];
-}
-
-static const char *idset_add(struct idset *s, const char *p, size_t len)
-{
-	if (2 * (s->n + 1) > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct idset bigger = {txc_xcalloc(cap, sizeof(char *)), txc_xcalloc(cap, sizeof(size_t)), cap, s->n,
-				       s->arena};
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->v[i] != NULL) {
-				const char **slot = idset_slot(&bigger, s->v[i], strlen(s->v[i]));
-				*slot = s->v[i];
-				bigger.next[slot - bigger.v] = s->next[i];
-			}
-		free(s->v);
-		free(s->next);
-		*s = bigger;
-	}
-	/* a new id: unique_call_id adds only ids the set does not have */
-	const char **slot = idset_slot(s, p, len);
-	*slot = txc_arena_str(s->arena, p, len).ptr;
-	s->n++;
-	return *slot;
-}
-
-static bool idset_has(struct idset *s, const char *p, size_t len)
-{
-	return s->cap && *idset_slot(s, p, len) != NULL;
-}
 
 /* The id a call is written with: the mapped provider id, with `_2`, `_3`, ... when already taken. */
 static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi, size_t bi)
@@ -114,21 +69,23 @@ static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi,
 	else
 		map_id(&t, id);
 	size_t base = t.len;
-	if (idset_has(s, t.buf, t.len)) {
-		/* the k before next were all taken when tried, and taken ids stay taken */
-		size_t *next = &s->next[idset_slot(s, t.buf, base) - s->v];
-		size_t k = *next ? *next : 2;
+	struct txc_strmap_entry *taken = txc_strmap_get(&s->map, t.buf, t.len);
+	if (taken != NULL) {
+		/* the k before num were all taken when tried, and taken ids stay taken */
+		size_t k = taken->num ? taken->num : 2;
 		for (;; k++) {
 			txc_buf_truncate(&t, base);
 			txc_buf_addf(&t, "_%zu", k);
-			if (!idset_has(s, t.buf, t.len))
+			if (txc_strmap_get(&s->map, t.buf, t.len) == NULL)
 				break;
 		}
-		*next = k + 1; /* before idset_add, which may move the table */
+		taken->num = k + 1; /* before the put below, which may move the table */
 	}
-	const char *r = idset_add(s, t.buf, t.len);
+	/* a new id: only ids the set does not have reach here */
+	struct txc_strmap_entry *e = txc_strmap_put(&s->map, t.buf, t.len, NULL);
+	e->key = txc_arena_str(s->arena, t.buf, t.len).ptr;
 	txc_buf_release(&t);
-	return r;
+	return e->key;
 }
 
 /* ---- usage attribution ---- */
@@ -1021,8 +978,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	free(c.answered);
 	free(c.oe);
 	free(c.oe_skip);
-	free(c.ids.v);
-	free(c.ids.next);
+	txc_strmap_free(&c.ids.map);
 	txc_arena_free(c.ids.arena);
 	txc_arena_free(c.scratch);
 	return TXC_OK;
