@@ -203,22 +203,8 @@ static struct txc_block *add_block(struct blocks *bs, enum txc_block_kind kind)
 /* blocks from..n were built from the line in scratch: copy what they hold into the transcript */
 static void relocate(struct txc_arena *a, struct blocks *bs, size_t from)
 {
-	for (size_t i = from; i < bs->n; i++) {
-		struct txc_block *b = &bs->v[i];
-		b->text = own(a, b->text);
-		b->signature = own(a, b->signature);
-		b->encrypted = own(a, b->encrypted);
-		b->id = own(a, b->id);
-		b->name = own(a, b->name);
-		b->source_name = own(a, b->source_name);
-		b->output_text = own(a, b->output_text);
-		b->media_type = own(a, b->media_type);
-		b->data = own(a, b->data);
-		if (b->input != NULL)
-			b->input = txc_json_copy(a, b->input);
-		if (b->output != NULL)
-			b->output = txc_json_copy(a, b->output);
-	}
+	for (size_t i = from; i < bs->n; i++)
+		txc_block_copy(a, &bs->v[i]);
 }
 
 /*
