@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claude_usage.h"
 #include "txc/strmap.h"
 #include "txc/writer_claude.h"
 
@@ -86,111 +87,6 @@ static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi,
 	e->key = txc_arena_str(s->arena, t.buf, t.len).ptr;
 	txc_buf_release(&t);
 	return e->key;
-}
-
-/* ---- usage attribution ---- */
-
-/*
- * Hermes counts tokens per session; Claude Code reads the usage of the last assistant record as
- * the size of the conversation it resumes (and refuses or compacts it when that passes its
- * window), while ccusage sums the usage of every record.  So the totals are spread over the
- * assistant records in proportion to what each request plausibly carried: the conversation up to
- * and including that record (about 4 bytes a token) plus a fixed part the transcript does not hold
- * (system prompt, tool definitions).  Shares are cumulative floors, so per kind they sum to the
- * totals exactly.  No record may claim more than its weight, whichever one a range or a later
- * turn makes the last: totals above all the weights together (a range of a longer session,
- * history Hermes compacted away, a huge system prompt) are scaled down to them, and the rest is
- * not written.  See docs/FORMATS.md, "Usage attribution".
- */
-#define USAGE_OVERHEAD 20000
-#define IMAGE_BYTES    6400 /* an image counts as about 1,600 tokens */
-
-struct usage_split {
-	int64_t total_weight; /* over every assistant record */
-	int64_t done_weight;  /* up to the current one */
-	int64_t ctx_bytes;    /* the conversation so far */
-	int64_t total[4];     /* input, cache write, cache read, output to spread (at most total_weight together) */
-	int64_t given[4];     /* of them attributed so far */
-};
-
-/* v is never NULL: a call always has an input (emit_tool_use writes it), items are never NULL */
-static int64_t json_bytes(const struct txc_json *v)
-{
-	int64_t n = (int64_t)v->s.len + 2;
-	if (v->kind == TXC_JSON_ARRAY || v->kind == TXC_JSON_OBJECT)
-		for (size_t i = 0; i < v->n; i++)
-			n += json_bytes(v->items[i]) + (v->kind == TXC_JSON_OBJECT ? (int64_t)v->keys[i].len + 3 : 1);
-	return n;
-}
-
-static int64_t message_bytes(const struct txc_message *m)
-{
-	int64_t n = 0;
-	for (size_t i = 0; i < m->n_blocks; i++) {
-		const struct txc_block *b = &m->blocks[i];
-		switch (b->kind) {
-		case TXC_BLOCK_TEXT:
-		case TXC_BLOCK_THINKING: n += b->replayed ? 0 : (int64_t)b->text.len; break;
-		case TXC_BLOCK_TOOL_USE: n += (int64_t)b->name.len + json_bytes(b->input); break;
-		case TXC_BLOCK_TOOL_RESULT: n += b->output ? json_bytes(b->output) : (int64_t)b->output_text.len; break;
-		case TXC_BLOCK_IMAGE: n += IMAGE_BYTES; break;
-		}
-	}
-	return n;
-}
-
-/* the weight of the next assistant record, after its own message was counted */
-static int64_t usage_weight(const struct usage_split *u)
-{
-	return u->ctx_bytes / 4 + USAGE_OVERHEAD;
-}
-
-/* the session's totals (input, cache write, cache read, output); a negative count (a broken store) is none */
-static void usage_totals(const struct txc_meta *m, int64_t total[4])
-{
-	const int64_t v[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
-	for (int k = 0; k < 4; k++)
-		total[k] = v[k] > 0 ? v[k] : 0;
-}
-
-static void usage_plan(struct usage_split *u, const struct txc_transcript *t, const bool *written, const bool *bound)
-{
-	double tokens = 0; /* four totals near INT64_MAX would overflow an integer sum */
-	memset(u, 0, sizeof(*u));
-	for (size_t i = 0; i < t->n_messages; i++) {
-		if (!written[i])
-			continue;
-		if (bound[i]) /* Claude Code sends only what follows a boundary */
-			u->ctx_bytes = 0;
-		u->ctx_bytes += message_bytes(&t->messages[i]);
-		if (t->messages[i].role == TXC_ROLE_ASSISTANT)
-			u->total_weight += usage_weight(u);
-	}
-	u->ctx_bytes = 0;
-	usage_totals(&t->meta, u->total);
-	for (int k = 0; k < 4; k++)
-		tokens += (double)u->total[k];
-	/* more tokens than weight: each kind keeps its part of the weight, floored (so the sum stays within it) */
-	if (tokens > (double)u->total_weight)
-		for (int k = 0; k < 4; k++)
-			u->total[k] = (int64_t)((double)u->total[k] / tokens * (double)u->total_weight);
-}
-
-/* this record's share of each total: floor(total * done/all) minus what earlier records got */
-static void usage_take(struct usage_split *u, int64_t share[4])
-{
-	u->done_weight += usage_weight(u);
-	for (int k = 0; k < 4; k++) {
-		int64_t upto = u->total[k]; /* <= total_weight: the double below fits an int64 */
-		if (u->done_weight < u->total_weight)
-			upto = (int64_t)((double)u->total[k] * (double)u->done_weight / (double)u->total_weight);
-		if (upto < u->given[k]) /* rounding never goes back */
-			upto = u->given[k];
-		if (upto > u->total[k])
-			upto = u->total[k];
-		share[k] = upto - u->given[k];
-		u->given[k] = upto;
-	}
 }
 
 /* ---- records ---- */
@@ -501,7 +397,7 @@ static void track_call(struct ctx *c, struct txc_str id, const char *out_id)
 static void emit_usage(struct ctx *c)
 {
 	int64_t s[4];
-	usage_take(&c->usage, s);
+	txc_claude_usage_take(&c->usage, s);
 	txc_buf_addf(&c->out->buf,
 		     ",\"usage\":{\"input_tokens\":%lld,\"cache_creation_input_tokens\":%lld,"
 		     "\"cache_read_input_tokens\":%lld,\"output_tokens\":%lld}",
@@ -903,8 +799,8 @@ static void write_messages(struct ctx *c, const bool *written)
 			boundary_records(c, i);
 			c->usage.ctx_bytes = 0;
 		}
-		c->usage.ctx_bytes += message_bytes(m);
-		c->seg_bytes += message_bytes(m);
+		c->usage.ctx_bytes += txc_claude_message_bytes(m);
+		c->seg_bytes += txc_claude_message_bytes(m);
 		if (c->summary[i])
 			; /* written as the boundary's summary */
 		else if (m->role == TXC_ROLE_ASSISTANT)
@@ -942,7 +838,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	for (size_t i = 0; i < t->n_messages; i++)
 		if (t->messages[i].role == TXC_ROLE_ASSISTANT && written[i]) /* a summary is a user message */
 			c.last_assistant = i;
-	usage_plan(&c.usage, t, written, c.bound);
+	txc_claude_usage_plan(&c.usage, t, written, c.bound);
 	c.ids.arena = txc_arena_new(0);
 	write_messages(&c, written);
 	/* calls in the very last record may stay open (Claude Code marks them interrupted); once a
