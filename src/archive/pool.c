@@ -42,7 +42,7 @@ static bool write_all(int fd, const char *p, size_t n)
 }
 
 /* A worker ends with _exit; in a coverage build it first writes its gcov counters, which only
- * exit() would, so that its code is counted. */
+ * a normal exit would, so that its code is counted. */
 static _Noreturn void worker_exit(void)
 {
 #ifdef TXC_COVERAGE
