@@ -386,35 +386,50 @@ static struct txc_archive_item *archive_items(const struct cli_args *a, const st
 	return it;
 }
 
-/* --install alone: each session installed for Claude Code, no folder. */
-static void install_all(struct export_run *x, struct txc_archive_result *res)
+/* One session installed for Claude Code (--install alone) */
+static void install_one_session(struct export_run *x, size_t i, struct txc_archive_result *res)
 {
 	static const enum txc_archive_outcome map[] = {
 		[CLI_INST_NEW] = TXC_ARCHIVE_NEW,         [CLI_INST_UPDATED] = TXC_ARCHIVE_UPDATED,
 		[CLI_INST_SAME] = TXC_ARCHIVE_SAME,       [CLI_INST_EMPTY] = TXC_ARCHIVE_SKIPPED,
 		[CLI_INST_REFUSED] = TXC_ARCHIVE_REFUSED, [CLI_INST_FAILED] = TXC_ARCHIVE_FAILED};
-	for (size_t i = 0; i < x->n; i++) {
-		const struct cli_session *s = &x->v[i];
-		struct txc_diag d = {0};
-		int rc = txc_store_load(x->st->v[s->store].s, &s->id, cli_load_flags(x->a, x->ops), &x->cur, &d);
-		enum txc_archive_outcome oc = TXC_ARCHIVE_FAILED;
-		x->res = CLI_INST_NEW;
-		if (rc == 0 && x->a->dry_run) {
-			struct txc_buf line = TXC_BUF_INIT; /* the id is the transcript's: never raw */
-			cli_safe_text(&line, s->id.text.ptr, s->id.text.len, true);
-			printf("install %s\n", line.buf);
-			txc_buf_release(&line);
-		} else if (rc == 0) {
-			cli_redact_transcript(x->a, x->cur);
-			install_one(x, i, &d);
-		}
-		if (rc == 0)
-			oc = map[x->res];
-		res->count[oc]++;
-		res->failed |= oc == TXC_ARCHIVE_FAILED || oc == TXC_ARCHIVE_REFUSED;
-		release_cb(x, i);
-		said_cb(x, i, oc, rc, &d);
+	const struct cli_session *s = &x->v[i];
+	struct txc_diag d = {0};
+	int rc = txc_store_load(x->st->v[s->store].s, &s->id, cli_load_flags(x->a, x->ops), &x->cur, &d);
+	enum txc_archive_outcome oc = TXC_ARCHIVE_FAILED;
+	x->res = CLI_INST_NEW;
+	if (rc == 0 && x->a->dry_run) {
+		struct txc_buf line = TXC_BUF_INIT; /* the id is the transcript's: never raw */
+		cli_safe_text(&line, s->id.text.ptr, s->id.text.len, true);
+		printf("install %s\n", line.buf);
+		txc_buf_release(&line);
+	} else if (rc == 0) {
+		cli_redact_transcript(x->a, x->cur);
+		install_one(x, i, &d);
 	}
+	if (rc == 0)
+		oc = map[x->res];
+	res->count[oc]++;
+	res->failed |= oc == TXC_ARCHIVE_FAILED || oc == TXC_ARCHIVE_REFUSED;
+	release_cb(x, i);
+	said_cb(x, i, oc, rc, &d);
+}
+
+/* --install alone: each session installed for Claude Code, no folder, in Hermes's export order
+ * when it matters (as the archive asks for it); 0, or an error with d set when it cannot be had. */
+static int install_all(struct export_run *x, struct txc_archive_result *res, struct txc_diag *d)
+{
+	size_t *perm = txc_xmalloc((x->n ? x->n : 1) * sizeof(*perm));
+	for (size_t k = 0; k < x->n; k++)
+		perm[k] = k;
+	if ((x->n > 1 || x->a->dry_run) && order_cb(x, perm, d) != 0) {
+		free(perm);
+		return d->code;
+	}
+	for (size_t k = 0; k < x->n; k++)
+		install_one_session(x, perm[k], res);
+	free(perm);
+	return 0;
 }
 
 static struct txc_archive_opts archive_opts(const struct cli_args *a, const struct txc_writer_ops *ops)
@@ -453,7 +468,9 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 	x.t0 = mono_now();
 	struct txc_archive_result res = {0};
 	if (a->out_dir == NULL) {
-		install_all(&x, &res);
+		int rc = install_all(&x, &res, d);
+		if (rc != 0)
+			return rc;
 	} else {
 		struct txc_arena *ar = txc_arena_new(0);
 		struct txc_archive_item *items = archive_items(a, st, v, n, ar);
