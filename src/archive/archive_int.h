@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "txc/archive.h"
+#include "txc/strmap.h"
 
 struct asset_rec {
 	char *path; /* relative to DIR */
@@ -40,12 +41,11 @@ struct entry {
 	bool touched, dropped;
 };
 
-/* Entry indices hashed by path or by session (a bulk run looks both up once per session, so a
- * scan was n^2 over 100,000 sessions): open addressing, 1 + index, 0 empty.  A key may have
- * several slots and a slot may be stale (an entry dropped or re-recorded): lookups check. */
+/* Entry indices by path or by session (a bulk run looks both up once per session, so a scan was
+ * n^2 over 100,000 sessions).  A key may name several entries and an entry listed under a key may
+ * have another key now (dropped, or re-recorded): lookups check. */
 struct eindex {
-	size_t *slot;
-	size_t cap, used;
+	struct txc_strmap map; /* key -> num: its first entry + 1; ptr: the others (manifest.c) */
 };
 
 struct manifest {

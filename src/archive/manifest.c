@@ -14,14 +14,7 @@
 
 #include "archive_int.h"
 #include "txc/json.h"
-
-static size_t key_hash(const char *p, size_t len)
-{
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
-	return (size_t)h;
-}
+#include "txc/strmap.h"
 
 static struct txc_str entry_key(const struct entry *e, bool by_session)
 {
@@ -30,41 +23,46 @@ static struct txc_str entry_key(const struct entry *e, bool by_session)
 	return (struct txc_str){e->path, e->path_len};
 }
 
+/* The indices a key has had beyond its first (strmap's num holds the first + 1). */
+struct more {
+	size_t n, cap;
+	size_t v[];
+};
+
 void eindex_put(struct eindex *x, const struct manifest *m, size_t i, bool by_session)
 {
 	struct txc_str k = entry_key(&m->v[i], by_session);
 	if (k.ptr == NULL)
+		return; /* (the key is the entry's, in the manifest's arena: it outlives the map) */
+	struct txc_strmap_entry *e = txc_strmap_put(&x->map, k.ptr, k.len, NULL);
+	struct more *mo = e->ptr;
+	if (e->num == 0 || e->num == i + 1 || (mo != NULL && mo->v[mo->n - 1] == i)) {
+		e->num = e->num ? e->num : i + 1;
 		return;
-	if (2 * (x->used + 1) > x->cap) { /* rebuilt from the entries as they are now */
-		free(x->slot);
-		x->cap = x->cap ? x->cap * 2 : 64;
-		while (2 * (m->n + 1) > x->cap)
-			x->cap *= 2;
-		x->slot = txc_xcalloc(x->cap, sizeof(*x->slot));
-		x->used = 0;
-		for (size_t j = 0; j < m->n; j++)
-			if (j != i)
-				eindex_put(x, m, j, by_session);
 	}
-	size_t h = key_hash(k.ptr, k.len) & (x->cap - 1);
-	while (x->slot[h])
-		h = (h + 1) & (x->cap - 1);
-	x->slot[h] = i + 1;
-	x->used++;
+	if (mo == NULL || mo->n == mo->cap) {
+		size_t cap = mo ? 2 * mo->cap : 2;
+		mo = txc_xrealloc(mo, sizeof(*mo) + cap * sizeof(mo->v[0]));
+		mo->n = e->ptr ? mo->n : 0;
+		mo->cap = cap;
+		e->ptr = mo;
+	}
+	mo->v[mo->n++] = i;
 }
 
-/* the indices of the entries whose key (path or session) is key/len, ascending; *n */
+/* the indices of the entries whose key (path or session) is key/len now, ascending; *n */
 size_t *eindex_get(const struct eindex *x, const struct manifest *m, const char *key, size_t len, bool by_session,
 		   size_t *n)
 {
-	size_t *v = NULL;
+	const struct txc_strmap_entry *e = txc_strmap_get(&x->map, key, len);
+	const struct more *mo = e ? e->ptr : NULL;
+	size_t *v = NULL, total = e ? 1 + (mo ? mo->n : 0) : 0;
 	*n = 0;
-	for (size_t h = x->cap ? key_hash(key, len) & (x->cap - 1) : 0; x->cap && x->slot[h];
-	     h = (h + 1) & (x->cap - 1)) {
-		struct txc_str k = entry_key(&m->v[x->slot[h] - 1], by_session);
+	for (size_t c = 0; c < total; c++) {
+		size_t at = 0, i = c == 0 ? e->num - 1 : mo->v[c - 1];
+		struct txc_str k = entry_key(&m->v[i], by_session); /* (an entry re-recorded since has another) */
 		if (k.ptr == NULL || k.len != len || memcmp(k.ptr, key, len) != 0)
 			continue;
-		size_t at = 0, i = x->slot[h] - 1;
 		while (at < *n && v[at] < i)
 			at++;
 		if (at < *n && v[at] == i)
@@ -77,17 +75,17 @@ size_t *eindex_get(const struct eindex *x, const struct manifest *m, const char 
 	return v;
 }
 
-/* The first entry (lowest index) for path that was not dropped: probed in place, no list built
- * (it is looked up for every session of every run) */
+/* The first entry (lowest index) for path that was not dropped: no list built (it is looked up
+ * for every session of every run) */
 struct entry *manifest_find(struct manifest *m, const char *path)
 {
-	const struct eindex *x = &m->by_path;
 	size_t len = strlen(path), best = SIZE_MAX;
-	for (size_t h = x->cap ? key_hash(path, len) & (x->cap - 1) : 0; x->cap && x->slot[h];
-	     h = (h + 1) & (x->cap - 1)) {
-		size_t i = x->slot[h] - 1;
-		const struct entry *e = &m->v[i];
-		if (i < best && !e->dropped && e->path_len == len && memcmp(e->path, path, len) == 0)
+	const struct txc_strmap_entry *e = txc_strmap_get(&m->by_path.map, path, len);
+	const struct more *mo = e ? e->ptr : NULL;
+	for (size_t c = 0, total = e ? 1 + (mo ? mo->n : 0) : 0; c < total; c++) {
+		size_t i = c == 0 ? e->num - 1 : mo->v[c - 1];
+		const struct entry *en = &m->v[i];
+		if (i < best && !en->dropped && en->path_len == len && memcmp(en->path, path, len) == 0)
 			best = i;
 	}
 	return best == SIZE_MAX ? NULL : &m->v[best];
@@ -282,8 +280,10 @@ static int cmp_entry(const void *a, const void *b)
 
 static void eindex_free(struct eindex *x)
 {
-	free(x->slot);
-	*x = (struct eindex){0};
+	struct txc_strmap_entry *e;
+	for (size_t at = 0; (e = txc_strmap_next(&x->map, &at)) != NULL;)
+		free(e->ptr);
+	txc_strmap_free(&x->map);
 }
 
 /* Whether file holds exactly these bytes (a re-run that changed nothing leaves the manifest alone). */
