@@ -107,6 +107,7 @@ struct txc_archive_opts {
 	unsigned load_flags;
 	const struct txc_write_opts *w;
 	bool redact;
+	const char *key_extra; /* a line more (e.g. the pipeline's options), NULL for none: old keys stay */
 	/* warnings (TXC_W_KEPT_CHANGED, TXC_W_MANIFEST_REPLACED) go to this hook, as txc_diag's */
 	void (*warn)(void *ctx, enum txc_warn w, const char *where, size_t n);
 	void *warn_ctx;

@@ -181,6 +181,8 @@ void render_key(struct arun *r, const struct txc_archive_item *it, char out[33])
 	txc_buf_addf(&b, "\n%s\n%d", w->utc ? "" : r->tz, (int)r->o->redact);
 	if (r->o->writer->opts & TXC_WOPT_HERMES_FORMAT) /* only there: other formats keep their keys */
 		txc_buf_addf(&b, "\nhermes-format %d", (int)w->hermes_format);
+	if (r->o->key_extra != NULL)
+		txc_buf_addf(&b, "\n%s", r->o->key_extra);
 	unsigned char h[32];
 	txc_sha256(b.buf, b.len, h);
 	txc_hex(out, h, 16);
