@@ -65,7 +65,9 @@ static bool under_dir(const char *dir, const char *full)
 	size_t n = rd ? strlen(rd) : 0;
 	bool ok = rd != NULL && rp != NULL && strncmp(rp, rd, n) == 0 &&
 		  (rp[n] == '\0' || rp[n] == '/' || (n == 1 && rd[0] == '/'));
-	free(parent), free(rd), free(rp);
+	free(parent);
+	free(rd);
+	free(rp);
 	return ok;
 }
 
