@@ -209,6 +209,12 @@ void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
 			"left out",
 			n, n == 1 ? "" : "s", where);
 		break;
+	case TXC_W_KEPT_CHANGED:
+		cli_warn("kept '%s': it changed since txc wrote it (it is no longer in the manifest)", where);
+		break;
+	case TXC_W_MANIFEST_REPLACED:
+		cli_warn("'%s' is not txc's manifest (line %zu); it will be replaced (--force)", where, n);
+		break;
 	}
 }
 

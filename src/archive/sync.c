@@ -1,0 +1,215 @@
+/*
+ * sync.c - txc_archive_sync: DIR opened (made, locked, a stopped run's leftovers swept, the
+ * manifest read), every session planned, the ones to render rendered (here, or by -j workers
+ * while this process decides on each and records it, in session order), then the index page,
+ * the manifest and the mark.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "archive_int.h"
+#include "pool.h"
+
+static enum txc_archive_outcome failed(int code)
+{
+	return code == TXC_E_REFUSED ? TXC_ARCHIVE_REFUSED : TXC_ARCHIVE_FAILED;
+}
+
+/* ---- -j N: the pool's jobs, in a worker process ---- */
+
+static void worker_init(void *ctx)
+{
+	struct arun *r = ctx;
+	if (r->ops->worker_init != NULL)
+		r->ops->worker_init(r->ctx);
+}
+
+static void worker_fini(void *ctx)
+{
+	struct arun *r = ctx;
+	if (r->ops->worker_fini != NULL)
+		r->ops->worker_fini(r->ctx);
+}
+
+static void worker_job(void *ctx, size_t i, struct txc_buf *msg)
+{
+	struct arun *r = ctx;
+	struct rendered rd;
+	struct txc_diag d = {0};
+	int rrc;
+	enum txc_archive_outcome oc = render_one(r, i, r->plan[i].rel.buf, &rd, &rrc, &d);
+	send_rendered(msg, rrc, oc, &d, &rd);
+	rendered_release(r, &rd);
+	r->ops->release(r->ctx, i);
+}
+
+static const struct txc_pool_ops pool_ops = {worker_init, worker_job, worker_fini};
+
+/* ---- the plan ---- */
+
+/* Names, keys and a stat per file (cheap): what each session needs; the number to render. */
+static size_t plan_all(struct arun *r, size_t n)
+{
+	size_t renders = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct txc_archive_item *it = &r->items[i];
+		struct plan *p = &r->plan[i];
+		if (it->in_folder)
+			txc_buf_addf(&p->rel, "%s/", it->profile);
+		plan_file_name(&p->rel, &it->id, it->title, r->o->writer->ext);
+		render_key(r, it, p->render);
+		memcpy(r->cur_render, p->render, sizeof(r->cur_render));
+		/* --force renders everything again (a message row edited in place is not in the fingerprint) */
+		p->skip = !r->o->rerender && !r->o->force && up_to_date(r, it, p->rel.buf);
+		renders += !p->skip;
+	}
+	return renders;
+}
+
+/* The order to go through the items: the caller's when it matters (it is seen in what the run
+ * says about the sessions it renders, and in every line of a dry run), else as given. */
+static int plan_order(struct arun *r, size_t n, size_t renders, size_t **ord, struct txc_diag *d)
+{
+	*ord = txc_xmalloc((n ? n : 1) * sizeof(**ord));
+	for (size_t k = 0; k < n; k++)
+		(*ord)[k] = k;
+	if ((renders > 1 || r->o->dry_run) && r->ops->order != NULL)
+		return r->ops->order(r->ctx, *ord, d);
+	return 0;
+}
+
+/* ---- one session ---- */
+
+/* Known unchanged without rendering it */
+static enum txc_archive_outcome skipped(struct arun *r, const struct txc_archive_item *it, const char *rel)
+{
+	r->res->skipped++;
+	if (r->o->dry_run) {
+		struct txc_buf full = TXC_BUF_INIT;
+		txc_buf_addf(&full, "%s/%s", r->o->dir, rel);
+		r->ops->dry_line(r->ctx, "same", full.buf);
+		txc_buf_release(&full);
+	}
+	drop_stale(r, rel, it->id.text, it->profile); /* a run stopped before it did */
+	return TXC_ARCHIVE_SAME;
+}
+
+static enum txc_archive_outcome one_session(struct arun *r, struct txc_pool *pool, struct txc_buf *msg, size_t i,
+					    int *rrc, struct txc_diag *d)
+{
+	const struct txc_archive_item *it = &r->items[i];
+	const char *rel = r->plan[i].rel.buf;
+	r->cur_fp = it->fingerprint;
+	memcpy(r->cur_render, r->plan[i].render, sizeof(r->cur_render));
+	*rrc = 0;
+	if (r->plan[i].skip)
+		return skipped(r, it, rel);
+	struct rendered rd;
+	enum txc_archive_outcome oc;
+	if (pool->n > 0) {
+		memset(&rd, 0, sizeof(rd));
+		txc_buf_addf(&rd.path, "%s/%s", r->o->dir, rel);
+		assets_init(&rd.assets, rd.path.buf);
+		bool got = txc_pool_next(pool, msg);
+		oc = receive_rendered(msg->buf, msg->len, got, &rd, rrc, d);
+	} else {
+		oc = render_one(r, i, rel, &rd, rrc, d);
+	}
+	if (oc == TXC_ARCHIVE_NEW)
+		oc = finish_one(r, it, rel, &rd, d);
+	if (oc != TXC_ARCHIVE_FAILED && oc != TXC_ARCHIVE_REFUSED) {
+		drop_stale(r, rel, it->id.text, it->profile);
+		if (r->ops->accept(r->ctx, i, rd.note.buf, rd.note.len, d) != 0)
+			oc = failed(d->code);
+	}
+	rendered_release(r, &rd);
+	r->ops->release(r->ctx, i);
+	return oc;
+}
+
+/* Every session, in order: rendered here or by the workers, decided on and recorded here. */
+static void run_all(struct arun *r, const size_t *ord, size_t n, size_t renders)
+{
+	if (renders > 0)
+		mark_running(r);
+	size_t *todo = txc_xmalloc((n ? n : 1) * sizeof(*todo)), n_todo = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!r->plan[ord[k]].skip)
+			todo[n_todo++] = ord[k];
+	struct txc_pool pool;
+	long jobs = r->o->dry_run ? 1 : r->o->jobs; /* --dry-run prints: one process's work */
+	txc_pool_start(&pool, jobs > 0 ? (size_t)jobs : 1, todo, n_todo, &pool_ops, r, r->dir_fd);
+	free(todo);
+	if (pool.killed)
+		r->swept = false; /* (their temporary files are removed at the end) */
+	struct txc_buf msg = TXC_BUF_INIT;
+	for (size_t k = 0; k < n; k++) {
+		struct txc_diag d1 = {0};
+		int rrc;
+		enum txc_archive_outcome oc = one_session(r, &pool, &msg, ord[k], &rrc, &d1);
+		r->res->count[oc]++;
+		r->res->failed |= oc == TXC_ARCHIVE_FAILED || oc == TXC_ARCHIVE_REFUSED;
+		r->ops->said(r->ctx, ord[k], oc, rrc, &d1);
+	}
+	txc_buf_release(&msg);
+	txc_pool_stop(&pool);
+}
+
+/* ---- the end of a run ---- */
+
+/* The index page, the manifest, the mark; DIR closed (its lock released). */
+static void finish_run(struct arun *r, const char *manifest)
+{
+	struct txc_archive_result *res = r->res;
+	size_t kept = res->count[TXC_ARCHIVE_NEW] + res->count[TXC_ARCHIVE_UPDATED] + res->count[TXC_ARCHIVE_SAME];
+	if (!r->o->dry_run && r->o->writer->index != NULL && kept > 0 && write_index(r, &res->index_d) != 0) {
+		res->index_bad = !res->failed; /* as a session's file: said, left alone, the run fails */
+		res->failed = true;
+	}
+	if (!r->o->dry_run && (kept > 0 || r->m.n > 0) && manifest_write(r, manifest, &res->manifest_d) != 0)
+		res->failed = true;
+	unmark_running(r);
+}
+
+static void free_run(struct arun *r, char *manifest, size_t n, size_t *ord)
+{
+	for (size_t i = 0; i < n; i++)
+		txc_buf_release(&r->plan[i].rel);
+	free(r->plan);
+	free(ord);
+	free(r->tz);
+	free(manifest);
+	manifest_free(&r->m);
+	if (r->dir_fd >= 0)
+		close(r->dir_fd); /* (the lock, or a dry run's) */
+}
+
+int txc_archive_sync(const struct txc_archive_opts *o, const struct txc_archive_ops *ops, void *ctx,
+		     const struct txc_archive_item *items, size_t n, struct txc_archive_result *res, struct txc_diag *d)
+{
+	struct arun r = {.o = o, .ops = ops, .ctx = ctx, .items = items, .res = res, .dir_fd = -1, .kill_left = -1};
+	r.m.journal = -2;
+	memset(res, 0, sizeof(*res));
+	char *manifest = NULL;
+	size_t *ord = NULL;
+	if (open_dir(&r, &manifest, d) != 0) {
+		free_run(&r, manifest, 0, ord);
+		return d->code;
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	txc_time_iso_ms(r.stamp, (double)now.tv_sec + now.tv_nsec / 1e9);
+	r.tz = local_tz();
+	r.plan = txc_xcalloc(n ? n : 1, sizeof(*r.plan));
+	size_t renders = plan_all(&r, n);
+	if (plan_order(&r, n, renders, &ord, d) != 0) {
+		free_run(&r, manifest, n, ord);
+		return d->code;
+	}
+	run_all(&r, ord, n, renders);
+	finish_run(&r, manifest);
+	free_run(&r, manifest, n, ord);
+	return 0;
+}
