@@ -190,7 +190,7 @@ void cli_terminal_opts(struct cli_args *a, bool to_stdout);
 int cli_page(const char *p, size_t len);
 /*
  * --follow (follow.c): the session, then each new message as it is committed, until the
- * session ends, its store goes away, or SIGINT/SIGTERM; d set on failure.
+ * session ends, is deleted (TXC_E_NOTFOUND), its store goes away, or SIGINT/SIGTERM; d set on failure.
  */
 enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, struct txc_diag *d);
 /* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */
