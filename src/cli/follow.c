@@ -323,7 +323,8 @@ static enum txc_err follow_loop(struct follow *f, struct txc_out *out, struct tx
 			/* The store was read and has no row for the session: deleted, it will not come back.
 			 * (A store that cannot be read, or one put in its place without the session, is a
 			 * failing poll: retried, as the session may come back with the store.) */
-			txc_diag_set(d, TXC_E_NOTFOUND, "the session '%.*s' is no longer in '%s' (deleted); stopped following",
+			txc_diag_set(d, TXC_E_NOTFOUND,
+				     "the session '%.*s' is no longer in '%s' (deleted); stopped following",
 				     (int)f->id.text.len, f->id.text.ptr, path);
 			rc = TXC_E_NOTFOUND;
 			break;
