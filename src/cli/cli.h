@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "files.h"
 #include "locate.h"
+#include "output.h"
 
 #define TXC_VERSION "0.2.0"
 
@@ -171,23 +172,11 @@ bool cli_select_order_later(const struct cli_args *a, unsigned cmd, const struct
 /* The order cli_select_sessions() would have given: perm[k] is the index in v of the k-th. */
 enum txc_err cli_select_export_order(struct cli_stores *st, const struct cli_session *v, size_t n, size_t *perm,
 				     struct txc_diag *d);
-/* stdout as a txc_out; on a terminal every byte goes through cli_safe_text (pipes stay exact).
- * cli_out_finish flushes it (and what a cut UTF-8 sequence held back): 0 or -1 (out->err). */
-struct cli_tty {
-	char carry[4];
-	size_t n_carry;
-};
-void cli_out_stdout(struct txc_out *out, struct cli_tty *tty);
-int cli_out_finish(struct txc_out *out);
 /*
- * The convert path (cmd_convert.c) that view shares: SESSION (a->pos[0]) with the writer ops,
+ * The convert path (convert_run.c) that convert and view share: SESSION (a->pos[0]) with the writer ops,
  * to stdout or -o FILE, paged when a->pager, followed with a->follow; the exit status.
  */
 int cli_convert_run(unsigned cmd, struct cli_args *a, const struct txc_writer_ops *ops);
-/* The write options that depend on where the output goes: --width and colour for a terminal writer. */
-void cli_terminal_opts(struct cli_args *a, bool to_stdout);
-/* Through the pager when stdout is a terminal and p is taller than it (cmd_view.c); 0, or -1 (errno). */
-int cli_page(const char *p, size_t len);
 /*
  * --follow (follow.c): the session, then each new message as it is committed, until the
  * session ends, is deleted (TXC_E_NOTFOUND), its store goes away, or SIGINT/SIGTERM; d set on failure.

@@ -381,7 +381,7 @@ enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, st
 		return rc;
 	}
 	cli_write_opts_finish(a, false);
-	cli_terminal_opts(a, true);
+	cli_terminal_opts(&a->w, true);
 	a->w.scope = cli_profile_scope(f.profile);
 	a->w.part = &part;
 	if (a->lineage)
