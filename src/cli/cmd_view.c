@@ -30,7 +30,7 @@ static int most_recent(struct cli_args *a, char **keep)
 	a->sel.order_set = true;
 	enum txc_err rc = cli_stores_open(a, &st, &d);
 	if (rc == TXC_OK)
-		rc = cli_select_sessions(a, CMD_VIEW, &st, ar, &v, &n, &more, &d);
+		rc = cli_select_sessions(a, &cmd_view, &st, ar, &v, &n, &more, &d);
 	if (rc == TXC_OK && n == 0) {
 		txc_diag_set(&d, TXC_E_NOTFOUND, "no session matches");
 		rc = TXC_E_NOTFOUND;
@@ -43,16 +43,16 @@ static int most_recent(struct cli_args *a, char **keep)
 	return rc == TXC_OK ? 0 : cli_fail(&d);
 }
 
-int cmd_view(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct cli_args a;
 	int rc;
-	if (!cli_begin(CMD_VIEW, argc, argv, &a, &rc))
+	if (!cli_begin(&cmd_view, argc, argv, &a, &rc))
 		return rc;
 	if (a.n_pos > 1)
-		return cli_usage(CMD_VIEW, "give at most one SESSION");
+		return cli_usage(cmd_view.name, "give at most one SESSION");
 	const struct txc_writer_ops *ops = terminal_writer();
-	if ((rc = cli_check_writer(CMD_VIEW, &a, ops)) != 0)
+	if ((rc = cli_check_writer(&cmd_view, &a, ops)) != 0)
 		return rc;
 	char *id = NULL, *pos[1];
 	if (a.n_pos == 0) {
@@ -63,7 +63,29 @@ int cmd_view(int argc, char **argv)
 		a.n_pos = 1;
 	}
 	a.pager = !a.no_pager && !a.follow;
-	rc = cli_convert_run(CMD_VIEW, &a, ops);
+	rc = cli_convert_run(cmd_view.name, &a, ops);
 	free(id);
 	return rc;
 }
+
+/* the options `txc view` takes (help lists them in the catalogue's order) */
+static const struct cli_opt *const options[] = {
+	CLI_STORE_OPTIONS, CLI_FILTER_OPTIONS, CLI_COMMON_OPTIONS, CLI_RENDER_OPTIONS, CLI_FOLLOW_OPTIONS,
+	&cli_opt_no_pager, &cli_opt_lineage,   &cli_opt_children,  &cli_opt_redact,    NULL,
+};
+
+const struct cli_cmd_info cmd_view = {
+	.name = "view",
+	.usage = "[SESSION] [options]",
+	.summary = "read a session in the terminal (paged; --follow for a live one)",
+	.about = "Show a session for reading in a terminal: headings with message numbers (ID#N, as\n"
+		 "txc search numbers them) and times, text wrapped to the terminal's width, each tool\n"
+		 "call on one line with its result under it.  Without SESSION: the most recently\n"
+		 "active session of those the filters select.  Paged ($TXC_PAGER, else $PAGER, else\n"
+		 "less -FRX) when standard output is a terminal and the session is taller than it;\n"
+		 "never in a pipe, where the text is plain.  --follow keeps printing each new message\n"
+		 "until the session ends (never paged).\n",
+	.run = run,
+	.opts = options,
+	.flags = CLI_CMD_SESSION_ARG,
+};

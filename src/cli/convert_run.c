@@ -246,7 +246,7 @@ static void convert_range_arg(struct cli_args *a, struct convert_src *src, char 
 	src->ranged = true;
 }
 
-int cli_convert_run(unsigned cmd, struct cli_args *a, const struct txc_writer_ops *ops)
+int cli_convert_run(const char *cmd, struct cli_args *a, const struct txc_writer_ops *ops)
 {
 	struct txc_diag d = {0}, bad_range = {0};
 	struct convert_src src;
