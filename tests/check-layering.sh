@@ -75,6 +75,11 @@ else
 	fi
 fi
 
+# diag.c is below the tables: it words a usage error with the command's name it is given and
+# never looks a command up (it did, and options.c -> diag.c -> options.c was a circle).
+checks=$((checks + 1))
+report "diag.c reads the command tables: " "$(grep -nE '\bcli_(command|commands|command_named|options|cmd_takes)\(' src/cli/diag.c)"
+
 # Commands call no command: a cmd_<name>.o exports its command (cmd_<name>) and nothing else, so
 # no other object (another cmd_*.c, follow.c, a helper) can call into it; what commands share
 # lives below them (output.c, convert_run.c, select.c, ...).
