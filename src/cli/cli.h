@@ -1,7 +1,7 @@
 /*
- * cli.h - private to src/cli: the command and option tables and the parsed
- * arguments (options.c), the selection (select.c), the Claude Code install
- * (install.c); it includes the headers of diag.c, locate.c and files.c.
+ * cli.h - private to src/cli: the parsed arguments (options.c), the selection (select.c),
+ * the Claude Code install (install.c), the convert path (convert_run.c); it includes the
+ * headers of the tables (options.h, commands.h), diag.c, locate.c, files.c and output.c.
  */
 #ifndef TXC_CLI_H
 #define TXC_CLI_H

@@ -8,7 +8,7 @@
 
 #include "options.h"
 
-/* A run function gets the arguments from the command's name on and returns the exit status. */
+/* A row's run function gets the arguments from the command's name on and returns the exit status. */
 extern const struct cli_cmd_info cmd_list, cmd_convert, cmd_export, cmd_artifacts, cmd_search, cmd_view;
 int cmd_completions(int argc, char **argv); /* completions.c */
 int cmd_help(int argc, char **argv);        /* main.c */
