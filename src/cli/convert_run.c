@@ -141,7 +141,7 @@ static enum txc_err convert_open(struct cli_args *a, const struct txc_writer_ops
 	return rc;
 }
 
-/* Idempotent: convert_write closes early, cmd_convert at the end whatever happened. */
+/* Idempotent: convert_write closes early, cli_convert_run at the end whatever happened. */
 static void convert_close(struct convert_src *src)
 {
 	if (src->stream)
