@@ -45,7 +45,7 @@ no_include() { # layer "files..." "header|header..."
 	done
 }
 checks=$((checks + 1))
-cli_h='cli/[a-z_]+\.h|cli\.h|commands\.h|locate\.h|files\.h'
+cli_h='cli/[a-z_]+\.h|cli\.h|commands\.h|locate\.h|files\.h|output\.h'
 report "" "$(
 	no_include util "$(find src/util -name '*.[ch]') include/txc/util.h include/txc/json.h include/txc/diag.h" \
 		"model\.h|artifacts\.h|redact\.h|reader\.h|http\.h|source\.h|writer\.h|archive\.h|$cli_h"
@@ -76,6 +76,31 @@ else
 				[ "$sym" = "txc_writer_${w#writer_}" ] && continue
 				case $sym in __*) continue ;; esac # the compiler's (sanitizers, coverage), not ours
 				fail "$w.o exports $sym: a writer exports its ops struct only"
+			done
+		done
+	fi
+fi
+
+# diag.c is below the tables: it words a usage error with the command's name it is given and
+# never looks a command up (it did, and options.c -> diag.c -> options.c was a circle).
+checks=$((checks + 1))
+report "diag.c reads the command tables: " "$(grep -nE '\bcli_(command|commands|command_named|options|cmd_takes)\(' src/cli/diag.c)"
+
+# Commands call no command: a cmd_<name>.o exports its command (cmd_<name>) and nothing else, so
+# no other object (another cmd_*.c, follow.c, a helper) can call into it; what commands share
+# lives below them (output.c, convert_run.c, select.c, ...).
+if [ -n "$build" ] && command -v nm > /dev/null; then
+	objs=$(find "$build" -path '*src/cli/cmd_*.o' 2> /dev/null)
+	if [ -z "$objs" ]; then
+		echo "layering: skipped the command exports check (no command objects under $build)"
+	else
+		checks=$((checks + 1))
+		for o in $objs; do
+			c=$(basename "$o" | sed 's/\.c\.o$//; s/\.o$//')
+			for sym in $(nm -g --defined-only "$o" | awk '{print $3}'); do
+				[ "$sym" = "$c" ] && continue
+				case $sym in __*) continue ;; esac
+				fail "$c.o exports $sym: a command exports its entry point only (shared code goes below the commands)"
 			done
 		done
 	fi

@@ -1,7 +1,7 @@
 /*
- * cli.h - private to src/cli: the command and option tables and the parsed
- * arguments (options.c), the selection (select.c), the Claude Code install
- * (install.c); it includes the headers of diag.c, locate.c and files.c.
+ * cli.h - private to src/cli: the parsed arguments (options.c), the selection (select.c),
+ * the Claude Code install (install.c), the convert path (convert_run.c); it includes the
+ * headers of the tables (options.h, commands.h), diag.c, locate.c, files.c and output.c.
  */
 #ifndef TXC_CLI_H
 #define TXC_CLI_H
@@ -19,36 +19,12 @@
 #include "diag.h"
 #include "files.h"
 #include "locate.h"
+#include "options.h"
+#include "output.h"
 
 #define TXC_VERSION "0.2.0"
 
-/* ---- commands and options (options.c) ---- */
-
-/* flags of a command */
-enum {
-	CLI_CMD_STORE = 1,   /* takes the store options (--db, --home, ...) */
-	CLI_CMD_HIDDEN = 2,  /* not listed or completed: help, version (txc --help, txc --version) */
-	CLI_CMD_REFUSED = 4, /* named only to be refused: listed in txc --help, not completed */
-};
-
-/* One row of the command table: main() runs what it names. */
-struct cli_cmd_info {
-	unsigned cmd; /* its CMD_* bit in the option masks; 0: it takes no options */
-	const char *name, *usage, *summary, *about;
-	int (*run)(int argc, char **argv);
-	unsigned flags;     /* CLI_CMD_* */
-	const char *values; /* completion words of its argument (completions: the shells), or NULL */
-};
-
-struct cli_opt {
-	const char *name;
-	int short_name;
-	int id;
-	const char *arg;    /* metavariable, NULL for a flag */
-	const char *values; /* completion words, "@file", "@dir" or NULL */
-	unsigned cmds;      /* the commands it applies to */
-	const char *help;
-};
+/* ---- the parsed arguments (options.c; the tables: options.h) ---- */
 
 /* Which sessions (list, export): filters and order. */
 struct cli_select {
@@ -96,21 +72,6 @@ struct cli_args {
 	long jobs;                    /* export --out: -j N; 0 when not given (the number of CPUs) */
 };
 
-const struct cli_cmd_info *cli_commands(size_t *n);
-const struct cli_cmd_info *cli_command(unsigned cmd);
-/* The command argv[1] names ("--help", "-h" and "--version" name help and version), or NULL. */
-const struct cli_cmd_info *cli_command_named(const char *arg);
-/* every option of the table (help and completions read it) */
-const struct cli_opt *cli_options(size_t *n);
-/* Whether option o applies to command c (its bit, or a store option of a command that reads a store). */
-bool cli_opt_applies(const struct cli_opt *o, const struct cli_cmd_info *c);
-/* The option's left column in help: "-o, --output FILE". */
-void cli_opt_help(FILE *f, const struct cli_opt *o);
-/* TXC_OK, or TXC_E_USAGE after saying why; --version stops it (a->version). */
-enum txc_err cli_parse(unsigned cmd, int argc, char **argv, struct cli_args *a);
-void cli_help(unsigned cmd, FILE *f);
-/* cli_parse, then --version and --help handled: true, go on; false, stop with exit *status. */
-bool cli_begin(unsigned cmd, int argc, char **argv, struct cli_args *a, int *status);
 /*
  * The write options as every writer gets them, for convert and export alike: --images
  * by where the output goes (files beside a FILE, inline on stdout), and the current
@@ -124,8 +85,6 @@ void cli_write_opts_finish(struct cli_args *a, bool to_file);
 
 /* "claude, hermes or markdown": the writers with every cap in caps (0: all) */
 void cli_format_list(struct txc_buf *b, unsigned caps);
-/* the write option (enum txc_write_opt) that --name sets, or 0 */
-unsigned cli_write_option(const char *name);
 /* the --to completion words, space-separated */
 void cli_format_words(struct txc_buf *b);
 /* TXC_LOAD_* flags to load a session for this writer */
@@ -135,9 +94,9 @@ unsigned cli_load_flags(const struct cli_args *a, const struct txc_writer_ops *o
  * without TXC_WCAP_INSTALL, --images files without TXC_WCAP_ASSETS.  ops NULL:
  * export --json, which takes no write option.  0 when all is well.
  */
-int cli_check_writer(unsigned cmd, const struct cli_args *a, const struct txc_writer_ops *ops);
+int cli_check_writer(const struct cli_cmd_info *c, const struct cli_args *a, const struct txc_writer_ops *ops);
 /* the writer for --to (exit 2 with the list of formats when there is none) */
-int cli_writer_for(unsigned cmd, const char *to, const struct txc_writer_ops **ops);
+int cli_writer_for(const char *cmd, const char *to, const struct txc_writer_ops **ops);
 
 /*
  * Install a converted session for `claude --resume` (install.c); unless quiet, prints what
@@ -161,36 +120,25 @@ struct cli_session {
 /* Parse WHEN (see --help); until: a bare date means the end of that day. */
 int cli_parse_when(const char *s, bool utc, bool until, double now, double *out);
 /* The selected sessions, filtered and ordered, at most --limit (*n_more: how many more matched). */
-enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
-				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
+enum txc_err cli_select_sessions(const struct cli_args *a, const struct cli_cmd_info *c, struct cli_stores *st,
+				 struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more,
+				 struct txc_diag *d);
 /* export --out from one store, without --limit or --order: Hermes's export order (a look at each
  * session's messages) is left to cli_select_export_order(), for a run that says something of two
  * sessions or more (it renders them, or it is a dry run); the sessions come newest first, as
  * `list` shows them. */
-bool cli_select_order_later(const struct cli_args *a, unsigned cmd, const struct cli_stores *st);
+bool cli_select_order_later(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_stores *st);
 /* The order cli_select_sessions() would have given: perm[k] is the index in v of the k-th. */
 enum txc_err cli_select_export_order(struct cli_stores *st, const struct cli_session *v, size_t n, size_t *perm,
 				     struct txc_diag *d);
-/* stdout as a txc_out; on a terminal every byte goes through cli_safe_text (pipes stay exact).
- * cli_out_finish flushes it (and what a cut UTF-8 sequence held back): 0 or -1 (out->err). */
-struct cli_tty {
-	char carry[4];
-	size_t n_carry;
-};
-void cli_out_stdout(struct txc_out *out, struct cli_tty *tty);
-int cli_out_finish(struct txc_out *out);
 /*
- * The convert path (cmd_convert.c) that view shares: SESSION (a->pos[0]) with the writer ops,
+ * The convert path (convert_run.c) that convert and view share: SESSION (a->pos[0]) with the writer ops,
  * to stdout or -o FILE, paged when a->pager, followed with a->follow; the exit status.
  */
-int cli_convert_run(unsigned cmd, struct cli_args *a, const struct txc_writer_ops *ops);
-/* The write options that depend on where the output goes: --width and colour for a terminal writer. */
-void cli_terminal_opts(struct cli_args *a, bool to_stdout);
-/* Through the pager when stdout is a terminal and p is taller than it (cmd_view.c); 0, or -1 (errno). */
-int cli_page(const char *p, size_t len);
+int cli_convert_run(const char *cmd, struct cli_args *a, const struct txc_writer_ops *ops);
 /*
  * --follow (follow.c): the session, then each new message as it is committed, until the
- * session ends, its store goes away, or SIGINT/SIGTERM; d set on failure.
+ * session ends, is deleted (TXC_E_NOTFOUND), its store goes away, or SIGINT/SIGTERM; d set on failure.
  */
 enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, struct txc_diag *d);
 /* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */

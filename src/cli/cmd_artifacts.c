@@ -205,14 +205,14 @@ static void table_out(struct txc_buf *b, const struct txc_transcript *t, const s
 	}
 }
 
-int cmd_artifacts(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct cli_args a;
 	int rc;
-	if (!cli_begin(CMD_ARTIFACTS, argc, argv, &a, &rc))
+	if (!cli_begin(&cmd_artifacts, argc, argv, &a, &rc))
 		return rc;
 	if (a.n_pos != 1)
-		return cli_usage(CMD_ARTIFACTS, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
+		return cli_usage(cmd_artifacts.name, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
 	struct txc_diag d = {0};
 	struct txc_transcript *t = NULL;
 	rc = cli_load_session(&a, TXC_LOAD_MODEL_ONLY, &t, NULL, &d);
@@ -245,3 +245,20 @@ int cmd_artifacts(int argc, char **argv)
 	txc_transcript_free(t);
 	return 0;
 }
+
+/* the options `txc artifacts` takes (help lists them in the catalogue's order) */
+static const struct cli_opt *const options[] = {
+	CLI_STORE_OPTIONS, CLI_COMMON_OPTIONS, &cli_opt_json, &cli_opt_check, &cli_opt_redact, NULL,
+};
+
+const struct cli_cmd_info cmd_artifacts = {
+	.name = "artifacts",
+	.usage = "SESSION [--json] [--check] [--redact]",
+	.summary = "files a session produced or referred to",
+	.about = "List the files, images and links a session produced or referred to, found in its\n"
+		 "assistant and tool messages (MEDIA: tags, screenshot paths, Markdown images and\n"
+		 "links, tool-result keys such as saved_to).  Paths are shown, never opened.\n",
+	.run = run,
+	.opts = options,
+	.flags = CLI_CMD_SESSION_ARG,
+};

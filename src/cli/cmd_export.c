@@ -276,7 +276,7 @@ static void dry_line_cb(void *ctx, const char *verb, const char *path)
 static int order_cb(void *ctx, size_t *perm, struct txc_diag *d)
 {
 	struct export_run *x = ctx;
-	if (!cli_select_order_later(x->a, CMD_EXPORT, x->st))
+	if (!cli_select_order_later(x->a, &cmd_export, x->st))
 		return 0;
 	return cli_select_export_order(x->st, x->v, x->n, perm, d);
 }
@@ -501,34 +501,34 @@ static int missing_out(void)
 {
 	struct txc_buf l = TXC_BUF_INIT;
 	cli_format_list(&l, TXC_WCAP_INSTALL);
-	int rc = cli_usage(CMD_EXPORT, "missing --out DIR (or --install with --to %s)", l.buf);
+	int rc = cli_usage(cmd_export.name, "missing --out DIR (or --install with --to %s)", l.buf);
 	txc_buf_release(&l);
 	return rc;
 }
 
-int cmd_export(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct cli_args a;
 	int rc;
-	if (!cli_begin(CMD_EXPORT, argc, argv, &a, &rc))
+	if (!cli_begin(&cmd_export, argc, argv, &a, &rc))
 		return rc;
 	if (a.n_pos)
-		return cli_usage(CMD_EXPORT, "unexpected argument '%s' (export selects with --since, --title, ...)",
-				 a.pos[0]);
+		return cli_usage(cmd_export.name,
+				 "unexpected argument '%s' (export selects with --since, --title, ...)", a.pos[0]);
 	if (a.json && (a.to || a.out_dir || a.install))
-		return cli_usage(CMD_EXPORT,
+		return cli_usage(cmd_export.name,
 				 "--json prints to stdout; it does not combine with --to, --out or --install");
 	if (!a.json && a.to == NULL)
-		return cli_usage(CMD_EXPORT, "missing --json or --to FORMAT --out DIR");
+		return cli_usage(cmd_export.name, "missing --json or --to FORMAT --out DIR");
 	const struct txc_writer_ops *ops = NULL;
-	if (a.to != NULL && (rc = cli_writer_for(CMD_EXPORT, a.to, &ops)) != 0)
+	if (a.to != NULL && (rc = cli_writer_for(cmd_export.name, a.to, &ops)) != 0)
 		return rc;
-	if ((rc = cli_check_writer(CMD_EXPORT, &a, ops)) != 0)
+	if ((rc = cli_check_writer(&cmd_export, &a, ops)) != 0)
 		return rc;
 	if (a.to != NULL && a.out_dir == NULL && !a.install)
 		return missing_out();
 	if (a.json && (a.dry_run || a.force))
-		return cli_usage(CMD_EXPORT, "--dry-run and --force apply to --out DIR");
+		return cli_usage(cmd_export.name, "--dry-run and --force apply to --out DIR");
 
 	cli_write_opts_finish(&a, ops == NULL || !(ops->caps & TXC_WCAP_ONE_FILE));
 	struct txc_diag d = {0};
@@ -546,7 +546,7 @@ int cmd_export(int argc, char **argv)
 			    sel->limit || sel->order_set);
 	if (a.json && everything && st.n == 1 && !a.all_profiles)
 		rc = export_all_json(&a, st.v[0].s, &d); /* the common case, in memory flat whatever the store's size */
-	else if ((rc = cli_select_sessions(&a, CMD_EXPORT, &st, arena, &v, &n, &more, &d)) == 0)
+	else if ((rc = cli_select_sessions(&a, &cmd_export, &st, arena, &v, &n, &more, &d)) == 0)
 		rc = a.json ? export_json(&a, &st, v, n, a.all_profiles, &d) : export_files(&a, &st, v, n, &d);
 	free(v);
 	txc_arena_free(arena);
@@ -554,3 +554,24 @@ int cmd_export(int argc, char **argv)
 	cli_stores_close(&st);
 	return rc ? cli_fail(&d) : broken ? 1 : 0;
 }
+
+/* the options `txc export` takes (help lists them in the catalogue's order) */
+static const struct cli_opt *const options[] = {
+	CLI_STORE_OPTIONS, CLI_FILTER_OPTIONS, CLI_COMMON_OPTIONS, CLI_WRITE_OPTIONS, &cli_opt_order, &cli_opt_json,
+	&cli_opt_out,      &cli_opt_dry_run,   &cli_opt_progress,  &cli_opt_redact,   &cli_opt_jobs,  NULL,
+};
+
+const struct cli_cmd_info cmd_export = {
+	.name = "export",
+	.usage = "--json | --to FORMAT --out DIR [options]",
+	.summary = "export sessions (JSONL, or files)",
+	.about = "--json prints the selected sessions as JSONL, each line identical to what Hermes\n"
+		 "v0.20.0's `hermes sessions export -` prints (newest activity first), or Hermes\n"
+		 "0.21's (--hermes-format); streamed, whatever a session's size.\n"
+		 "--to FORMAT --out DIR writes one file per session, named <id>-<slug>.<ext>, and\n"
+		 "DIR/manifest.jsonl; a second run rewrites only the sessions that changed.\n",
+	.run = run,
+	.opts = options,
+	.flags = CLI_CMD_EXPORTS,
+	.wopt_own = TXC_WOPT_UTC, /* never refused for a writer: --utc reads --since and --until too */
+};

@@ -208,14 +208,14 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 	txc_buf_release(&b);
 }
 
-int cmd_list(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct cli_args a;
 	int rc;
-	if (!cli_begin(CMD_LIST, argc, argv, &a, &rc))
+	if (!cli_begin(&cmd_list, argc, argv, &a, &rc))
 		return rc;
 	if (a.n_pos > 0) /* cli_source_word took a harness's name */
-		return cli_usage(CMD_LIST, "unknown source '%s' (txc reads: hermes, claude)", a.pos[a.n_pos - 1]);
+		return cli_usage(cmd_list.name, "unknown source '%s' (txc reads: hermes, claude)", a.pos[a.n_pos - 1]);
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);
@@ -232,7 +232,7 @@ int cmd_list(int argc, char **argv)
 	struct txc_arena *arena = txc_arena_new(0);
 	struct cli_session *v = NULL;
 	size_t n = 0, more = 0;
-	rc = cli_select_sessions(&a, CMD_LIST, &st, arena, &v, &n, &more, &d);
+	rc = cli_select_sessions(&a, &cmd_list, &st, arena, &v, &n, &more, &d);
 	/* the links of every store: lineage fields (--json), the tree (--tree) */
 	struct cli_links *lx = txc_xcalloc(st.n + 1, sizeof(*lx));
 	for (size_t i = 0; rc == 0 && (a.json || a.tree) && i < st.n; i++)
@@ -254,3 +254,23 @@ int cmd_list(int argc, char **argv)
 	cli_stores_close(&st);
 	return rc ? cli_fail(&d) : broken ? 1 : 0;
 }
+
+/* the options `txc list` takes (help lists them in the catalogue's order) */
+static const struct cli_opt *const options[] = {
+	CLI_STORE_OPTIONS, CLI_FILTER_OPTIONS, CLI_COMMON_OPTIONS,
+	&cli_opt_archived, &cli_opt_order,     &cli_opt_json,
+	&cli_opt_verbose,  &cli_opt_tree,      NULL,
+};
+
+const struct cli_cmd_info cmd_list = {
+	.name = "list",
+	.usage = "[hermes | claude] [options]",
+	.summary = "list sessions, newest first",
+	.about = "List sessions: id, start time, source, model, messages, title.  A missing\n"
+		 "store is not an error: nothing is listed and stderr says where txc looked.\n",
+	.run = run,
+	.opts = options,
+	.flags = CLI_CMD_HARNESS_WORD,
+	.values = "hermes claude",
+	.wopt_own = TXC_WOPT_UTC, /* never refused for a writer: --utc reads --since and --until too */
+};

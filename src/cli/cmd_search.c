@@ -356,11 +356,12 @@ static int query_of(const struct cli_args *a, struct txc_query *q, char **text)
 	struct txc_diag d = {0};
 	int rc = TXC_E_USAGE;
 	if (b.len > TXC_QUERY_MAX)
-		cli_usage(CMD_SEARCH, "the query is %zu bytes long; at most %d are searched for", b.len, TXC_QUERY_MAX);
+		cli_usage(cmd_search.name, "the query is %zu bytes long; at most %d are searched for", b.len,
+			  TXC_QUERY_MAX);
 	else if (!txc_utf8_valid(b.buf, b.len))
-		cli_usage(CMD_SEARCH, "the query is not valid UTF-8");
+		cli_usage(cmd_search.name, "the query is not valid UTF-8");
 	else if ((rc = txc_query_parse(b.buf, b.len, q, &d)) != TXC_OK)
-		cli_usage(CMD_SEARCH, "%s", d.msg);
+		cli_usage(cmd_search.name, "%s", d.msg);
 	*text = rc == TXC_OK ? txc_xstrdup(b.buf) : NULL;
 	txc_buf_release(&b);
 	return rc;
@@ -432,16 +433,16 @@ static int run_search(struct search_out *o, struct txc_diag *d)
 	return rc;
 }
 
-int cmd_search(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct cli_args a;
 	int rc;
-	if (!cli_begin(CMD_SEARCH, argc, argv, &a, &rc))
+	if (!cli_begin(&cmd_search, argc, argv, &a, &rc))
 		return rc;
 	if (a.n_pos == 0)
-		return cli_usage(CMD_SEARCH, "what to search for is missing: txc search QUERY");
+		return cli_usage(cmd_search.name, "what to search for is missing: txc search QUERY");
 	if (a.json && a.search.sessions)
-		return cli_usage(CMD_SEARCH, "--json and --sessions do not go together");
+		return cli_usage(cmd_search.name, "--json and --sessions do not go together");
 	struct txc_query q;
 	char *text;
 	if (query_of(&a, &q, &text) != TXC_OK)
@@ -464,7 +465,7 @@ int cmd_search(int argc, char **argv)
 		struct cli_args sa = a; /* every selected session: --limit counts hits */
 		sa.sel.limit = 0;
 		sa.json = false;
-		rc = cli_select_sessions(&sa, CMD_SEARCH, &st, arena, &v, &n, &more, &d);
+		rc = cli_select_sessions(&sa, &cmd_search, &st, arena, &v, &n, &more, &d);
 	}
 	if (rc == TXC_OK) {
 		struct search_out o = {.a = &a, .q = &q, .text = text, .st = &st, .sel = v, .n_sel = n};
@@ -483,3 +484,41 @@ int cmd_search(int argc, char **argv)
 	free(text);
 	return rc ? cli_fail(&d) : broken ? 1 : 0;
 }
+
+/* the options `txc search` takes (help lists them in the catalogue's order) */
+static const struct cli_opt *const options[] = {
+	CLI_STORE_OPTIONS,
+	CLI_FILTER_OPTIONS,
+	CLI_COMMON_OPTIONS,
+	&cli_opt_archived,
+	&cli_opt_json,
+	&cli_opt_sessions,
+	&cli_opt_role,
+	&cli_opt_tool,
+	&cli_opt_sort,
+	&cli_opt_include_inactive,
+	&cli_opt_verbose,
+	&cli_opt_redact,
+	NULL,
+};
+
+const struct cli_cmd_info cmd_search = {
+	.name = "search",
+	.usage = "QUERY [options]",
+	.summary = "find messages by their words (the store's own full-text index)",
+	.about = "Find the messages that contain every word of QUERY, in the selected sessions.\n"
+		 "QUERY: words (all must match; case and punctuation do not matter, so chat-send\n"
+		 "finds \"chat send\"), \"exact phrases\", -word or -\"phrase\" to exclude, word* for a\n"
+		 "prefix.  Nothing else is syntax: AND, OR, NOT, col:term, C++ are words and\n"
+		 "punctuation.  Words of CJK or emoji match as substrings.  Hermes's full-text\n"
+		 "index answers when the store has a usable one (its trigram index when no word is\n"
+		 "plain ASCII and every word has 3+ characters), else the rows are scanned (same\n"
+		 "hits, slower); --verbose says which.  A message is matched on what txc shows of it: a\n"
+		 "reply Hermes stored outside content (api_content, codex_message_items), which its\n"
+		 "index does not hold, is scanned on top.  Each hit is ID#N: message N of session ID, counting\n"
+		 "its user, assistant and tool messages (compacted ones too) in order; messages\n"
+		 "rewound away (--include-inactive) have no number.  The Markdown headings show the\n"
+		 "same #N, and `txc convert 'ID#N-M'` converts just those messages.\n",
+	.run = run,
+	.opts = options,
+};

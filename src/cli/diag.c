@@ -218,7 +218,7 @@ void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
 	}
 }
 
-int cli_usage(unsigned cmd, const char *fmt, ...)
+int cli_usage(const char *cmd, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -227,9 +227,8 @@ int cli_usage(unsigned cmd, const char *fmt, ...)
 	va_end(ap);
 	if (n >= (int)sizeof(msg))
 		txc_diag_cut(msg, sizeof(msg) - 1);
-	const struct cli_cmd_info *c = cli_command(cmd);
-	if (c != NULL)
-		cli_error("%s (see 'txc %s --help')", msg, c->name);
+	if (cmd != NULL)
+		cli_error("%s (see 'txc %s --help')", msg, cmd);
 	else
 		cli_error("%s (see 'txc --help')", msg);
 	return 2;

@@ -21,7 +21,7 @@ int cli_fail(const struct txc_diag *d);
 /* The library's warnings (txc_diag.warn), worded. */
 void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n);
 /* For cmd_* only: a usage error naming the command's --help; returns exit status 2. */
-int cli_usage(unsigned cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* fwrite to stdout; on failure the errno is kept for the one error line printed at exit */
 int cli_stdout_write(const char *p, size_t len);
 /* A write to stdout failed with err (errno): reported once at exit. */

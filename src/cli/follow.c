@@ -1,6 +1,7 @@
 /*
  * follow.c - --follow: print a session, then each new message as Hermes
- * commits it, until the session ends, its store goes away, or SIGINT/SIGTERM.
+ * commits it, until the session ends, it is deleted, its store goes away, or
+ * SIGINT/SIGTERM.
  *
  * Gentle on a live store: each poll is one short read transaction
  * (txc_store_load_after: the session row and the rows after the last id
@@ -308,7 +309,8 @@ static enum txc_err follow_loop(struct follow *f, struct txc_out *out, struct tx
 	while (!stop_requested) {
 		struct txc_diag pd = {0};
 		enum txc_err prc = f->open ? TXC_OK : follow_open(f, &pd);
-		if (prc == TXC_OK)
+		bool polled = prc == TXC_OK; /* the store opened and the session named in it: f->id is set */
+		if (polled)
 			prc = poll_once(f, out, first, &ended, first ? d : &pd);
 		if (prc == TXC_OK) {
 			f->failures = 0;
@@ -316,6 +318,15 @@ static enum txc_err follow_loop(struct follow *f, struct txc_out *out, struct tx
 			rc = prc;
 			if (!first)
 				*d = pd;
+			break;
+		} else if (polled && prc == TXC_E_NOTFOUND) {
+			/* The store was read and has no row for the session: deleted, it will not come back.
+			 * (A store that cannot be read, or one put in its place without the session, is a
+			 * failing poll: retried, as the session may come back with the store.) */
+			txc_diag_set(d, TXC_E_NOTFOUND,
+				     "the session '%.*s' is no longer in '%s' (deleted); stopped following",
+				     (int)f->id.text.len, f->id.text.ptr, path);
+			rc = TXC_E_NOTFOUND;
 			break;
 		} else {
 			poll_failed(f, &pd);
@@ -370,7 +381,7 @@ enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, st
 		return rc;
 	}
 	cli_write_opts_finish(a, false);
-	cli_terminal_opts(a, true);
+	cli_terminal_opts(&a->w, true);
 	a->w.scope = cli_profile_scope(f.profile);
 	a->w.part = &part;
 	if (a->lineage)

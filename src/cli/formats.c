@@ -41,7 +41,7 @@ unsigned cli_load_flags(const struct cli_args *a, const struct txc_writer_ops *o
 	return flags;
 }
 
-int cli_writer_for(unsigned cmd, const char *to, const struct txc_writer_ops **ops)
+int cli_writer_for(const char *cmd, const char *to, const struct txc_writer_ops **ops)
 {
 	*ops = txc_writer_lookup(to);
 	if (*ops != NULL)
@@ -54,44 +54,26 @@ int cli_writer_for(unsigned cmd, const char *to, const struct txc_writer_ops **o
 }
 
 /*
- * The options that set a write option.  A writer that does not read one refuses
- * it, except in the commands of .other, where the option means more (--utc also
- * reads --since and --until).
+ * The write options (an option row's .wopt says which it sets), in the order a refusal looks
+ * for them.  A writer that does not read one refuses it, except in a command that reads it
+ * itself (.wopt_own: --utc also reads --since and --until).
  */
-static const struct write_option {
-	const char *name;
-	unsigned wopt, other;
-} wopts[] = {
-	{"reasoning", TXC_WOPT_REASONING, 0},
-	{"detail", TXC_WOPT_DETAIL, 0},
-	{"max-output-lines", TXC_WOPT_MAX_LINES, 0},
-	{"images", TXC_WOPT_IMAGES, 0},
-	{"include-compacted", TXC_WOPT_COMPACTED, 0},
-	{"utc", TXC_WOPT_UTC, CMD_LIST | CMD_EXPORT},
-	{"width", TXC_WOPT_WIDTH, 0},
-	{"children", TXC_WOPT_CHILDREN, 0},
-	{"hermes-format", TXC_WOPT_HERMES_FORMAT, 0},
+static const unsigned wopt_order[] = {
+	TXC_WOPT_REASONING, TXC_WOPT_DETAIL, TXC_WOPT_MAX_LINES, TXC_WOPT_IMAGES,        TXC_WOPT_COMPACTED,
+	TXC_WOPT_UTC,       TXC_WOPT_WIDTH,  TXC_WOPT_CHILDREN,  TXC_WOPT_HERMES_FORMAT,
 };
 
-unsigned cli_write_option(const char *name)
-{
-	for (size_t i = 0; i < sizeof(wopts) / sizeof(wopts[0]); i++)
-		if (strcmp(wopts[i].name, name) == 0)
-			return wopts[i].wopt;
-	return 0;
-}
-
 /* the first option given that the writer does not read; NULL if none */
-static const struct write_option *foreign_option(unsigned cmd, const struct cli_args *a, unsigned takes)
+static const struct cli_opt *foreign_option(const struct cli_cmd_info *c, const struct cli_args *a, unsigned takes)
 {
-	for (size_t i = 0; i < sizeof(wopts) / sizeof(wopts[0]); i++)
-		if ((wopts[i].wopt & a->wgiven & ~takes) && !(wopts[i].other & cmd))
-			return &wopts[i];
+	for (size_t i = 0; i < sizeof(wopt_order) / sizeof(wopt_order[0]); i++)
+		if ((wopt_order[i] & a->wgiven & ~takes & ~c->wopt_own) != 0)
+			return cli_option_of_wopt(wopt_order[i]);
 	return NULL;
 }
 
 /* "--install works with --to claude only": the writers with cap, named */
-static int needs_cap(unsigned cmd, const char *what, unsigned cap, const char *more)
+static int needs_cap(const char *cmd, const char *what, unsigned cap, const char *more)
 {
 	struct txc_buf l = TXC_BUF_INIT;
 	cli_format_list(&l, cap);
@@ -101,19 +83,20 @@ static int needs_cap(unsigned cmd, const char *what, unsigned cap, const char *m
 	return rc;
 }
 
-int cli_check_writer(unsigned cmd, const struct cli_args *a, const struct txc_writer_ops *ops)
+int cli_check_writer(const struct cli_cmd_info *c, const struct cli_args *a, const struct txc_writer_ops *ops)
 {
+	const char *cmd = c->name;
 	/* --json writes Hermes's export: it takes what the hermes writer takes */
-	const struct write_option *o = foreign_option(cmd, a, ops ? ops->opts : TXC_WOPT_HERMES_FORMAT);
+	const struct cli_opt *o = foreign_option(c, a, ops ? ops->opts : TXC_WOPT_HERMES_FORMAT);
 	if (o != NULL && ops == NULL)
 		return cli_usage(cmd, "--%s does not apply to --json", o->name);
 	if (o != NULL)
 		return cli_usage(cmd, "--%s does not apply to --to %s", o->name, ops->name);
 	if (ops != NULL && a->install && !(ops->caps & TXC_WCAP_INSTALL))
 		return needs_cap(cmd, "--install", TXC_WCAP_INSTALL, "");
-	/* convert writes assets beside its -o FILE; export beside each file in --out DIR */
-	bool no_file = cmd == CMD_CONVERT && a->output == NULL;
+	/* a command with -o (convert) writes assets beside its FILE; export beside each file in --out DIR */
+	bool takes_o = cli_cmd_takes(c, &cli_opt_output), no_file = takes_o && a->output == NULL;
 	if (ops != NULL && a->w.images == TXC_IMAGES_FILES && (!(ops->caps & TXC_WCAP_ASSETS) || no_file))
-		return needs_cap(cmd, "--images files", TXC_WCAP_ASSETS, cmd == CMD_CONVERT ? " and -o FILE" : "");
+		return needs_cap(cmd, "--images files", TXC_WCAP_ASSETS, takes_o ? " and -o FILE" : "");
 	return 0;
 }

@@ -320,17 +320,17 @@ static bool is_claude(const struct cli_args *a)
 	return a->store.from != NULL && strcmp(a->store.from, "claude") == 0;
 }
 
-enum txc_err cli_source_word(unsigned cmd, struct cli_args *a)
+enum txc_err cli_source_word(const struct cli_cmd_info *c, struct cli_args *a)
 {
 	static const char *const words[] = {"hermes", "claude"};
 	const char *from = NULL;
 	for (int i = 0; i < 2 && a->n_pos > 0; i++) {
 		size_t n = strlen(words[i]);
-		if ((cmd & CMD_LIST) && strcmp(a->pos[0], words[i]) == 0) {
+		if ((c->flags & CLI_CMD_HARNESS_WORD) && strcmp(a->pos[0], words[i]) == 0) {
 			from = words[i];
 			a->pos++, a->n_pos--;
 			break;
-		} else if ((cmd & (CMD_CONVERT | CMD_ARTIFACTS | CMD_VIEW)) && strncmp(a->pos[0], words[i], n) == 0 &&
+		} else if ((c->flags & CLI_CMD_SESSION_ARG) && strncmp(a->pos[0], words[i], n) == 0 &&
 			   a->pos[0][n] == ':') {
 			from = words[i];
 			a->pos[0] += n + 1;
@@ -338,7 +338,7 @@ enum txc_err cli_source_word(unsigned cmd, struct cli_args *a)
 		}
 	}
 	if (from != NULL && a->store.from != NULL && strcmp(from, a->store.from) != 0) {
-		cli_usage(cmd, "--from %s, but the session is named from %s", a->store.from, from);
+		cli_usage(c->name, "--from %s, but the session is named from %s", a->store.from, from);
 		return TXC_E_USAGE;
 	}
 	if (from != NULL)

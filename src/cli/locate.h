@@ -10,6 +10,7 @@
 
 struct cli_args;
 struct cli_store_opts;
+struct cli_cmd_info;
 
 struct cli_store_ref {
 	char *profile; /* "default" for the root store, NULL with --db */
@@ -34,7 +35,7 @@ bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores
 
 /* The harness a command's words name: list's "claude"/"hermes", SESSION's "claude:"/"hermes:"
  * prefix (taken off); against --from, a usage error (said). */
-enum txc_err cli_source_word(unsigned cmd, struct cli_args *a);
+enum txc_err cli_source_word(const struct cli_cmd_info *c, struct cli_args *a);
 
 /* The first profile of the home whose store is root_path (<home>/state.db) with a session of
  * exactly this id (malloc'd), or NULL; stores that cannot be read are passed over, silently. */

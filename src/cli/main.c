@@ -13,22 +13,22 @@
 #include "cli.h"
 #include "commands.h"
 
-static void main_commands(FILE *f, const struct cli_cmd_info *cs, size_t n)
+static void main_commands(FILE *f, const struct cli_cmd_info *const *cs, size_t n)
 {
 	struct txc_buf refused = TXC_BUF_INIT;
 	const char *why = NULL;
 	fputs("commands:\n", f);
 	for (size_t i = 0; i < n; i++) {
-		if (cs[i].flags & CLI_CMD_REFUSED) {
-			txc_buf_addf(&refused, "%s%s", refused.len ? ", " : "", cs[i].name);
+		if (cs[i]->flags & CLI_CMD_REFUSED) {
+			txc_buf_addf(&refused, "%s%s", refused.len ? ", " : "", cs[i]->name);
 			if (why == NULL)
-				why = cs[i].summary;
-		} else if (cs[i].cmd == 0 && cs[i].usage != NULL && !(cs[i].flags & CLI_CMD_HIDDEN)) {
+				why = cs[i]->summary;
+		} else if (cs[i]->opts == NULL && cs[i]->usage != NULL && !(cs[i]->flags & CLI_CMD_HIDDEN)) {
 			char left[64];
-			snprintf(left, sizeof(left), "%s %s", cs[i].name, cs[i].usage);
-			fprintf(f, "  %-22s %s\n", left, cs[i].summary);
-		} else if (!(cs[i].flags & CLI_CMD_HIDDEN)) {
-			fprintf(f, "  %-22s %s\n", cs[i].name, cs[i].summary);
+			snprintf(left, sizeof(left), "%s %s", cs[i]->name, cs[i]->usage);
+			fprintf(f, "  %-22s %s\n", left, cs[i]->summary);
+		} else if (!(cs[i]->flags & CLI_CMD_HIDDEN)) {
+			fprintf(f, "  %-22s %s\n", cs[i]->name, cs[i]->summary);
 		}
 	}
 	if (refused.len)
@@ -37,22 +37,22 @@ static void main_commands(FILE *f, const struct cli_cmd_info *cs, size_t n)
 }
 
 /* The store options, and the commands that take them. */
-static void main_store_options(FILE *f, const struct cli_cmd_info *cs, size_t n)
+static void main_store_options(FILE *f, const struct cli_cmd_info *const *cs, size_t n)
 {
 	size_t n_opts;
-	const struct cli_opt *o = cli_options(&n_opts);
+	const struct cli_opt *const *o = cli_options(&n_opts);
 	struct txc_buf who = TXC_BUF_INIT;
 	for (size_t i = 0; i < n; i++)
-		if (cs[i].flags & CLI_CMD_STORE)
-			txc_buf_addf(&who, "%s%s", who.len ? ", " : "", cs[i].name);
+		if (cli_cmd_takes(cs[i], &cli_opt_db)) /* a command that reads a store takes them all */
+			txc_buf_addf(&who, "%s%s", who.len ? ", " : "", cs[i]->name);
 	fprintf(f, "\nstore options (%s):\n", who.buf);
 	for (size_t i = 0; i < n_opts; i++)
-		if (o[i].cmds & CMD_STORE)
-			cli_opt_help(f, &o[i]);
+		if (o[i]->group & CLI_OPT_STORE)
+			cli_opt_describe(f, o[i]);
 	fputc('\n', f);
 	for (size_t i = 0; i < n_opts; i++)
-		if (o[i].cmds & CMD_MAIN)
-			cli_opt_help(f, &o[i]);
+		if (o[i]->group & CLI_OPT_MAIN)
+			cli_opt_describe(f, o[i]);
 	txc_buf_release(&who);
 }
 
@@ -60,7 +60,7 @@ static void main_store_options(FILE *f, const struct cli_cmd_info *cs, size_t n)
 static void main_help(FILE *f)
 {
 	size_t n;
-	const struct cli_cmd_info *cs = cli_commands(&n);
+	const struct cli_cmd_info *const *cs = cli_commands(&n);
 	fputs("usage: txc <command> [options]\n"
 	      "\n"
 	      "Convert Hermes Agent sessions (state.db, read-only) to other formats.\n"
@@ -79,12 +79,12 @@ static void main_help(FILE *f)
 int cmd_help(int argc, char **argv)
 {
 	if (argc > 2)
-		return cli_usage(0, "'txc help' takes one command at most");
+		return cli_usage(NULL, "'txc help' takes one command at most");
 	const struct cli_cmd_info *c = argc == 2 ? cli_command_named(argv[1]) : NULL;
 	if (argc == 2 && c == NULL)
-		return cli_usage(0, "unknown command '%s'", argv[1]);
-	if (c != NULL && c->cmd != 0)
-		cli_help(c->cmd, stdout);
+		return cli_usage(NULL, "unknown command '%s'", argv[1]);
+	if (c != NULL && c->opts != NULL)
+		cli_help(c, stdout);
 	else
 		main_help(stdout);
 	return 0;
@@ -120,8 +120,9 @@ int main(int argc, char **argv)
 		for (int i = 2; i < argc; i++)
 			if (cli_command_named(argv[i]) !=
 			    NULL) /* 'txc --db X list': say the order, not "unknown command" */
-				return cli_usage(0, "options go after the command: 'txc %s %s ...'", argv[i], argv[1]);
+				return cli_usage(NULL, "options go after the command: 'txc %s %s ...'", argv[i],
+						 argv[1]);
 	if (c == NULL)
-		return cli_usage(0, "unknown command '%s'", argv[1]);
+		return cli_usage(NULL, "unknown command '%s'", argv[1]);
 	return cli_finish_stdout(c->run(argc - 1, argv + 1));
 }

@@ -270,8 +270,9 @@ static bool sorted(const struct cli_session *v, size_t n)
 	return true;
 }
 
-static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
-		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d);
+static int select_in(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_select *sel,
+		     struct cli_stores *st, struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more,
+		     struct txc_diag *d);
 
 /* ---- --all-sources: the store's copy of a session wins over a legacy file's ---- */
 
@@ -322,124 +323,161 @@ static bool shadowed(struct shadow *sh, const struct cli_stores *st, size_t i, s
 	return true;
 }
 
-enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
-				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+enum txc_err cli_select_sessions(const struct cli_args *a, const struct cli_cmd_info *c, struct cli_stores *st,
+				 struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more,
+				 struct txc_diag *d)
 {
 	struct cli_select sel_abs = a->sel;
 	const struct cli_select *sel = &sel_abs;
 	char *cwd_abs = a->sel.cwd != NULL ? absolute_cwd(a->sel.cwd) : NULL;
 	sel_abs.cwd = cwd_abs;
-	int rc = select_in(a, cmd, sel, st, ar, out, n, n_more, d);
+	int rc = select_in(a, c, sel, st, ar, out, n, n_more, d);
 	free(cwd_abs);
 	return rc;
 }
 
-static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
-		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+/* --since and --until, parsed into f; TXC_E_USAGE with d set for a bad one */
+static int when_filter(const struct cli_select *sel, struct filter *f, struct txc_diag *d)
 {
-	struct filter f = {0};
+	static const char *const takes = "takes a date (2026-09-14), a date-time (2026-09-14T10:15), "
+					 "a span (30m, 5h, 2d, 1w), today or yesterday, not";
 	double now = (double)time(NULL);
 	if (sel->since_arg != NULL) {
-		if (cli_parse_when(sel->since_arg, sel->utc, false, now, &f.since) != 0) {
-			txc_diag_set(d, TXC_E_USAGE,
-				     "--since takes a date (2026-09-14), a date-time (2026-09-14T10:15), "
-				     "a span (30m, 5h, 2d, 1w), today or yesterday, not '%s'",
-				     sel->since_arg);
+		if (cli_parse_when(sel->since_arg, sel->utc, false, now, &f->since) != 0) {
+			txc_diag_set(d, TXC_E_USAGE, "--since %s '%s'", takes, sel->since_arg);
 			return TXC_E_USAGE;
 		}
-		f.has_since = true;
+		f->has_since = true;
 	}
 	if (sel->until_arg != NULL) {
-		if (cli_parse_when(sel->until_arg, sel->utc, true, now, &f.until) != 0) {
-			txc_diag_set(d, TXC_E_USAGE,
-				     "--until takes a date (2026-09-14), a date-time (2026-09-14T10:15), "
-				     "a span (30m, 5h, 2d, 1w), today or yesterday, not '%s'",
-				     sel->until_arg);
+		if (cli_parse_when(sel->until_arg, sel->utc, true, now, &f->until) != 0) {
+			txc_diag_set(d, TXC_E_USAGE, "--until %s '%s'", takes, sel->until_arg);
 			return TXC_E_USAGE;
 		}
-		f.has_until = true;
+		f->has_until = true;
 	}
-	size_t cap = 64, count = 0, no_id = 0, dup_id = 0;
-	struct cli_session *v = txc_xmalloc(cap * sizeof(*v));
-	struct listed *got = txc_xcalloc(st->n ? st->n : 1, sizeof(*got));
-	struct shadow sh = {.verbose = a->search.verbose};
-	for (size_t i = 0; i < st->n; i++) {
-		const struct txc_session_info *infos;
-		size_t n_infos;
-		bool archived = sel->archived || cmd == CMD_EXPORT; /* Hermes exports archived sessions too */
-		/* last activity costs a look at each session's messages: only when it is shown or ordered by */
-		bool want_last = (a->json || cmd == CMD_EXPORT || (sel->order_set && sel->order == 1)) &&
-				 !cli_select_order_later(a, cmd, st);
-		/* --all-sources: a store's archived session still shadows a legacy copy */
-		unsigned flags = (archived || a->store.all_sources ? TXC_LIST_ARCHIVED : 0) |
-				 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF) |
-				 (sel->cwd != NULL ? TXC_LIST_CWD : 0) |
-				 (cmd == CMD_EXPORT && a->out_dir != NULL ? TXC_LIST_FINGERPRINT : 0);
-		int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
-		if (rc) {
-			for (size_t k = 0; k < i; k++)
-				free(got[k].ids);
-			free(v);
-			free(got);
-			return rc;
-		}
-		got[i] = (struct listed){infos, n_infos, NULL};
-		for (size_t k = 0; k < n_infos; k++) {
-			struct cli_session cs = {.info = &infos[k], .store = i, .id = infos[k].sid};
-			if (!archived && infos[k].archived)
-				continue;
-			if (st->v[i].twin != SIZE_MAX && shadowed(&sh, st, i, &got[st->v[i].twin], cs.id.text))
-				continue;
-			no_id += cs.id.kind == TXC_ID_NONE;
-			dup_id += cs.id.kind == TXC_ID_DUP;
-			if (!keep(sel, &f, &cs))
-				continue;
-			if (count == cap)
-				v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
-			v[count++] = cs;
-		}
-	}
-	for (size_t i = 0; i < st->n; i++)
-		free(got[i].ids);
-	free(got);
-	if (sh.n > SHADOW_SAID)
-		say_shadowed_more(sh.n - SHADOW_SAID);
-	if (no_id)
-		cli_warn("%zu session%s no id (NULL or empty); each is named by its place: no-id~N", no_id,
-			 no_id == 1 ? " has" : "s have");
-	if (dup_id)
-		cli_warn("%zu session%s an id an earlier session has; each is named ID~2, ID~3, ...", dup_id,
-			 dup_id == 1 ? " repeats" : "s repeat");
-	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
-	enum order by = BY_STARTED;
-	if ((sel->order_set ? sel->order == 1 : cmd == CMD_EXPORT) && !cli_select_order_later(a, cmd, st))
-		by = BY_LAST_ACTIVE;
-	if (by == BY_LAST_ACTIVE && st->n == 1 && count > 1) {
-		int rc = export_rank(st->v[0].s, v, count, d); /* exactly Hermes's ORDER BY */
-		if (rc) {
-			free(v);
-			return rc;
-		}
-		by = BY_RANK;
-	}
-	set_keys(v, count, by);
-	/* a store gives them newest first: most listings by start are in order already (by start the
-	 * order is total, so a sorted array is what qsort would make of it) */
-	if (by != BY_STARTED || !sorted(v, count))
-		qsort(v, count, sizeof(*v), cmp_session);
-	*n_more = 0;
-	if (sel->limit > 0 && count > (size_t)sel->limit) {
-		*n_more = count - (size_t)sel->limit;
-		count = (size_t)sel->limit;
-	}
-	*out = v;
-	*n = count;
 	return TXC_OK;
 }
 
-bool cli_select_order_later(const struct cli_args *a, unsigned cmd, const struct cli_stores *st)
+/* the sessions selected so far, and what was said of them */
+struct picked {
+	struct cli_session *v;
+	size_t n, cap, no_id, dup_id;
+};
+
+/* What store i lists, with the flags this command's selection needs. */
+static int list_store(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_select *sel,
+		      struct cli_stores *st, size_t i, struct txc_arena *ar, struct listed *got, struct txc_diag *d)
 {
-	return cmd == CMD_EXPORT && a->out_dir != NULL && !a->json && st->n == 1 && a->sel.limit <= 0 &&
+	bool exports = (c->flags & CLI_CMD_EXPORTS) != 0;
+	bool archived = sel->archived || exports; /* Hermes exports archived sessions too */
+	/* last activity costs a look at each session's messages: only when it is shown or ordered by */
+	bool want_last =
+		(a->json || exports || (sel->order_set && sel->order == 1)) && !cli_select_order_later(a, c, st);
+	/* --all-sources: a store's archived session still shadows a legacy copy */
+	unsigned flags = (archived || a->store.all_sources ? TXC_LIST_ARCHIVED : 0) |
+			 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF) |
+			 (sel->cwd != NULL ? TXC_LIST_CWD : 0) |
+			 (exports && a->out_dir != NULL ? TXC_LIST_FINGERPRINT : 0);
+	const struct txc_session_info *infos;
+	size_t n_infos;
+	int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
+	if (rc == 0)
+		got[i] = (struct listed){infos, n_infos, NULL};
+	return rc;
+}
+
+/* Store i's sessions that the filters keep, appended to p. */
+static void pick_store(const struct cli_select *sel, bool archived, const struct filter *f, const struct cli_stores *st,
+		       size_t i, struct listed *got, struct shadow *sh, struct picked *p)
+{
+	for (size_t k = 0; k < got[i].n; k++) {
+		const struct txc_session_info *info = &got[i].v[k];
+		struct cli_session cs = {.info = info, .store = i, .id = info->sid};
+		if (!archived && info->archived)
+			continue;
+		if (st->v[i].twin != SIZE_MAX && shadowed(sh, st, i, &got[st->v[i].twin], cs.id.text))
+			continue;
+		p->no_id += cs.id.kind == TXC_ID_NONE;
+		p->dup_id += cs.id.kind == TXC_ID_DUP;
+		if (!keep(sel, f, &cs))
+			continue;
+		if (p->n == p->cap)
+			p->v = txc_xrealloc(p->v, (p->cap *= 2) * sizeof(*p->v));
+		p->v[p->n++] = cs;
+	}
+}
+
+/* The picked sessions in the order asked (list: newest start first; export: Hermes's order, last
+ * activity, unless --order says), cut at --limit. */
+static int order_and_cut(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_select *sel,
+			 struct cli_stores *st, struct picked *p, size_t *n_more, struct txc_diag *d)
+{
+	enum order by = BY_STARTED;
+	bool exports = (c->flags & CLI_CMD_EXPORTS) != 0;
+	if ((sel->order_set ? sel->order == 1 : exports) && !cli_select_order_later(a, c, st))
+		by = BY_LAST_ACTIVE;
+	if (by == BY_LAST_ACTIVE && st->n == 1 && p->n > 1) {
+		int rc = export_rank(st->v[0].s, p->v, p->n, d); /* exactly Hermes's ORDER BY */
+		if (rc)
+			return rc;
+		by = BY_RANK;
+	}
+	set_keys(p->v, p->n, by);
+	/* a store gives them newest first: most listings by start are in order already (by start the
+	 * order is total, so a sorted array is what qsort would make of it) */
+	if (by != BY_STARTED || !sorted(p->v, p->n))
+		qsort(p->v, p->n, sizeof(*p->v), cmp_session);
+	*n_more = 0;
+	if (sel->limit > 0 && p->n > (size_t)sel->limit) {
+		*n_more = p->n - (size_t)sel->limit;
+		p->n = (size_t)sel->limit;
+	}
+	return TXC_OK;
+}
+
+static int select_in(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_select *sel,
+		     struct cli_stores *st, struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more,
+		     struct txc_diag *d)
+{
+	struct filter f = {0};
+	int rc = when_filter(sel, &f, d);
+	if (rc != TXC_OK)
+		return rc;
+	struct picked p = {txc_xmalloc(64 * sizeof(*p.v)), 0, 64, 0, 0};
+	struct listed *got = txc_xcalloc(st->n ? st->n : 1, sizeof(*got));
+	struct shadow sh = {.verbose = a->search.verbose};
+	bool archived = sel->archived || (c->flags & CLI_CMD_EXPORTS);
+	for (size_t i = 0; i < st->n && rc == 0; i++)
+		if ((rc = list_store(a, c, sel, st, i, ar, got, d)) == 0)
+			pick_store(sel, archived, &f, st, i, got, &sh, &p);
+	for (size_t i = 0; i < st->n; i++)
+		free(got[i].ids);
+	free(got);
+	if (rc != 0) {
+		free(p.v);
+		return rc;
+	}
+	if (sh.n > SHADOW_SAID)
+		say_shadowed_more(sh.n - SHADOW_SAID);
+	if (p.no_id)
+		cli_warn("%zu session%s no id (NULL or empty); each is named by its place: no-id~N", p.no_id,
+			 p.no_id == 1 ? " has" : "s have");
+	if (p.dup_id)
+		cli_warn("%zu session%s an id an earlier session has; each is named ID~2, ID~3, ...", p.dup_id,
+			 p.dup_id == 1 ? " repeats" : "s repeat");
+	if ((rc = order_and_cut(a, c, sel, st, &p, n_more, d)) != 0) {
+		free(p.v);
+		return rc;
+	}
+	*out = p.v;
+	*n = p.n;
+	return TXC_OK;
+}
+
+bool cli_select_order_later(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_stores *st)
+{
+	return (c->flags & CLI_CMD_EXPORTS) && a->out_dir != NULL && !a->json && st->n == 1 && a->sel.limit <= 0 &&
 	       !a->sel.order_set;
 }
 

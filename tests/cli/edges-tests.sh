@@ -708,5 +708,26 @@ expect_rc 1 "--input - from a directory" sh -c "'$txc' list --input - < ."
 [ ! -s out.txt ] && grep -q '^txc: error: cannot read standard input' err.txt && [ "$(wc -l < err.txt)" = 1 ] &&
 	ok "stdin a directory: one error line" || bad "stdin a directory: $(cat out.txt err.txt)"
 
+# ---- --follow of a session deleted from its store: one error line naming it, exit 3 (it polled forever) ----
+# (a poll that fails, or a store put in place without the session, keeps polling: view-tests 5f)
+if command -v sqlite3 > /dev/null 2>&1; then
+	cat > fdel.sql <<'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, model TEXT, started_at REAL, ended_at REAL);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('gone', 'cli', 'm', 1767225600, NULL);
+INSERT INTO messages (session_id, role, content, timestamp) VALUES ('gone', 'user', 'hello', 1767225600);
+SQL
+	"$mkdb" fdel.db fdel.sql || exit 1
+	timeout 20 "$txc" convert gone --to markdown --follow --interval 0.1 --db fdel.db > fdel.out 2> fdel.err &
+	pid=$!
+	i=0; while ! grep -q hello fdel.out && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	sqlite3 fdel.db "DELETE FROM messages; DELETE FROM sessions;"
+	wait $pid; r=$?
+	[ $r = 3 ] && [ "$(cat fdel.err)" = "txc: error: the session 'gone' is no longer in 'fdel.db' (deleted); stopped following" ] &&
+		ok "--follow of a deleted session stops, exit 3" || bad "--follow of a deleted session: exit $r, $(cat fdel.err)"
+else
+	skip "--follow of a deleted session" "sqlite3 is not installed"
+fi
+
 summary edges
 [ "$fails" = 0 ]
