@@ -214,8 +214,13 @@ int cmd_list(int argc, char **argv)
 	int rc;
 	if (!cli_begin(CMD_LIST, argc, argv, &a, &rc))
 		return rc;
-	if (a.n_pos > 0) /* cli_source_word took a harness's name */
-		return cli_usage(CMD_LIST, "unknown source '%s' (txc reads: hermes, claude)", a.pos[a.n_pos - 1]);
+	if (a.n_pos > 0) { /* cli_source_word took a harness's name */
+		struct txc_buf w = TXC_BUF_INIT;
+		cli_harness_words(&w, ", ");
+		rc = cli_usage(CMD_LIST, "unknown source '%s' (txc reads: %s)", a.pos[a.n_pos - 1], w.buf);
+		txc_buf_release(&w);
+		return rc;
+	}
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);

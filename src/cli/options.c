@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "txc/harness.h"
 
 enum {
 	O_DB = 1000,
@@ -175,9 +176,7 @@ static const struct cli_opt opts[] = {
 	{"redact", 0, O_REDACT, NULL, NULL, CMD_CONVERT | CMD_EXPORT | CMD_VIEW | CMD_SEARCH | CMD_ARTIFACTS,
 	 "replace secrets (API keys, tokens, passwords, private keys, ...) with [REDACTED:<kind> …<hash>] in every "
 	 "format, and in search's snippets and titles and artifacts' values"},
-	{"from", 0, O_FROM, "HARNESS", "hermes claude", STORE,
-	 "read sessions of HARNESS: hermes (default) or claude ($CLAUDE_CONFIG_DIR/projects, else "
-	 "~/.claude/projects; also `list claude`, SESSION as claude:ID)"},
+	{"from", 0, O_FROM, "HARNESS", "@harness", STORE, "@harness"}, /* words and help: the harness registry */
 	{"jobs", 'j', 'j', "N", NULL, CMD_EXPORT,
 	 "export --out: render N sessions at once (default: the number of CPUs); the same files whatever N"},
 };
@@ -196,10 +195,10 @@ const struct cli_opt *cli_options(size_t *n)
  * masks of its options above.
  */
 static const struct cli_cmd_info cmds[] = {
-	{CMD_LIST, "list", "[hermes | claude] [options]", "list sessions, newest first",
+	{CMD_LIST, "list", "[@harness] [options]", "list sessions, newest first",
 	 "List sessions: id, start time, source, model, messages, title.  A missing\n"
 	 "store is not an error: nothing is listed and stderr says where txc looked.\n",
-	 cmd_list, CLI_CMD_STORE, "hermes claude"},
+	 cmd_list, CLI_CMD_STORE, "@harness"},
 	{CMD_CONVERT, "convert", "SESSION --to FORMAT [options]", "convert one session to another format",
 	 "Convert one session.  SESSION is an exact id or a unique prefix; claude:ID names\n"
 	 "a Claude Code session ($CLAUDE_CONFIG_DIR/projects, as --from claude).\n"
@@ -299,6 +298,29 @@ bool cli_opt_applies(const struct cli_opt *o, const struct cli_cmd_info *c)
 	return (o->cmds & CMD_STORE) && (c->flags & CLI_CMD_STORE);
 }
 
+/* "@harness" in a text: the registry's words, sep between them (the rest as it is) */
+static const char *with_harnesses(const char *text, const char *sep, struct txc_buf *tmp)
+{
+	const char *at = text != NULL ? strstr(text, "@harness") : NULL;
+	if (at == NULL)
+		return text;
+	txc_buf_reset(tmp);
+	txc_buf_add(tmp, text, (size_t)(at - text));
+	cli_harness_words(tmp, sep);
+	txc_buf_addstr(tmp, at + strlen("@harness"));
+	return tmp->buf;
+}
+
+/* an option's help: its own, or --from's made from the registry */
+static const char *help_of(const struct cli_opt *o, struct txc_buf *tmp)
+{
+	if (strcmp(o->help, "@harness") != 0)
+		return o->help;
+	txc_buf_reset(tmp);
+	cli_harness_help(tmp);
+	return tmp->buf;
+}
+
 void cli_opt_help(FILE *f, const struct cli_opt *o)
 {
 	char left[64];
@@ -312,7 +334,8 @@ void cli_opt_help(FILE *f, const struct cli_opt *o)
 	else
 		fprintf(f, "  %-22s ", left);
 	/* the text wrapped at word boundaries to 80 columns */
-	const char *h = o->help;
+	struct txc_buf tmp = TXC_BUF_INIT;
+	const char *h = help_of(o, &tmp);
 	while (strlen(h) > 55) {
 		int cut = 55;
 		while (cut > 0 && h[cut] != ' ')
@@ -323,12 +346,15 @@ void cli_opt_help(FILE *f, const struct cli_opt *o)
 		h += cut + 1;
 	}
 	fprintf(f, "%s\n", h);
+	txc_buf_release(&tmp);
 }
 
 void cli_help(unsigned cmd, FILE *f)
 {
 	const struct cli_cmd_info *c = cli_command(cmd);
-	fprintf(f, "usage: txc %s %s\n\n%s\n", c->name, c->usage, c->about);
+	struct txc_buf u = TXC_BUF_INIT;
+	fprintf(f, "usage: txc %s %s\n\n%s\n", c->name, with_harnesses(c->usage, " | ", &u), c->about);
+	txc_buf_release(&u);
 	if (cmd & (CMD_CONVERT | CMD_EXPORT)) {
 		size_t n;
 		const struct txc_writer_ops *const *all = txc_writer_all(&n);
@@ -393,6 +419,21 @@ static enum txc_err seconds(unsigned cmd, const char *opt, const char *v, double
 /* --token's value, whatever its length; it lives as long as the process (argv's copy is wiped) */
 static char *token_copy;
 
+/* --from: a word of the harness registry (the same refusal as choice()'s) */
+static enum txc_err harness_choice(unsigned cmd, const char *v, const char **out)
+{
+	size_t n;
+	const struct txc_harness *const *hs = txc_harness_all(&n);
+	const char *words[16]; /* (a handful of harnesses) */
+	for (size_t i = 0; i < n && i < 16; i++)
+		words[i] = hs[i]->name;
+	int k;
+	enum txc_err rc = choice(cmd, "from", v, words, n < 16 ? (int)n : 16, &k);
+	if (rc == TXC_OK)
+		*out = words[k];
+	return rc;
+}
+
 static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *a)
 {
 	static const char *const reasoning[] = {"keep", "text", "drop"};
@@ -403,7 +444,6 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	static const char *const color[] = {"auto", "always", "never"};
 	static const char *const roles[] = {"user", "assistant", "tool"};
 	static const char *const sorts[] = {"rank", "newest", "oldest"};
-	static const char *const harnesses[] = {"hermes", "claude"};
 	static const char *const hermes_formats[] = {"auto", "0.20", "0.21"};
 	int k;
 	enum txc_err rc = TXC_OK;
@@ -486,10 +526,7 @@ static enum txc_err apply(unsigned cmd, int id, const char *v, struct cli_args *
 	case O_LINEAGE: a->lineage = true; break;
 	case O_CHILDREN: a->children = a->w.children = true; break;
 	case O_TREE: a->tree = true; break;
-	case O_FROM:
-		if ((rc = choice(cmd, "from", v, harnesses, 2, &k)) == 0)
-			a->store.from = harnesses[k];
-		break;
+	case O_FROM: rc = harness_choice(cmd, v, &a->store.from); break;
 	case O_COLOR:
 		if ((rc = choice(cmd, "color", v, color, 3, &k)) == 0)
 			cli_color_set(k);
@@ -614,9 +651,11 @@ static void first_words(struct txc_buf *b)
 			txc_buf_addf(b, "%s--%s", b->len ? " " : "", opts[i].name);
 }
 
-/* an option's completion words: its own, or the registry's format names for "@format" */
+/* an option's completion words: its own, or the registry's format (harness) names for "@format" ("@harness") */
 static const char *words_of(const struct cli_opt *o, struct txc_buf *tmp)
 {
+	if (o->values != NULL && strcmp(o->values, "@harness") == 0)
+		return with_harnesses(o->values, " ", tmp);
 	if (o->values == NULL || strcmp(o->values, "@format") != 0)
 		return o->values;
 	txc_buf_reset(tmp);
@@ -692,7 +731,7 @@ static void zsh_text(struct txc_buf *b, const char *p)
 static void zsh_option(FILE *f, const struct cli_opt *o)
 {
 	struct txc_buf h = TXC_BUF_INIT, w = TXC_BUF_INIT;
-	zsh_text(&h, o->help);
+	zsh_text(&h, help_of(o, &w));
 	if (!o->arg)
 		fprintf(f, " \\\n\t\t\t'--%s[%s]'", o->name, h.buf);
 	else if (o->values == NULL || strcmp(o->values, "@file") == 0)
@@ -763,7 +802,9 @@ static void fish_option(FILE *f, const struct cli_opt *o)
 		fputs(" -r -a '(__fish_complete_directories)'", f);
 	else if (o->arg)
 		fprintf(f, " -x -a '%s'", words_of(o, &cond));
-	fish_text(f, o->help);
+	struct txc_buf tmp = TXC_BUF_INIT;
+	fish_text(f, help_of(o, &tmp));
+	txc_buf_release(&tmp);
 	txc_buf_release(&cond);
 }
 
@@ -778,10 +819,12 @@ static void fish(FILE *f)
 	}
 	for (size_t k = 0; k < N_OPTS; k++)
 		fish_option(f, &opts[k]);
+	struct txc_buf tmp = TXC_BUF_INIT;
 	for (size_t i = 0; i < N_CMDS; i++)
 		if (offered(&cmds[i]) && cmds[i].values != NULL)
 			fprintf(f, "complete -c txc -n '__fish_seen_subcommand_from %s' -x -a '%s'\n", cmds[i].name,
-				cmds[i].values);
+				with_harnesses(cmds[i].values, " ", &tmp));
+	txc_buf_release(&tmp);
 }
 
 int cmd_completions(int argc, char **argv)

@@ -349,7 +349,7 @@ static const struct txc_source_ops claude_code_ops = {
 	.load = cc_load,
 };
 
-int txc_store_open_claude(struct txc_store **out, const char *projects, struct txc_diag *d)
+int txc_claude_store_open(struct txc_store **out, const char *projects, struct txc_diag *d)
 {
 	struct stat sb;
 	*out = NULL;

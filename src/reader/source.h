@@ -73,6 +73,10 @@ struct txc_source_ops {
 extern const struct txc_source_ops txc_hermes_db_ops, txc_hermes_file_ops, txc_hermes_dashboard_ops;
 extern const struct txc_source_ops txc_hermes_legacy_ops; /* hermes_legacy.c */
 
+/* Claude Code's sessions under a projects folder ($CLAUDE_CONFIG_DIR/projects): claude_code.c,
+ * opened through the registry (claude_locate.c, txc_store_open_kind). */
+int txc_claude_store_open(struct txc_store **out, const char *projects, struct txc_diag *d);
+
 /*
  * A store over a backend.  It takes impl: ops->close(impl) runs when the
  * store is closed.  name is copied (the path or URL used in messages).
