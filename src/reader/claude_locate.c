@@ -20,7 +20,8 @@ static char *claude_locate(const struct txc_locate *l, struct txc_diag *d)
 	} else if (home != NULL && home[0] != '\0') {
 		txc_buf_addf(&p, "%s/.claude/projects", home);
 	} else {
-		txc_diag_set(d, TXC_E_USAGE, "cannot find Claude Code's folder: neither CLAUDE_CONFIG_DIR nor HOME is set");
+		txc_diag_set(d, TXC_E_USAGE,
+			     "cannot find Claude Code's folder: neither CLAUDE_CONFIG_DIR nor HOME is set");
 		return NULL;
 	}
 	return txc_buf_detach(&p, NULL);
