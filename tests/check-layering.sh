@@ -34,6 +34,14 @@ for w in $(sed -n 's/^[[:space:]]*\.name = "\([a-z0-9-]*\)",$/\1/p' src/reader/*
 	report "a harness named outside the registry: " "$(grep -nE "\"$w:?\"" -r src/cli src/reader | grep -vE '^src/reader/(harness|[a-z0-9]+_locate)\.c:')"
 done
 
+# The façade (store.c, source.h) reads no harness's rows: Hermes's are its backends' business
+# (hermes_source.h), reached through the ops; the Claude Code mapping builds the model and
+# leaves its Hermes-shaped rows to claude_rows.c.
+checks=$((checks + 1))
+for f in $(grep -lE '^#include "(txc/model_hermes|hermes_source)\.h"' src/reader/store.c src/reader/source.h src/model/model_claude.c); do
+	fail "knows Hermes's rows: $f"
+done
+
 # Output and exits below the CLI: no exit(), nothing to stdout or stderr (printf, puts,
 # fprintf/fputs/fwrite/fputc to a standard stream: any mention of stdout or stderr), and no
 # "txc: " text: the CLI words every message.  Writing to a FILE the caller passed (a writer's

@@ -19,7 +19,7 @@
 #include "txc/model_hermes.h"
 #include "txc/reader.h"
 
-#include "../../src/reader/source.h" /* the reader-private streaming export parser */
+#include "../../src/reader/hermes_source.h" /* the reader-private streaming export parser */
 
 /* sessions: a repeated id, an integer id, an archived one; started_at decides the order */
 static const char schema[] =
