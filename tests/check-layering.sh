@@ -25,6 +25,23 @@ checks=$((checks + 1))
 for f in $(grep -l 'sqlite3.h' -r src/reader | grep -v '^src/reader/hermes_db'); do fail "sqlite3.h outside the SQLite backend (hermes_db*): $f"; done
 for f in $(grep -l 'model_hermes.h' src/model/model.c src/writer/*.c | grep -v 'writer_hermes.c'); do fail "the generic model or a writer other than hermes knows Hermes's rows: $f"; done
 
+# Harnesses are named by the registry alone (src/reader/harness.c and the locators
+# src/reader/*_locate.c, whose .name fields give the words): nowhere else in the reader or the
+# CLI is a harness word a string literal of its own ("claude", or a prefix "claude:"), so that
+# --from, list WORD, WORD:ID, help and completions all come from the registry.
+checks=$((checks + 1))
+for w in $(sed -n 's/^[[:space:]]*\.name = "\([a-z0-9-]*\)",$/\1/p' src/reader/*_locate.c); do
+	report "a harness named outside the registry: " "$(grep -nE "\"$w:?\"" -r src/cli src/reader | grep -vE '^src/reader/(harness|[a-z0-9]+_locate)\.c:')"
+done
+
+# The façade (store.c, source.h) reads no harness's rows: Hermes's are its backends' business
+# (hermes_source.h), reached through the ops; the Claude Code mapping builds the model and
+# leaves its Hermes-shaped rows to claude_rows.c.
+checks=$((checks + 1))
+for f in $(grep -lE '^#include "(txc/model_hermes|hermes_source)\.h"' src/reader/store.c src/reader/source.h src/model/model_claude.c); do
+	fail "knows Hermes's rows: $f"
+done
+
 # Output and exits below the CLI: no exit(), nothing to stdout or stderr (printf, puts,
 # fprintf/fputs/fwrite/fputc to a standard stream: any mention of stdout or stderr), and no
 # "txc: " text: the CLI words every message.  Writing to a FILE the caller passed (a writer's

@@ -61,8 +61,7 @@ enum txc_legacy_kind txc_legacy_name(const char *name, size_t *id_off, size_t *i
 bool txc_legacy_id_ok(const char *id, size_t len);
 /* The i-th file a store reads inside its path (legacy folders), or NULL past the last. */
 const char *txc_store_file(const struct txc_store *s, size_t i);
-/* Claude Code's sessions under a projects folder ($CLAUDE_CONFIG_DIR/projects); claude_code.c. */
-int txc_store_open_claude(struct txc_store **out, const char *projects, struct txc_diag *d);
+/* Claude Code's sessions, and any other harness's: txc_store_open_kind (harness.h). */
 void txc_store_close(struct txc_store *s);
 /* What the store's backend can do (enum txc_source_caps) and its name ("hermes-sqlite", ...). */
 enum txc_source_caps {

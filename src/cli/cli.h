@@ -44,7 +44,8 @@ struct cli_store_opts {
 	const char *token;  /* --token (copied; the argument is wiped) */
 	long timeout;
 	bool legacy, all_sources; /* --legacy: <home>/sessions/ only; --all-sources: state.db and it */
-	const char *from;         /* --from, list's word or SESSION's "claude:": "hermes" (default) or "claude" */
+	const char
+		*from; /* --from, list's word or SESSION's WORD: prefix: a harness registry word (NULL: the default) */
 };
 
 /* txc search's own options */

@@ -214,8 +214,13 @@ static int run(int argc, char **argv)
 	int rc;
 	if (!cli_begin(&cmd_list, argc, argv, &a, &rc))
 		return rc;
-	if (a.n_pos > 0) /* cli_source_word took a harness's name */
-		return cli_usage(cmd_list.name, "unknown source '%s' (txc reads: hermes, claude)", a.pos[a.n_pos - 1]);
+	if (a.n_pos > 0) { /* cli_source_word took a harness's name */
+		struct txc_buf w = TXC_BUF_INIT;
+		cli_harness_words(&w, ", ");
+		rc = cli_usage(cmd_list.name, "unknown source '%s' (txc reads: %s)", a.pos[a.n_pos - 1], w.buf);
+		txc_buf_release(&w);
+		return rc;
+	}
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);
@@ -264,13 +269,13 @@ static const struct cli_opt *const options[] = {
 
 const struct cli_cmd_info cmd_list = {
 	.name = "list",
-	.usage = "[hermes | claude] [options]",
+	.usage = "[@harness] [options]",
 	.summary = "list sessions, newest first",
 	.about = "List sessions: id, start time, source, model, messages, title.  A missing\n"
 		 "store is not an error: nothing is listed and stderr says where txc looked.\n",
 	.run = run,
 	.opts = options,
 	.flags = CLI_CMD_HARNESS_WORD,
-	.values = "hermes claude",
+	.values = "@harness",
 	.wopt_own = TXC_WOPT_UTC, /* never refused for a writer: --utc reads --since and --until too */
 };

@@ -1,7 +1,8 @@
 /*
- * locate.c - where the stores are: state.db of a Hermes home or profile
- * ($HERMES_HOME, ~/.hermes, profiles/NAME), every profile, an --input file
- * or a --remote dashboard, opened read-only.
+ * locate.c - the stores a command reads: the harness's default location (the registry,
+ * harness.h, knows where each keeps its sessions and which files to guard), or what the
+ * location options name (every profile, an --input file, a --remote dashboard, the legacy
+ * folders), opened read-only.  No harness is named here: each comes from the registry.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -11,61 +12,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "txc/harness.h"
 #include "txc/http.h"
-
-bool cli_profile_name_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > 64)
-		return false;
-	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= '0' && s[0] <= '9')))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
-			return false;
-	return true;
-}
-
-char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d)
-{
-	struct txc_buf b = TXC_BUF_INIT;
-	if (o->db != NULL) {
-		if (o->profile != NULL) {
-			txc_diag_set(d, TXC_E_USAGE,
-				     "--db and --profile cannot be combined (a profile is a folder of a Hermes home)");
-			return NULL;
-		}
-		return txc_xstrdup(o->db);
-	}
-	const char *home = o->home;
-	if (home == NULL) {
-		const char *env = getenv("HERMES_HOME");
-		if (env != NULL && env[0] != '\0') {
-			home = env;
-		} else {
-			const char *h = getenv("HOME");
-			if (h == NULL || h[0] == '\0') {
-				txc_diag_set(d, TXC_E_USAGE,
-					     "cannot find the Hermes home: HOME is not set; use --home or --db");
-				return NULL;
-			}
-			txc_buf_addf(&b, "%s/.hermes", h);
-		}
-	}
-	if (home != NULL)
-		txc_buf_addstr(&b, home);
-	if (o->profile != NULL) {
-		if (!cli_profile_name_ok(o->profile)) {
-			txc_buf_release(&b);
-			txc_diag_set(d, TXC_E_USAGE, "invalid profile name (want [a-z0-9][a-z0-9_-]{0,63})");
-			return NULL;
-		}
-		if (strcmp(o->profile, "default") != 0)
-			txc_buf_addf(&b, "/profiles/%s", o->profile);
-	}
-	txc_buf_addstr(&b, "/state.db");
-	return txc_buf_detach(&b, NULL);
-}
 
 static void add_store(struct cli_stores *st, const char *profile, char *path)
 {
@@ -78,30 +26,40 @@ static void add_store(struct cli_stores *st, const char *profile, char *path)
 	st->n++;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* The harness this run reads: --from's (or a command word's), else the registry's default. */
+static const struct txc_harness *run_harness(const struct cli_args *a)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	size_t n;
+	const struct txc_harness *h = txc_harness_find(a->store.from);
+	return h != NULL ? h : txc_harness_all(&n)[0];
 }
+
+static struct txc_locate locate_of(const struct cli_args *a)
+{
+	return (struct txc_locate){a->store.db, a->store.home, a->store.profile};
+}
+
+/* The registry's guard kinds into the output guard (files.c). */
+static void guard_add(void *ctx, const char *path, enum txc_guard_kind kind)
+{
+	(void)ctx;
+	switch (kind) {
+	case TXC_GUARD_SOURCE: cli_guard_source(path, false); break;
+	case TXC_GUARD_STORE: cli_guard_source(path, true); break;
+	case TXC_GUARD_FOLDER: cli_guard_folder(path); break;
+	case TXC_GUARD_OWN: cli_guard_hermes(path, false); break;
+	case TXC_GUARD_OWN_FOLDER: cli_guard_hermes(path, true); break;
+	}
+}
+static const struct txc_guard_sink guard_sink = {guard_add, NULL};
 
 /* profiles/<name>/state.db for every valid profile name, sorted (quiet: profiles/default unsaid) */
 static void add_profiles(struct cli_stores *st, const char *root, bool quiet)
 {
 	struct txc_buf dir = TXC_BUF_INIT;
 	txc_buf_addf(&dir, "%s/profiles", root);
-	DIR *d = opendir(dir.buf);
-	char **names = NULL;
-	size_t n = 0;
-	struct dirent *e;
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		if (!cli_profile_name_ok(e->d_name))
-			continue; /* ".", "..", ".deleted", anything Hermes would not name */
-		names = txc_xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = txc_xstrdup(e->d_name);
-	}
-	if (d != NULL)
-		closedir(d);
-	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
-		qsort(names, n, sizeof(*names), cmp_str);
+	size_t n;
+	char **names = txc_hermes_profiles(root, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct txc_buf p = TXC_BUF_INIT;
 		txc_buf_addf(&p, "%s/%s/state.db", dir.buf, names[i]);
@@ -178,13 +136,15 @@ static const char *stray_option(const struct cli_args *a)
 }
 
 /* --all-profiles: the root store, if any, and every profiles/NAME/state.db */
-static enum txc_err add_all_profiles(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+static enum txc_err add_all_profiles(const struct cli_args *a, const struct txc_harness *h, struct cli_stores *out,
+				     struct txc_diag *d)
 {
 	if (a->store.profile != NULL) { /* --db was refused before: one source */
 		txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");
 		return TXC_E_USAGE;
 	}
-	char *path = cli_store_path(&a->store, d);
+	struct txc_locate l = locate_of(a);
+	char *path = h->locate(&l, d);
 	if (path == NULL)
 		return d->code;
 	char *home = txc_xstrndup(path, strlen(path) - strlen("/state.db"));
@@ -283,16 +243,16 @@ static void drop_broken(struct cli_stores *out, size_t i, struct txc_diag *d)
 }
 
 /* Open the stores listed in out; one broken profile does not hide the others. */
-static enum txc_err open_stores(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+static enum txc_err open_stores(const struct cli_args *a, const struct txc_harness *h, struct cli_stores *out,
+				struct txc_diag *d)
 {
 	size_t i = 0;
 	while (i < out->n) {
 		if (!out->v[i].legacy)
-			cli_guard_source(out->v[i].path, true); /* never an output, whatever the flags */
+			h->guard(out->v[i].path, &guard_sink); /* never an output, whatever the flags */
 		if (cli_guard_stdout(d) != 0)
 			return TXC_E_REFUSED;
-		enum txc_err rc =
-			out->v[i].legacy ? open_legacy(out, i, d) : txc_store_open(&out->v[i].s, out->v[i].path, d);
+		enum txc_err rc = out->v[i].legacy ? open_legacy(out, i, d) : h->open(&out->v[i].s, out->v[i].path, d);
 		if (rc == TXC_E_NOTFOUND && a->store.all_sources && out->n > 1) {
 			drop_missing(out, i, d); /* the store or the folder: either may be missing, not both */
 			continue;
@@ -315,24 +275,20 @@ static enum txc_err open_stores(const struct cli_args *a, struct cli_stores *out
 	return TXC_OK;
 }
 
-static bool is_claude(const struct cli_args *a)
-{
-	return a->store.from != NULL && strcmp(a->store.from, "claude") == 0;
-}
-
 enum txc_err cli_source_word(const struct cli_cmd_info *c, struct cli_args *a)
 {
-	static const char *const words[] = {"hermes", "claude"};
+	size_t n_h;
+	const struct txc_harness *const *hs = txc_harness_all(&n_h);
 	const char *from = NULL;
-	for (int i = 0; i < 2 && a->n_pos > 0; i++) {
-		size_t n = strlen(words[i]);
-		if ((c->flags & CLI_CMD_HARNESS_WORD) && strcmp(a->pos[0], words[i]) == 0) {
-			from = words[i];
+	for (size_t i = 0; i < n_h && a->n_pos > 0; i++) {
+		size_t n = strlen(hs[i]->name);
+		if ((c->flags & CLI_CMD_HARNESS_WORD) && strcmp(a->pos[0], hs[i]->name) == 0) {
+			from = hs[i]->name;
 			a->pos++, a->n_pos--;
 			break;
-		} else if ((c->flags & CLI_CMD_SESSION_ARG) && strncmp(a->pos[0], words[i], n) == 0 &&
+		} else if ((c->flags & CLI_CMD_SESSION_ARG) && strncmp(a->pos[0], hs[i]->name, n) == 0 &&
 			   a->pos[0][n] == ':') {
-			from = words[i];
+			from = hs[i]->name;
 			a->pos[0] += n + 1;
 			break;
 		}
@@ -346,169 +302,83 @@ enum txc_err cli_source_word(const struct cli_cmd_info *c, struct cli_args *a)
 	return TXC_OK;
 }
 
-/* every *.jsonl of a folder, as a source no output may replace; sub: also <stem>/subagents/ */
-static void guard_jsonl(const char *dir, bool sub)
+void cli_harness_words(struct txc_buf *b, const char *sep)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name);
-		if (e->d_name[0] == '.' || n <= 6 || strcmp(e->d_name + n - 6, ".jsonl") != 0)
-			continue;
-		struct txc_buf p = TXC_BUF_INIT;
-		txc_buf_addf(&p, "%s/%s", dir, e->d_name);
-		cli_guard_source(p.buf, false);
-		if (sub) {
-			txc_buf_truncate(&p, p.len - 6);
-			txc_buf_addstr(&p, "/subagents");
-			guard_jsonl(p.buf, false);
-		}
-		txc_buf_release(&p);
-	}
-	if (d != NULL)
-		closedir(d);
+	size_t n;
+	const struct txc_harness *const *hs = txc_harness_all(&n);
+	for (size_t i = 0; i < n; i++)
+		txc_buf_addf(b, "%s%s", i ? sep : "", hs[i]->name);
 }
 
-/* the session files under projects/ (what the reader walks) */
-static void guard_claude(const char *projects)
+void cli_harness_help(struct txc_buf *b)
 {
-	DIR *d = opendir(projects);
-	struct dirent *e;
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		struct txc_buf p = TXC_BUF_INIT;
-		txc_buf_addf(&p, "%s/%s", projects, e->d_name);
-		guard_jsonl(p.buf, true);
-		txc_buf_release(&p);
-	}
-	if (d != NULL)
-		closedir(d);
+	size_t n;
+	const struct txc_harness *const *hs = txc_harness_all(&n);
+	txc_buf_addstr(b, "read sessions of HARNESS: ");
+	for (size_t i = 0; i < n; i++)
+		txc_buf_addf(b, "%s%s %s", i == 0 ? "" : i + 1 < n ? ", " : " or ", hs[i]->name, hs[i]->summary);
 }
 
-/* Claude Code's projects folder: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects */
-static enum txc_err open_claude(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
+/* The location options given that h does not take: a usage error naming the harness that does. */
+static enum txc_err foreign_options(const struct cli_args *a, const struct txc_harness *h, struct txc_diag *d)
 {
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} loc[] = {{TXC_LOC_DB, "--db"},           {TXC_LOC_HOME, "--home"},
+		   {TXC_LOC_PROFILE, "--profile"}, {TXC_LOC_ALL_PROFILES, "--all-profiles"},
+		   {TXC_LOC_INPUT, "--input"},     {TXC_LOC_REMOTE, "--remote"}};
 	const struct cli_store_opts *o = &a->store;
-	if (o->db || o->home || o->profile || o->input || o->remote || a->all_profiles) {
-		txc_diag_set(d, TXC_E_USAGE,
-			     "--from claude reads $CLAUDE_CONFIG_DIR/projects; --db, --home, --profile, "
-			     "--all-profiles, --input and --remote are Hermes's");
-		return TXC_E_USAGE;
+	unsigned given = (o->db ? TXC_LOC_DB : 0) | (o->home ? TXC_LOC_HOME : 0) | (o->profile ? TXC_LOC_PROFILE : 0) |
+			 (a->all_profiles ? TXC_LOC_ALL_PROFILES : 0) | (o->input ? TXC_LOC_INPUT : 0) |
+			 (o->remote ? TXC_LOC_REMOTE : 0);
+	if ((given & ~h->opts) == 0)
+		return TXC_OK;
+	size_t n;
+	const struct txc_harness *owner = txc_harness_all(&n)[0]; /* the default takes them all */
+	unsigned theirs = owner->opts & ~h->opts;
+	struct txc_buf b = TXC_BUF_INIT;
+	size_t k = 0, total = (size_t)__builtin_popcount(theirs);
+	for (size_t i = 0; i < sizeof(loc) / sizeof(loc[0]); i++) {
+		if (!(theirs & loc[i].bit))
+			continue;
+		txc_buf_addf(&b, "%s%s", k == 0 ? "" : k + 1 == total ? " and " : ", ", loc[i].name);
+		k++;
 	}
-	struct txc_buf p = TXC_BUF_INIT;
-	const char *env = getenv("CLAUDE_CONFIG_DIR"), *home = getenv("HOME");
-	if (env != NULL && env[0] != '\0') {
-		txc_buf_addf(&p, "%s/projects", env);
-	} else if (home != NULL && home[0] != '\0') {
-		txc_buf_addf(&p, "%s/.claude/projects", home);
-	} else {
-		txc_diag_set(d, TXC_E_USAGE,
-			     "cannot find Claude Code's folder: neither CLAUDE_CONFIG_DIR nor HOME is set");
-		return TXC_E_USAGE;
-	}
-	add_store(out, NULL, txc_buf_detach(&p, NULL));
-	guard_claude(out->v[0].path);     /* Claude Code's files are sources: never an output */
-	cli_guard_folder(out->v[0].path); /* nor a new file in it: it would be read as a session */
+	txc_diag_set(d, TXC_E_USAGE, "--from %s reads %s; %s are %s's", h->name, h->where, b.buf, owner->label);
+	txc_buf_release(&b);
+	return TXC_E_USAGE;
+}
+
+/* A harness without location options: its one default location, and the files there guarded. */
+static enum txc_err open_located(const struct cli_args *a, const struct txc_harness *h, struct cli_stores *out,
+				 struct txc_diag *d)
+{
+	struct txc_locate l = locate_of(a);
+	char *path = h->locate(&l, d);
+	if (path == NULL)
+		return d->code;
+	add_store(out, NULL, path);
+	h->guard(out->v[0].path, &guard_sink); /* its files are sources: never an output */
 	if (cli_guard_stdout(d) != 0)
 		return TXC_E_REFUSED;
 	d->warn = cli_warning; /* malformed lines, an unfinished last line */
-	return txc_store_open_claude(&out->v[0].s, out->v[0].path, d);
-}
-
-/* Hermes's data in a home: the state.db and sessions/ folder of the root and of every profile
- * folder (valid name or not), never an output, whatever this run reads (a profile, an --input
- * file, Claude Code's folder).  A home seen before under another name is not walked again. */
-struct home_id {
-	dev_t dev;
-	ino_t ino;
-};
-
-static void guard_home(const char *home, struct home_id *seen, size_t *n_seen)
-{
-	struct stat sb;
-	if (stat(home, &sb) != 0 || !S_ISDIR(sb.st_mode))
-		return; /* nothing there to protect */
-	for (size_t i = 0; i < *n_seen; i++)
-		if (seen[i].dev == sb.st_dev && seen[i].ino == sb.st_ino)
-			return;
-	seen[(*n_seen)++] = (struct home_id){sb.st_dev, sb.st_ino};
-	struct txc_buf p = TXC_BUF_INIT;
-	txc_buf_addf(&p, "%s/state.db", home);
-	cli_guard_hermes(p.buf, false);
-	txc_buf_reset(&p);
-	txc_buf_addf(&p, "%s/sessions", home);
-	cli_guard_hermes(p.buf, true);
-	txc_buf_reset(&p);
-	txc_buf_addf(&p, "%s/profiles", home);
-	DIR *dir = opendir(p.buf);
-	struct dirent *e;
-	while (dir != NULL && (e = readdir(dir)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		txc_buf_reset(&p);
-		txc_buf_addf(&p, "%s/profiles/%s/state.db", home, e->d_name);
-		cli_guard_hermes(p.buf, false);
-		txc_buf_truncate(&p, p.len - strlen("state.db"));
-		txc_buf_addstr(&p, "sessions");
-		cli_guard_hermes(p.buf, true);
-	}
-	if (dir != NULL)
-		closedir(dir);
-	txc_buf_release(&p);
-}
-
-/* whether path's last name is name (path is not empty) */
-static bool last_is(const char *path, size_t len, const char *name)
-{
-	size_t n = strlen(name);
-	return len >= n && memcmp(path + len - n, name, n) == 0 && (len == n || path[len - n - 1] == '/');
-}
-
-/* Every Hermes home the run may know of: --home, $HERMES_HOME, ~/.hermes, and the home of a
- * --db .../state.db or .../profiles/NAME/state.db. */
-static void guard_homes(const struct cli_args *a)
-{
-	struct home_id seen[5]; /* (at most five homes) */
-	size_t n = 0;
-	const char *env = getenv("HERMES_HOME"), *home = getenv("HOME");
-	if (a->store.home != NULL)
-		guard_home(a->store.home, seen, &n);
-	if (env != NULL && env[0] != '\0')
-		guard_home(env, seen, &n);
-	if (home != NULL && home[0] != '\0') {
-		struct txc_buf p = TXC_BUF_INIT;
-		txc_buf_addf(&p, "%s/.hermes", home);
-		guard_home(p.buf, seen, &n);
-		txc_buf_release(&p);
-	}
-	const char *db = a->store.db;
-	size_t len = db ? strlen(db) : 0;
-	if (db == NULL || !last_is(db, len, "state.db"))
-		return;
-	char *dir = txc_xstrndup(db, len - strlen("state.db"));
-	size_t dl = strlen(dir);
-	while (dl > 1 && dir[dl - 1] == '/')
-		dir[--dl] = '\0';
-	guard_home(dl ? dir : ".", seen, &n);
-	size_t pl = dl; /* .../profiles/NAME: the home is two folders up */
-	while (pl > 0 && dir[pl - 1] != '/')
-		pl--;
-	while (pl > 1 && dir[pl - 1] == '/')
-		pl--;
-	if (pl > 0 && last_is(dir, pl, "profiles")) {
-		dir[pl - strlen("profiles")] = '\0';
-		guard_home(dir[0] ? dir : ".", seen, &n);
-	}
-	free(dir);
+	return h->open(&out->v[0].s, out->v[0].path, d);
 }
 
 enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
 	memset(out, 0, sizeof(*out));
-	guard_homes(a);
-	if (is_claude(a))
-		return open_claude(a, out, d);
+	size_t n_h;
+	const struct txc_harness *const *hs = txc_harness_all(&n_h), *h = run_harness(a);
+	struct txc_locate l = locate_of(a);
+	for (size_t i = 0; i < n_h; i++) /* every harness's own data, whatever this run reads */
+		if (hs[i]->protect != NULL)
+			hs[i]->protect(&l, &guard_sink);
+	if (foreign_options(a, h, d) != TXC_OK)
+		return TXC_E_USAGE;
+	if (h->opts == 0)
+		return open_located(a, h, out, d);
 	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);
 	if (sources > 1 || (sources && a->all_profiles) || ((a->store.input || a->store.db) && a->store.home)) {
 		txc_diag_set(d, TXC_E_USAGE,
@@ -532,11 +402,11 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 	if (a->store.remote != NULL)
 		return open_remote(a, out, d);
 	if (a->all_profiles) {
-		enum txc_err rc = add_all_profiles(a, out, d);
+		enum txc_err rc = add_all_profiles(a, h, out, d);
 		if (rc != TXC_OK)
 			return rc;
 	} else {
-		char *path = cli_store_path(&a->store, d);
+		char *path = h->locate(&l, d);
 		if (path == NULL)
 			return d->code;
 		const char *profile = a->store.profile != NULL ? a->store.profile : "default";
@@ -545,7 +415,7 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 	}
 	if (a->store.legacy || a->store.all_sources)
 		add_legacy(a, out);
-	return open_stores(a, out, d);
+	return open_stores(a, h, out, d);
 }
 
 char *cli_profile_having(const char *root_path, struct txc_str id)
@@ -587,13 +457,10 @@ bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores
 	bool named = a->store.db || a->store.home || a->store.profile || a->store.input || a->store.remote;
 	if (rc != TXC_E_NOTFOUND || a->all_profiles || st->n != 1 || named)
 		return false;
-	if (is_claude(a)) {
-		cli_warn("no Claude Code sessions at '%s' (set CLAUDE_CONFIG_DIR)", st->v[0].path);
-		return true;
-	}
-	if (st->v[0].legacy)
-		cli_warn("no legacy sessions folder at '%s' (set HERMES_HOME, or use --home)", st->v[0].path);
+	const struct txc_harness *h = run_harness(a);
+	if (st->v[0].legacy) /* --legacy: the home's sessions/ folder */
+		cli_warn("no legacy sessions folder at '%s' (set %s, or use --home)", st->v[0].path, h->env);
 	else
-		cli_warn("no Hermes store at '%s' (set HERMES_HOME, or use --home or --db)", st->v[0].path);
+		cli_warn("no %s at '%s' (%s)", h->missing, st->v[0].path, h->hint);
 	return true;
 }

@@ -33,16 +33,16 @@ void cli_stores_close(struct cli_stores *st);
  * profile the user named must exist. */
 bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores *st, enum txc_err rc);
 
-/* The harness a command's words name: list's "claude"/"hermes", SESSION's "claude:"/"hermes:"
- * prefix (taken off); against --from, a usage error (said). */
+/* The harness a command's words name (a registry word): list's WORD, SESSION's WORD: prefix
+ * (taken off); against --from, a usage error (said). */
 enum txc_err cli_source_word(const struct cli_cmd_info *c, struct cli_args *a);
 
 /* The first profile of the home whose store is root_path (<home>/state.db) with a session of
  * exactly this id (malloc'd), or NULL; stores that cannot be read are passed over, silently. */
 char *cli_profile_having(const char *root_path, struct txc_str id);
 
-/* The path of state.db the options name (malloc'd), or NULL with d set. */
-char *cli_store_path(const struct cli_store_opts *o, struct txc_diag *d);
-bool cli_profile_name_ok(const char *name);
+/* The registry's harness words, sep between them ("hermes claude"); --from's help text. */
+void cli_harness_words(struct txc_buf *b, const char *sep);
+void cli_harness_help(struct txc_buf *b);
 
 #endif

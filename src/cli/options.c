@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "txc/harness.h"
 
 /* ---- the setters: where an option's value goes ---- */
 
@@ -346,10 +347,27 @@ const struct cli_opt cli_opt_redact = {
 	"replace secrets (API keys, tokens, passwords, private keys, ...) with [REDACTED:<kind> …<hash>] in every "
 	"format, and in search's snippets and titles and artifacts' values",
 	set_flag, AT(redact)};
-const struct cli_opt cli_opt_from = {"from", 0, "HARNESS", "hermes claude",
-				     "read sessions of HARNESS: hermes (default) or claude ($CLAUDE_CONFIG_DIR/projects, else "
-				     "~/.claude/projects; also `list claude`, SESSION as claude:ID)",
-				     set_word, AT(store.from), WORDS("hermes", "claude"), .group = CLI_OPT_STORE};
+/* --from: a word of the harness registry (the same refusal as a choice's) */
+static enum txc_err set_harness(const struct cli_opt *o, const char *cmd, const char *v, struct cli_args *a)
+{
+	size_t n;
+	const struct txc_harness *const *hs = txc_harness_all(&n);
+	const char *words[17]; /* (a handful of harnesses) */
+	size_t k = 0;
+	for (; k < n && k < 16; k++)
+		words[k] = hs[k]->name;
+	words[k] = NULL;
+	struct cli_opt named = *o;
+	named.choices = words;
+	int i = choice(&named, cmd, v);
+	if (i < 0)
+		return TXC_E_USAGE;
+	*FIELD(a, o, const char *) = hs[i]->name;
+	return TXC_OK;
+}
+/* its words and help come from the registry ("@harness") */
+const struct cli_opt cli_opt_from = {"from",      0, "HARNESS", "@harness", "@harness", set_harness, AT(store.from),
+				     .group = CLI_OPT_STORE};
 const struct cli_opt cli_opt_jobs = {
 	"jobs", 'j', "N", NULL,
 	"export --out: render N sessions at once (default: the number of CPUs); the same files whatever N", set_count,
@@ -504,7 +522,8 @@ void cli_opt_describe(FILE *f, const struct cli_opt *o)
 	else
 		fprintf(f, "  %-22s ", left);
 	/* the text wrapped at word boundaries to 80 columns */
-	const char *h = o->help;
+	struct txc_buf tmp = TXC_BUF_INIT;
+	const char *h = cli_opt_help_text(o, &tmp);
 	while (strlen(h) > 55) {
 		int cut = 55;
 		while (cut > 0 && h[cut] != ' ')
@@ -515,11 +534,36 @@ void cli_opt_describe(FILE *f, const struct cli_opt *o)
 		h += cut + 1;
 	}
 	fprintf(f, "%s\n", h);
+	txc_buf_release(&tmp);
+}
+
+/* "@harness" in a text: the registry's words, sep between them (the rest as it is) */
+const char *cli_with_harnesses(const char *text, const char *sep, struct txc_buf *tmp)
+{
+	const char *at = text != NULL ? strstr(text, "@harness") : NULL;
+	if (at == NULL)
+		return text;
+	txc_buf_reset(tmp);
+	txc_buf_add(tmp, text, (size_t)(at - text));
+	cli_harness_words(tmp, sep);
+	txc_buf_addstr(tmp, at + strlen("@harness"));
+	return tmp->buf;
+}
+
+const char *cli_opt_help_text(const struct cli_opt *o, struct txc_buf *tmp)
+{
+	if (strcmp(o->help, "@harness") != 0)
+		return o->help;
+	txc_buf_reset(tmp);
+	cli_harness_help(tmp);
+	return tmp->buf;
 }
 
 void cli_help(const struct cli_cmd_info *c, FILE *f)
 {
-	fprintf(f, "usage: txc %s %s\n\n%s\n", c->name, c->usage, c->about);
+	struct txc_buf u = TXC_BUF_INIT;
+	fprintf(f, "usage: txc %s %s\n\n%s\n", c->name, cli_with_harnesses(c->usage, " | ", &u), c->about);
+	txc_buf_release(&u);
 	if (cli_cmd_takes(c, &cli_opt_to)) { /* a command that writes a format lists them */
 		size_t n;
 		const struct txc_writer_ops *const *all = txc_writer_all(&n);

@@ -1,7 +1,7 @@
 /*
- * model_claude.c - the Claude Code mapping: session records -> model, and
- * (for the writers and searches that need a source's rows) the model back
- * to Hermes-shaped rows.
+ * model_claude.c - the Claude Code mapping: session records -> model; with
+ * keep_rows it hands the messages and the records that made none to
+ * claude_rows.c, which makes Hermes-shaped rows of them.
  *
  * Rules (docs/FORMATS.md, "Claude Code -> model"): user and assistant
  * records become messages, assistant records with one message.id one
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claude_rows.h"
 #include "txc/model_claude.h"
-#include "txc/model_hermes.h"
 #include "txc/strmap.h"
 
 /* ---- small helpers ---- */
@@ -47,15 +47,6 @@ static bool blank(const char *p, size_t len)
 		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
 			return false;
 	return true;
-}
-
-static struct txc_str compact(struct txc_arena *a, const struct txc_json *v, unsigned flags)
-{
-	struct txc_buf b = TXC_BUF_INIT;
-	txc_json_emit(&b, v, flags);
-	struct txc_str s = txc_arena_str(a, b.buf, b.len);
-	txc_buf_release(&b);
-	return s;
 }
 
 static int64_t int_or0(const struct txc_json *v)
@@ -285,7 +276,7 @@ static void keep_extra(struct txc_claude_builder *b, struct cmsg *c, const struc
 }
 
 /* Claude's tool name as Hermes named it, where txc normalises Hermes's (model_hermes.c) */
-static const char *hermes_name(struct txc_str name)
+const char *txc_claude_hermes_name(struct txc_str name)
 {
 	static const char *const map[][2] = {
 		{"Read", "read_file"}, {"Write", "write_file"}, {"Edit", "patch"}, {"Bash", "terminal"}};
@@ -318,7 +309,7 @@ static void tool_use_block(struct txc_arena *a, struct blocks *bs, const struct 
 	blk->id = id != NULL && id->kind == TXC_JSON_STRING ? id->s : txc_str_c("");
 	name = txc_arena_str(a, name.ptr, name.len); /* NUL-terminated for the tool table */
 	txc_model_tool_set(a, blk, name, input != NULL ? input : txc_json_object(a, 0));
-	const char *h = hermes_name(name);
+	const char *h = txc_claude_hermes_name(name);
 	blk->source_name = h ? txc_str_c(h) : name;
 }
 
@@ -738,314 +729,6 @@ int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t l
 	return rc;
 }
 
-/* ---- the model back to Hermes-shaped rows (t->native) ---- */
-
-static const struct txc_json *jstr(struct txc_arena *a, struct txc_str s)
-{
-	return s.ptr != NULL ? txc_json_string(a, s.ptr, s.len) : &txc_json_null_value;
-}
-
-static void put(struct txc_json *o, const char *k, const struct txc_json *v)
-{
-	txc_json_put(o, txc_str_c(k), v);
-}
-
-static struct txc_json *row_new(struct txc_arena *a, int64_t id, struct txc_str sid, const char *role,
-				const struct cmsg *c)
-{
-	struct txc_json *o = txc_json_object(a, 17);
-	put(o, "id", txc_json_int(a, id));
-	put(o, "session_id", jstr(a, sid));
-	put(o, "role", txc_json_string(a, role, strlen(role)));
-	put(o, "content", &txc_json_null_value);
-	put(o, "tool_call_id", &txc_json_null_value);
-	put(o, "tool_calls", &txc_json_null_value);
-	put(o, "tool_name", &txc_json_null_value);
-	put(o, "effect_disposition", &txc_json_null_value);
-	put(o, "timestamp", txc_json_real(a, c ? c->m.time : 0));
-	put(o, "finish_reason", &txc_json_null_value);
-	put(o, "reasoning", &txc_json_null_value);
-	put(o, "reasoning_content", &txc_json_null_value);
-	put(o, "codex_reasoning_items", &txc_json_null_value);
-	put(o, "active", txc_json_int(a, c && c->m.compacted ? 0 : 1));
-	put(o, "compacted", txc_json_int(a, c && c->m.compacted ? 1 : 0));
-	return o;
-}
-
-static void set(struct txc_json *o, const char *k, const struct txc_json *v)
-{
-	for (size_t i = 0; i < o->n; i++)
-		if (txc_str_eq(o->keys[i], k))
-			o->items[i] = v;
-}
-
-/* Claude's input of a call txc renamed, with Hermes's keys again (the reverse of model_hermes.c) */
-static const struct txc_json *hermes_input(struct txc_arena *a, const char *hname, const struct txc_json *in)
-{
-	if (hname == NULL || in->kind != TXC_JSON_OBJECT) /* a call always has an input (tool_use_block) */
-		return in;
-	bool patch = strcmp(hname, "patch") == 0, term = strcmp(hname, "terminal") == 0;
-	struct txc_json *o = txc_json_object(a, in->n + 1);
-	if (patch)
-		put(o, "mode", txc_json_string(a, "replace", 7));
-	for (size_t i = 0; i < in->n; i++) {
-		struct txc_str k = in->keys[i];
-		const struct txc_json *v = in->items[i];
-		int64_t ms;
-		if (!term && txc_str_eq(k, "file_path"))
-			k = txc_str_c("path");
-		else if (term && txc_str_eq(k, "run_in_background"))
-			k = txc_str_c("background");
-		else if (term && txc_str_eq(k, "timeout_ms") && txc_json_is_int(v, &ms) && ms >= 0 && ms % 1000 == 0)
-			k = txc_str_c("timeout"), v = txc_json_int(a, ms / 1000);
-		txc_json_put(o, k, v);
-	}
-	return o;
-}
-
-static const struct txc_json *tool_calls(struct txc_arena *a, const struct cmsg *c, size_t n_calls)
-{
-	struct txc_json *arr = txc_json_array(a, n_calls);
-	for (size_t i = 0; i < c->bs.n; i++) {
-		const struct txc_block *b = &c->bs.v[i];
-		if (b->kind != TXC_BLOCK_TOOL_USE)
-			continue;
-		const char *h = hermes_name(b->name);
-		struct txc_json *call = txc_json_object(a, 3), *fn = txc_json_object(a, 2);
-		put(call, "id", jstr(a, b->id));
-		put(call, "type", txc_json_string(a, "function", 8));
-		put(fn, "name", h ? txc_json_string(a, h, strlen(h)) : jstr(a, b->name));
-		struct txc_str args = compact(a, hermes_input(a, h, b->input), TXC_JSON_PY);
-		put(fn, "arguments", txc_json_string(a, args.ptr, args.len));
-		put(call, "function", fn);
-		txc_json_push(arr, call);
-	}
-	return arr;
-}
-
-/* text and images as Hermes content: one text as a string, else parts */
-static const struct txc_json *content_of(struct txc_arena *a, const struct cmsg *c)
-{
-	size_t n = 0, texts = 0;
-	const struct txc_block *only = NULL;
-	for (size_t i = 0; i < c->bs.n; i++) {
-		enum txc_block_kind k = c->bs.v[i].kind;
-		n += k == TXC_BLOCK_TEXT || k == TXC_BLOCK_IMAGE;
-		if (k == TXC_BLOCK_TEXT)
-			texts++, only = &c->bs.v[i];
-	}
-	if (n == 0)
-		return &txc_json_null_value;
-	if (n == 1 && texts == 1)
-		return jstr(a, only->text);
-	struct txc_json *parts = txc_json_array(a, n);
-	for (size_t i = 0; i < c->bs.n; i++) {
-		const struct txc_block *b = &c->bs.v[i];
-		struct txc_json *p = txc_json_object(a, 2);
-		if (b->kind == TXC_BLOCK_TEXT) {
-			put(p, "type", txc_json_string(a, "text", 4));
-			put(p, "text", jstr(a, b->text));
-		} else if (b->kind == TXC_BLOCK_IMAGE) {
-			struct txc_buf u = TXC_BUF_INIT;
-			txc_buf_addstr(&u, "data:");
-			txc_buf_add(&u, b->media_type.ptr, b->media_type.len);
-			txc_buf_addstr(&u, ";base64,");
-			txc_buf_add(&u, b->data.ptr, b->data.len);
-			struct txc_json *url = txc_json_object(a, 1);
-			put(url, "url", txc_json_string(a, u.buf, u.len));
-			txc_buf_release(&u);
-			put(p, "type", txc_json_string(a, "image_url", 9));
-			put(p, "image_url", url);
-		} else {
-			continue;
-		}
-		txc_json_push(parts, p);
-	}
-	return parts;
-}
-
-/* what only Claude records: the model, usage, cost, signed or redacted thinking, and c->extra */
-static const struct txc_json *claude_side(struct txc_arena *a, const struct cmsg *c)
-{
-	size_t extra = c->extra ? c->extra->n : 0, n_think = 0;
-	for (size_t i = 0; i < c->bs.n; i++)
-		n_think +=
-			c->bs.v[i].kind == TXC_BLOCK_THINKING && (c->bs.v[i].signature.len || c->bs.v[i].encrypted.len);
-	struct txc_json *o = txc_json_object(a, 4 + extra);
-	if (c->m.model.ptr != NULL)
-		put(o, "model", jstr(a, c->m.model));
-	if (c->usage_raw != NULL) /* rows are built only with keep_rows, which keeps every usage as written */
-		put(o, "usage", c->usage_raw);
-	if (c->has_cost)
-		put(o, "costUSD", txc_json_real(a, c->cost));
-	if (n_think) {
-		struct txc_json *arr = txc_json_array(a, n_think);
-		for (size_t i = 0; i < c->bs.n; i++) {
-			const struct txc_block *b = &c->bs.v[i];
-			if (b->kind != TXC_BLOCK_THINKING || !(b->signature.len || b->encrypted.len))
-				continue;
-			struct txc_json *t = txc_json_object(a, 2);
-			if (b->signature.len)
-				put(t, "signature", jstr(a, b->signature));
-			if (b->encrypted.len)
-				put(t, "data", jstr(a, b->encrypted));
-			txc_json_push(arr, t);
-		}
-		put(o, "thinking", arr);
-	}
-	for (size_t i = 0; i < extra; i++)
-		txc_json_put(o, c->extra->keys[i], c->extra->items[i]);
-	return o->n ? o : NULL;
-}
-
-static const char *hermes_finish(const struct txc_message *m)
-{
-	switch (m->stop) {
-	case TXC_STOP_END_TURN: return "stop";
-	case TXC_STOP_TOOL_USE: return "tool_calls";
-	case TXC_STOP_MAX_TOKENS: return "length";
-	case TXC_STOP_OTHER: return NULL;
-	default: return txc_model_stop_name(m->stop);
-	}
-}
-
-struct rows {
-	const struct txc_json **v;
-	size_t n, cap;
-};
-
-static struct txc_json *push_row(struct rows *rs, struct txc_json *row)
-{
-	if (rs->n == rs->cap) {
-		rs->cap = rs->cap ? rs->cap * 2 : 64;
-		rs->v = txc_xrealloc(rs->v, rs->cap * sizeof(*rs->v));
-	}
-	rs->v[rs->n++] = row;
-	return row;
-}
-
-static void assistant_row(struct txc_arena *a, struct rows *rs, struct txc_str sid, const struct cmsg *c)
-{
-	struct txc_json *row = push_row(rs, row_new(a, (int64_t)rs->n + 1, sid, "assistant", c));
-	struct txc_buf think = TXC_BUF_INIT;
-	size_t calls = 0;
-	for (size_t i = 0; i < c->bs.n; i++) {
-		const struct txc_block *b = &c->bs.v[i];
-		calls += b->kind == TXC_BLOCK_TOOL_USE;
-		if (b->kind == TXC_BLOCK_THINKING && b->text.len) {
-			if (think.len)
-				txc_buf_addstr(&think, "\n\n");
-			txc_buf_add(&think, b->text.ptr, b->text.len);
-		}
-	}
-	set(row, "content", content_of(a, c));
-	if (calls)
-		set(row, "tool_calls", tool_calls(a, c, calls));
-	if (think.len)
-		set(row, "reasoning", txc_json_string(a, think.buf, think.len));
-	txc_buf_release(&think);
-	const char *fr = hermes_finish(&c->m);
-	if (fr != NULL)
-		set(row, "finish_reason", txc_json_string(a, fr, strlen(fr)));
-	else if (c->m.stop == TXC_STOP_OTHER)
-		set(row, "finish_reason", jstr(a, c->m.stop_other));
-}
-
-static void user_rows(struct txc_arena *a, struct rows *rs, struct txc_str sid, const struct cmsg *c)
-{
-	const struct txc_json *content = content_of(a, c);
-	if (content->kind != TXC_JSON_NULL)
-		set(push_row(rs, row_new(a, (int64_t)rs->n + 1, sid, "user", c)), "content", content);
-	for (size_t i = 0; i < c->bs.n; i++) {
-		const struct txc_block *b = &c->bs.v[i];
-		if (b->kind != TXC_BLOCK_TOOL_RESULT)
-			continue;
-		struct txc_json *row = push_row(rs, row_new(a, (int64_t)rs->n + 1, sid, "tool", c));
-		set(row, "tool_call_id", jstr(a, b->id));
-		set(row, "tool_name", jstr(a, b->name));
-		set(row, "content", b->output ? jstr(a, compact(a, b->output, TXC_JSON_PY)) : jstr(a, b->output_text));
-	}
-}
-
-/* a record that made no message: its type as the role, its JSON as the content */
-static void other_row(struct txc_arena *a, struct rows *rs, struct txc_str sid, const struct txc_json *raw)
-{
-	struct txc_str type = nonempty(txc_json_get(raw, "type"));
-	struct txc_buf role = TXC_BUF_INIT;
-	txc_buf_addstr(&role, "claude:");
-	txc_buf_add(&role, type.ptr ? type.ptr : "unknown", type.ptr ? type.len : 7);
-	struct txc_json *row = push_row(rs, row_new(a, (int64_t)rs->n + 1, sid, "", NULL));
-	set(row, "role", txc_json_string(a, role.buf, role.len));
-	set(row, "content", jstr(a, compact(a, raw, 0)));
-	double t;
-	struct txc_str ts = nonempty(txc_json_get(raw, "timestamp"));
-	if (ts.ptr != NULL && txc_claude_time(ts.ptr, ts.len, &t))
-		set(row, "timestamp", txc_json_real(a, t));
-	else
-		set(row, "timestamp", &txc_json_null_value);
-	txc_buf_release(&role);
-}
-
-static const struct txc_json *with_side(struct txc_arena *a, const struct txc_json *row, const struct txc_json *side)
-{
-	struct txc_json *o = txc_json_object(a, row->n + 1);
-	for (size_t i = 0; i < row->n; i++)
-		txc_json_put(o, row->keys[i], row->items[i]);
-	put(o, "claude", side);
-	return o;
-}
-
-static const struct txc_json *native_rows(struct txc_claude_builder *b)
-{
-	struct txc_arena *a = b->t->arena;
-	struct rows rs = {0};
-	struct txc_str sid = b->t->meta.id;
-	size_t o = 0;
-	for (size_t i = 0;; i++) { /* to i == b->n: the records after the last message */
-		for (; o < b->n_os && b->os[o].at == i; o++)
-			other_row(a, &rs, sid, b->os[o].raw);
-		if (i == b->n)
-			break;
-		size_t first = rs.n;
-		if (b->ms[i].m.role == TXC_ROLE_ASSISTANT)
-			assistant_row(a, &rs, sid, &b->ms[i]);
-		else
-			user_rows(a, &rs, sid, &b->ms[i]);
-		const struct txc_json *side = claude_side(a, &b->ms[i]);
-		if (side != NULL) /* every message made a row: an assistant's, or a user's text or result */
-			rs.v[first] = with_side(a, rs.v[first], side);
-	}
-	struct txc_json *arr = txc_json_array(a, rs.n);
-	for (size_t i = 0; i < rs.n; i++)
-		txc_json_push(arr, rs.v[i]);
-	free(rs.v);
-	return arr;
-}
-
-static const struct txc_json *native_session(struct txc_transcript *t, size_t n_rows, double last)
-{
-	struct txc_arena *a = t->arena;
-	const struct txc_meta *m = &t->meta;
-	struct txc_json *o = txc_json_object(a, 16);
-	put(o, "id", jstr(a, m->id));
-	put(o, "source", txc_json_string(a, "claude-code", 11));
-	put(o, "model", jstr(a, m->model));
-	put(o, "started_at", txc_json_real(a, m->started_at));
-	put(o, "ended_at", isnan(last) ? &txc_json_null_value : txc_json_real(a, last));
-	put(o, "message_count", txc_json_int(a, (int64_t)n_rows));
-	put(o, "tool_call_count", txc_json_int(a, m->tool_call_count));
-	put(o, "input_tokens", txc_json_int(a, m->input_tokens));
-	put(o, "output_tokens", txc_json_int(a, m->output_tokens));
-	put(o, "cache_read_tokens", txc_json_int(a, m->cache_read_tokens));
-	put(o, "cache_write_tokens", txc_json_int(a, m->cache_write_tokens));
-	put(o, "cwd", jstr(a, m->cwd));
-	put(o, "git_branch", jstr(a, m->git_branch));
-	put(o, "estimated_cost_usd", m->has_cost ? txc_json_real(a, m->cost_usd) : &txc_json_null_value);
-	put(o, "title", jstr(a, m->title));
-	put(o, "archived", txc_json_int(a, 0));
-	return o;
-}
-
 /* token counts are the file's: huge ones stop at INT64_MAX rather than wrap */
 static void add_sat(int64_t *sum, int64_t x)
 {
@@ -1076,6 +759,22 @@ static void meta_totals(struct txc_claude_builder *b)
 		m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 || m->cache_write_tokens > 0;
 }
 
+/* the messages, and the records that made none, as claude_rows.c makes rows of them */
+static void keep_rows(struct txc_claude_builder *b)
+{
+	struct txc_claude_rec *ms = txc_xmalloc((b->n ? b->n : 1) * sizeof(*ms));
+	struct txc_claude_aside *os = txc_xmalloc((b->n_os ? b->n_os : 1) * sizeof(*os));
+	for (size_t i = 0; i < b->n; i++) {
+		const struct cmsg *c = &b->ms[i];
+		ms[i] = (struct txc_claude_rec){&b->t->messages[i], c->extra, c->usage_raw, c->has_cost, c->cost};
+	}
+	for (size_t i = 0; i < b->n_os; i++)
+		os[i] = (struct txc_claude_aside){b->os[i].at, b->os[i].raw};
+	txc_claude_rows(b->t, ms, b->n, os, b->n_os, b->has_time ? b->last : NAN);
+	free(ms);
+	free(os);
+}
+
 void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 {
 	struct txc_transcript *t = b->t;
@@ -1092,13 +791,8 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 	}
 	if (last_active != NULL)
 		*last_active = b->has_time ? b->last : NAN;
-	if (b->keep_rows) {
-		struct txc_hermes_native *nv = txc_hermes_native(t);
-		nv->rows = native_rows(b);
-		nv->session = native_session(t, nv->rows->n, b->has_time ? b->last : NAN);
-		for (size_t i = 0; i < nv->rows->n; i++)
-			nv->n_active_rows += txc_hermes_row_active(nv->rows->items[i]);
-	}
+	if (b->keep_rows)
+		keep_rows(b);
 	free(b->ms); /* every message's blocks are in the arena (settled) */
 	free(b->os);
 	txc_strmap_free(&b->calls);

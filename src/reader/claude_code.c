@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "source.h"
+#include "hermes_source.h"
 #include "txc/model_claude.h"
 
 struct cc_entry {
@@ -347,9 +347,13 @@ static const struct txc_source_ops claude_code_ops = {
 	.close = cc_close,
 	.sessions = cc_sessions,
 	.load = cc_load,
+	/* Claude Code's sessions still carry Hermes-shaped rows (model_claude.c), so that a search
+	 * finds in them what it always did (its non-message records, Hermes's tool names) */
+	.replay = txc_hermes_replay,
+	.scan = txc_hermes_scan,
 };
 
-int txc_store_open_claude(struct txc_store **out, const char *projects, struct txc_diag *d)
+int txc_claude_store_open(struct txc_store **out, const char *projects, struct txc_diag *d)
 {
 	struct stat sb;
 	*out = NULL;

@@ -9,8 +9,11 @@
 
 #include <sqlite3.h>
 
-#include "source.h"
+#include "hermes_source.h"
 #include "txc/json.h"
+
+/* The SQLite backend's ops (hermes_db_read.c), for hermes_db_open.c's opener alone. */
+extern const struct txc_source_ops txc_hermes_db_ops;
 
 struct columns { /* every column of a table, however many (SQLite allows 32767) */
 	char **name;

@@ -991,4 +991,6 @@ const struct txc_source_ops txc_hermes_db_ops = {
 	.stream = db_stream,
 	.search = txc_hermes_db_search,
 	.load_after = db_load_after,
+	.build = txc_hermes_build,
+	.link = txc_source_link,
 };

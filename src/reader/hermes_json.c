@@ -16,7 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "source.h"
+#include "hermes_source.h"
+
+static const struct txc_source_ops file_ops; /* (after jf_list: its functions come first) */
 
 struct entry {
 	const struct txc_json *session; /* columns + last_active, no messages */
@@ -287,7 +289,7 @@ int txc_store_open_file(struct txc_store **out, const char *path, bool skip_bad,
 		jf_close(jf);
 		return rc;
 	}
-	*out = txc_store_new(&txc_hermes_file_ops, jf, jf->name);
+	*out = txc_store_new(&file_ops, jf, jf->name);
 	return TXC_OK;
 }
 
@@ -299,12 +301,17 @@ static int jf_list(void *impl, unsigned flags, struct txc_arena *a, struct txc_s
 	return rc ? rc : txc_source_infos(a, all, out, n);
 }
 
-const struct txc_source_ops txc_hermes_file_ops = {
+static const struct txc_source_ops file_ops = {
 	.name = "hermes-file",
 	.caps = TXC_SRC_NATIVE_ROWS,
 	.close = jf_close,
 	.sessions = jf_list,
 	.load_at = jf_load,
+	.build = txc_hermes_build,
+	.placed = txc_hermes_placed,
+	.replay = txc_hermes_replay,
+	.link = txc_source_link,
+	.scan = txc_hermes_scan,
 };
 
 /* ---- the incremental export parser ---- */

@@ -31,7 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "source.h"
+#include "hermes_source.h"
+
+static const struct txc_source_ops legacy_ops; /* (at the end: its functions come first) */
 
 struct legacy_entry {
 	char *id;
@@ -732,7 +734,7 @@ int txc_store_open_legacy(struct txc_store **out, const char *dir, struct txc_di
 	read_index(ld, &n_files, d);
 	if (skipped)
 		txc_diag_warn(d, TXC_W_LEGACY_SKIPPED, ld->path, skipped);
-	*out = txc_store_new(&txc_hermes_legacy_ops, ld, dir);
+	*out = txc_store_new(&legacy_ops, ld, dir);
 	return TXC_OK;
 }
 
@@ -745,11 +747,15 @@ static const char *ld_file(void *impl, size_t i)
 	return i < n ? ld->files[i] : NULL;
 }
 
-const struct txc_source_ops txc_hermes_legacy_ops = {
+static const struct txc_source_ops legacy_ops = {
 	.name = "hermes-legacy",
 	.caps = TXC_SRC_NATIVE_ROWS | TXC_SRC_BY_ID,
 	.close = ld_close,
 	.sessions = ld_sessions,
 	.load = ld_load,
 	.file = ld_file,
+	.build = txc_hermes_build,
+	.replay = txc_hermes_replay,
+	.link = txc_source_link,
+	.scan = txc_hermes_scan,
 };

@@ -16,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source.h"
+#include "hermes_source.h"
 #include "txc/http.h"
 #include "txc/search.h"
 #include "txc/strmap.h"
+
+static const struct txc_source_ops dashboard_ops; /* (at the end: its functions come first) */
 
 /* at most this many list pages (1,000,000 sessions), and twice what the first page's total needs */
 #define MAX_PAGES 10000
@@ -354,7 +356,7 @@ int txc_store_open_remote(struct txc_store **out, const char *url, const struct 
 		rm_close(r);
 		return rc;
 	}
-	*out = txc_store_new(&txc_hermes_dashboard_ops, r, r->shown);
+	*out = txc_store_new(&dashboard_ops, r, r->shown);
 	return TXC_OK;
 }
 
@@ -448,11 +450,15 @@ static int rm_search(void *impl, const struct txc_query *q, const struct txc_sea
 	return rc > 0 ? TXC_OK : rc; /* >0: the sink had enough */
 }
 
-const struct txc_source_ops txc_hermes_dashboard_ops = {
+static const struct txc_source_ops dashboard_ops = {
 	.name = "hermes-dashboard",
 	.caps = TXC_SRC_NATIVE_ROWS,
 	.close = rm_close,
 	.sessions = rm_list,
 	.load_at = rm_load,
 	.search = rm_search,
+	.build = txc_hermes_build,
+	.placed = txc_hermes_placed,
+	.replay = txc_hermes_replay,
+	.link = txc_source_link,
 };

@@ -1,11 +1,12 @@
 /*
  * hermes_session.c - Hermes's session objects, as all three Hermes backends
  * (SQLite store, export file, dashboard) see them: a session row's summary
- * (struct txc_session_info) and an export object split into t->native.
+ * (struct txc_session_info) and an export object split into t->native, and the
+ * ops they share: the model built from the rows, a load's rows replayed as a stream.
  */
 #include <math.h>
 
-#include "source.h"
+#include "hermes_source.h"
 #include "txc/lineage.h"
 
 /* a text value */
@@ -115,4 +116,30 @@ void txc_source_split(struct txc_transcript *t, const struct txc_json *obj)
 	if (nv->rows == NULL)
 		nv->rows = txc_json_array(t->arena, 0);
 	nv->session = sess;
+}
+
+void txc_hermes_build(struct txc_transcript *t)
+{
+	if (t->native != NULL)
+		txc_model_from_hermes(t);
+}
+
+void txc_hermes_placed(struct txc_transcript *t, const struct txc_session_info *info, unsigned flags)
+{
+	struct txc_hermes_native *nv = txc_hermes_native(t);
+	if (!(flags & TXC_LOAD_LAST_ACTIVE))
+		nv->last_active = NULL;
+	else if (nv->last_active == NULL && txc_json_get(info->native, "last_active") != NULL)
+		nv->last_active = txc_json_copy(t->arena, txc_json_get(info->native, "last_active"));
+}
+
+int txc_hermes_replay(struct txc_transcript *t, const struct txc_row_sink *sink)
+{
+	struct txc_hermes_native *nv = txc_hermes_native(t);
+	const struct txc_json *rows = nv->rows;
+	nv->rows = txc_json_array(t->arena, 0); /* the head sees the session without its rows */
+	int rc = sink->head(sink->ctx, t);
+	for (size_t i = 0; rc == TXC_OK && rows != NULL && i < rows->n; i++)
+		rc = sink->row(sink->ctx, rows->items[i]);
+	return rc;
 }

@@ -9,19 +9,23 @@
  * backend did not, and replays a loaded session as a stream for backends
  * without TXC_SRC_STREAM.  A backend lists its sessions and loads one.
  *
- * Backends: txc_hermes_db_ops (hermes_db_open.c, hermes_db_read.c),
- * txc_hermes_file_ops (hermes_json.c), txc_hermes_dashboard_ops
- * (hermes_remote.c).  A new reader adds one file with one ops struct and
- * one txc_store_open_* function that calls txc_store_new().
+ * Backends: Hermes's (hermes_source.h: SQLite store, export file,
+ * dashboard, legacy folder) and Claude Code's (claude_code.c).  A new
+ * harness adds its reader with one static ops struct and an opener that
+ * calls txc_store_new(), and a locator with its registry entry
+ * (harness.h).  The façade knows no harness's rows: what is Hermes's
+ * (rows, their replay and scan, the model built from them) is an op.
  */
 #ifndef TXC_READER_SOURCE_H
 #define TXC_READER_SOURCE_H
 
-#include "txc/model_hermes.h"
 #include "txc/reader.h"
 
 /* A listing flag beside enum txc_list_flags: only sid and archived are needed (to name a session). */
 enum { TXC_LIST_IDS_ONLY = 1 << 8 };
+
+struct txc_link;
+struct txc_query;
 
 struct txc_source_ops {
 	const char *name; /* "hermes-sqlite", ... (txc_store_kind) */
@@ -68,10 +72,27 @@ struct txc_source_ops {
 	 */
 	int (*load_after)(void *impl, const struct txc_sid *id, int64_t after, unsigned flags,
 			  struct txc_transcript **out, int64_t *last, struct txc_diag *d);
+	/* Optional: the model of a transcript loaded without messages (Hermes: from t->native's rows) */
+	void (*build)(struct txc_transcript *t);
+	/* Optional, after load_at: what the listing knows of the session and its load did not bring */
+	void (*placed)(struct txc_transcript *t, const struct txc_session_info *info, unsigned flags);
+	/* Optional, without TXC_SRC_STREAM: a loaded transcript's rows replayed as the stream (else
+	 * txc_store_stream refuses: rows are a Hermes writer's to make from the model) */
+	int (*replay)(struct txc_transcript *t, const struct txc_row_sink *sink);
+	/* Optional: a session's links from its listing's native row (else from its summary alone) */
+	void (*link)(struct txc_arena *a, const struct txc_json *native, struct txc_link *l);
+	/*
+	 * Optional, without search: one selected session scanned by its source's own rows (hit()
+	 * non-zero stops; *stopped says so); without it the façade scans the session's model.
+	 */
+	int (*scan)(struct txc_store *s, const struct txc_session_info *session, const struct txc_query *q,
+		    const struct txc_search_opts *o, const struct txc_hit_sink *sink, bool *stopped,
+		    struct txc_diag *d);
 };
 
-extern const struct txc_source_ops txc_hermes_db_ops, txc_hermes_file_ops, txc_hermes_dashboard_ops;
-extern const struct txc_source_ops txc_hermes_legacy_ops; /* hermes_legacy.c */
+/* Claude Code's sessions under a projects folder ($CLAUDE_CONFIG_DIR/projects): claude_code.c,
+ * opened through the registry (claude_locate.c, txc_store_open_kind). */
+int txc_claude_store_open(struct txc_store **out, const char *projects, struct txc_diag *d);
 
 /*
  * A store over a backend.  It takes impl: ops->close(impl) runs when the
@@ -81,36 +102,5 @@ struct txc_store *txc_store_new(const struct txc_source_ops *ops, void *impl, co
 
 /* The identity of a session whose id is v, at place pos of its source (placed: pos is known); in arena a. */
 struct txc_sid txc_source_sid(struct txc_arena *a, const struct txc_json *v, bool placed, int64_t pos);
-
-/* The summary fields of a Hermes session row (all but sid; native = row). */
-void txc_source_info(const struct txc_json *row, struct txc_session_info *info);
-/* The same from the fields' values, each as a row would hold it (NULL: absent); native is kept as is. */
-struct txc_source_fields {
-	const struct txc_json *title, *cwd, *source, *model, *n_messages, *started, *last_active, *archived;
-};
-void txc_source_info_of(const struct txc_source_fields *f, const struct txc_json *native,
-			struct txc_session_info *info);
-/* The links (lineage.h) of a Hermes session row: parent, end reason, model_config markers; id and sid are the caller's.
- */
-struct txc_link;
-void txc_source_link(struct txc_arena *a, const struct txc_json *row, struct txc_link *l);
-/* Summaries of Hermes session objects, each placed at its index + 1 (for sources that load by place). */
-int txc_source_infos(struct txc_arena *a, const struct txc_json *rows, struct txc_session_info **out, size_t *n);
-
-/* Whether a row is of tool name: its tool_name, or a call to it in its tool_calls (JSON text). */
-bool txc_source_uses_tool(struct txc_arena *a, struct txc_str tool_name, struct txc_str calls, const char *name);
-
-/* Split an export object into t->native: "messages" becomes rows, "last_active" last_active. */
-void txc_source_split(struct txc_transcript *t, const struct txc_json *obj);
-
-/*
- * Incremental reader of one export object as it arrives: the messages are
- * parsed one by one into t->native->rows, so a large session is never held twice.
- */
-struct txc_export_parser;
-struct txc_export_parser *txc_export_parser_new(struct txc_transcript *t);
-int txc_export_parser_feed(struct txc_export_parser *p, const char *data, size_t len); /* 0, -1 on bad JSON */
-int txc_export_parser_finish(struct txc_export_parser *p);                             /* 0, -1 if incomplete */
-void txc_export_parser_free(struct txc_export_parser *p);
 
 #endif

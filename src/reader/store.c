@@ -1,10 +1,13 @@
 /*
  * store.c - the store façade over one backend (source.h): session identity
  * and repeated ids, listing order, naming a session by a prefix, finding a
- * session's place, the model from t->native, streams replayed from a load.
+ * session's place, and a scan of the model for a search the backend does
+ * not answer itself.
  *
  * Backends only list and load; everything every source must do alike is
  * here, once, so that every command works on every source the same way.
+ * No harness's rows are read here: Hermes's replay and row scan are its
+ * backends' ops (hermes_source.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -297,6 +300,17 @@ int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a,
 	return TXC_OK;
 }
 
+/* A session's links from its summary alone: no parent, no end; a "subagent" source is a delegate. */
+static void link_of(const struct txc_session_info *info, struct txc_link *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->title = info->title;
+	l->started = info->started;
+	l->ended = l->last_active = NAN;
+	l->delegate = txc_str_eq(info->source, "subagent");
+	l->tool = txc_str_eq(info->source, "tool");
+}
+
 int txc_store_links(struct txc_store *s, struct txc_arena *a, struct txc_link **out, size_t *n, struct txc_diag *d)
 {
 	struct txc_session_info *v;
@@ -305,7 +319,10 @@ int txc_store_links(struct txc_store *s, struct txc_arena *a, struct txc_link **
 		return rc;
 	struct txc_link *l = txc_arena_array(a, *n ? *n : 1, sizeof(*l));
 	for (size_t i = 0; i < *n; i++) {
-		txc_source_link(a, v[i].native, &l[i]);
+		if (s->ops->link != NULL)
+			s->ops->link(a, v[i].native, &l[i]);
+		else
+			link_of(&v[i], &l[i]);
 		l[i].sid = v[i].sid;
 		l[i].id = v[i].sid.text;
 	}
@@ -443,7 +460,7 @@ static int place_of(struct txc_store *s, const struct txc_sid *id, struct txc_ar
 	return TXC_E_NOTFOUND;
 }
 
-/* A backend that loads by place: the session at its place; a dashboard's export has no last_active, its list does. */
+/* A backend that loads by place: the session at its place, and what its listing adds (ops->placed). */
 static int load_placed(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript *t,
 		       struct txc_diag *d)
 {
@@ -453,13 +470,8 @@ static int load_placed(struct txc_store *s, const struct txc_sid *id, unsigned f
 	int rc = place_of(s, id, a, &info, &index, d);
 	if (rc == TXC_OK)
 		rc = s->ops->load_at(s->impl, index, t, d);
-	if (rc == TXC_OK) {
-		struct txc_hermes_native *nv = txc_hermes_native(t);
-		if (!(flags & TXC_LOAD_LAST_ACTIVE))
-			nv->last_active = NULL;
-		else if (nv->last_active == NULL && txc_json_get(info->native, "last_active") != NULL)
-			nv->last_active = txc_json_copy(t->arena, txc_json_get(info->native, "last_active"));
-	}
+	if (rc == TXC_OK && s->ops->placed != NULL)
+		s->ops->placed(t, info, flags);
 	txc_arena_free(a);
 	return rc;
 }
@@ -494,8 +506,8 @@ int txc_store_load(struct txc_store *s, const struct txc_sid *id, unsigned flags
 	int rc = load_native(s, id, flags, &t, d);
 	if (rc)
 		return rc;
-	if (t->messages == NULL && t->native != NULL) /* not built while reading */
-		txc_model_from_hermes(t);
+	if (t->messages == NULL && s->ops->build != NULL) /* not built while reading */
+		s->ops->build(t);
 	name_transcript(t, id);
 	*out = t;
 	return TXC_OK;
@@ -513,8 +525,8 @@ int txc_store_load_after(struct txc_store *s, const struct txc_sid *id, int64_t 
 	int rc = s->ops->load_after(s->impl, id, after, flags, &t, last, d);
 	if (rc)
 		return rc;
-	if (t->messages == NULL && t->native != NULL) /* not built while reading */
-		txc_model_from_hermes(t);
+	if (t->messages == NULL && s->ops->build != NULL) /* not built while reading */
+		s->ops->build(t);
 	name_transcript(t, id);
 	*out = t;
 	return TXC_OK;
@@ -525,17 +537,16 @@ int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned fla
 {
 	if (s->ops->caps & TXC_SRC_STREAM)
 		return s->ops->stream(s->impl, id, flags, sink, d);
+	if (s->ops->replay == NULL) {
+		txc_diag_set(d, TXC_E_USAGE, "'%s' has no rows to stream: make them from the model", s->name);
+		return TXC_E_USAGE;
+	}
 	struct txc_transcript *t;
 	int rc = load_native(s, id, flags & ~(unsigned)TXC_LOAD_MODEL_ONLY, &t, d);
 	if (rc)
 		return rc;
-	struct txc_hermes_native *nv = txc_hermes_native(t);
-	const struct txc_json *rows = nv->rows;
 	name_transcript(t, id);
-	nv->rows = txc_json_array(t->arena, 0);
-	rc = sink->head(sink->ctx, t);
-	for (size_t i = 0; rc == TXC_OK && rows != NULL && i < rows->n; i++)
-		rc = sink->row(sink->ctx, rows->items[i]);
+	rc = s->ops->replay(t, sink);
 	txc_transcript_free(t);
 	return rc;
 }
@@ -595,27 +606,10 @@ struct search_ctx {
 	/* the scan: */
 	const struct txc_query *q;
 	const struct txc_search_opts *o;
-	const struct txc_session_info *session;
-	size_t n_messages; /* of the session being scanned, so far: message numbers */
-	bool stopped;      /* the sink had enough (its limit): no error */
+	bool stopped; /* the sink had enough (its limit): no error */
 	struct txc_arena *scratch;
-	struct txc_buf text[2];
+	struct txc_buf text[4];
 };
-
-bool txc_source_uses_tool(struct txc_arena *a, struct txc_str tool_name, struct txc_str calls, const char *name)
-{
-	if (tool_name.ptr != NULL && txc_str_eq(tool_name, name))
-		return true;
-	const struct txc_json *v;
-	if (calls.ptr == NULL || txc_json_parse(a, calls.ptr, calls.len, &v) != 0 || v->kind != TXC_JSON_ARRAY)
-		return false;
-	for (size_t i = 0; i < v->n; i++) {
-		const char *n = txc_json_cstr(txc_json_get(txc_json_get(v->items[i], "function"), "name"));
-		if (n != NULL && strcmp(n, name) == 0)
-			return true;
-	}
-	return false;
-}
 
 /* A backend's hit: kept when its session is selected. */
 static int chosen_hit(void *ctx, const struct txc_hit *h)
@@ -628,82 +622,108 @@ static int chosen_hit(void *ctx, const struct txc_hit *h)
 	return x->sink->hit(x->sink->ctx, &k);
 }
 
-/* A column as text: a string as it is, anything else as compact JSON (into b). */
-static struct txc_str col_text(const struct txc_json *v, struct txc_buf *b)
+/* The text of a message's blocks of one kind into b, one a line; TOOL_USE: inputs as compact JSON. */
+static struct txc_str blocks_text(const struct txc_message *m, enum txc_block_kind kind, bool replayed,
+				  struct txc_buf *b)
 {
-	if (v == NULL || v->kind == TXC_JSON_NULL)
-		return TXC_STR_NULL;
-	if (v->kind == TXC_JSON_STRING)
-		return v->s;
 	txc_buf_reset(b);
-	txc_json_emit(b, v, 0);
-	return (struct txc_str){b->buf, b->len};
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		const struct txc_block *k = &m->blocks[i];
+		if (k->kind != kind || (kind == TXC_BLOCK_TEXT && k->replayed != replayed))
+			continue;
+		if (b->len)
+			txc_buf_addch(b, '\n');
+		if (kind == TXC_BLOCK_TOOL_USE && k->input != NULL)
+			txc_json_emit(b, k->input, 0);
+		else if (kind == TXC_BLOCK_TOOL_RESULT && k->output != NULL)
+			txc_json_emit(b, k->output, 0);
+		else
+			txc_buf_add(b, kind == TXC_BLOCK_TOOL_RESULT ? k->output_text.ptr : k->text.ptr,
+				    kind == TXC_BLOCK_TOOL_RESULT ? k->output_text.len : k->text.len);
+	}
+	return b->len ? (struct txc_str){b->buf, b->len} : TXC_STR_NULL;
 }
 
-static bool int_is(const struct txc_json *v, int64_t want)
+/* The first tool a message calls or answers (tool: only that one), or null. */
+static struct txc_str tool_of(const struct txc_message *m, const char *tool)
 {
-	int64_t x;
-	return v != NULL && txc_json_is_int(v, &x) && x == want;
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		const struct txc_block *k = &m->blocks[i];
+		if ((k->kind == TXC_BLOCK_TOOL_USE || k->kind == TXC_BLOCK_TOOL_RESULT) && k->name.ptr != NULL &&
+		    (tool == NULL || txc_str_eq(k->name, tool)))
+			return k->name;
+	}
+	return TXC_STR_NULL;
 }
 
-static int scan_head(void *ctx, const struct txc_transcript *t)
+/*
+ * One message of the model as a search sees it: its text and tool results (cols[0]), the tools
+ * it calls or answers (cols[1]), their inputs (cols[2]) and its replayed text (cols[3]).  A user
+ * message that only answers calls has the role "tool", as Hermes's rows would.
+ */
+static int model_match(struct search_ctx *x, const struct txc_session_info *session, const struct txc_message *m)
 {
-	(void)ctx;
-	(void)t;
-	return 0;
-}
-
-static int scan_row(void *ctx, const struct txc_json *row)
-{
-	struct search_ctx *x = ctx;
-	struct txc_hit h = {.session = x->session, .sid = x->session->sid};
-	h.active = txc_hermes_row_active(row);
-	h.compacted = int_is(txc_json_get(row, "compacted"), 1);
-	const char *role = txc_json_cstr(txc_json_get(row, "role"));
-	bool counted = txc_hermes_row_numbered(row); /* the model numbers by the same rule */
-	x->n_messages += counted;
-	if (!h.active && !h.compacted && !x->o->include_inactive)
+	struct txc_hit h = {.session = session, .sid = session->sid, .active = true, .compacted = m->compacted};
+	struct txc_str text = blocks_text(m, TXC_BLOCK_TEXT, false, &x->text[0]);
+	const char *role = m->role == TXC_ROLE_ASSISTANT              ? "assistant"
+			   : text.ptr == NULL && tool_of(m, NULL).ptr ? "tool"
+								      : "user";
+	if (x->o->role && strcmp(role, x->o->role) != 0)
 		return 0;
-	const char *tool = txc_json_cstr(txc_json_get(row, "tool_name"));
-	if (x->o->role && (role == NULL || strcmp(role, x->o->role) != 0))
+	if (x->o->tool && tool_of(m, x->o->tool).ptr == NULL)
 		return 0;
-	txc_arena_reset(x->scratch);
-	struct txc_str text[2];
-	txc_hermes_search_text(x->scratch, row, text); /* what the model shows of the row */
-	h.cols[0] = text[0];
-	h.cols[1] = tool ? txc_str_c(tool) : TXC_STR_NULL;
-	h.cols[2] = col_text(txc_json_get(row, "tool_calls"), &x->text[1]);
-	h.cols[3] = text[1];
-	if (x->o->tool && !txc_source_uses_tool(x->scratch, h.cols[1], h.cols[2], x->o->tool))
-		return 0;
+	struct txc_str results = blocks_text(m, TXC_BLOCK_TOOL_RESULT, false, &x->text[1]);
+	if (results.ptr != NULL) { /* the text, then the results */
+		if (x->text[0].len)
+			txc_buf_addch(&x->text[0], '\n');
+		txc_buf_add(&x->text[0], results.ptr, results.len);
+		text = (struct txc_str){x->text[0].buf, x->text[0].len};
+	}
+	h.cols[0] = text;
+	h.cols[1] = tool_of(m, x->o->tool);
+	h.cols[2] = blocks_text(m, TXC_BLOCK_TOOL_USE, false, &x->text[2]);
+	h.cols[3] = blocks_text(m, TXC_BLOCK_TEXT, true, &x->text[3]);
 	if (!txc_query_match(x->q, h.cols, 4))
 		return 0;
-	h.has_row_id = txc_json_is_int(txc_json_get(row, "id"), &h.row_id);
-	h.number = counted ? x->n_messages : 0;
-	h.role = role ? txc_str_c(role) : TXC_STR_NULL;
+	h.has_row_id = m->row_id != 0;
+	h.row_id = m->row_id;
+	h.number = m->number > 0 ? (size_t)m->number : 0;
+	h.role = txc_str_c(role);
 	h.tool_name = h.cols[1];
-	h.timestamp = txc_json_get(row, "timestamp");
+	txc_arena_reset(x->scratch);
+	h.timestamp = txc_json_real(x->scratch, m->time);
 	int rc = x->sink->hit(x->sink->ctx, &h);
 	x->stopped = rc != 0;
 	return rc;
 }
 
-/* No index: every selected session's rows, read one at a time (sessions in listing order, rows in order). */
+/* A session without rows of its source: its model, message by message. */
+static int model_scan(struct txc_store *s, struct search_ctx *x, const struct txc_session_info *session,
+		      struct txc_diag *d)
+{
+	struct txc_transcript *t;
+	int rc = txc_store_load(s, &session->sid, TXC_LOAD_COMPACTED | TXC_LOAD_MODEL_ONLY, &t, d);
+	if (rc)
+		return rc;
+	for (size_t i = 0; rc == TXC_OK && i < t->n_messages; i++)
+		rc = model_match(x, session, &t->messages[i]);
+	txc_transcript_free(t);
+	return rc;
+}
+
+/* No index: every selected session read one at a time (sessions in listing order), by its rows
+ * where the backend scans them (ops->scan), else by its model. */
 static int scan_sessions(struct txc_store *s, struct search_ctx *x, const struct txc_session_info *const *sel, size_t n,
 			 struct txc_search_info *info, struct txc_diag *d)
 {
 	snprintf(info->index, sizeof(info->index), "scan");
-	snprintf(info->how, sizeof(info->how), "%s has no full-text index: every selected session's rows were read",
-		 s->ops->name);
+	snprintf(info->how, sizeof(info->how), "%s has no full-text index: every selected session's %s were read",
+		 s->ops->name, s->ops->scan != NULL ? "rows" : "messages");
 	info->complete = true;
-	struct txc_row_sink rs = {scan_head, scan_row, x};
-	unsigned flags = TXC_LOAD_COMPACTED;
 	int rc = TXC_OK;
-	for (size_t i = 0; i < n && rc == TXC_OK; i++) {
-		x->session = sel[i];
-		x->n_messages = 0;
-		rc = txc_store_stream(s, &sel[i]->sid, flags, &rs, d);
-	}
+	for (size_t i = 0; i < n && rc == TXC_OK; i++)
+		rc = s->ops->scan != NULL ? s->ops->scan(s, sel[i], x->q, x->o, x->sink, &x->stopped, d)
+					  : model_scan(s, x, sel[i], d);
 	return x->stopped ? TXC_OK : rc;
 }
 
@@ -721,7 +741,7 @@ int txc_store_search(struct txc_store *s, const struct txc_query *q, const struc
 			       .sink = sink,
 			       .q = q,
 			       .o = o,
-			       .text = {TXC_BUF_INIT, TXC_BUF_INIT},
+			       .text = {TXC_BUF_INIT, TXC_BUF_INIT, TXC_BUF_INIT, TXC_BUF_INIT},
 			       .scratch = txc_arena_new(0)};
 	int rc;
 	if (s->ops->search != NULL) {
@@ -730,8 +750,8 @@ int txc_store_search(struct txc_store *s, const struct txc_query *q, const struc
 	} else {
 		rc = scan_sessions(s, &x, sel, n, info, d);
 	}
-	txc_buf_release(&x.text[0]);
-	txc_buf_release(&x.text[1]);
+	for (int i = 0; i < 4; i++)
+		txc_buf_release(&x.text[i]);
 	txc_arena_free(x.scratch);
 	free(c.order);
 	return rc;

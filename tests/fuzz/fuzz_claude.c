@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
+#include "txc/harness.h"
 #include "txc/model_claude.h"
 #include "txc/reader.h"
 #include "txc/writer.h"
@@ -111,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "%s/projects", root);
 	struct txc_store *s;
 	struct txc_diag d = {0};
-	if (txc_store_open_claude(&s, path, &d) != 0)
+	if (txc_store_open_kind(&s, "claude", path, &d) != 0)
 		abort();
 	fuzz_check_store(s);
 	struct txc_transcript *t;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "source.h"
+#include "hermes_source.h"
 #include "txc/model_hermes.h"
 
 static void emit(struct txc_buf *b, struct txc_transcript *t)

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <uuid/uuid.h>
 
+#include "txc/harness.h"
 #include "txc/model_claude.h"
 #include "txc/model_hermes.h"
 #include "txc/reader.h"
@@ -161,7 +162,7 @@ static void test_backend(void **state)
 	struct txc_store *s;
 	struct txc_diag d = {0};
 	snprintf(p, sizeof(p), "%s/projects", root);
-	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_E_NOTFOUND);
+	assert_int_equal(txc_store_open_kind(&s, "claude", p, &d), TXC_E_NOTFOUND);
 	const char *dirs[] = {"projects", "projects/-a", "projects/-b", "projects/-a/u1", "projects/-a/u1/subagents"};
 	for (size_t i = 0; i < 5; i++) {
 		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
@@ -175,7 +176,7 @@ static void test_backend(void **state)
 		put(p, one);
 	}
 	snprintf(p, sizeof(p), "%s/projects", root);
-	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_OK);
+	assert_int_equal(txc_store_open_kind(&s, "claude", p, &d), TXC_OK);
 	struct txc_arena *a = txc_arena_new(0);
 	const struct txc_session_info *v;
 	size_t n;
@@ -557,6 +558,69 @@ static void path_of(char *p, size_t cap, const char *root, const char *rel)
 	snprintf(p, cap, "%s/%s", root, rel);
 }
 
+/* a guard sink that keeps what it is given (one line each: kind, path) */
+static void keep_guard(void *ctx, const char *path, enum txc_guard_kind kind)
+{
+	struct txc_buf *b = ctx;
+	txc_buf_addf(b, "%d %s\n", (int)kind, path);
+}
+
+/* the registry: Hermes the default, then Claude Code; its locator, guard and opener */
+static void test_harness_registry(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct txc_harness *const *all = txc_harness_all(&n);
+	assert_int_equal(n, 2);
+	assert_string_equal(all[0]->name, "hermes");
+	assert_ptr_equal(txc_harness_find("claude"), all[1]);
+	assert_null(txc_harness_find("codex"));
+	assert_null(txc_harness_find(NULL));
+	struct txc_store *s = (struct txc_store *)1;
+	struct txc_diag d = {0};
+	assert_int_equal(txc_store_open_kind(&s, "codex", "/nonexistent", &d), TXC_E_USAGE);
+	assert_null(s);
+	assert_string_equal(d.msg, "no harness 'codex'");
+	const struct txc_harness *c = all[1];
+	assert_int_equal(c->opts, 0);
+	char root[] = "/tmp/txc-claude-XXXXXX", p[512];
+	assert_non_null(mkdtemp(root));
+	setenv("CLAUDE_CONFIG_DIR", root, 1);
+	struct txc_locate l = {0};
+	char *where = c->locate(&l, &d);
+	path_of(p, sizeof(p), root, "projects");
+	assert_string_equal(where, p);
+	const char *dirs[] = {"projects", "projects/-w", "projects/-w/s", "projects/-w/s/subagents"};
+	for (size_t i = 0; i < 4; i++) {
+		path_of(p, sizeof(p), root, dirs[i]);
+		assert_int_equal(mkdir(p, 0700), 0);
+	}
+	path_of(p, sizeof(p), root, "projects/-w/s.jsonl");
+	put(p, "{}\n");
+	path_of(p, sizeof(p), root, "projects/-w/s/subagents/agent-a.jsonl");
+	put(p, "{}\n");
+	path_of(p, sizeof(p), root, "projects/-w/notes.txt");
+	put(p, "x");
+	struct txc_buf got = TXC_BUF_INIT, want = TXC_BUF_INIT;
+	struct txc_guard_sink g = {keep_guard, &got};
+	c->guard(where, &g);
+	txc_buf_addf(&want, "%d %s/-w/s.jsonl\n%d %s/-w/s/subagents/agent-a.jsonl\n%d %s\n", TXC_GUARD_SOURCE, where,
+		     TXC_GUARD_SOURCE, where, TXC_GUARD_FOLDER, where);
+	assert_string_equal(got.buf, want.buf);
+	unsetenv("CLAUDE_CONFIG_DIR");
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	unsetenv("HOME");
+	assert_null(c->locate(&l, &d));
+	assert_int_equal(d.code, TXC_E_USAGE);
+	assert_non_null(strstr(d.msg, "neither CLAUDE_CONFIG_DIR nor HOME"));
+	if (home != NULL)
+		setenv("HOME", home, 1);
+	free(home);
+	free(where);
+	txc_buf_release(&got);
+	txc_buf_release(&want);
+}
+
 /* the projects folder itself: missing, not a folder, unreadable as a path, empty */
 static void test_backend_folder(void **state)
 {
@@ -567,18 +631,18 @@ static void test_backend_folder(void **state)
 	struct txc_diag d = {0};
 	path_of(p, sizeof(p), root, "file");
 	put(p, "x");
-	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_E_USAGE);
+	assert_int_equal(txc_store_open_kind(&s, "claude", p, &d), TXC_E_USAGE);
 	assert_null(s);
 	assert_non_null(strstr(d.msg, "is not a folder"));
 	path_of(p, sizeof(p), root, "file/projects"); /* a path through a file: missing too */
-	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_E_NOTFOUND);
+	assert_int_equal(txc_store_open_kind(&s, "claude", p, &d), TXC_E_NOTFOUND);
 	path_of(p, sizeof(p), root, "loop");
 	assert_int_equal(symlink(p, p), 0); /* a path that cannot be looked up: a failure, not "missing" */
-	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_E_FAIL);
+	assert_int_equal(txc_store_open_kind(&s, "claude", p, &d), TXC_E_FAIL);
 	assert_non_null(strstr(d.msg, "no Claude Code projects folder at"));
 	path_of(p, sizeof(p), root, "empty");
 	assert_int_equal(mkdir(p, 0700), 0);
-	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_OK);
+	assert_int_equal(txc_store_open_kind(&s, "claude", p, &d), TXC_OK);
 	struct txc_arena *a = txc_arena_new(0);
 	const struct txc_session_info *v;
 	size_t n = 9;
@@ -629,8 +693,8 @@ static void test_backend_files(void **state)
 	struct warned w = {0};
 	struct txc_diag d = {.warn = on_warn, .warn_ctx = &w};
 	path_of(p, sizeof(p), root, "projects");
-	assert_int_equal(txc_store_open_claude(&s, p, &d), TXC_OK);
-	assert_int_equal(txc_store_open_claude(&s2, p, &d), TXC_OK);
+	assert_int_equal(txc_store_open_kind(&s, "claude", p, &d), TXC_OK);
+	assert_int_equal(txc_store_open_kind(&s2, "claude", p, &d), TXC_OK);
 	struct txc_arena *a = txc_arena_new(0);
 	const struct txc_session_info *v;
 	size_t n;
@@ -1057,6 +1121,7 @@ int main(void)
 		cmocka_unit_test(test_writer_usage_extremes),
 		cmocka_unit_test(test_writer_segments),
 		cmocka_unit_test(test_uuid5_as_libuuid),
+		cmocka_unit_test(test_harness_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

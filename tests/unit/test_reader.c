@@ -16,10 +16,12 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "txc/lineage.h"
 #include "txc/model_hermes.h"
 #include "txc/reader.h"
+#include "txc/search.h"
 
-#include "../../src/reader/source.h" /* the reader-private streaming export parser */
+#include "../../src/reader/hermes_source.h" /* the reader-private streaming export parser */
 
 /* sessions: a repeated id, an integer id, an archived one; started_at decides the order */
 static const char schema[] =
@@ -547,6 +549,147 @@ static void test_export_ties(void **state)
 	close_file(s);
 }
 
+/* ---- a harness without rows (what a new reader is): the façade searches its model ---- */
+
+static int bare_sessions(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
+			 struct txc_diag *d)
+{
+	(void)impl, (void)flags, (void)d;
+	struct txc_session_info *v = txc_arena_array(a, 1, sizeof(*v));
+	memset(v, 0, sizeof(*v));
+	v[0].sid = txc_source_sid(a, txc_json_string(a, "s1", 2), true, 1);
+	v[0].title = txc_str_c("a title");
+	v[0].source = txc_str_c("subagent");
+	v[0].started = 5;
+	v[0].last_active = 0.0 / 0.0;
+	v[0].native = txc_json_object(a, 0);
+	*out = v;
+	*n = 1;
+	return TXC_OK;
+}
+
+static struct txc_message bare_msg(struct txc_transcript *t, enum txc_role role, int64_t number, size_t n_blocks)
+{
+	struct txc_message m = {.role = role, .number = number, .time = 100.0 + (double)number, .n_blocks = n_blocks};
+	m.blocks = txc_arena_array(t->arena, n_blocks, sizeof(*m.blocks));
+	memset(m.blocks, 0, n_blocks * sizeof(*m.blocks));
+	return m;
+}
+
+static int bare_load(void *impl, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
+		     struct txc_diag *d)
+{
+	(void)impl, (void)id, (void)flags, (void)d;
+	struct txc_transcript *t = txc_transcript_new();
+	struct txc_arena *a = t->arena;
+	t->messages = txc_arena_array(a, 3, sizeof(*t->messages));
+	t->n_messages = 3;
+	t->messages[0] = bare_msg(t, TXC_ROLE_USER, 1, 1);
+	t->messages[0].blocks[0] = (struct txc_block){.kind = TXC_BLOCK_TEXT, .text = txc_str_c("hello world")};
+	t->messages[1] = bare_msg(t, TXC_ROLE_ASSISTANT, 2, 3);
+	t->messages[1].blocks[0] = (struct txc_block){.kind = TXC_BLOCK_TEXT, .text = txc_str_c("alpha")};
+	t->messages[1].blocks[1] =
+		(struct txc_block){.kind = TXC_BLOCK_TEXT, .text = txc_str_c("omega"), .replayed = true};
+	struct txc_json *in = txc_json_object(a, 1);
+	txc_json_put(in, txc_str_c("file_path"), txc_json_string(a, "notes.txt", 9));
+	t->messages[1].blocks[2] = (struct txc_block){
+		.kind = TXC_BLOCK_TOOL_USE, .id = txc_str_c("c1"), .name = txc_str_c("Read"), .input = in};
+	t->messages[2] = bare_msg(t, TXC_ROLE_USER, 3, 1);
+	t->messages[2].compacted = true;
+	t->messages[2].blocks[0] = (struct txc_block){.kind = TXC_BLOCK_TOOL_RESULT,
+						      .id = txc_str_c("c1"),
+						      .name = txc_str_c("Read"),
+						      .output_text = txc_str_c("beta")};
+	*out = t;
+	return TXC_OK;
+}
+
+static void bare_close(void *impl)
+{
+	(void)impl;
+}
+
+static const struct txc_source_ops bare_ops = {
+	.name = "bare", .caps = TXC_SRC_BY_ID, .close = bare_close, .sessions = bare_sessions, .load = bare_load};
+
+struct got_hits {
+	char text[512];
+};
+
+static int keep_hit(void *ctx, const struct txc_hit *h)
+{
+	struct got_hits *g = ctx;
+	size_t n = strlen(g->text);
+	double ts = 0;
+	txc_json_number(h->timestamp, &ts);
+	snprintf(g->text + n, sizeof(g->text) - n, "#%zu %.*s %.*s %s%g;", h->number, (int)h->role.len, h->role.ptr,
+		 (int)h->tool_name.len, h->tool_name.ptr ? h->tool_name.ptr : "", h->compacted ? "c " : "", ts);
+	return 0;
+}
+
+static const char *bare_search(struct txc_store *s, const char *query, const char *role, const char *tool,
+			       struct got_hits *g)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_session_info *v;
+	size_t n;
+	struct txc_diag d = {0};
+	assert_int_equal(txc_store_sessions(s, 0, a, &v, &n, &d), TXC_OK);
+	struct txc_query q = {0};
+	assert_int_equal(txc_query_parse(query, strlen(query), &q, &d), TXC_OK);
+	struct txc_search_opts o = {.role = role, .tool = tool};
+	struct txc_hit_sink sink = {keep_hit, g};
+	struct txc_search_info info;
+	const struct txc_session_info *sel[1] = {&v[0]};
+	g->text[0] = '\0';
+	assert_int_equal(txc_store_search(s, &q, &o, sel, 1, &sink, &info, &d), TXC_OK);
+	assert_string_equal(info.index, "scan");
+	assert_non_null(strstr(info.how, "bare has no full-text index: every selected session's messages were read"));
+	txc_query_free(&q);
+	txc_arena_free(a);
+	return g->text;
+}
+
+static int no_head(void *ctx, const struct txc_transcript *t)
+{
+	(void)ctx, (void)t;
+	return 0;
+}
+
+static void test_model_scan(void **state)
+{
+	(void)state;
+	struct txc_store *s = txc_store_new(&bare_ops, NULL, "bare-place");
+	struct got_hits g;
+	assert_string_equal(bare_search(s, "hello", NULL, NULL, &g), "#1 user  101;");
+	assert_string_equal(bare_search(s, "alpha", "assistant", "Read", &g), "#2 assistant Read 102;");
+	assert_string_equal(bare_search(s, "omega", NULL, NULL, &g), "#2 assistant Read 102;"); /* replayed text */
+	assert_string_equal(bare_search(s, "notes", NULL, NULL, &g), "#2 assistant Read 102;"); /* a tool's input */
+	assert_string_equal(bare_search(s, "beta", NULL, NULL, &g), "#3 tool Read c 103;");     /* a tool's output */
+	assert_string_equal(bare_search(s, "beta", "user", NULL, &g), "");
+	assert_string_equal(bare_search(s, "hello", NULL, "Read", &g), "");
+	/* no rows to stream: the Hermes writer makes them from the model */
+	struct txc_diag d = {0};
+	struct txc_sid id = {.kind = TXC_ID_TEXT, .text = txc_str_c("s1"), .placed = true, .pos = 1};
+	struct txc_row_sink rs = {no_head, NULL, NULL};
+	assert_int_equal(txc_store_stream(s, &id, 0, &rs, &d), TXC_E_USAGE);
+	assert_non_null(strstr(d.msg, "'bare-place' has no rows to stream"));
+	/* links from the summary alone */
+	struct txc_arena *a = txc_arena_new(0);
+	struct txc_link *l;
+	size_t n;
+	assert_int_equal(txc_store_links(s, a, &l, &n, &d), TXC_OK);
+	assert_int_equal(n, 1);
+	assert_true(txc_str_eq(l[0].title, "a title"));
+	assert_null(l[0].parent.ptr);
+	assert_true(l[0].delegate);
+	assert_false(l[0].tool);
+	assert_true(l[0].started == 5);
+	assert_true(l[0].ended != l[0].ended); /* NAN: still open */
+	txc_arena_free(a);
+	txc_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_export_stream),  cmocka_unit_test(test_file_changed),
 		cmocka_unit_test(test_not_there),      cmocka_unit_test(test_missing_columns),
 		cmocka_unit_test(test_stream_edges),   cmocka_unit_test(test_export_ties),
+		cmocka_unit_test(test_model_scan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
