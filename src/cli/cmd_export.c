@@ -72,8 +72,8 @@ static int export_json(const struct cli_args *a, struct cli_stores *st, const st
 	struct txc_write_opts w = {.bulk = true, .hermes_format = a->w.hermes_format};
 	struct json_stream js = {&out, &w, {0}, NULL};
 	struct txc_row_sink sink = {json_head, json_row, &js};
-	struct cli_redact_sink rs;
-	const struct txc_row_sink *use = cli_redact_sink(&rs, a, &sink);
+	struct txc_redact_sink rs;
+	const struct txc_row_sink *use = txc_convert_redact_sink(&rs, a->redact, &sink);
 	int rc = 0;
 	size_t lost = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -99,7 +99,7 @@ static int export_json(const struct cli_args *a, struct cli_stores *st, const st
 		rc = TXC_E_FAIL;
 	}
 	txc_out_release(&out);
-	cli_redact_sink_release(&rs);
+	txc_convert_redact_sink_release(&rs);
 	if (rc == 0 && lost) {
 		txc_diag_set(d, TXC_E_FAIL, "%zu session%s could not be exported (see above)", lost,
 			     lost == 1 ? "" : "s");
@@ -1667,6 +1667,16 @@ static bool write_all(int fd, const char *p, size_t n)
 
 /* A worker ends with _exit (the parent's stdio and atexit work is not its own); in a coverage
  * build it first writes its gcov counters, which only exit() would, so that its code is counted. */
+/* One session as the pipeline assembles it: --lineage, --children and --redact as convert has them. */
+static int export_assemble(const struct cli_args *a, struct txc_store *s, const struct txc_sid *id, unsigned lf,
+			   struct txc_transcript **t, struct txc_diag *d)
+{
+	struct txc_convert_req req;
+	cli_convert_req(a, lf, id, &req);
+	req.asked = NULL; /* (a->pos are the selection's words, not this session) */
+	return txc_assemble(s, &req, t, d);
+}
+
 static _Noreturn void worker_exit(void)
 {
 #ifdef TXC_COVERAGE
@@ -1700,10 +1710,9 @@ static void worker(const struct bulk *bk, const struct cli_session *v, const str
 		if (orc)
 			d1 = d0;
 		else
-			lr = txc_store_load(st.v[v[i].store].s, &v[i].id, lf, &t, &d1);
+			lr = export_assemble(bk->a, st.v[v[i].store].s, &v[i].id, lf, &t, &d1);
 		enum outcome oc = FAILED;
 		if (lr == 0) {
-			cli_redact_transcript(bk->a, t);
 			oc = render_one(bk, &st.v[v[i].store], t, plan[i].rel.buf, &r, &d1);
 			if (oc == NEW && !bk->a->dry_run) { /* the parent words one warning for the run */
 				struct cli_secrets sc = {0};
@@ -1998,9 +2007,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 		bk.cur_fp = v[i].info->fingerprint;
 		memcpy(bk.cur_render, plan[i].render, sizeof(bk.cur_render));
 		bool skip = plan[i].skip, pooled = !skip && pool.n > 0;
-		int lr = skip || pooled ? 0 : txc_store_load(ref->s, &v[i].id, lf, &t, &d1);
-		if (lr == 0 && t != NULL)
-			cli_redact_transcript(a, t);
+		int lr = skip || pooled ? 0 : export_assemble(a, ref->s, &v[i].id, lf, &t, &d1);
 		enum outcome oc; /* a session deleted while we ran is said and fails the run, like any other */
 		int res = CLI_INST_NEW;
 		if (skip) {
