@@ -227,6 +227,12 @@ void cli_chain_note(void *ctx, const struct txc_chain_note *n);
 enum txc_err cli_write_subagents(const struct cli_args *a, const struct txc_transcript *t,
 				 const struct txc_write_opts *w, const char *base, const char *session,
 				 struct txc_diag *d);
+/* export --lineage / --children: the selection cut to one session per file: a chain member whose
+ * tip is selected is in the tip's file, a delegate child in its parent's (a child's own children
+ * are not adopted by the grandparent: they keep their file); each kept session's fingerprint then
+ * covers the sessions its file holds (their end and last activity), so a re-run sees them change */
+enum txc_err cli_lineage_fold(const struct cli_args *a, struct cli_stores *st, struct cli_session *v, size_t *n,
+			      struct txc_arena *ar, struct txc_diag *d);
 /* list --json: ,"parent_session_id" (when the row has none), "lineage_root", "lineage_tip" of session id */
 void cli_lineage_json(struct txc_buf *b, struct cli_links *x, const struct txc_json *row, struct txc_str id);
 /* list --tree: v reordered, each session after the one it is drawn under, its id indented (in ar);

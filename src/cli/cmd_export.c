@@ -813,6 +813,8 @@ static void render_key(struct bulk *bk, const struct cli_store_ref *ref, char ou
 	txc_buf_addf(&b, "\n%s\n%d", a->w.utc ? "" : bk->tz, (int)a->redact);
 	if (bk->ops->opts & TXC_WOPT_HERMES_FORMAT) /* only there: other formats keep their keys */
 		txc_buf_addf(&b, "\nhermes-format %d", (int)a->w.hermes_format);
+	if (a->lineage || a->children) /* (only then: the keys of files of one session stay as they were) */
+		txc_buf_addf(&b, "\nlineage %d children %d", (int)a->lineage, (int)a->children);
 	unsigned char h[32];
 	txc_sha256(b.buf, b.len, h);
 	txc_hex(out, h, 16);
@@ -1673,7 +1675,8 @@ static int export_assemble(const struct cli_args *a, struct txc_store *s, const 
 {
 	struct txc_convert_req req;
 	cli_convert_req(a, lf, id, &req);
-	req.asked = NULL; /* (a->pos are the selection's words, not this session) */
+	req.asked = NULL;    /* (a->pos are the selection's words, not this session) */
+	req.on_chain = NULL; /* said once per file before the run (cli_lineage_fold) */
 	return txc_assemble(s, &req, t, d);
 }
 
@@ -2148,6 +2151,12 @@ int cmd_export(int argc, char **argv)
 		return rc;
 	if (a.to != NULL && a.out_dir == NULL && !a.install)
 		return missing_out();
+	if (a.json && (a.lineage || a.children)) /* Hermes's export: one line per session, as it has them */
+		return cli_usage(CMD_EXPORT, "--json writes each session as Hermes does: not with %s",
+				 a.lineage ? "--lineage" : "--children");
+	if (a.children && (ops->caps & TXC_WCAP_INSTALL) && a.out_dir != NULL) /* subagent files: not in the manifest */
+		return cli_usage(CMD_EXPORT, "--children with --to %s writes subagent files: use --install, not --out",
+				 ops->name);
 	if (a.json && (a.dry_run || a.force))
 		return cli_usage(CMD_EXPORT, "--dry-run and --force apply to --out DIR");
 
@@ -2167,7 +2176,8 @@ int cmd_export(int argc, char **argv)
 			    sel->limit || sel->order_set);
 	if (a.json && everything && st.n == 1 && !a.all_profiles)
 		rc = export_all_json(&a, st.v[0].s, &d); /* the common case, in memory flat whatever the store's size */
-	else if ((rc = cli_select_sessions(&a, CMD_EXPORT, &st, arena, &v, &n, &more, &d)) == 0)
+	else if ((rc = cli_select_sessions(&a, CMD_EXPORT, &st, arena, &v, &n, &more, &d)) == 0 &&
+		 (rc = cli_lineage_fold(&a, &st, v, &n, arena, &d)) == 0)
 		rc = a.json ? export_json(&a, &st, v, n, a.all_profiles, &d) : export_files(&a, &st, v, n, &d);
 	free(v);
 	txc_arena_free(arena);

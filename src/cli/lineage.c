@@ -188,6 +188,142 @@ static size_t **selection_of(const struct cli_links *lx, size_t n_stores, const 
 	return sel;
 }
 
+/* ---- export --lineage / --children: one file per conversation ---- */
+
+struct fold {
+	struct cli_links *lx;
+	size_t **sel;       /* per store: link index -> selection index, or (size_t)-1 */
+	struct cli_session *v;
+	bool lineage;
+	unsigned char *state; /* per selected session: 0 unknown, 1 visiting, 2 kept, 3 held */
+};
+
+/* the selected session whose file holds link k of store s as a segment: its chain's tip when
+ * that is selected (--lineage), else k itself; (size_t)-1 when none */
+static size_t file_of(const struct fold *f, size_t s, size_t k)
+{
+	const struct cli_links *x = &f->lx[s];
+	if (f->lineage) {
+		struct txc_chain c;
+		txc_lineage_chain(x->l, k, &c);
+		size_t tip = f->sel[s][c.v[c.n - 1]];
+		free(c.v);
+		if (tip != (size_t)-1)
+			return tip;
+	}
+	return f->sel[s][k];
+}
+
+/* the selected session whose file adopts selected session i (--children: it holds i's parent), or (size_t)-1 */
+static size_t holder_of(const struct fold *f, size_t i, bool children)
+{
+	size_t s = f->v[i].store;
+	const struct cli_links *x = &f->lx[s];
+	size_t k = txc_lineage_find(x->l, f->v[i].id.text);
+	if (k == (size_t)-1)
+		return (size_t)-1;
+	size_t h = file_of(f, s, k);
+	if (h != i)
+		return h; /* a segment of another file (--lineage) */
+	const struct txc_link *l = &x->v[k];
+	size_t p = children && l->delegate && l->parent.ptr != NULL ? txc_lineage_find(x->l, l->parent) : (size_t)-1;
+	return p == (size_t)-1 ? (size_t)-1 : file_of(f, s, p);
+}
+
+/* kept: no kept file holds it (a child of a child is not adopted by the grandparent: its own file) */
+static bool fold_kept(struct fold *f, size_t i, bool children)
+{
+	if (f->state[i] >= 2 || f->state[i] == 1) /* (visiting: parents that loop: kept) */
+		return f->state[i] != 3;
+	f->state[i] = 1;
+	size_t h = holder_of(f, i, children);
+	bool kept = h == (size_t)-1 || h == i || !fold_kept(f, h, children);
+	f->state[i] = kept ? 2 : 3;
+	return kept;
+}
+
+/* the chain's warnings, said here once per file (export's workers have no stderr of their own) */
+static void fold_note(const struct fold *f, size_t i)
+{
+	const struct cli_links *x = &f->lx[f->v[i].store];
+	size_t k = txc_lineage_find(x->l, f->v[i].id.text);
+	if (!f->lineage || k == (size_t)-1)
+		return;
+	struct txc_chain c;
+	txc_lineage_chain(x->l, k, &c);
+	const struct txc_link *first = &x->v[c.v[0]];
+	struct txc_chain_note note = {x->v[k].id, first->id, first->parent, c.missing, c.cycle};
+	cli_chain_note(NULL, &note);
+	free(c.v);
+}
+
+/* a kept file's fingerprint covers every session its conversation holds: their links' times */
+static void fold_fingerprint(struct fold *f, size_t i, struct txc_arena *ar, bool children)
+{
+	const struct cli_links *x = &f->lx[f->v[i].store];
+	size_t k = txc_lineage_find(x->l, f->v[i].id.text);
+	if (k == (size_t)-1 || f->v[i].info->fingerprint.len == 0)
+		return;
+	struct txc_chain c = {NULL, 1, false, false};
+	if (f->lineage)
+		txc_lineage_chain(x->l, k, &c);
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_add(&b, f->v[i].info->fingerprint.ptr, f->v[i].info->fingerprint.len);
+	for (size_t m = 0; m < c.n; m++) {
+		size_t seg = c.v ? c.v[m] : k, *kids = NULL;
+		size_t n = children ? txc_lineage_children(x->l, seg, &kids) : 0;
+		for (size_t j = 0; j <= n; j++) {
+			const struct txc_link *l = &x->v[j < n ? kids[j] : seg];
+			txc_buf_addf(&b, "\n%zu:", l->id.len);
+			txc_buf_add(&b, l->id.ptr, l->id.len);
+			txc_buf_addf(&b, " %.17g %.17g", l->ended, l->last_active);
+		}
+		free(kids);
+	}
+	free(c.v);
+	unsigned char h[32];
+	char hex[65];
+	txc_sha256(b.buf, b.len, h);
+	txc_hex(hex, h, 16);
+	txc_buf_release(&b);
+	struct txc_session_info *info = txc_arena_dup(ar, f->v[i].info, sizeof(*info));
+	info->fingerprint = txc_arena_str(ar, hex, 32);
+	f->v[i].info = info;
+}
+
+enum txc_err cli_lineage_fold(const struct cli_args *a, struct cli_stores *st, struct cli_session *v, size_t *n,
+			      struct txc_arena *ar, struct txc_diag *d)
+{
+	if (!a->lineage && !a->children)
+		return TXC_OK;
+	struct fold f = {txc_xcalloc(st->n + 1, sizeof(struct cli_links)), NULL, v, a->lineage, NULL};
+	enum txc_err rc = TXC_OK;
+	for (size_t s = 0; s < st->n && rc == TXC_OK; s++)
+		rc = cli_links_open(st->v[s].s, &f.lx[s], d);
+	if (rc == TXC_OK) {
+		f.sel = selection_of(f.lx, st->n, v, *n);
+		f.state = txc_xcalloc(*n + 1, 1);
+		size_t m = 0;
+		for (size_t i = 0; i < *n; i++)
+			fold_kept(&f, i, a->children);
+		for (size_t i = 0; i < *n; i++) /* (in place: every holder known first) */
+			if (f.state[i] == 2) {
+				fold_note(&f, i);
+				fold_fingerprint(&f, i, ar, a->children);
+				v[m++] = v[i];
+			}
+		*n = m;
+		for (size_t s = 0; s < st->n; s++)
+			free(f.sel[s]);
+		free(f.sel);
+		free(f.state);
+	}
+	for (size_t s = 0; s < st->n; s++)
+		cli_links_close(&f.lx[s]);
+	free(f.lx);
+	return rc;
+}
+
 static void tree_build(struct tree *t, struct cli_links *lx, size_t n_stores, const struct cli_session *v, size_t n)
 {
 	for (size_t s = 0; s < n_stores; s++) { /* (list opens every store's links first) */

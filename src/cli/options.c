@@ -164,10 +164,10 @@ static const struct cli_opt opts[] = {
 	 "read Hermes's legacy session files (<home>/sessions/: session_ID.json, ID.jsonl) instead of state.db"},
 	{"all-sources", 0, O_ALL_SOURCES, NULL, NULL, STORE,
 	 "read state.db and the legacy session files; the store's copy of a session in both is used"},
-	{"lineage", 0, O_LINEAGE, NULL, NULL, CMD_CONVERT | CMD_VIEW,
+	{"lineage", 0, O_LINEAGE, NULL, NULL, CMD_CONVERT | CMD_VIEW | CMD_EXPORT,
 	 "the whole compression chain SESSION belongs to, root to the tip Hermes resumes, as one conversation; "
 	 "with --follow, a session that ends in a compression is followed into its continuation"},
-	{"children", 0, O_CHILDREN, NULL, NULL, CMD_CONVERT | CMD_VIEW,
+	{"children", 0, O_CHILDREN, NULL, NULL, CMD_CONVERT | CMD_VIEW | CMD_EXPORT,
 	 "include delegate child sessions (subagents): markdown and html folded under the call, terminal indented "
 	 "under it, claude as subagent files (with -o or --install)"},
 	{"tree", 0, O_TREE, NULL, NULL, CMD_LIST,
