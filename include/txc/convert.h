@@ -28,11 +28,11 @@ struct txc_chain_note {
 };
 
 struct txc_convert_req {
-	const struct txc_sid *id; /* the session, in the store given */
-	const char *asked;        /* how the caller named it (messages), or NULL: id's text */
-	unsigned load_flags;      /* from the writer's caps (TXC_LOAD_*) */
-	bool lineage;             /* the compression chain joined into one conversation */
-	bool children;            /* delegate children loaded and placed (else only named) */
+	const struct txc_sid *id;      /* the session, in the store given */
+	const char *asked;             /* how the caller named it (messages), or NULL: id's text */
+	unsigned load_flags;           /* from the writer's caps (TXC_LOAD_*) */
+	bool lineage;                  /* the compression chain joined into one conversation */
+	bool children;                 /* delegate children loaded and placed (else only named) */
 	const struct txc_range *range; /* one session's messages, or NULL: whole (not with lineage/children) */
 	bool redact;                   /* secrets replaced by markers before any writer sees them */
 	struct txc_redactor *secrets;  /* scan-only: counts what the written transcript shows, or NULL */
@@ -47,8 +47,7 @@ struct txc_convert_req {
 };
 
 /* The session as one transcript: loaded, cut to the range, chain joined, children placed, redacted. */
-int txc_assemble(struct txc_store *s, const struct txc_convert_req *req, struct txc_transcript **t,
-		 struct txc_diag *d);
+int txc_assemble(struct txc_store *s, const struct txc_convert_req *req, struct txc_transcript **t, struct txc_diag *d);
 
 /*
  * A conversion in two steps, so that the caller can open its output only once the session is
@@ -67,8 +66,7 @@ struct txc_convert {
 };
 int txc_convert_open(struct txc_convert *job, struct txc_store *s, const struct txc_convert_req *req,
 		     const struct txc_writer_ops *ops, struct txc_diag *d);
-int txc_convert_write(struct txc_convert *job, const struct txc_write_opts *w, struct txc_out *out,
-		      struct txc_diag *d);
+int txc_convert_write(struct txc_convert *job, const struct txc_write_opts *w, struct txc_out *out, struct txc_diag *d);
 void txc_convert_close(struct txc_convert *job);
 /* open, write, close: the one call. */
 int txc_convert(struct txc_store *s, const struct txc_convert_req *req, const struct txc_writer_ops *ops,

@@ -192,7 +192,7 @@ static size_t **selection_of(const struct cli_links *lx, size_t n_stores, const 
 
 struct fold {
 	struct cli_links *lx;
-	size_t **sel;       /* per store: link index -> selection index, or (size_t)-1 */
+	size_t **sel; /* per store: link index -> selection index, or (size_t)-1 */
 	struct cli_session *v;
 	bool lineage;
 	unsigned char *state; /* per selected session: 0 unknown, 1 visiting, 2 kept, 3 held */

@@ -166,8 +166,7 @@ static int assemble(struct txc_store *s, const struct txc_convert_req *req, stru
 	return rc;
 }
 
-int txc_assemble(struct txc_store *s, const struct txc_convert_req *req, struct txc_transcript **t,
-		 struct txc_diag *d)
+int txc_assemble(struct txc_store *s, const struct txc_convert_req *req, struct txc_transcript **t, struct txc_diag *d)
 {
 	struct txc_slice_info info;
 	return assemble(s, req, t, &info, d);
@@ -211,8 +210,7 @@ static int stream_row(void *ctx, const struct txc_json *row)
 }
 
 /* a write error stops the stream with out->err set and d left for the caller to fill */
-static int stream_rows(struct txc_convert *job, const struct txc_write_opts *w, struct txc_out *out,
-		       struct txc_diag *d)
+static int stream_rows(struct txc_convert *job, const struct txc_write_opts *w, struct txc_out *out, struct txc_diag *d)
 {
 	const struct txc_convert_req *req = job->req;
 	struct row_stream hs = {job->ops->stream, out, w, {0}, job->slice.first, job->slice.last, 0};
@@ -250,8 +248,7 @@ int txc_convert_open(struct txc_convert *job, struct txc_store *s, const struct 
 	return rc;
 }
 
-int txc_convert_write(struct txc_convert *job, const struct txc_write_opts *w, struct txc_out *out,
-		      struct txc_diag *d)
+int txc_convert_write(struct txc_convert *job, const struct txc_write_opts *w, struct txc_out *out, struct txc_diag *d)
 {
 	if (job->stream)
 		return stream_rows(job, w, out, d);
