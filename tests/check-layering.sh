@@ -1,5 +1,5 @@
 #!/bin/sh
-# The layer rule: util -> model -> reader / writer -> cli.  Only the reader talks to SQLite,
+# The layer rule: util -> model -> reader / writer -> convert (the pipeline) -> cli.  Only the reader talks to SQLite,
 # only the CLI prints and exits, no layer includes a header of a layer above it, and a writer
 # object exports its ops struct and nothing else.
 # usage: check-layering.sh SOURCE_DIR [BUILD_DIR]   (without BUILD_DIR the nm check is skipped)
@@ -12,7 +12,7 @@ report() { # prefix lines: each non-empty line is a failure
 	printf '%s\n' "$2" | sed "s|^|layering: $1|"
 	bad=1
 }
-below="src/util src/model src/reader src/writer"
+below="src/util src/model src/reader src/writer src/convert"
 
 # SQLite, cJSON
 checks=$((checks + 1))
@@ -35,7 +35,7 @@ report "output or exit below the CLI: " "$(grep -nE '\bexit\(|\b(printf|vprintf|
 	-r $below | grep -v '^src/util/alloc.c:')"
 
 # Upward includes.  util: util.h json.h diag.h; model: model.h artifacts.h;
-# reader: reader.h http.h source.h; writer: writer.h; cli: src/cli/*.h
+# reader: reader.h http.h source.h; writer: writer.h; convert: convert.h; cli: src/cli/*.h
 no_include() { # layer "files..." "header|header..."
 	for f in $2; do
 		grep -nE "^#include [<\"]([a-z._]*/)*($3)[>\"]" "$f" /dev/null | sed "s|^|$1 includes a header of a layer above it: |"
@@ -45,11 +45,13 @@ checks=$((checks + 1))
 cli_h='cli/[a-z_]+\.h|cli\.h|commands\.h|locate\.h|files\.h'
 report "" "$(
 	no_include util "$(find src/util -name '*.[ch]') include/txc/util.h include/txc/json.h include/txc/diag.h" \
-		"model\.h|artifacts\.h|reader\.h|http\.h|source\.h|writer\.h|$cli_h"
+		"model\.h|artifacts\.h|reader\.h|http\.h|source\.h|writer\.h|convert\.h|$cli_h"
 	no_include model "$(find src/model -name '*.[ch]') include/txc/model.h include/txc/artifacts.h" \
-		"reader\.h|http\.h|source\.h|writer\.h|$cli_h"
-	no_include reader "$(find src/reader -name '*.[ch]') include/txc/reader.h include/txc/http.h" "writer\.h|$cli_h"
-	no_include writer "$(find src/writer -name '*.[ch]') include/txc/writer.h" "reader\.h|http\.h|source\.h|$cli_h"
+		"reader\.h|http\.h|source\.h|writer\.h|convert\.h|$cli_h"
+	no_include reader "$(find src/reader -name '*.[ch]') include/txc/reader.h include/txc/http.h" "writer\.h|convert\.h|$cli_h"
+	no_include writer "$(find src/writer -name '*.[ch]') include/txc/writer.h" "reader\.h|http\.h|source\.h|convert\.h|$cli_h"
+	# the pipeline sits on the public reader and writer interfaces: never a backend's private header
+	no_include convert "$(find src/convert -name '*.[ch]') include/txc/convert.h" "source\.h|hermes_db\.h|render\.h|$cli_h"
 )"
 
 # Writer objects export their ops struct only (txc_writer_<name>); writer.c is the registry.
