@@ -322,20 +322,8 @@ static bool shadowed(struct shadow *sh, const struct cli_stores *st, size_t i, s
 	return true;
 }
 
-enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
-				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
-{
-	struct cli_select sel_abs = a->sel;
-	const struct cli_select *sel = &sel_abs;
-	char *cwd_abs = a->sel.cwd != NULL ? absolute_cwd(a->sel.cwd) : NULL;
-	sel_abs.cwd = cwd_abs;
-	int rc = select_in(a, cmd, sel, st, ar, out, n, n_more, d);
-	free(cwd_abs);
-	return rc;
-}
-
-static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
-		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+/* --since and --until into the filter's bounds; TXC_E_USAGE with d set for a word that is neither */
+static enum txc_err parse_spans(const struct cli_select *sel, struct filter *fl, struct txc_diag *d)
 {
 	struct filter f = {0};
 	double now = (double)time(NULL);
@@ -359,6 +347,38 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 		}
 		f.has_until = true;
 	}
+	*fl = f;
+	return TXC_OK;
+}
+
+static void say_odd_ids(size_t no_id, size_t dup_id)
+{
+	if (no_id)
+		cli_warn("%zu session%s no id (NULL or empty); each is named by its place: no-id~N", no_id,
+			 no_id == 1 ? " has" : "s have");
+	if (dup_id)
+		cli_warn("%zu session%s an id an earlier session has; each is named ID~2, ID~3, ...", dup_id,
+			 dup_id == 1 ? " repeats" : "s repeat");
+}
+
+enum txc_err cli_select_sessions(const struct cli_args *a, unsigned cmd, struct cli_stores *st, struct txc_arena *ar,
+				 struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+{
+	struct cli_select sel_abs = a->sel;
+	const struct cli_select *sel = &sel_abs;
+	char *cwd_abs = a->sel.cwd != NULL ? absolute_cwd(a->sel.cwd) : NULL;
+	sel_abs.cwd = cwd_abs;
+	int rc = select_in(a, cmd, sel, st, ar, out, n, n_more, d);
+	free(cwd_abs);
+	return rc;
+}
+
+static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_select *sel, struct cli_stores *st,
+		     struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more, struct txc_diag *d)
+{
+	struct filter f = {0};
+	if (parse_spans(sel, &f, d) != TXC_OK)
+		return TXC_E_USAGE;
 	size_t cap = 64, count = 0, no_id = 0, dup_id = 0;
 	struct cli_session *v = txc_xmalloc(cap * sizeof(*v));
 	struct listed *got = txc_xcalloc(st->n ? st->n : 1, sizeof(*got));
@@ -404,12 +424,7 @@ static int select_in(const struct cli_args *a, unsigned cmd, const struct cli_se
 	free(got);
 	if (sh.n > SHADOW_SAID)
 		say_shadowed_more(sh.n - SHADOW_SAID);
-	if (no_id)
-		cli_warn("%zu session%s no id (NULL or empty); each is named by its place: no-id~N", no_id,
-			 no_id == 1 ? " has" : "s have");
-	if (dup_id)
-		cli_warn("%zu session%s an id an earlier session has; each is named ID~2, ID~3, ...", dup_id,
-			 dup_id == 1 ? " repeats" : "s repeat");
+	say_odd_ids(no_id, dup_id);
 	/* list: newest start first; export: Hermes's order (last activity) unless --order says */
 	enum order by = BY_STARTED;
 	if ((sel->order_set ? sel->order == 1 : cmd == CMD_EXPORT) && !cli_select_order_later(a, cmd, st))
