@@ -135,6 +135,14 @@ static inline struct txc_str txc_str_c(const char *s)
 	return r;
 }
 
+/*
+ * Sort n elements of size bytes at base, stably (equal elements keep their order), by
+ * cmp(a, b, ctx) < 0, == 0, > 0 as qsort's; ctx is passed through, so a caller needs no
+ * global sort key (sort.c: a merge sort with one scratch array of n/2 elements).
+ */
+typedef int txc_sort_cmp(const void *a, const void *b, void *ctx);
+void txc_sort(void *base, size_t n, size_t size, txc_sort_cmp *cmp, void *ctx);
+
 /* Sleep ms milliseconds (a signal may cut it short). */
 void txc_sleep_ms(long ms);
 /* ISO-8601 UTC with milliseconds and Z (time.c); false when out of range (years 1..9999). */

@@ -36,7 +36,8 @@ static void resolved_prompt(struct hermes_db *s, struct txc_buf *b)
 	}
 }
 
-static void last_active_expr(struct hermes_db *s, struct txc_buf *b)
+/* The start both last_active forms share: the greatest of last_activity_at and the newest message. */
+static void freshest_open(struct hermes_db *s, struct txc_buf *b)
 {
 	txc_buf_addstr(b, "COALESCE((SELECT MAX(v) FROM (SELECT ");
 	col_or_null(b, &s->sess, "s", "last_activity_at");
@@ -46,6 +47,11 @@ static void last_active_expr(struct hermes_db *s, struct txc_buf *b)
 		txc_buf_addstr(b, "(SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id)");
 	else
 		txc_buf_addstr(b, "NULL");
+}
+
+static void last_active_expr(struct hermes_db *s, struct txc_buf *b)
+{
+	freshest_open(s, b);
 	txc_buf_addstr(b, ")), ");
 	col_or_null(b, &s->sess, "s", "started_at");
 	txc_buf_addch(b, ')');
@@ -60,14 +66,7 @@ static void last_active_expr(struct hermes_db *s, struct txc_buf *b)
 #define EPOCH_WINDOW " BETWEEN 0 AND 4102444800"
 static void last_active_021_expr(struct hermes_db *s, struct txc_buf *b)
 {
-	txc_buf_addstr(b, "COALESCE((SELECT MAX(v) FROM (SELECT ");
-	col_or_null(b, &s->sess, "s", "last_activity_at");
-	txc_buf_addstr(b, " AS v UNION ALL SELECT ");
-	if (s->has_messages && txc_hermes_db_has_col(&s->msg, "timestamp") &&
-	    txc_hermes_db_has_col(&s->msg, "session_id"))
-		txc_buf_addstr(b, "(SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id)");
-	else
-		txc_buf_addstr(b, "NULL");
+	freshest_open(s, b);
 	txc_buf_addstr(b, ") WHERE v" EPOCH_WINDOW "), CASE WHEN ");
 	col_or_null(b, &s->sess, "s", "started_at");
 	txc_buf_addstr(b, EPOCH_WINDOW " THEN ");

@@ -567,48 +567,35 @@ static void on_text(void *ctx, const struct txc_block *blk)
 	txc_buf_release(&c);
 }
 
-/* normal: folded to one line; full: the text, dimmed */
-static void on_thinking(void *ctx, const struct txc_block *blk)
+/* normal: folded to one line naming WHAT and its length; full: OPEN, then the text dimmed */
+static void dim_folded(struct term *T, const struct txc_block *blk, const char *open, const char *what)
 {
-	struct term *T = ctx;
 	struct txc_buf c = TXC_BUF_INIT;
 	crlf(&c, blk->text.ptr, blk->text.len);
 	while (c.len && c.buf[c.len - 1] == '\n')
 		c.len--;
 	size_t lines = txc_text_count_lines(c.buf, c.len);
-	char head[64];
+	char head[128];
 	if (T->o->detail == TXC_DETAIL_FULL) {
-		snprintf(head, sizeof(head), "▾ reasoning");
-		dim_line(T, INDENT, head);
+		dim_line(T, INDENT, open);
 		dim_wrapped(T, c.buf, c.len, RESULT_INDENT);
 	} else {
-		snprintf(head, sizeof(head), "▸ reasoning (%zu line%s; --detail full shows it)", lines,
+		snprintf(head, sizeof(head), "▸ %s (%zu line%s; --detail full shows it)", what, lines,
 			 lines == 1 ? "" : "s");
 		dim_line(T, INDENT, head);
 	}
 	txc_buf_release(&c);
 }
 
-/* Hermes's api_content where it differs from the text shown: normal, one line; full, the text dimmed */
+static void on_thinking(void *ctx, const struct txc_block *blk)
+{
+	dim_folded(ctx, blk, "▾ reasoning", "reasoning");
+}
+
+/* Hermes's api_content where it differs from the text shown */
 static void on_replayed(void *ctx, const struct txc_block *blk)
 {
-	struct term *T = ctx;
-	struct txc_buf c = TXC_BUF_INIT;
-	crlf(&c, blk->text.ptr, blk->text.len);
-	while (c.len && c.buf[c.len - 1] == '\n')
-		c.len--;
-	size_t lines = txc_text_count_lines(c.buf, c.len);
-	char head[96];
-	if (T->o->detail == TXC_DETAIL_FULL) {
-		dim_line(T, INDENT, "▾ replayed to the provider as (api_content)");
-		dim_wrapped(T, c.buf, c.len, RESULT_INDENT);
-	} else {
-		snprintf(head, sizeof(head),
-			 "▸ replayed to the provider as other text (%zu line%s; --detail full shows it)", lines,
-			 lines == 1 ? "" : "s");
-		dim_line(T, INDENT, head);
-	}
-	txc_buf_release(&c);
+	dim_folded(ctx, blk, "▾ replayed to the provider as (api_content)", "replayed to the provider as other text");
 }
 
 static void on_image(void *ctx, const struct txc_block *blk)

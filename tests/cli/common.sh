@@ -9,6 +9,13 @@
 # SKIP_REGULAR_EXPRESSION; never printed when a check failed, so a skip cannot hide a failure).
 # Under tools/memcheck.sh (TXC_MEMCHECK=1) a skip is only listed: the checks that cannot run in
 # valgrind's wrapper run in the plain run of the same script, where CI fails any skip.
+# python3 through pyenv's shim runs a bash script before every call (seconds each on a loaded
+# machine, and the scripts make hundreds of calls: cli.search took 526 s in CI, issue 27): put the
+# interpreter the shim would run first in PATH, for the scripts and every tool they start.
+case $(command -v python3 2> /dev/null) in
+*/.pyenv/shims/python3)
+	if py=$(pyenv which python3 2> /dev/null) && [ -x "$py" ]; then PATH=${py%/*}:$PATH && export PATH; fi ;;
+esac
 passes=0 fails=0 skips=0 checks=0 last_desc=start after=0 skipped= skips_said=0
 check_name() { after=$((after + 1)); echo "$last_desc, check $after"; }
 ok() { # [name]

@@ -1,0 +1,80 @@
+/* strmap.c - the one string-keyed hash table (strmap.h): FNV-1a, linear probing, doubling. */
+#include "txc/strmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "txc/util.h"
+
+uint64_t txc_strmap_hash(const void *key, size_t len)
+{
+	const unsigned char *p = key;
+	uint64_t h = 14695981039346656037u; /* the FNV-1a offset basis (the six tables before had it one digit short) */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 1099511628211u;
+	return h;
+}
+
+/* the slot holding the key, or the empty slot where it would go (cap > 0, never full) */
+static struct txc_strmap_entry *probe(const struct txc_strmap *m, const void *key, size_t len, uint64_t h)
+{
+	size_t mask = m->cap - 1;
+	size_t i = (size_t)h & mask;
+	for (;; i = (i + 1) & mask) {
+		struct txc_strmap_entry *e = &m->v[i];
+		if (e->key == NULL)
+			return e;
+		if (e->hash == h && e->len == len && (len == 0 || memcmp(e->key, key, len) == 0))
+			return e;
+	}
+}
+
+struct txc_strmap_entry *txc_strmap_get(const struct txc_strmap *m, const void *key, size_t len)
+{
+	if (m->n == 0)
+		return NULL;
+	struct txc_strmap_entry *e = probe(m, key, len, txc_strmap_hash(key, len));
+	return e->key != NULL ? e : NULL;
+}
+
+static void grow(struct txc_strmap *m)
+{
+	struct txc_strmap big = {NULL, m->cap ? m->cap * 2 : 64, m->n};
+	big.v = txc_xcalloc(big.cap, sizeof(*big.v));
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->v[i].key != NULL)
+			*probe(&big, m->v[i].key, m->v[i].len, m->v[i].hash) = m->v[i];
+	free(m->v);
+	*m = big;
+}
+
+struct txc_strmap_entry *txc_strmap_put(struct txc_strmap *m, const void *key, size_t len, bool *added)
+{
+	if (2 * (m->n + 1) > m->cap)
+		grow(m); /* (before the lookup, so the entry returned stays where it is found) */
+	uint64_t h = txc_strmap_hash(key, len);
+	struct txc_strmap_entry *e = probe(m, key, len, h);
+	bool is_new = e->key == NULL;
+	if (is_new) {
+		/* an empty key still needs a non-NULL pointer: NULL marks a free slot */
+		*e = (struct txc_strmap_entry){len ? key : "", len, h, NULL, 0};
+		m->n++;
+	}
+	if (added != NULL)
+		*added = is_new;
+	return e;
+}
+
+struct txc_strmap_entry *txc_strmap_next(const struct txc_strmap *m, size_t *at)
+{
+	for (; *at < m->cap; (*at)++)
+		if (m->v[*at].key != NULL)
+			return &m->v[(*at)++];
+	return NULL;
+}
+
+void txc_strmap_free(struct txc_strmap *m)
+{
+	free(m->v);
+	*m = (struct txc_strmap)TXC_STRMAP_INIT;
+}
