@@ -146,13 +146,11 @@ struct tree {
 	size_t *order, *depths, k;
 };
 
-static const struct tree_node *sort_nodes; /* qsort has no context argument */
-
-/* by parent, then oldest first */
-static int cmp_kid(const void *x, const void *y)
+/* by parent, then oldest first (ctx: the nodes) */
+static int cmp_kid(const void *x, const void *y, void *ctx)
 {
 	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	const struct tree_node *a = &sort_nodes[i], *b = &sort_nodes[j];
+	const struct tree_node *nodes = ctx, *a = &nodes[i], *b = &nodes[j];
 	if (a->parent != b->parent)
 		return a->parent < b->parent ? -1 : 1;
 	if (a->started != b->started && !isnan(a->started) && !isnan(b->started))
@@ -348,9 +346,7 @@ static void tree_build(struct tree *t, struct cli_links *lx, size_t n_stores, co
 	for (size_t i = 0; i < n; i++)
 		if (t->nd[i].parent != (size_t)-1)
 			t->kids[m++] = i;
-	sort_nodes = t->nd;
-	qsort(t->kids, m, sizeof(size_t), cmp_kid);
-	sort_nodes = NULL;
+	txc_sort(t->kids, m, sizeof(size_t), cmp_kid, t->nd);
 	for (size_t i = 0; i < m; i++)
 		t->first[t->nd[t->kids[i]].parent + 1]++;
 	for (size_t i = 0; i < n; i++)
