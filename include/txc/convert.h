@@ -18,7 +18,7 @@
 
 struct txc_redactor;
 
-/* A compression chain that is not the whole story: the caller words it. */
+/* A compression chain that is not the whole story: the caller words it (its strings live as long as the call). */
 struct txc_chain_note {
 	struct txc_str asked;  /* the session asked for */
 	struct txc_str first;  /* the chain's first session */

@@ -141,7 +141,8 @@ static void test_children(void **state)
 
 struct notes {
 	int n;
-	struct txc_chain_note last;
+	struct txc_chain_note last; /* its strings copied into text (they live as long as the call) */
+	char text[3][32];
 	struct txc_slice_info slice;
 	int refuse;
 };
@@ -151,6 +152,11 @@ static void on_chain(void *ctx, const struct txc_chain_note *n)
 	struct notes *x = ctx;
 	x->n++;
 	x->last = *n;
+	struct txc_str *v[3] = {&x->last.asked, &x->last.first, &x->last.parent};
+	for (int i = 0; i < 3; i++) {
+		snprintf(x->text[i], sizeof(x->text[i]), "%.*s", (int)v[i]->len, v[i]->ptr ? v[i]->ptr : "");
+		*v[i] = (struct txc_str){x->text[i], strlen(x->text[i])};
+	}
 }
 
 static void test_chain_notes(void **state)
