@@ -145,7 +145,7 @@ static enum txc_err convert_open(struct cli_args *a, const struct txc_writer_ops
 {
 	src->a = a;
 	enum txc_err rc = cli_stores_open(a, &src->st, d);
-	src->open = rc == TXC_OK;
+	src->open = true; /* (closed whatever happened: a failed open may have opened some) */
 	if (rc == TXC_OK)
 		rc = cli_resolve(&src->st, a->pos[0], &src->which, &src->id, d);
 	if (rc != TXC_OK)
