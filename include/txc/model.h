@@ -170,6 +170,10 @@ struct txc_transcript {
 struct txc_transcript *txc_transcript_new(void);
 void txc_transcript_free(struct txc_transcript *t);
 
+/* A block built in a scratch arena made to last: every string and JSON tree b points at is copied
+ * into a, and b points at the copies (strings with a NULL ptr stay NULL). */
+void txc_block_copy(struct txc_arena *a, struct txc_block *b);
+
 /* A tool result's output as JSON: the tree, parsed into scratch when kept as text; NULL for text. */
 const struct txc_json *txc_block_output(const struct txc_block *b, struct txc_arena *scratch);
 

@@ -1,6 +1,6 @@
 /*
  * redact.h - find secrets in transcript text and replace them with a marker
- * (src/model/redact.c).
+ * (the engine in src/redact/, one rule family a file: src/redact/engine.h).
  *
  * A secret becomes "[REDACTED:<kind> …<hint>]": kind names what it was
  * (anthropic-key, aws-secret-key, password, ...; txc_redact_kind_names()),
@@ -16,6 +16,10 @@
  * Ownership: a redactor owns only its counts; redacted strings and JSON nodes
  * are allocated in the arena the caller passes (the transcript's, for
  * txc_redact_transcript).  Unchanged values are returned as they are.
+ *
+ * Threads: the engine's lookup tables (~75 KiB, derived from its rule table) are built once,
+ * behind pthread_once, by the first txc_redactor_new() or txc_redact_text(), and only read
+ * after; a redactor itself is one thread's (its counts and key cache change as it scans).
  */
 #ifndef TXC_REDACT_H
 #define TXC_REDACT_H

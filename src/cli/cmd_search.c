@@ -50,11 +50,11 @@ struct search_out {
 
 /* ---- which selected session a hit is in ---- */
 
-static const struct cli_session *sort_sel;
-
-static int cmp_info(const void *pa, const void *pb)
+/* selection indexes by their info's address; ctx: the selection */
+static int cmp_info(const void *pa, const void *pb, void *ctx)
 {
-	const struct txc_session_info *x = sort_sel[*(const size_t *)pa].info, *y = sort_sel[*(const size_t *)pb].info;
+	const struct cli_session *sel = ctx;
+	const struct txc_session_info *x = sel[*(const size_t *)pa].info, *y = sel[*(const size_t *)pb].info;
 	return (x > y) - (x < y);
 }
 
@@ -406,8 +406,7 @@ static int run_search(struct search_out *o, struct txc_diag *d)
 	o->seen = txc_xcalloc(o->n_sel, 1);
 	for (size_t i = 0; i < o->n_sel; i++)
 		o->by_info[i] = i;
-	sort_sel = o->sel;
-	qsort(o->by_info, o->n_sel, sizeof(size_t), cmp_info);
+	txc_sort(o->by_info, o->n_sel, sizeof(size_t), cmp_info, (void *)(uintptr_t)o->sel); /* (read only) */
 	if (o->a->json) {
 		cli_out_stdout(&o->out, &o->tty);
 		txc_buf_addch(&o->out.buf, '[');

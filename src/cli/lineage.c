@@ -146,11 +146,12 @@ struct tree {
 	size_t *order, *depths, k;
 };
 
-/* by parent, then oldest first (ctx: the nodes) */
+/* node indexes by parent, then oldest first; ctx: the nodes */
 static int cmp_kid(const void *x, const void *y, void *ctx)
 {
+	const struct tree_node *nd = ctx;
 	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	const struct tree_node *nodes = ctx, *a = &nodes[i], *b = &nodes[j];
+	const struct tree_node *a = &nd[i], *b = &nd[j];
 	if (a->parent != b->parent)
 		return a->parent < b->parent ? -1 : 1;
 	if (a->started != b->started && !isnan(a->started) && !isnan(b->started))

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "txc/artifacts.h"
+#include "txc/strmap.h"
 
 static const char *const image_ext[] = {"png", "jpg", "jpeg", "gif", "webp", "svg", "bmp", "tiff", NULL};
 static const char *const file_ext[] = {
@@ -117,7 +118,7 @@ struct found {
 	size_t n, cap;
 	size_t message;
 	struct txc_str tool;
-	size_t *slot, n_slot; /* hash of the values: 1 + their index in v, 0 empty (values are kept once) */
+	struct txc_strmap seen; /* the values listed so far, keyed by their copies in a (each is kept once) */
 };
 
 static bool is_request_dump(const char *v, size_t len)
@@ -126,39 +127,6 @@ static bool is_request_dump(const char *v, size_t len)
 	while (b > 0 && v[b - 1] != '/' && v[b - 1] != '\\')
 		b--;
 	return starts(v + b, len - b, "request_dump_") && len - b >= 5 && strncasecmp(v + len - 5, ".json", 5) == 0;
-}
-
-static size_t value_hash(const char *v, size_t len)
-{
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)v[i]) * 1099511628211u;
-	return (size_t)h;
-}
-
-static size_t *find_slot(struct found *f, const char *v, size_t len)
-{
-	size_t i = value_hash(v, len) & (f->n_slot - 1);
-	while (f->slot[i]) {
-		const struct txc_str *x = &f->v[f->slot[i] - 1].value;
-		if (x->len == len && memcmp(x->ptr, v, len) == 0)
-			break;
-		i = (i + 1) & (f->n_slot - 1);
-	}
-	return &f->slot[i];
-}
-
-static void grow_slots(struct found *f)
-{
-	size_t *old = f->slot, n_old = f->n_slot;
-	f->n_slot = n_old ? n_old * 2 : 64;
-	f->slot = txc_xcalloc(f->n_slot, sizeof(*f->slot));
-	for (size_t i = 0; i < n_old; i++)
-		if (old[i]) {
-			const struct txc_str *x = &f->v[old[i] - 1].value;
-			*find_slot(f, x->ptr, x->len) = old[i];
-		}
-	free(old);
 }
 
 static void add(struct found *f, const char *v, size_t len, const char *rule)
@@ -171,12 +139,10 @@ static void add(struct found *f, const char *v, size_t len, const char *rule)
 		len--;
 	if (len == 0 || is_request_dump(v, len)) /* any length: a long data:image or URL is listed whole */
 		return;
-	if (2 * (f->n + 1) > f->n_slot)
-		grow_slots(f);
-	size_t *slot = find_slot(f, v, len);
-	if (*slot)
+	bool added;
+	struct txc_strmap_entry *seen = txc_strmap_put(&f->seen, v, len, &added);
+	if (!added)
 		return; /* one entry per value, at its first mention */
-	*slot = f->n + 1;
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? f->cap * 2 : 16;
 		struct txc_artifact *nv = txc_arena_array(f->a, cap, sizeof(*nv));
@@ -187,6 +153,7 @@ static void add(struct found *f, const char *v, size_t len, const char *rule)
 	}
 	struct txc_artifact *x = &f->v[f->n++];
 	x->value = txc_arena_str(f->a, v, len);
+	seen->key = x->value.ptr; /* the same bytes, kept as long as the list (v may be a scratch copy) */
 	struct txc_str e = extension(v, len);
 	if (starts(v, len, "data:image") || (e.len && in_list(image_ext, e.ptr, e.len)))
 		x->kind = TXC_ARTIFACT_IMAGE;
@@ -383,7 +350,7 @@ size_t txc_artifacts_find(const struct txc_transcript *t, struct txc_arena *a, s
 			}
 		}
 	}
-	free(f.slot);
+	txc_strmap_free(&f.seen);
 	*out = f.v;
 	return f.n;
 }

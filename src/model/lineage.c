@@ -28,11 +28,11 @@ static int str_cmp(struct txc_str a, struct txc_str b)
 	return c ? c : (a.len > b.len) - (a.len < b.len);
 }
 
-static const struct txc_link *sort_links; /* qsort has no context argument */
-
-static int cmp_id(const void *x, const void *y)
+/* link indexes by id; ctx: the links */
+static int cmp_id(const void *x, const void *y, void *ctx)
 {
-	return str_cmp(sort_links[*(const size_t *)x].id, sort_links[*(const size_t *)y].id);
+	const struct txc_link *v = ctx;
+	return str_cmp(v[*(const size_t *)x].id, v[*(const size_t *)y].id);
 }
 
 /* NAN sorts first */
@@ -43,9 +43,10 @@ static int cmp_num(double a, double b)
 	return (a > b) - (a < b);
 }
 
-static int cmp_parent(const void *x, const void *y)
+static int cmp_parent(const void *x, const void *y, void *ctx)
 {
-	const struct txc_link *a = &sort_links[*(const size_t *)x], *b = &sort_links[*(const size_t *)y];
+	const struct txc_link *v = ctx;
+	const struct txc_link *a = &v[*(const size_t *)x], *b = &v[*(const size_t *)y];
 	int c = str_cmp(a->parent, b->parent);
 	if (c == 0)
 		c = cmp_num(a->started, b->started);
@@ -66,10 +67,8 @@ struct txc_lineage *txc_lineage_new(const struct txc_link *v, size_t n)
 		if (v[i].parent.ptr != NULL)
 			l->by_parent[l->n_by_parent++] = i;
 	}
-	sort_links = v;
-	qsort(l->by_id, n, sizeof(size_t), cmp_id);
-	qsort(l->by_parent, l->n_by_parent, sizeof(size_t), cmp_parent);
-	sort_links = NULL;
+	txc_sort(l->by_id, n, sizeof(size_t), cmp_id, (void *)(uintptr_t)v); /* (read only) */
+	txc_sort(l->by_parent, l->n_by_parent, sizeof(size_t), cmp_parent, (void *)(uintptr_t)v);
 	return l;
 }
 

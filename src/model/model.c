@@ -17,6 +17,28 @@ struct txc_transcript *txc_transcript_new(void)
 	return t;
 }
 
+static struct txc_str own(struct txc_arena *a, struct txc_str s)
+{
+	return s.ptr != NULL ? txc_arena_str(a, s.ptr, s.len) : s;
+}
+
+void txc_block_copy(struct txc_arena *a, struct txc_block *b)
+{
+	b->text = own(a, b->text);
+	b->signature = own(a, b->signature);
+	b->encrypted = own(a, b->encrypted);
+	b->id = own(a, b->id);
+	b->name = own(a, b->name);
+	b->source_name = own(a, b->source_name);
+	b->output_text = own(a, b->output_text);
+	b->media_type = own(a, b->media_type);
+	b->data = own(a, b->data);
+	if (b->input != NULL)
+		b->input = txc_json_copy(a, b->input);
+	if (b->output != NULL)
+		b->output = txc_json_copy(a, b->output);
+}
+
 void txc_transcript_free(struct txc_transcript *t)
 {
 	if (t == NULL)

@@ -20,6 +20,7 @@
 
 #include "txc/model_claude.h"
 #include "txc/model_hermes.h"
+#include "txc/strmap.h"
 
 /* ---- small helpers ---- */
 
@@ -132,55 +133,20 @@ struct other {
 	const struct txc_json *raw;
 };
 
-/* ---- call ids -> the tool name (a result names its call's tool): open addressing ---- */
-
-struct call_slot {
-	struct txc_str id, name; /* in t->arena */
-};
-
-struct calls {
-	struct call_slot *v;
-	size_t cap, n;
-};
-
-static uint64_t hash_of(struct txc_str s)
-{
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < s.len; i++)
-		h = (h ^ (unsigned char)s.ptr[i]) * 1099511628211u;
-	return h;
-}
-
-static struct call_slot *call_slot(const struct calls *c, struct txc_str id)
-{
-	size_t i = (size_t)hash_of(id) & (c->cap - 1);
-	while (c->v[i].id.ptr != NULL &&
-	       !(c->v[i].id.len == id.len && (id.len == 0 || memcmp(c->v[i].id.ptr, id.ptr, id.len) == 0)))
-		i = (i + 1) & (c->cap - 1);
-	return &c->v[i];
-}
+/* ---- call ids -> the tool name (a result names its call's tool): keys and names in t->arena ---- */
 
 /* the latest call with an id wins, as Claude Code pairs a result with the call just before it */
-static void calls_put(struct calls *c, struct txc_str id, struct txc_str name)
+static void calls_put(struct txc_strmap *c, struct txc_str id, struct txc_str name)
 {
-	if (2 * (c->n + 1) > c->cap) {
-		struct calls big = {txc_xcalloc(c->cap ? c->cap * 2 : 64, sizeof(*c->v)), c->cap ? c->cap * 2 : 64, 0};
-		for (size_t i = 0; i < c->cap; i++)
-			if (c->v[i].id.ptr != NULL) {
-				*call_slot(&big, c->v[i].id) = c->v[i];
-				big.n++;
-			}
-		free(c->v);
-		*c = big;
-	}
-	struct call_slot *sl = call_slot(c, id);
-	c->n += sl->id.ptr == NULL;
-	*sl = (struct call_slot){id, name};
+	struct txc_strmap_entry *e = txc_strmap_put(c, id.ptr, id.len, NULL);
+	e->ptr = (void *)(uintptr_t)name.ptr; /* (a borrowed view: the map only carries it) */
+	e->num = name.len;
 }
 
-static struct txc_str call_name(const struct calls *c, struct txc_str id)
+static struct txc_str call_name(const struct txc_strmap *c, struct txc_str id)
 {
-	return c->cap ? call_slot(c, id)->name : TXC_STR_NULL;
+	const struct txc_strmap_entry *e = txc_strmap_get(c, id.ptr, id.len);
+	return e != NULL ? (struct txc_str){e->ptr, e->num} : TXC_STR_NULL;
 }
 
 enum { LINE_NONE, LINE_MAIN, LINE_SIDE }; /* no place in a chain; a main-chain record; a sidechain's */
@@ -201,7 +167,7 @@ struct txc_claude_builder {
 	size_t n_os, cap_os;
 	size_t n_compacted; /* messages before the last compact_boundary */
 	struct txc_str custom_title, summary, session_id;
-	struct calls calls;       /* every call so far: id -> tool name */
+	struct txc_strmap calls;  /* every call so far: id -> tool name */
 	double first, last, prev; /* timestamps: earliest, latest, the previous record's */
 	bool has_time;
 	/* the branch (txc_claude_branch): each line's links, in br */
@@ -237,22 +203,8 @@ static struct txc_block *add_block(struct blocks *bs, enum txc_block_kind kind)
 /* blocks from..n were built from the line in scratch: copy what they hold into the transcript */
 static void relocate(struct txc_arena *a, struct blocks *bs, size_t from)
 {
-	for (size_t i = from; i < bs->n; i++) {
-		struct txc_block *b = &bs->v[i];
-		b->text = own(a, b->text);
-		b->signature = own(a, b->signature);
-		b->encrypted = own(a, b->encrypted);
-		b->id = own(a, b->id);
-		b->name = own(a, b->name);
-		b->source_name = own(a, b->source_name);
-		b->output_text = own(a, b->output_text);
-		b->media_type = own(a, b->media_type);
-		b->data = own(a, b->data);
-		if (b->input != NULL)
-			b->input = txc_json_copy(a, b->input);
-		if (b->output != NULL)
-			b->output = txc_json_copy(a, b->output);
-	}
+	for (size_t i = from; i < bs->n; i++)
+		txc_block_copy(a, &bs->v[i]);
 }
 
 /*
@@ -706,27 +658,23 @@ static void note_line(struct txc_claude_builder *b, const struct txc_json *r)
 	l->logical = own(b->br, nonempty(txc_json_get(r, "logicalParentUuid")));
 }
 
-/* uuid -> the last main-chain line holding it (open addressing; SIZE_MAX: empty) */
-static size_t *slot_of(size_t *v, size_t cap, const struct line_info *li, struct txc_str id)
+/* the line a parent uuid names (the last main-chain line holding it), SIZE_MAX: none */
+static size_t line_of(const struct txc_strmap *by_uuid, struct txc_str id)
 {
-	size_t i = (size_t)hash_of(id) & (cap - 1);
-	while (v[i] != SIZE_MAX && !(li[v[i]].uuid.len == id.len && memcmp(li[v[i]].uuid.ptr, id.ptr, id.len) == 0))
-		i = (i + 1) & (cap - 1);
-	return &v[i];
+	const struct txc_strmap_entry *e = txc_strmap_get(by_uuid, id.ptr, id.len);
+	return e != NULL ? e->num : SIZE_MAX;
 }
 
 /* marks on[] the lines of the branch from the newest main-chain line */
 static void walk_branch(const struct txc_claude_builder *b, bool sub, bool *on)
 {
-	size_t leaf = SIZE_MAX, cap = 64;
-	while (cap < 2 * b->n_li)
-		cap *= 2;
-	size_t *v = txc_xmalloc(cap * sizeof(*v));
-	memset(v, 0xff, cap * sizeof(*v));
+	size_t leaf = SIZE_MAX;
+	struct txc_strmap by_uuid = TXC_STRMAP_INIT; /* uuid -> line; keys in b->br */
 	bool chained = false;
 	for (size_t k = 0; k < b->n_li; k++)
 		if (b->li[k].kind == LINE_MAIN || (sub && b->li[k].kind == LINE_SIDE)) {
-			*slot_of(v, cap, b->li, b->li[k].uuid) = leaf = k; /* a uuid written twice: the later */
+			txc_strmap_put(&by_uuid, b->li[k].uuid.ptr, b->li[k].uuid.len, NULL)->num = leaf =
+				k; /* a uuid written twice: the later */
 			chained |= b->li[k].parent.ptr != NULL || b->li[k].logical.ptr != NULL;
 		}
 	/* no record names a parent (a file written by hand or another tool): no tree, read whole */
@@ -736,9 +684,9 @@ static void walk_branch(const struct txc_claude_builder *b, bool sub, bool *on)
 		on[k] = true;
 		const struct line_info *l = &b->li[k];
 		struct txc_str up = l->parent.ptr != NULL ? l->parent : l->logical;
-		k = up.ptr != NULL ? *slot_of(v, cap, b->li, up) : SIZE_MAX;
+		k = up.ptr != NULL ? line_of(&by_uuid, up) : SIZE_MAX;
 	}
-	free(v);
+	txc_strmap_free(&by_uuid);
 }
 
 size_t txc_claude_branch(struct txc_claude_builder *b, bool sub, unsigned char **aside, size_t *n_lines)
@@ -1153,7 +1101,7 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 	}
 	free(b->ms); /* every message's blocks are in the arena (settled) */
 	free(b->os);
-	free(b->calls.v);
+	txc_strmap_free(&b->calls);
 	free(b->li);
 	txc_arena_free(b->br);
 	txc_arena_free(b->tmp);

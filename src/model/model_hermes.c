@@ -600,22 +600,8 @@ static struct txc_str own(struct txc_arena *a, struct txc_str s)
 /* a row built in a scratch arena: copy what the blocks kept into the transcript's arena */
 static void relocate(struct txc_arena *a, struct txc_block *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct txc_block *b = &v[i];
-		b->text = own(a, b->text);
-		b->signature = own(a, b->signature);
-		b->encrypted = own(a, b->encrypted);
-		b->id = own(a, b->id);
-		b->name = own(a, b->name);
-		b->source_name = own(a, b->source_name);
-		b->output_text = own(a, b->output_text);
-		b->media_type = own(a, b->media_type);
-		b->data = own(a, b->data);
-		if (b->input != NULL)
-			b->input = txc_json_copy(a, b->input);
-		if (b->output != NULL)
-			b->output = txc_json_copy(a, b->output);
-	}
+	for (size_t i = 0; i < n; i++)
+		txc_block_copy(a, &v[i]);
 }
 
 /*

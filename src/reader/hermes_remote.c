@@ -19,6 +19,7 @@
 #include "source.h"
 #include "txc/http.h"
 #include "txc/search.h"
+#include "txc/strmap.h"
 
 /* at most this many list pages (1,000,000 sessions), and twice what the first page's total needs */
 #define MAX_PAGES 10000
@@ -67,39 +68,12 @@ static bool requestable(const struct txc_json *id)
 	return !(txc_str_eq(id->s, ".") || txc_str_eq(id->s, "..") || memchr(id->s.ptr, '\0', id->s.len) != NULL);
 }
 
-/* the ids seen so far, to drop repeats across pages: an open-addressing set */
-struct id_set {
-	struct txc_str *v;
-	size_t cap, n;
-};
-
-static uint64_t id_hash(struct txc_str s)
+/* true when s was not in the set of ids seen so far (and is now): repeats across pages are dropped */
+static bool id_set_add(struct txc_strmap *set, struct txc_str s)
 {
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < s.len; i++)
-		h = (h ^ (unsigned char)s.ptr[i]) * 1099511628211u;
-	return h;
-}
-
-/* true when s was not in the set (and is now) */
-static bool id_set_add(struct id_set *set, struct txc_str s)
-{
-	if (2 * (set->n + 1) > set->cap) {
-		struct id_set bigger = {txc_xcalloc(set->cap ? set->cap * 2 : 256, sizeof(struct txc_str)), 0, 0};
-		bigger.cap = set->cap ? set->cap * 2 : 256;
-		for (size_t i = 0; i < set->cap; i++)
-			if (set->v[i].ptr != NULL)
-				id_set_add(&bigger, set->v[i]);
-		free(set->v);
-		*set = bigger;
-	}
-	size_t i = id_hash(s) & (set->cap - 1);
-	for (; set->v[i].ptr != NULL; i = (i + 1) & (set->cap - 1))
-		if (set->v[i].len == s.len && memcmp(set->v[i].ptr, s.ptr, s.len) == 0)
-			return false;
-	set->v[i] = s;
-	set->n++;
-	return true;
+	bool added;
+	txc_strmap_put(set, s.ptr, s.len, &added);
+	return added;
 }
 
 static void push_session(struct txc_json *all, size_t *cap, struct txc_arena *a, const struct txc_json *row)
@@ -116,7 +90,7 @@ static void push_session(struct txc_json *all, size_t *cap, struct txc_arena *a,
 }
 
 /* keep a page's new sessions; the number of rows not seen before (unrequestable ids are not kept) */
-static size_t take_page(struct remote *r, struct txc_json *all, size_t *cap, struct id_set *seen,
+static size_t take_page(struct remote *r, struct txc_json *all, size_t *cap, struct txc_strmap *seen,
 			const struct txc_json *rows, size_t *odd)
 {
 	size_t added = 0;
@@ -141,7 +115,7 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 	if (r->sessions != NULL)
 		return TXC_OK;
 	struct txc_json *all = txc_json_array(r->a, 0);
-	struct id_set seen = {0};
+	struct txc_strmap seen = TXC_STRMAP_INIT; /* ids, in r->a with their rows */
 	size_t cap = 0, offset = 0, odd = 0;
 	int64_t total = 0;
 	bool ended = false;
@@ -168,7 +142,7 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 		}
 		txc_buf_release(&body);
 		if (rc) {
-			free(seen.v);
+			txc_strmap_free(&seen);
 			return rc;
 		}
 		size_t added = take_page(r, all, &cap, &seen, rows, &odd);
@@ -188,7 +162,7 @@ static int fetch_sessions(struct remote *r, struct txc_diag *d)
 		txc_diag_warn(d, TXC_W_PAGE_LIMIT, r->shown, all->n);
 	if (odd)
 		txc_diag_warn(d, TXC_W_ODD_IDS, r->shown, odd);
-	free(seen.v);
+	txc_strmap_free(&seen);
 	r->sessions = all;
 	return TXC_OK;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "txc/json.h"
+#include "txc/strmap.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -282,16 +283,12 @@ static void finish(struct parser *ps, struct txc_json *v, struct items *it, bool
 		free(it->k);
 }
 
-/* duplicate-key index: open addressing over item positions, built lazily */
-static size_t key_hash(struct txc_str k)
-{
-	size_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < k.len; i++)
-		h = (h ^ (unsigned char)k.ptr[i]) * 1099511628211ULL;
-	return h;
-}
-
-static long find_key(struct items *it, size_t **tab, size_t *tcap, struct txc_str k)
+/*
+ * Where key k already is among the object's items, or -1 when it is new (it then takes position
+ * it->n).  Small objects are scanned; from 16 keys on, an index of positions is built once and
+ * kept up to date here, so a large object costs one hash per key.
+ */
+static long find_key(const struct items *it, struct txc_strmap *idx, struct txc_str k)
 {
 	if (it->n < 16) {
 		for (size_t i = 0; i < it->n; i++)
@@ -299,38 +296,15 @@ static long find_key(struct items *it, size_t **tab, size_t *tcap, struct txc_st
 				return (long)i;
 		return -1;
 	}
-	if (*tcap < it->n * 2) {
-		size_t cap = 64;
-		while (cap < it->n * 4)
-			cap *= 2;
-		free(*tab);
-		*tab = txc_xcalloc(cap, sizeof(size_t));
-		*tcap = cap;
-		for (size_t i = 0; i < it->n; i++) {
-			size_t h = key_hash(it->k[i]) & (cap - 1);
-			while ((*tab)[h])
-				h = (h + 1) & (cap - 1);
-			(*tab)[h] = i + 1;
-		}
-	}
-	size_t h = key_hash(k) & (*tcap - 1);
-	while ((*tab)[h]) {
-		struct txc_str o = it->k[(*tab)[h] - 1];
-		if (o.len == k.len && memcmp(o.ptr, k.ptr, k.len) == 0)
-			return (long)((*tab)[h] - 1);
-		h = (h + 1) & (*tcap - 1);
-	}
+	if (idx->n == 0) /* keys are distinct: each put adds */
+		for (size_t i = 0; i < it->n; i++)
+			txc_strmap_put(idx, it->k[i].ptr, it->k[i].len, NULL)->num = i;
+	bool added;
+	struct txc_strmap_entry *e = txc_strmap_put(idx, k.ptr, k.len, &added);
+	if (!added)
+		return (long)e->num;
+	e->num = it->n;
 	return -1;
-}
-
-static void index_key(struct items *it, size_t *tab, size_t tcap)
-{
-	if (tab == NULL || tcap == 0)
-		return;
-	size_t h = key_hash(it->k[it->n - 1]) & (tcap - 1);
-	while (tab[h])
-		h = (h + 1) & (tcap - 1);
-	tab[h] = it->n;
 }
 
 static int parse_object(struct parser *ps, struct txc_json *v)
@@ -339,7 +313,7 @@ static int parse_object(struct parser *ps, struct txc_json *v)
 	it.v = NULL; /* (the inline arrays need no zeroing) */
 	it.k = NULL;
 	it.n = it.cap = 0;
-	size_t *tab = NULL, tcap = 0;
+	struct txc_strmap idx = TXC_STRMAP_INIT; /* key -> position, for large objects */
 	int rc = -1;
 	v->kind = TXC_JSON_OBJECT;
 	ps->p++;
@@ -362,19 +336,11 @@ static int parse_object(struct parser *ps, struct txc_json *v)
 		skip_ws(ps);
 		if (parse_value(ps, &val))
 			goto out;
-		long at = find_key(&it, &tab, &tcap, key);
-		if (at >= 0) {
+		long at = find_key(&it, &idx, key);
+		if (at >= 0)
 			it.v[at] = val;
-		} else {
+		else
 			items_push(&it, key, val, true);
-			if (tcap && it.n * 2 <= tcap)
-				index_key(&it, tab, tcap);
-			else if (tcap) {
-				free(tab);
-				tab = NULL;
-				tcap = 0;
-			}
-		}
 		skip_ws(ps);
 		if (ps->p < ps->end && *ps->p == ',') {
 			ps->p++;
@@ -388,7 +354,7 @@ static int parse_object(struct parser *ps, struct txc_json *v)
 		goto out;
 	}
 out:
-	free(tab);
+	txc_strmap_free(&idx);
 	finish(ps, v, &it, true);
 	return rc;
 }

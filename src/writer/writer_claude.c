@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claude_usage.h"
+#include "txc/strmap.h"
 #include "txc/writer_claude.h"
 
 /* txc's record namespace (fixed forever: changing it changes every output) */
@@ -52,58 +54,12 @@ static void map_id(struct txc_buf *t, struct txc_str id)
 /*
  * Every tool_use id written in a session, so none is written twice: providers that number
  * their calls per turn (Kimi's `functions.read_file:0`) reuse ids, and Claude Code keeps one
- * call per id while the API refuses duplicates.  Open addressing over arena strings.
+ * call per id while the API refuses duplicates.  Keys are arena copies.
  */
 struct idset {
-	const char **v;
-	size_t *next; /* per slot: the k to try first for "ID_k" (0: 2), so repeats stay linear */
-	size_t cap, n;
-	struct txc_arena *arena;
+	struct txc_strmap map;   /* id -> (num) the k to try first for "ID_k" (0: 2), so repeats stay linear */
+	struct txc_arena *arena; /* the ids' bytes */
 };
-
-static uint64_t id_hash(const char *p, size_t len)
-{
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
-	return h;
-}
-
-static const char **idset_slot(struct idset *s, const char *p, size_t len)
-{
-	size_t i = (size_t)id_hash(p, len) & (s->cap - 1);
-	while (s->v[i] != NULL && !(strlen(s->v[i]) == len && memcmp(s->v[i], p, len) == 0))
-		i = (i + 1) & (s->cap - 1);
-	return &s->v[i];
-}
-
-static const char *idset_add(struct idset *s, const char *p, size_t len)
-{
-	if (2 * (s->n + 1) > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct idset bigger = {txc_xcalloc(cap, sizeof(char *)), txc_xcalloc(cap, sizeof(size_t)), cap, s->n,
-				       s->arena};
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->v[i] != NULL) {
-				const char **slot = idset_slot(&bigger, s->v[i], strlen(s->v[i]));
-				*slot = s->v[i];
-				bigger.next[slot - bigger.v] = s->next[i];
-			}
-		free(s->v);
-		free(s->next);
-		*s = bigger;
-	}
-	/* a new id: unique_call_id adds only ids the set does not have */
-	const char **slot = idset_slot(s, p, len);
-	*slot = txc_arena_str(s->arena, p, len).ptr;
-	s->n++;
-	return *slot;
-}
-
-static bool idset_has(struct idset *s, const char *p, size_t len)
-{
-	return s->cap && *idset_slot(s, p, len) != NULL;
-}
 
 /* The id a call is written with: the mapped provider id, with `_2`, `_3`, ... when already taken. */
 static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi, size_t bi)
@@ -114,126 +70,23 @@ static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi,
 	else
 		map_id(&t, id);
 	size_t base = t.len;
-	if (idset_has(s, t.buf, t.len)) {
-		/* the k before next were all taken when tried, and taken ids stay taken */
-		size_t *next = &s->next[idset_slot(s, t.buf, base) - s->v];
-		size_t k = *next ? *next : 2;
+	struct txc_strmap_entry *taken = txc_strmap_get(&s->map, t.buf, t.len);
+	if (taken != NULL) {
+		/* the k before num were all taken when tried, and taken ids stay taken */
+		size_t k = taken->num ? taken->num : 2;
 		for (;; k++) {
 			txc_buf_truncate(&t, base);
 			txc_buf_addf(&t, "_%zu", k);
-			if (!idset_has(s, t.buf, t.len))
+			if (txc_strmap_get(&s->map, t.buf, t.len) == NULL)
 				break;
 		}
-		*next = k + 1; /* before idset_add, which may move the table */
+		taken->num = k + 1; /* before the put below, which may move the table */
 	}
-	const char *r = idset_add(s, t.buf, t.len);
+	/* a new id: only ids the set does not have reach here */
+	struct txc_strmap_entry *e = txc_strmap_put(&s->map, t.buf, t.len, NULL);
+	e->key = txc_arena_str(s->arena, t.buf, t.len).ptr;
 	txc_buf_release(&t);
-	return r;
-}
-
-/* ---- usage attribution ---- */
-
-/*
- * Hermes counts tokens per session; Claude Code reads the usage of the last assistant record as
- * the size of the conversation it resumes (and refuses or compacts it when that passes its
- * window), while ccusage sums the usage of every record.  So the totals are spread over the
- * assistant records in proportion to what each request plausibly carried: the conversation up to
- * and including that record (about 4 bytes a token) plus a fixed part the transcript does not hold
- * (system prompt, tool definitions).  Shares are cumulative floors, so per kind they sum to the
- * totals exactly.  No record may claim more than its weight, whichever one a range or a later
- * turn makes the last: totals above all the weights together (a range of a longer session,
- * history Hermes compacted away, a huge system prompt) are scaled down to them, and the rest is
- * not written.  See docs/FORMATS.md, "Usage attribution".
- */
-#define USAGE_OVERHEAD 20000
-#define IMAGE_BYTES    6400 /* an image counts as about 1,600 tokens */
-
-struct usage_split {
-	int64_t total_weight; /* over every assistant record */
-	int64_t done_weight;  /* up to the current one */
-	int64_t ctx_bytes;    /* the conversation so far */
-	int64_t total[4];     /* input, cache write, cache read, output to spread (at most total_weight together) */
-	int64_t given[4];     /* of them attributed so far */
-};
-
-/* v is never NULL: a call always has an input (emit_tool_use writes it), items are never NULL */
-static int64_t json_bytes(const struct txc_json *v)
-{
-	int64_t n = (int64_t)v->s.len + 2;
-	if (v->kind == TXC_JSON_ARRAY || v->kind == TXC_JSON_OBJECT)
-		for (size_t i = 0; i < v->n; i++)
-			n += json_bytes(v->items[i]) + (v->kind == TXC_JSON_OBJECT ? (int64_t)v->keys[i].len + 3 : 1);
-	return n;
-}
-
-static int64_t message_bytes(const struct txc_message *m)
-{
-	int64_t n = 0;
-	for (size_t i = 0; i < m->n_blocks; i++) {
-		const struct txc_block *b = &m->blocks[i];
-		switch (b->kind) {
-		case TXC_BLOCK_TEXT:
-		case TXC_BLOCK_THINKING: n += b->replayed ? 0 : (int64_t)b->text.len; break;
-		case TXC_BLOCK_TOOL_USE: n += (int64_t)b->name.len + json_bytes(b->input); break;
-		case TXC_BLOCK_TOOL_RESULT: n += b->output ? json_bytes(b->output) : (int64_t)b->output_text.len; break;
-		case TXC_BLOCK_IMAGE: n += IMAGE_BYTES; break;
-		}
-	}
-	return n;
-}
-
-/* the weight of the next assistant record, after its own message was counted */
-static int64_t usage_weight(const struct usage_split *u)
-{
-	return u->ctx_bytes / 4 + USAGE_OVERHEAD;
-}
-
-/* the session's totals (input, cache write, cache read, output); a negative count (a broken store) is none */
-static void usage_totals(const struct txc_meta *m, int64_t total[4])
-{
-	const int64_t v[4] = {m->input_tokens, m->cache_write_tokens, m->cache_read_tokens, m->output_tokens};
-	for (int k = 0; k < 4; k++)
-		total[k] = v[k] > 0 ? v[k] : 0;
-}
-
-static void usage_plan(struct usage_split *u, const struct txc_transcript *t, const bool *written, const bool *bound)
-{
-	double tokens = 0; /* four totals near INT64_MAX would overflow an integer sum */
-	memset(u, 0, sizeof(*u));
-	for (size_t i = 0; i < t->n_messages; i++) {
-		if (!written[i])
-			continue;
-		if (bound[i]) /* Claude Code sends only what follows a boundary */
-			u->ctx_bytes = 0;
-		u->ctx_bytes += message_bytes(&t->messages[i]);
-		if (t->messages[i].role == TXC_ROLE_ASSISTANT)
-			u->total_weight += usage_weight(u);
-	}
-	u->ctx_bytes = 0;
-	usage_totals(&t->meta, u->total);
-	for (int k = 0; k < 4; k++)
-		tokens += (double)u->total[k];
-	/* more tokens than weight: each kind keeps its part of the weight, floored (so the sum stays within it) */
-	if (tokens > (double)u->total_weight)
-		for (int k = 0; k < 4; k++)
-			u->total[k] = (int64_t)((double)u->total[k] / tokens * (double)u->total_weight);
-}
-
-/* this record's share of each total: floor(total * done/all) minus what earlier records got */
-static void usage_take(struct usage_split *u, int64_t share[4])
-{
-	u->done_weight += usage_weight(u);
-	for (int k = 0; k < 4; k++) {
-		int64_t upto = u->total[k]; /* <= total_weight: the double below fits an int64 */
-		if (u->done_weight < u->total_weight)
-			upto = (int64_t)((double)u->total[k] * (double)u->done_weight / (double)u->total_weight);
-		if (upto < u->given[k]) /* rounding never goes back */
-			upto = u->given[k];
-		if (upto > u->total[k])
-			upto = u->total[k];
-		share[k] = upto - u->given[k];
-		u->given[k] = upto;
-	}
+	return e->key;
 }
 
 /* ---- records ---- */
@@ -544,7 +397,7 @@ static void track_call(struct ctx *c, struct txc_str id, const char *out_id)
 static void emit_usage(struct ctx *c)
 {
 	int64_t s[4];
-	usage_take(&c->usage, s);
+	txc_claude_usage_take(&c->usage, s);
 	txc_buf_addf(&c->out->buf,
 		     ",\"usage\":{\"input_tokens\":%lld,\"cache_creation_input_tokens\":%lld,"
 		     "\"cache_read_input_tokens\":%lld,\"output_tokens\":%lld}",
@@ -946,8 +799,8 @@ static void write_messages(struct ctx *c, const bool *written)
 			boundary_records(c, i);
 			c->usage.ctx_bytes = 0;
 		}
-		c->usage.ctx_bytes += message_bytes(m);
-		c->seg_bytes += message_bytes(m);
+		c->usage.ctx_bytes += txc_claude_message_bytes(m);
+		c->seg_bytes += txc_claude_message_bytes(m);
 		if (c->summary[i])
 			; /* written as the boundary's summary */
 		else if (m->role == TXC_ROLE_ASSISTANT)
@@ -985,7 +838,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	for (size_t i = 0; i < t->n_messages; i++)
 		if (t->messages[i].role == TXC_ROLE_ASSISTANT && written[i]) /* a summary is a user message */
 			c.last_assistant = i;
-	usage_plan(&c.usage, t, written, c.bound);
+	txc_claude_usage_plan(&c.usage, t, written, c.bound);
 	c.ids.arena = txc_arena_new(0);
 	write_messages(&c, written);
 	/* calls in the very last record may stay open (Claude Code marks them interrupted); once a
@@ -1021,8 +874,7 @@ static int write_claude(struct txc_out *out, const struct txc_transcript *t, con
 	free(c.answered);
 	free(c.oe);
 	free(c.oe_skip);
-	free(c.ids.v);
-	free(c.ids.next);
+	txc_strmap_free(&c.ids.map);
 	txc_arena_free(c.ids.arena);
 	txc_arena_free(c.scratch);
 	return TXC_OK;

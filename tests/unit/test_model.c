@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -504,6 +505,41 @@ static void test_odd_values(void **state)
 	txc_transcript_free(t);
 }
 
+/* txc_block_copy: every string and JSON tree of a block moves into the arena passed; NULLs stay NULL */
+static void test_block_copy(void **state)
+{
+	(void)state;
+	struct txc_arena *scratch = txc_arena_new(0), *keep = txc_arena_new(0);
+	const struct txc_json *in, *out;
+	assert_int_equal(txc_json_parse(scratch, "{\"a\":[1,\"x\"]}", 13, &in), 0);
+	assert_int_equal(txc_json_parse(scratch, "\"done\"", 6, &out), 0);
+	struct txc_block b = {.kind = TXC_BLOCK_TOOL_USE, .input = in, .output = out};
+	struct txc_str *fields[] = {&b.text, &b.signature,   &b.encrypted,   &b.id,
+				    &b.name, &b.source_name, &b.output_text, &b.media_type};
+	char names[8][8];
+	for (int i = 0; i < 8; i++) {
+		snprintf(names[i], sizeof(names[i]), "f%d", i);
+		*fields[i] = txc_arena_str(scratch, names[i], strlen(names[i]));
+	}
+	/* b.data stays NULL */
+	txc_block_copy(keep, &b);
+	txc_arena_reset(scratch);
+	memset(txc_arena_alloc(scratch, 4096), 'Z', 4096); /* the old bytes are gone */
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(fields[i]->len, strlen(names[i]));
+		assert_memory_equal(fields[i]->ptr, names[i], fields[i]->len);
+	}
+	assert_null(b.data.ptr);
+	struct txc_buf e = TXC_BUF_INIT;
+	txc_json_emit(&e, b.input, 0);
+	txc_buf_addch(&e, ' ');
+	txc_json_emit(&e, b.output, 0);
+	assert_string_equal(e.buf, "{\"a\":[1,\"x\"]} \"done\"");
+	txc_buf_release(&e);
+	txc_arena_free(scratch);
+	txc_arena_free(keep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_artifacts_long),
 		cmocka_unit_test(test_tool_kinds),
 		cmocka_unit_test(test_odd_values),
+		cmocka_unit_test(test_block_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
