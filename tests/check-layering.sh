@@ -1,7 +1,8 @@
 #!/bin/sh
 # The layer rule: util -> model, redact (the redaction engine, beside the model) -> reader / writer
-# -> archive -> cli.  Only the reader talks to SQLite, only the CLI prints and exits, no layer
-# includes a header of a layer above it, and a writer object exports its ops struct and nothing else.
+# -> convert (the pipeline), archive (bulk export) -> cli.  Only the reader talks to SQLite, only
+# the CLI prints and exits, no layer includes a header of a layer above it, and a writer object
+# exports its ops struct and nothing else.
 # usage: check-layering.sh SOURCE_DIR [BUILD_DIR]   (without BUILD_DIR the nm check is skipped)
 src=$1 build=${2:-}
 cd "$src" || exit 2
@@ -12,7 +13,7 @@ report() { # prefix lines: each non-empty line is a failure
 	printf '%s\n' "$2" | sed "s|^|layering: $1|"
 	bad=1
 }
-below="src/util src/model src/redact src/reader src/writer src/archive"
+below="src/util src/model src/redact src/reader src/writer src/convert src/archive"
 
 # SQLite, cJSON
 checks=$((checks + 1))
@@ -52,10 +53,10 @@ report "output or exit below the CLI: " "$(grep -nE '\bexit\(|\b(printf|vprintf|
 	-r $below | grep -v '^src/util/alloc.c:')"
 
 # Upward includes.  util: util.h json.h diag.h; model: model.h artifacts.h; redact: redact.h;
-# reader: reader.h http.h source.h; writer: writer.h; archive: archive.h and its own
-# (archive_int.h, pool.h); cli: src/cli/*.h.  The archive keeps a folder of files a writer made:
-# it needs the writer (its name, extension and index page) and the model (a session's facts),
-# never a reader (the caller's render callback loads the session) nor the CLI.
+# reader: reader.h http.h source.h; writer: writer.h; convert: convert.h; archive: archive.h and
+# its own (archive_int.h, pool.h); cli: src/cli/*.h.  The archive keeps a folder of files a writer
+# made: it needs the writer (its name, extension and index page) and the model (a session's
+# facts), never a reader or the pipeline (the caller's render callback converts the session) nor the CLI.
 no_include() { # layer "files..." "header|header..."
 	for f in $2; do
 		grep -nE "^#include [<\"]([a-z._]*/)*($3)[>\"]" "$f" /dev/null | sed "s|^|$1 includes a header of a layer above it: |"
@@ -65,14 +66,16 @@ checks=$((checks + 1))
 cli_h='cli/[a-z_]+\.h|cli\.h|commands\.h|locate\.h|files\.h|output\.h'
 report "" "$(
 	no_include util "$(find src/util -name '*.[ch]') include/txc/util.h include/txc/json.h include/txc/diag.h" \
-		"model\.h|artifacts\.h|redact\.h|reader\.h|http\.h|source\.h|writer\.h|archive\.h|$cli_h"
+		"model\.h|artifacts\.h|redact\.h|reader\.h|http\.h|source\.h|writer\.h|convert\.h|archive\.h|$cli_h"
 	no_include model "$(find src/model -name '*.[ch]') include/txc/model.h include/txc/artifacts.h" \
-		"reader\.h|http\.h|source\.h|writer\.h|archive\.h|$cli_h"
+		"reader\.h|http\.h|source\.h|writer\.h|convert\.h|archive\.h|$cli_h"
 	no_include redact "$(find src/redact -name '*.[ch]') include/txc/redact.h" \
-		"reader\.h|http\.h|source\.h|writer\.h|writer_[a-z]+\.h|archive\.h|$cli_h"
-	no_include reader "$(find src/reader -name '*.[ch]') include/txc/reader.h include/txc/http.h" "writer\.h|archive\.h|$cli_h"
-	no_include writer "$(find src/writer -name '*.[ch]') include/txc/writer.h" "reader\.h|http\.h|source\.h|archive\.h|$cli_h"
-	no_include archive "$(find src/archive -name '*.[ch]') include/txc/archive.h" "reader\.h|http\.h|source\.h|$cli_h"
+		"reader\.h|http\.h|source\.h|writer\.h|writer_[a-z]+\.h|convert\.h|archive\.h|$cli_h"
+	no_include reader "$(find src/reader -name '*.[ch]') include/txc/reader.h include/txc/http.h" "writer\.h|convert\.h|archive\.h|$cli_h"
+	no_include writer "$(find src/writer -name '*.[ch]') include/txc/writer.h" "reader\.h|http\.h|source\.h|convert\.h|archive\.h|$cli_h"
+	# the pipeline sits on the public reader and writer interfaces: never a backend's private header
+	no_include convert "$(find src/convert -name '*.[ch]') include/txc/convert.h" "source\.h|hermes_db\.h|render\.h|archive\.h|$cli_h"
+	no_include archive "$(find src/archive -name '*.[ch]') include/txc/archive.h" "reader\.h|http\.h|source\.h|convert\.h|$cli_h"
 )"
 
 # Writer objects export their ops struct only (txc_writer_<name>); writer.c is the registry.

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "txc/convert.h"
 #include "txc/diag.h"
 #include "txc/reader.h"
 #include "txc/util.h"
@@ -142,8 +143,11 @@ int cli_convert_run(const char *cmd, struct cli_args *a, const struct txc_writer
  * session ends, is deleted (TXC_E_NOTFOUND), its store goes away, or SIGINT/SIGTERM; d set on failure.
  */
 enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, struct txc_diag *d);
-/* Open the sources, find SESSION (a->pos[0]) and load it; the sources are closed again. */
-/* The session a->pos[0] names, loaded; *profile (if not NULL) gets its store's profile (malloc'd, or NULL). */
+/* The pipeline's request for SESSION as a asks for it (--lineage, --children, --redact; chain
+ * warnings worded by cli_chain_note); range, secrets and the rest left for the command to set. */
+void cli_convert_req(const struct cli_args *a, unsigned flags, const struct txc_sid *id, struct txc_convert_req *req);
+/* The session a->pos[0] names, assembled (txc_assemble: chain, children, redaction as a asks);
+ * *profile (if not NULL) gets its store's profile (malloc'd, or NULL).  The sources are closed again. */
 enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, char **profile,
 			      struct txc_diag *d);
 /* What a Claude session uuid is scoped by for a store's profile: empty for the root store. */
@@ -165,15 +169,19 @@ struct cli_links {
 };
 enum txc_err cli_links_open(struct txc_store *s, struct cli_links *x, struct txc_diag *d);
 void cli_links_close(struct cli_links *x);
-/* As cli_load_session, with the compression chain joined (--lineage; a warning for a cycle or a
- * missing parent) and delegate children placed (loaded with --children). */
-enum txc_err cli_load_lineage(const struct cli_args *a, unsigned flags, struct txc_transcript **t, char **profile,
-			      struct txc_diag *d);
+/* the pipeline's on_chain: one warning line for a chain that is cut or starts early */
+void cli_chain_note(void *ctx, const struct txc_chain_note *n);
 /* --children with Claude Code output: each loaded child as <base>/subagents/agent-<agentId>.jsonl
- * (session: the parent's session uuid) */
+ * (session: the parent's session uuid); the same bytes again are left alone */
 enum txc_err cli_write_subagents(const struct cli_args *a, const struct txc_transcript *t,
 				 const struct txc_write_opts *w, const char *base, const char *session,
 				 struct txc_diag *d);
+/* export --lineage / --children: the selection cut to one session per file: a chain member whose
+ * tip is selected is in the tip's file, a delegate child in its parent's (a child's own children
+ * are not adopted by the grandparent: they keep their file); each kept session's fingerprint then
+ * covers the sessions its file holds (their end and last activity), so a re-run sees them change */
+enum txc_err cli_lineage_fold(const struct cli_args *a, struct cli_stores *st, struct cli_session *v, size_t *n,
+			      struct txc_arena *ar, struct txc_diag *d);
 /* list --json: ,"parent_session_id" (when the row has none), "lineage_root", "lineage_tip" of session id */
 void cli_lineage_json(struct txc_buf *b, struct cli_links *x, const struct txc_json *row, struct txc_str id);
 /* list --tree: v reordered, each session after the one it is drawn under, its id indented (in ar);
@@ -182,17 +190,6 @@ void cli_tree_order(struct cli_links *lx, size_t n_stores, struct cli_session *v
 /* ---- --redact and the likely-secrets warning (redact.c) ---- */
 
 struct txc_redactor;
-/* With --redact, t's secrets replaced in place (every writer then shows markers only). */
-void cli_redact_transcript(const struct cli_args *a, struct txc_transcript *t);
-/* A row sink that redacts the session row and each row before inner sees them (--redact), else inner. */
-struct cli_redact_sink {
-	struct txc_row_sink inner, sink;
-	struct txc_redactor *r;
-	struct txc_arena *scratch;
-};
-const struct txc_row_sink *cli_redact_sink(struct cli_redact_sink *rs, const struct cli_args *a,
-					   const struct txc_row_sink *inner);
-void cli_redact_sink_release(struct cli_redact_sink *rs);
 /* Without --redact, for a writer with TXC_WCAP_SHARED writing a file or a pipe: count t's likely
  * secrets; cli_secrets_warn says so in one line (count and kinds) for everything noted. */
 struct cli_secrets {
@@ -202,6 +199,10 @@ struct cli_secrets {
 };
 void cli_secrets_note(struct cli_secrets *sc, const struct cli_args *a, const struct txc_writer_ops *ops,
 		      struct txc_transcript *t, bool to_file);
+/* The scan-only redactor a conversion counts with (txc_convert_req.secrets), or NULL when
+ * cli_secrets_note would count nothing. */
+struct txc_redactor *cli_secrets_scanner(struct cli_secrets *sc, const struct cli_args *a,
+					 const struct txc_writer_ops *ops, bool to_file);
 void cli_secrets_warn(struct cli_secrets *sc);
 /* What sc counted (kinds appended to *kinds as "a, b"), sc released: a worker sends it on. */
 size_t cli_secrets_take(struct cli_secrets *sc, struct txc_buf *kinds);

@@ -215,10 +215,10 @@ static int run(int argc, char **argv)
 		return cli_usage(cmd_artifacts.name, a.n_pos ? "give exactly one SESSION" : "missing SESSION");
 	struct txc_diag d = {0};
 	struct txc_transcript *t = NULL;
+	/* --redact: the values are found in, and checked as, the redacted text */
 	rc = cli_load_session(&a, TXC_LOAD_MODEL_ONLY, &t, NULL, &d);
 	if (rc)
 		return cli_fail(&d);
-	cli_redact_transcript(&a, t); /* --redact: the values are found in, and checked as, the redacted text */
 	struct txc_arena *ar = txc_arena_new(0);
 	struct txc_artifact *x;
 	size_t n = txc_artifacts_find(t, ar, &x), missing = 0;

@@ -59,8 +59,8 @@ static int export_json(const struct cli_args *a, struct cli_stores *st, const st
 	struct txc_write_opts w = {.bulk = true, .hermes_format = a->w.hermes_format};
 	struct json_stream js = {&out, &w, {0}, NULL};
 	struct txc_row_sink sink = {json_head, json_row, &js};
-	struct cli_redact_sink rs;
-	const struct txc_row_sink *use = cli_redact_sink(&rs, a, &sink);
+	struct txc_redact_sink rs;
+	const struct txc_row_sink *use = txc_convert_redact_sink(&rs, a->redact, &sink);
 	int rc = 0;
 	size_t lost = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -86,7 +86,7 @@ static int export_json(const struct cli_args *a, struct cli_stores *st, const st
 		rc = TXC_E_FAIL;
 	}
 	txc_out_release(&out);
-	cli_redact_sink_release(&rs);
+	txc_convert_redact_sink_release(&rs);
 	if (rc == 0 && lost) {
 		txc_diag_set(d, TXC_E_FAIL, "%zu session%s could not be exported (see above)", lost,
 			     lost == 1 ? "" : "s");
@@ -164,6 +164,17 @@ static void progress(size_t done, size_t total, double t0, bool tty)
 	fflush(stderr);
 }
 
+/* One session as the pipeline assembles it: --lineage, --children and --redact as convert has them. */
+static int export_assemble(const struct cli_args *a, struct txc_store *s, const struct txc_sid *id, unsigned lf,
+			   struct txc_transcript **t, struct txc_diag *d)
+{
+	struct txc_convert_req req;
+	cli_convert_req(a, lf, id, &req);
+	req.asked = NULL;    /* (a->pos are the selection's words, not this session) */
+	req.on_chain = NULL; /* said once per file before the run (cli_lineage_fold) */
+	return txc_assemble(s, &req, t, d);
+}
+
 /*
  * The one conversion of a session, for the archive's render callback here and in a -j worker:
  * load, redact, write through out (images to assets), and (without --redact) count its likely
@@ -175,10 +186,9 @@ static int convert_one(struct export_run *x, size_t i, struct txc_out *out, cons
 	const struct cli_args *a = x->a;
 	const struct cli_session *s = &x->v[i];
 	const struct cli_store_ref *ref = &x->st->v[s->store];
-	int rc = txc_store_load(ref->s, &s->id, cli_load_flags(a, x->ops), &x->cur, d);
+	int rc = export_assemble(a, ref->s, &s->id, cli_load_flags(a, x->ops), &x->cur, d);
 	if (rc != 0)
 		return rc;
-	cli_redact_transcript(a, x->cur);
 	struct txc_write_opts w = a->w;
 	w.scope = cli_profile_scope(ref->profile);
 	w.assets = assets;
@@ -395,7 +405,7 @@ static void install_one_session(struct export_run *x, size_t i, struct txc_archi
 		[CLI_INST_REFUSED] = TXC_ARCHIVE_REFUSED, [CLI_INST_FAILED] = TXC_ARCHIVE_FAILED};
 	const struct cli_session *s = &x->v[i];
 	struct txc_diag d = {0};
-	int rc = txc_store_load(x->st->v[s->store].s, &s->id, cli_load_flags(x->a, x->ops), &x->cur, &d);
+	int rc = export_assemble(x->a, x->st->v[s->store].s, &s->id, cli_load_flags(x->a, x->ops), &x->cur, &d);
 	enum txc_archive_outcome oc = TXC_ARCHIVE_FAILED;
 	x->res = CLI_INST_NEW;
 	if (rc == 0 && x->a->dry_run) {
@@ -404,7 +414,6 @@ static void install_one_session(struct export_run *x, size_t i, struct txc_archi
 		printf("install %s\n", line.buf);
 		txc_buf_release(&line);
 	} else if (rc == 0) {
-		cli_redact_transcript(x->a, x->cur);
 		install_one(x, i, &d);
 	}
 	if (rc == 0)
@@ -450,6 +459,11 @@ static struct txc_archive_opts archive_opts(const struct cli_args *a, const stru
 		.w = &a->w,
 		.redact = a->redact,
 		.warn = cli_warning,
+		/* (only then: the keys of files of one session stay as they were) */
+		.key_extra = !(a->lineage || a->children) ? NULL
+			     : !a->children               ? "lineage 1 children 0"
+			     : !a->lineage                ? "lineage 0 children 1"
+							  : "lineage 1 children 1",
 	};
 }
 
@@ -527,6 +541,12 @@ static int run(int argc, char **argv)
 		return rc;
 	if (a.to != NULL && a.out_dir == NULL && !a.install)
 		return missing_out();
+	if (a.json && (a.lineage || a.children)) /* Hermes's export: one line per session, as it has them */
+		return cli_usage(cmd_export.name, "--json writes each session as Hermes does: not with %s",
+				 a.lineage ? "--lineage" : "--children");
+	if (a.children && (ops->caps & TXC_WCAP_INSTALL) && a.out_dir != NULL) /* subagent files: not in the manifest */
+		return cli_usage(cmd_export.name,
+				 "--children with --to %s writes subagent files: use --install, not --out", ops->name);
 	if (a.json && (a.dry_run || a.force))
 		return cli_usage(cmd_export.name, "--dry-run and --force apply to --out DIR");
 
@@ -546,7 +566,8 @@ static int run(int argc, char **argv)
 			    sel->limit || sel->order_set);
 	if (a.json && everything && st.n == 1 && !a.all_profiles)
 		rc = export_all_json(&a, st.v[0].s, &d); /* the common case, in memory flat whatever the store's size */
-	else if ((rc = cli_select_sessions(&a, &cmd_export, &st, arena, &v, &n, &more, &d)) == 0)
+	else if ((rc = cli_select_sessions(&a, &cmd_export, &st, arena, &v, &n, &more, &d)) == 0 &&
+		 (rc = cli_lineage_fold(&a, &st, v, &n, arena, &d)) == 0)
 		rc = a.json ? export_json(&a, &st, v, n, a.all_profiles, &d) : export_files(&a, &st, v, n, &d);
 	free(v);
 	txc_arena_free(arena);
@@ -557,8 +578,13 @@ static int run(int argc, char **argv)
 
 /* the options `txc export` takes (help lists them in the catalogue's order) */
 static const struct cli_opt *const options[] = {
-	CLI_STORE_OPTIONS, CLI_FILTER_OPTIONS, CLI_COMMON_OPTIONS, CLI_WRITE_OPTIONS, &cli_opt_order, &cli_opt_json,
-	&cli_opt_out,      &cli_opt_dry_run,   &cli_opt_progress,  &cli_opt_redact,   &cli_opt_jobs,  NULL,
+	CLI_STORE_OPTIONS,  CLI_FILTER_OPTIONS,
+	CLI_COMMON_OPTIONS, CLI_WRITE_OPTIONS,
+	&cli_opt_order,     &cli_opt_json,
+	&cli_opt_out,       &cli_opt_dry_run,
+	&cli_opt_progress,  &cli_opt_redact,
+	&cli_opt_jobs,      &cli_opt_lineage,
+	&cli_opt_children,  NULL,
 };
 
 const struct cli_cmd_info cmd_export = {

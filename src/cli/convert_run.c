@@ -12,85 +12,29 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "txc/model_hermes.h"
 #include "txc/range.h"
 #include "txc/writer_claude.h"
 
-/* ---- a writer that streams (TXC_WCAP_STREAM: hermes): row by row, never the whole session ---- */
-
-struct row_stream {
-	const struct txc_writer_stream *ops;
-	struct txc_out *out;
-	const struct txc_write_opts *w;
-	struct txc_stream_state st;
-	int64_t first, last; /* a range: the message numbers to write (0, 0: every row) */
-	int64_t numbered;    /* rows with a number so far */
-};
-
-/* In the range: a numbered row by its number, any other row when it sits between first and last. */
-static bool stream_keeps(struct row_stream *hs, const struct txc_json *row)
-{
-	if (hs->first == 0)
-		return true;
-	bool numbered = txc_hermes_row_numbered(row);
-	hs->numbered += numbered;
-	return hs->numbered >= hs->first && (numbered ? hs->numbered <= hs->last : hs->numbered < hs->last);
-}
-
-static int stream_head(void *ctx, const struct txc_transcript *t)
-{
-	struct row_stream *hs = ctx;
-	hs->ops->head(hs->out, t, hs->w, &hs->st);
-	return 0;
-}
-
-static int stream_row(void *ctx, const struct txc_json *row)
-{
-	struct row_stream *hs = ctx;
-	if (!stream_keeps(hs, row))
-		return 0;
-	hs->ops->row(hs->out, row, &hs->st);
-	return hs->out->err ? TXC_E_FAIL : 0;
-}
-
-/* a write error stops the stream with out->err set and d left for the caller to fill */
-static int stream_rows(const struct cli_args *a, const struct txc_writer_ops *ops, struct txc_store *s,
-		       const struct txc_sid *id, unsigned flags, struct txc_out *out, const struct txc_write_opts *w,
-		       const struct txc_slice_info *range, struct txc_diag *d)
-{
-	struct row_stream hs = {ops->stream, out, w, {0}, range->first, range->last, 0};
-	if (range->first != 0)
-		flags |= TXC_LOAD_COMPACTED; /* numbers count compacted rows: see them all */
-	struct txc_row_sink sink = {stream_head, stream_row, &hs};
-	struct cli_redact_sink rs;
-	int rc = txc_store_stream(s, id, flags, cli_redact_sink(&rs, a, &sink), d);
-	cli_redact_sink_release(&rs);
-	if (rc == 0)
-		ops->stream->tail(out, &hs.st);
-	ops->stream->release(&hs.st);
-	return rc;
-}
-
-/* The session to convert: loaded as a model, or (a streaming writer) its store left open to stream it. */
+/* The session to convert: its store open, and the pipeline's job (the model, or its rows to stream). */
 struct convert_src {
-	bool stream;
-	struct cli_stores st; /* stream: open */
-	struct txc_sid id;    /* stream: the session in st.v[which] */
+	struct cli_stores st;
+	bool open;         /* st, and job while is_job */
+	struct txc_sid id; /* the session in st.v[which] */
 	size_t which;
-	struct txc_transcript *t; /* else: the model */
-	char *profile;            /* its store's profile (scopes the Claude session id) */
-	bool ranged;              /* SESSION#RANGE: */
+	struct txc_convert_req req;
+	struct txc_convert job;
+	bool is_job;
+	bool ranged; /* SESSION#RANGE: */
 	struct txc_range range;
-	struct txc_slice_info slice; /* what the range kept (stream: first, last filter the rows) */
+	const struct cli_args *a; /* (for on_slice) */
 };
 
-/* A range: the messages it keeps, said in one line when they are not the ones asked for. */
-static enum txc_err convert_slice(const struct cli_args *a, struct txc_transcript *t, struct convert_src *src,
-				  struct txc_diag *d)
+/* The pipeline's on_slice: a range that keeps only compacted history is refused unless shown;
+ * the messages it keeps said in one line when they are not the ones asked for. */
+static int convert_slice(void *ctx, const struct txc_slice_info *in, struct txc_diag *d)
 {
-	enum txc_err rc = txc_model_slice(t, &src->range, &src->slice, d);
-	const struct txc_slice_info *in = &src->slice;
-	if (rc == TXC_OK && in->n_live == 0 && !a->w.include_compacted) {
+	const struct convert_src *src = ctx;
+	if (in->n_live == 0 && !src->a->w.include_compacted) {
 		char w[64];
 		txc_range_words(w, in->first, in->last);
 		txc_diag_set(d, TXC_E_USAGE,
@@ -99,8 +43,8 @@ static enum txc_err convert_slice(const struct cli_args *a, struct txc_transcrip
 			     w);
 		return TXC_E_USAGE;
 	}
-	if (rc != TXC_OK || !(in->widened || in->cut))
-		return rc;
+	if (!(in->widened || in->cut))
+		return TXC_OK;
 	char end[48] = "";
 	if (in->cut)
 		snprintf(end, sizeof(end), " the session ends at message %lld", (long long)in->n_numbers);
@@ -108,50 +52,39 @@ static enum txc_err convert_slice(const struct cli_args *a, struct txc_transcrip
 		 (long long)in->asked_last, (long long)in->first, (long long)in->last, end,
 		 in->cut && in->widened ? ";" : "",
 		 in->widened ? " widened so that no tool call is parted from its result" : "");
-	return rc;
+	return TXC_OK;
 }
 
 static enum txc_err convert_open(struct cli_args *a, const struct txc_writer_ops *ops, struct convert_src *src,
 				 struct txc_diag *d)
 {
-	/* Hermes's format is its rows as they are: streamed, so memory stays flat (a chain is joined first) */
-	bool whole = a->lineage || a->children;
-	src->stream = (ops->caps & TXC_WCAP_STREAM) != 0 && !whole;
-	if (!src->stream) {
-		enum txc_err rc = whole ? cli_load_lineage(a, cli_load_flags(a, ops), &src->t, &src->profile, d)
-					: cli_load_session(a, cli_load_flags(a, ops), &src->t, &src->profile, d);
-		a->w.scope = cli_profile_scope(src->profile); /* src->profile outlives every use of a->w */
-		if (rc == TXC_OK && src->ranged)
-			rc = convert_slice(a, src->t, src, d);
-		return rc;
-	}
-	if (src->ranged) {
-		/* a streamed range: the model (then dropped) says which messages, widened, the rows are */
-		struct txc_transcript *t = NULL;
-		enum txc_err rc = cli_load_session(a, TXC_LOAD_MODEL_ONLY | TXC_LOAD_COMPACTED, &t, NULL, d);
-		if (rc == TXC_OK)
-			rc = convert_slice(a, t, src, d);
-		txc_transcript_free(t);
-		if (rc != TXC_OK)
-			return rc;
-	}
+	src->a = a;
 	enum txc_err rc = cli_stores_open(a, &src->st, d);
+	src->open = true; /* (closed whatever happened: a failed open may have opened some) */
 	if (rc == TXC_OK)
 		rc = cli_resolve(&src->st, a->pos[0], &src->which, &src->id, d);
-	return rc;
+	if (rc != TXC_OK)
+		return rc;
+	cli_convert_req(a, cli_load_flags(a, ops), &src->id, &src->req);
+	src->req.range = src->ranged ? &src->range : NULL;
+	src->req.on_slice = convert_slice;
+	src->req.ctx = src;
+	/* (the profile outlives every use of a->w: the stores stay open until convert_close) */
+	a->w.scope = cli_profile_scope(src->st.v[src->which].profile);
+	src->is_job = true;
+	return txc_convert_open(&src->job, src->st.v[src->which].s, &src->req, ops, d);
 }
 
-/* Idempotent: convert_write closes early, cli_convert_run at the end whatever happened. */
+/* Idempotent: convert_write closes early, cmd_convert at the end whatever happened. */
 static void convert_close(struct convert_src *src)
 {
-	if (src->stream)
+	if (src->is_job)
+		txc_convert_close(&src->job);
+	src->is_job = false;
+	if (src->open)
 		cli_stores_close(&src->st);
-	src->stream = false;
+	src->open = false;
 	txc_sid_release(&src->id);
-	txc_transcript_free(src->t);
-	src->t = NULL;
-	free(src->profile);
-	src->profile = NULL;
 }
 
 /* -o DIR/NAME.jsonl --children: the subagents in DIR/NAME/subagents/, as Claude Code keeps them */
@@ -194,16 +127,12 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 		txc_out_init_file(&out, stdout); /* it escapes the transcript itself; its colours go as they are */
 	else
 		cli_out_stdout(&out, &tty);
-	if (rc == TXC_OK && src->stream)
-		rc = stream_rows(a, ops, src->st.v[src->which].s, &src->id, cli_load_flags(a, ops), &out, &a->w,
-				 &src->slice, d);
-	else if (rc == TXC_OK)
-		rc = ops->write(&out, src->t, &a->w, d);
-	if (rc == TXC_OK && a->output != NULL && a->children && (ops->caps & TXC_WCAP_INSTALL))
-		rc = subagents_beside(a, src->t, d);
 	struct cli_secrets secrets = {0};
-	if (rc == TXC_OK && !src->stream)
-		cli_secrets_note(&secrets, a, ops, src->t, a->output != NULL);
+	src->req.secrets = cli_secrets_scanner(&secrets, a, ops, a->output != NULL);
+	if (rc == TXC_OK)
+		rc = txc_convert_write(&src->job, &a->w, &out, d);
+	if (rc == TXC_OK && a->output != NULL && a->children && (ops->caps & TXC_WCAP_INSTALL))
+		rc = subagents_beside(a, src->job.t, d);
 	convert_close(src); /* the store is done with before the file lands */
 	if (rc == TXC_OK && page && cli_page(out.buf.buf, out.buf.len) != 0)
 		out.err = errno ? errno : EIO;
@@ -273,7 +202,7 @@ int cli_convert_run(const char *cmd, struct cli_args *a, const struct txc_writer
 		d = bad_range; /* no session of that name either: the range was meant */
 	if (err == TXC_OK && a->install) {
 		int res;
-		err = cli_install_claude(a, src.t, &a->w, false, &res, &d);
+		err = cli_install_claude(a, src.job.t, &a->w, false, &res, &d);
 	} else if (err == TXC_OK) {
 		err = convert_write(a, ops, &src, &d);
 	}

@@ -236,10 +236,11 @@ static enum txc_err poll_once(struct follow *f, struct txc_out *out, bool first,
 {
 	struct txc_transcript *t = NULL;
 	int64_t last = f->after;
-	enum txc_err rc = txc_store_load_after(f->st.v[f->which].s, &f->id, f->after, f->flags, &t, &last, d);
+	struct txc_convert_req req = {.id = &f->id, .load_flags = f->flags, .redact = f->a->redact, .after = f->after};
+	req.last = &last; /* the rows after the last read; --redact: every part, as convert does the whole */
+	enum txc_err rc = txc_assemble(f->st.v[f->which].s, &req, &t, d);
 	if (rc != TXC_OK)
 		return rc;
-	cli_redact_transcript(f->a, t); /* --redact: every part, as convert does the whole */
 	*ended = t->meta.has_ended;
 	if (!*ended)
 		f->waiting_since = 0;                           /* opened again: no longer waiting for a continuation */

@@ -1,10 +1,9 @@
 /*
- * lineage.c - the CLI's side of whole conversations: `convert --lineage`
- * (a compression chain loaded and joined), `--children` (delegate children
- * loaded and placed), their Claude Code subagent files, and the links
- * `list --tree` and `list --json` show.  The store gives the links
- * (txc_store_links), the model computes (lineage.h); this file only loads,
- * warns and writes.
+ * lineage.c - the CLI's side of whole conversations: the warnings of a chain
+ * that the pipeline (src/convert/convert.c) joined for --lineage, the files
+ * the Claude Code subagents of --children go to, and the links `list --tree`
+ * and `list --json` show.  The store gives the links (txc_store_links), the
+ * model computes (lineage.h); this file only words, orders and writes.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,8 +13,6 @@
 
 #include "cli.h"
 #include "txc/lineage.h"
-#include "txc/redact.h"
-#include "txc/writer_claude.h"
 
 enum txc_err cli_links_open(struct txc_store *s, struct cli_links *x, struct txc_diag *d)
 {
@@ -38,110 +35,17 @@ void cli_links_close(struct cli_links *x)
 }
 
 /* one line for each thing a person should know about the chain */
-static void chain_warnings(const struct cli_links *x, size_t k, const struct txc_chain *c)
+void cli_chain_note(void *ctx, const struct txc_chain_note *n)
 {
-	const struct txc_link *first = &x->v[c->v[0]], *asked = &x->v[k];
-	if (c->missing)
+	(void)ctx;
+	if (n->missing)
 		cli_warn("the parent session %.*s of %.*s is not in the store: the chain starts at %.*s",
-			 (int)first->parent.len, first->parent.ptr, (int)first->id.len, first->id.ptr,
-			 (int)first->id.len, first->id.ptr);
-	if (c->cycle)
+			 (int)n->parent.len, n->parent.ptr, (int)n->first.len, n->first.ptr, (int)n->first.len,
+			 n->first.ptr);
+	if (n->cycle)
 		cli_warn(
 			"the compression chain of %.*s loops (its parent links form a cycle): it is cut to start at %.*s",
-			(int)asked->id.len, asked->id.ptr, (int)first->id.len, first->id.ptr);
-}
-
-static enum txc_err load_chain(const struct cli_args *a, struct txc_store *s, const struct cli_links *x, size_t k,
-			       unsigned flags, struct txc_transcript **out, struct txc_diag *d)
-{
-	struct txc_chain c;
-	txc_lineage_chain(x->l, k, &c);
-	chain_warnings(x, k, &c);
-	struct txc_transcript **parts = txc_xcalloc(c.n, sizeof(*parts));
-	enum txc_err rc = TXC_OK;
-	for (size_t i = 0; i < c.n && rc == TXC_OK; i++)
-		if ((rc = txc_store_load(s, &x->v[c.v[i]].sid, flags, &parts[i], d)) == TXC_OK)
-			cli_redact_transcript(a, parts[i]); /* each part, as its own rows are written too */
-	if (rc == TXC_OK) {
-		*out = txc_transcript_join(parts, c.n);
-	} else {
-		for (size_t i = 0; i < c.n; i++)
-			txc_transcript_free(parts[i]);
-	}
-	free(parts);
-	free(c.v);
-	return rc;
-}
-
-/* the child's title as the parent shows it: with --redact, redacted like every other text (in t->arena) */
-static struct txc_str child_title(const struct cli_args *a, struct txc_transcript *t, struct txc_str title)
-{
-	if (!a->redact || title.ptr == NULL)
-		return title;
-	struct txc_redactor *r = txc_redactor_new(false);
-	struct txc_str s = txc_redact_str(r, t->arena, title);
-	txc_redactor_free(r);
-	return s;
-}
-
-/* the delegate children of every segment (or of the one session), placed in t; loaded with --children */
-static enum txc_err adopt_children(const struct cli_args *a, struct txc_store *s, const struct cli_links *x,
-				   struct txc_transcript *t, unsigned flags, struct txc_diag *d)
-{
-	size_t n_seg = t->n_segments ? t->n_segments : 1;
-	enum txc_err rc = TXC_OK;
-	for (size_t g = 0; g < n_seg && rc == TXC_OK; g++) {
-		struct txc_str id = t->n_segments ? t->segments[g].id : t->meta.id;
-		size_t k = txc_lineage_find(x->l, id), *kids = NULL;
-		size_t n = k == (size_t)-1 ? 0 : txc_lineage_children(x->l, k, &kids);
-		for (size_t i = 0; i < n && rc == TXC_OK; i++) {
-			const struct txc_link *c = &x->v[kids[i]];
-			struct txc_transcript *ct = NULL;
-			if (a->children)
-				if ((rc = txc_store_load(s, &c->sid, flags, &ct, d)) == TXC_OK)
-					cli_redact_transcript(a, ct);
-			if (rc == TXC_OK)
-				txc_transcript_adopt(t, ct, c->id, child_title(a, t, c->title), c->started);
-		}
-		free(kids);
-	}
-	return rc;
-}
-
-enum txc_err cli_load_lineage(const struct cli_args *a, unsigned flags, struct txc_transcript **t, char **profile,
-			      struct txc_diag *d)
-{
-	struct cli_stores st;
-	struct txc_sid id = {0};
-	size_t which = 0;
-	struct cli_links x = {0};
-	*t = NULL;
-	enum txc_err rc = cli_stores_open(a, &st, d);
-	if (rc == TXC_OK)
-		rc = cli_resolve(&st, a->pos[0], &which, &id, d);
-	if (rc == TXC_OK)
-		rc = cli_links_open(st.v[which].s, &x, d);
-	size_t k = rc == TXC_OK ? txc_lineage_find(x.l, id.text) : (size_t)-1;
-	if (rc == TXC_OK && k == (size_t)-1) { /* the listing and the resolver disagree: a store that changed */
-		txc_diag_set(d, TXC_E_NOTFOUND, "session '%s' is no longer in the store", a->pos[0]);
-		rc = TXC_E_NOTFOUND;
-	}
-	if (rc == TXC_OK && a->lineage)
-		rc = load_chain(a, st.v[which].s, &x, k, flags, t, d);
-	else if (rc == TXC_OK && (rc = txc_store_load(st.v[which].s, &id, flags, t, d)) == TXC_OK)
-		cli_redact_transcript(a, *t);
-	if (rc == TXC_OK)
-		rc = adopt_children(a, st.v[which].s, &x, *t, flags, d);
-	if (rc == TXC_OK && profile != NULL)
-		*profile = st.v[which].profile != NULL ? txc_xstrdup(st.v[which].profile) : NULL;
-	if (rc != TXC_OK) {
-		txc_transcript_free(*t);
-		*t = NULL;
-	}
-	cli_links_close(&x);
-	cli_stores_close(&st);
-	txc_sid_release(&id);
-	return rc;
+			(int)n->asked.len, n->asked.ptr, (int)n->first.len, n->first.ptr);
 }
 
 /* a whole small file, or NULL (missing, unreadable) */
@@ -166,31 +70,23 @@ static char *read_all(const char *path, size_t *len)
 
 /* ---- Claude Code subagent transcripts: <base>/subagents/agent-<agentId>.jsonl ---- */
 
-static enum txc_err write_subagent(const struct cli_args *a, const struct txc_transcript *parent,
-				   const struct txc_child *c, const struct txc_write_opts *w, const char *session,
-				   const char *dir, struct txc_diag *d)
+struct subagent_dir {
+	const char *dir;
+	bool force;
+};
+
+static int write_subagent(void *ctx, const char *agent, const char *p, size_t n, struct txc_diag *d)
 {
-	struct txc_transcript child = *c->t;
-	child.meta.cwd = parent->meta.cwd; /* the folder the session is kept for: its subagent's too */
-	char agent[18];
-	txc_claude_agent_id(c->id, agent);
-	struct txc_write_opts sw = *w;
-	sw.sidechain_session = (struct txc_str){session, 36};
-	sw.agent_id = (struct txc_str){agent, 17};
-	struct txc_out out;
-	txc_out_init_buf(&out);
-	enum txc_err rc = txc_writer_claude.write(&out, &child, &sw, d);
+	const struct subagent_dir *sd = ctx;
 	struct txc_buf path = TXC_BUF_INIT;
-	txc_buf_addf(&path, "%s/agent-%s.jsonl", dir, agent);
+	txc_buf_addf(&path, "%s/agent-%s.jsonl", sd->dir, agent);
 	/* the same bytes again: nothing to do; other bytes are replaced only with --force */
 	size_t len = 0;
-	char *old = rc == TXC_OK ? read_all(path.buf, &len) : NULL;
-	bool same = old != NULL && len == out.buf.len && memcmp(old, out.buf.buf, len) == 0;
-	if (rc == TXC_OK && !same)
-		rc = cli_write_file(path.buf, out.buf.buf, out.buf.len, a->force, d);
+	char *old = read_all(path.buf, &len);
+	bool same = old != NULL && len == n && memcmp(old, p, len) == 0;
+	enum txc_err rc = same ? TXC_OK : cli_write_file(path.buf, p, n, sd->force, d);
 	free(old);
 	txc_buf_release(&path);
-	txc_out_release(&out);
 	return rc;
 }
 
@@ -198,17 +94,14 @@ enum txc_err cli_write_subagents(const struct cli_args *a, const struct txc_tran
 				 const struct txc_write_opts *w, const char *base, const char *session,
 				 struct txc_diag *d)
 {
-	bool any = false;
-	for (size_t i = 0; i < t->n_children; i++)
-		any |= t->children[i].t != NULL;
-	if (!any) /* (called with --children only) */
+	if (!txc_convert_has_subagents(t)) /* (called with --children only) */
 		return TXC_OK;
 	struct txc_buf dir = TXC_BUF_INIT;
 	txc_buf_addf(&dir, "%s/subagents", base);
+	struct subagent_dir sd = {dir.buf, a->force};
 	enum txc_err rc = cli_mkdirs(dir.buf, d);
-	for (size_t i = 0; i < t->n_children && rc == TXC_OK; i++)
-		if (t->children[i].t != NULL)
-			rc = write_subagent(a, t, &t->children[i], w, session, dir.buf, d);
+	if (rc == TXC_OK)
+		rc = txc_convert_subagents(t, w, session, write_subagent, &sd, d);
 	txc_buf_release(&dir);
 	return rc;
 }
@@ -292,6 +185,142 @@ static size_t **selection_of(const struct cli_links *lx, size_t n_stores, const 
 			sel[v[i].store][k] = i;
 	}
 	return sel;
+}
+
+/* ---- export --lineage / --children: one file per conversation ---- */
+
+struct fold {
+	struct cli_links *lx;
+	size_t **sel; /* per store: link index -> selection index, or (size_t)-1 */
+	struct cli_session *v;
+	bool lineage;
+	unsigned char *state; /* per selected session: 0 unknown, 1 visiting, 2 kept, 3 held */
+};
+
+/* the selected session whose file holds link k of store s as a segment: its chain's tip when
+ * that is selected (--lineage), else k itself; (size_t)-1 when none */
+static size_t file_of(const struct fold *f, size_t s, size_t k)
+{
+	const struct cli_links *x = &f->lx[s];
+	if (f->lineage) {
+		struct txc_chain c;
+		txc_lineage_chain(x->l, k, &c);
+		size_t tip = f->sel[s][c.v[c.n - 1]];
+		free(c.v);
+		if (tip != (size_t)-1)
+			return tip;
+	}
+	return f->sel[s][k];
+}
+
+/* the selected session whose file adopts selected session i (--children: it holds i's parent), or (size_t)-1 */
+static size_t holder_of(const struct fold *f, size_t i, bool children)
+{
+	size_t s = f->v[i].store;
+	const struct cli_links *x = &f->lx[s];
+	size_t k = txc_lineage_find(x->l, f->v[i].id.text);
+	if (k == (size_t)-1)
+		return (size_t)-1;
+	size_t h = file_of(f, s, k);
+	if (h != i)
+		return h; /* a segment of another file (--lineage) */
+	const struct txc_link *l = &x->v[k];
+	size_t p = children && l->delegate && l->parent.ptr != NULL ? txc_lineage_find(x->l, l->parent) : (size_t)-1;
+	return p == (size_t)-1 ? (size_t)-1 : file_of(f, s, p);
+}
+
+/* kept: no kept file holds it (a child of a child is not adopted by the grandparent: its own file) */
+static bool fold_kept(struct fold *f, size_t i, bool children)
+{
+	if (f->state[i] >= 2 || f->state[i] == 1) /* (visiting: parents that loop: kept) */
+		return f->state[i] != 3;
+	f->state[i] = 1;
+	size_t h = holder_of(f, i, children);
+	bool kept = h == (size_t)-1 || h == i || !fold_kept(f, h, children);
+	f->state[i] = kept ? 2 : 3;
+	return kept;
+}
+
+/* the chain's warnings, said here once per file (export's workers have no stderr of their own) */
+static void fold_note(const struct fold *f, size_t i)
+{
+	const struct cli_links *x = &f->lx[f->v[i].store];
+	size_t k = txc_lineage_find(x->l, f->v[i].id.text);
+	if (!f->lineage || k == (size_t)-1)
+		return;
+	struct txc_chain c;
+	txc_lineage_chain(x->l, k, &c);
+	const struct txc_link *first = &x->v[c.v[0]];
+	struct txc_chain_note note = {x->v[k].id, first->id, first->parent, c.missing, c.cycle};
+	cli_chain_note(NULL, &note);
+	free(c.v);
+}
+
+/* a kept file's fingerprint covers every session its conversation holds: their links' times */
+static void fold_fingerprint(struct fold *f, size_t i, struct txc_arena *ar, bool children)
+{
+	const struct cli_links *x = &f->lx[f->v[i].store];
+	size_t k = txc_lineage_find(x->l, f->v[i].id.text);
+	if (k == (size_t)-1 || f->v[i].info->fingerprint.len == 0)
+		return;
+	struct txc_chain c = {NULL, 1, false, false};
+	if (f->lineage)
+		txc_lineage_chain(x->l, k, &c);
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_buf_add(&b, f->v[i].info->fingerprint.ptr, f->v[i].info->fingerprint.len);
+	for (size_t m = 0; m < c.n; m++) {
+		size_t seg = c.v ? c.v[m] : k, *kids = NULL;
+		size_t n = children ? txc_lineage_children(x->l, seg, &kids) : 0;
+		for (size_t j = 0; j <= n; j++) {
+			const struct txc_link *l = &x->v[j < n ? kids[j] : seg];
+			txc_buf_addf(&b, "\n%zu:", l->id.len);
+			txc_buf_add(&b, l->id.ptr, l->id.len);
+			txc_buf_addf(&b, " %.17g %.17g", l->ended, l->last_active);
+		}
+		free(kids);
+	}
+	free(c.v);
+	unsigned char h[32];
+	char hex[65];
+	txc_sha256(b.buf, b.len, h);
+	txc_hex(hex, h, 16);
+	txc_buf_release(&b);
+	struct txc_session_info *info = txc_arena_dup(ar, f->v[i].info, sizeof(*info));
+	info->fingerprint = txc_arena_str(ar, hex, 32);
+	f->v[i].info = info;
+}
+
+enum txc_err cli_lineage_fold(const struct cli_args *a, struct cli_stores *st, struct cli_session *v, size_t *n,
+			      struct txc_arena *ar, struct txc_diag *d)
+{
+	if (!a->lineage && !a->children)
+		return TXC_OK;
+	struct fold f = {txc_xcalloc(st->n + 1, sizeof(struct cli_links)), NULL, v, a->lineage, NULL};
+	enum txc_err rc = TXC_OK;
+	for (size_t s = 0; s < st->n && rc == TXC_OK; s++)
+		rc = cli_links_open(st->v[s].s, &f.lx[s], d);
+	if (rc == TXC_OK) {
+		f.sel = selection_of(f.lx, st->n, v, *n);
+		f.state = txc_xcalloc(*n + 1, 1);
+		size_t m = 0;
+		for (size_t i = 0; i < *n; i++)
+			fold_kept(&f, i, a->children);
+		for (size_t i = 0; i < *n; i++) /* (in place: every holder known first) */
+			if (f.state[i] == 2) {
+				fold_note(&f, i);
+				fold_fingerprint(&f, i, ar, a->children);
+				v[m++] = v[i];
+			}
+		*n = m;
+		for (size_t s = 0; s < st->n; s++)
+			free(f.sel[s]);
+		free(f.sel);
+		free(f.state);
+	}
+	for (size_t s = 0; s < st->n; s++)
+		cli_links_close(&f.lx[s]);
+	free(f.lx);
+	return rc;
 }
 
 static void tree_build(struct tree *t, struct cli_links *lx, size_t n_stores, const struct cli_session *v, size_t n)

@@ -1,77 +1,32 @@
 /*
- * redact.c - --redact and the likely-secrets warning, wired to the model
- * (the scanner is src/model/redact.c): a loaded transcript is redacted in
- * place; a streamed one through a row sink that redacts the native session
- * row and each row before the writer sees them.  Every writer, present or
- * future, therefore shows only the markers.
+ * redact.c - the likely-secrets warning: which conversions count (not with --redact, a shared
+ * format, not a terminal), and its one line for a whole run.  --redact itself is the
+ * pipeline's (src/convert/convert.c: each loaded part, and each streamed row, redacted before
+ * any writer sees it).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "txc/model_hermes.h"
 #include "txc/redact.h"
 
-void cli_redact_transcript(const struct cli_args *a, struct txc_transcript *t)
+struct txc_redactor *cli_secrets_scanner(struct cli_secrets *sc, const struct cli_args *a,
+					 const struct txc_writer_ops *ops, bool to_file)
 {
-	if (!a->redact || t == NULL)
-		return;
-	struct txc_redactor *r = txc_redactor_new(false);
-	txc_redact_transcript(r, t);
-	txc_redactor_free(r);
-}
-
-static int redact_head(void *ctx, const struct txc_transcript *t)
-{
-	struct cli_redact_sink *rs = ctx;
-	struct txc_transcript copy = *t;
-	struct txc_hermes_native native = {0};
-	if (t->native != NULL) {
-		txc_arena_reset(rs->scratch);
-		txc_redact_native(rs->r, rs->scratch, &native, t->native);
-		copy.native = &native;
-	}
-	copy.meta.title = txc_redact_str(rs->r, rs->scratch, t->meta.title);
-	return rs->inner.head(rs->inner.ctx, &copy);
-}
-
-static int redact_row(void *ctx, const struct txc_json *row)
-{
-	struct cli_redact_sink *rs = ctx;
-	txc_arena_reset(rs->scratch);
-	return rs->inner.row(rs->inner.ctx, txc_redact_json(rs->r, rs->scratch, row));
-}
-
-const struct txc_row_sink *cli_redact_sink(struct cli_redact_sink *rs, const struct cli_args *a,
-					   const struct txc_row_sink *inner)
-{
-	memset(rs, 0, sizeof(*rs));
-	rs->inner = *inner;
-	if (!a->redact)
-		return inner;
-	rs->r = txc_redactor_new(false);
-	rs->scratch = txc_arena_new(0);
-	rs->sink = (struct txc_row_sink){redact_head, redact_row, rs};
-	return &rs->sink;
-}
-
-void cli_redact_sink_release(struct cli_redact_sink *rs)
-{
-	txc_redactor_free(rs->r);
-	if (rs->scratch != NULL)
-		txc_arena_free(rs->scratch);
-	memset(rs, 0, sizeof(*rs));
+	if (a->redact || !(ops->caps & TXC_WCAP_SHARED) || (!to_file && isatty(STDOUT_FILENO)))
+		return NULL;
+	if (sc->scan == NULL)
+		sc->scan = txc_redactor_new(true);
+	return sc->scan;
 }
 
 void cli_secrets_note(struct cli_secrets *sc, const struct cli_args *a, const struct txc_writer_ops *ops,
 		      struct txc_transcript *t, bool to_file)
 {
-	if (a->redact || t == NULL || !(ops->caps & TXC_WCAP_SHARED) || (!to_file && isatty(STDOUT_FILENO)))
-		return;
-	if (sc->scan == NULL)
-		sc->scan = txc_redactor_new(true);
-	txc_redact_transcript(sc->scan, t); /* scan-only: counts, changes nothing */
+	struct txc_redactor *scan = t != NULL ? cli_secrets_scanner(sc, a, ops, to_file) : NULL;
+	if (scan != NULL)
+		txc_redact_transcript(scan, t); /* scan-only: counts, changes nothing */
 }
 
 /* kinds ("a, b") appended to *to, each once */

@@ -652,19 +652,32 @@ struct txc_str cli_profile_scope(const char *profile)
 	return txc_str_c(profile);
 }
 
+void cli_convert_req(const struct cli_args *a, unsigned flags, const struct txc_sid *id, struct txc_convert_req *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->id = id;
+	req->asked = a->n_pos > 0 ? a->pos[0] : NULL;
+	req->load_flags = flags;
+	req->lineage = a->lineage;
+	req->children = a->children;
+	req->redact = a->redact;
+	req->on_chain = cli_chain_note;
+}
+
 enum txc_err cli_load_session(const struct cli_args *a, unsigned flags, struct txc_transcript **t, char **profile,
 			      struct txc_diag *d)
 {
 	struct cli_stores st;
 	struct txc_sid id = {0};
 	size_t which = 0;
+	*t = NULL;
 	int rc = cli_stores_open(a, &st, d);
 	if (rc == 0)
 		rc = cli_resolve(&st, a->pos[0], &which, &id, d);
+	struct txc_convert_req req;
+	cli_convert_req(a, flags, &id, &req);
 	if (rc == 0)
-		rc = txc_store_load(st.v[which].s, &id, flags, t, d);
-	if (rc == 0)
-		cli_redact_transcript(a, *t);
+		rc = txc_assemble(st.v[which].s, &req, t, d);
 	if (rc == 0 && profile != NULL)
 		*profile = st.v[which].profile != NULL ? txc_xstrdup(st.v[which].profile) : NULL;
 	cli_stores_close(&st);

@@ -372,5 +372,60 @@ expect_rc 2 "--follow --install" env CLAUDE_CONFIG_DIR="$work/cfg-follow" "$txc"
 [ "$(cat err.txt)" = "txc: error: --follow writes to standard output: not with --install (see 'txc convert --help')" ] &&
 	[ ! -e cfg-follow ] && ok || bad "$(cat err.txt)"
 
+# --- export --lineage / --children: one file per conversation, as convert gives it ---
+rm -rf exl exc cfg-exc
+expect_rc 0 "export --lineage --children" "$txc" export --db "$db" --to markdown --utc --out exl --lineage --children
+# a chain is one file named after its tip, a delegate child is in its parent's file; a branch and a
+# stale sibling are tips of their own chains; the three of a cycle each tip their own walk
+(cd exl && ls *.md) > got.txt
+cat > want.txt <<'TXT'
+cyc_a-cycle.md
+cyc_b-cycle.md
+cyc_c-cycle.md
+dp-delegating.md
+five_3_br-five-parts-branch.md
+five_4_stale-five-parts.md
+five_5-five-parts.md
+inplace-in-place.md
+orphan_next-orphan.md
+solo-solo.md
+two_b-two-parts.md
+TXT
+cmp -s want.txt got.txt && ok "export --lineage --children: the tips and the top sessions" || { bad "export --lineage --children files"; diff want.txt got.txt; }
+cmp -s exl/five_5-five-parts.md "$work/five.children.md" && ok "export: five's file = convert five_3 --lineage --children" ||
+	bad "export: five's file differs from convert --lineage --children"
+"$txc" convert dp --db "$db" --to markdown --utc --lineage --children > dp.both.md 2> /dev/null
+cmp -s exl/dp-delegating.md dp.both.md && ok "export: dp's file = convert dp --lineage --children" ||
+	bad "export: dp's file differs from convert --lineage --children"
+grep -c '^txc: warning: ' err.txt | grep -qx 4 && grep -q '^txc: warning: the parent session gone_session of orphan is not in the store: the chain starts at orphan$' err.txt &&
+	ok "export --lineage: each chain's warning once" || bad "export --lineage warnings: $(cat err.txt)"
+# an unchanged store: a re-run writes nothing; a child that grew rewrites its parent's file only
+expect_rc 0 "export --lineage --children again" "$txc" export --db "$db" --to markdown --utc --out exl --lineage --children --dry-run
+[ "$(grep -vc '^same ' out.txt)" = 0 ] && ok "export --lineage --children: a re-run writes nothing" || bad "re-run: $(grep -v '^same ' out.txt)"
+cp "$db" grown.db
+python3 - grown.db <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('dp_kid', 'assistant', 'one more', 1768000007.5)")
+c.execute("UPDATE sessions SET message_count = 5, last_activity_at = 1768000007.5 WHERE id = 'dp_kid'")
+c.commit()
+PY
+expect_rc 0 "export --children, a child grown" "$txc" export --db grown.db --to markdown --utc --out exl --lineage --children --dry-run
+[ "$(grep -v '^same ' out.txt)" = "update exl/dp-delegating.md" ] && ok "export --children: the grown child's parent is rewritten" ||
+	bad "grown child: $(grep -v '^same ' out.txt)"
+# without --children a child keeps its own file, and its parent names it (as convert --lineage does)
+expect_rc 0 "export --lineage" "$txc" export --db "$db" --to markdown --utc --out exc --lineage
+[ -s exc/dp_kid-find-the-bug.md ] && [ -s exc/five_2_sub-subtask-check-tests.md ] && [ ! -e exc/five_2-five-parts.md ] &&
+	cmp -s exc/dp-delegating.md "$work/dp.lineage.md" && ok "export --lineage: children keep their files" || bad "export --lineage: $(ls exc)"
+# Claude Code's subagent files are not in an export folder's manifest: --install writes them
+expect_rc 2 "export --children --to claude --out" "$txc" export --db "$db" --to claude --out exc2 --children
+one_line_err "export --children --to claude --out"
+[ ! -e exc2 ] && ok || bad "exc2 written"
+expect_rc 0 "export --children --install" env CLAUDE_CONFIG_DIR="$work/cfg-exc" "$txc" export --db "$db" --to claude --install --children --title Delegating
+[ "$(find cfg-exc -path '*/subagents/agent-a*.jsonl' | wc -l)" = 1 ] && ok "export --children --install: the subagent file" ||
+	bad "export --install --children: $(find cfg-exc -type f)"
+expect_rc 2 "export --json --lineage" "$txc" export --db "$db" --json --lineage
+one_line_err "export --json --lineage"
+
 summary lineage
 [ "$fails" = 0 ]
