@@ -111,12 +111,32 @@ static enum txc_err convert_slice(const struct cli_args *a, struct txc_transcrip
 	return rc;
 }
 
+/* a streaming writer, a whole session: the store left open, or (a harness without rows) false and nothing open */
+static enum txc_err open_stream(struct cli_args *a, struct convert_src *src, struct txc_diag *d)
+{
+	enum txc_err rc = cli_stores_open(a, &src->st, d);
+	if (rc == TXC_OK)
+		rc = cli_resolve(&src->st, a->pos[0], &src->which, &src->id, d);
+	if (rc == TXC_OK && !txc_store_has_rows(src->st.v[src->which].s)) {
+		/* no rows to stream: the writer makes them from the model (hermes_rows.c) */
+		cli_stores_close(&src->st);
+		txc_sid_release(&src->id);
+		src->stream = false;
+	}
+	return rc;
+}
+
 static enum txc_err convert_open(struct cli_args *a, const struct txc_writer_ops *ops, struct convert_src *src,
 				 struct txc_diag *d)
 {
 	/* Hermes's format is its rows as they are: streamed, so memory stays flat (a chain is joined first) */
 	bool whole = a->lineage || a->children;
 	src->stream = (ops->caps & TXC_WCAP_STREAM) != 0 && !whole;
+	if (src->stream) {
+		enum txc_err rc = open_stream(a, src, d);
+		if (rc != TXC_OK)
+			return rc;
+	}
 	if (!src->stream) {
 		enum txc_err rc = whole ? cli_load_lineage(a, cli_load_flags(a, ops), &src->t, &src->profile, d)
 					: cli_load_session(a, cli_load_flags(a, ops), &src->t, &src->profile, d);
@@ -132,13 +152,9 @@ static enum txc_err convert_open(struct cli_args *a, const struct txc_writer_ops
 		if (rc == TXC_OK)
 			rc = convert_slice(a, t, src, d);
 		txc_transcript_free(t);
-		if (rc != TXC_OK)
-			return rc;
+		return rc;
 	}
-	enum txc_err rc = cli_stores_open(a, &src->st, d);
-	if (rc == TXC_OK)
-		rc = cli_resolve(&src->st, a->pos[0], &src->which, &src->id, d);
-	return rc;
+	return TXC_OK;
 }
 
 /* Idempotent: convert_write closes early, cli_convert_run at the end whatever happened. */
