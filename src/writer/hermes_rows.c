@@ -40,9 +40,9 @@ static struct txc_str compact(struct txc_arena *a, const struct txc_json *v)
 static struct txc_json *row_new(struct txc_arena *a, int64_t id, struct txc_str sid, const char *role,
 				const struct txc_message *m)
 {
-	static const char *const nulls[] = {"content",	 "tool_call_id", "tool_calls",	     "tool_name",
-					    "effect_disposition", "timestamp", "finish_reason", "reasoning",
-					    "reasoning_content", "codex_reasoning_items"};
+	static const char *const nulls[] = {
+		"content",   "tool_call_id",  "tool_calls", "tool_name",         "effect_disposition",
+		"timestamp", "finish_reason", "reasoning",  "reasoning_content", "codex_reasoning_items"};
 	struct txc_json *o = txc_json_object(a, 15);
 	put(o, "id", txc_json_int(a, id));
 	put(o, "session_id", jstr(a, sid));
@@ -185,7 +185,7 @@ static void user_rows(struct txc_arena *a, struct txc_json *rows, struct txc_str
 static const struct txc_json *session_of(struct txc_arena *a, const struct txc_transcript *t, size_t n_rows)
 {
 	const struct txc_meta *m = &t->meta;
-	struct txc_json *o = txc_json_object(a, 16);
+	struct txc_json *o = txc_json_object(a, 17);
 	put(o, "id", jstr(a, m->id));
 	put(o, "source", jstr(a, m->source));
 	put(o, "model", jstr(a, m->model));
@@ -200,6 +200,7 @@ static const struct txc_json *session_of(struct txc_arena *a, const struct txc_t
 	put(o, "cache_write_tokens", txc_json_int(a, m->cache_write_tokens));
 	put(o, "cwd", jstr(a, m->cwd));
 	put(o, "git_branch", jstr(a, m->git_branch));
+	put(o, "estimated_cost_usd", m->has_cost ? txc_json_real(a, m->cost_usd) : &txc_json_null_value);
 	put(o, "title", jstr(a, m->title));
 	put(o, "archived", txc_json_int(a, m->archived ? 1 : 0));
 	return o;
