@@ -146,6 +146,10 @@ int txc_store_resolve(struct txc_store *s, const char *arg, struct txc_sid *id, 
 int txc_store_load(struct txc_store *s, const struct txc_sid *id, unsigned flags, struct txc_transcript **out,
 		   struct txc_diag *d);
 
+/* Whether the source keeps Hermes rows to stream (txc_store_stream); without them the Hermes writer makes
+ * them from the model (load it, then write) */
+bool txc_store_has_rows(const struct txc_store *s);
+
 /*
  * Stream one session without holding it: head() sees the transcript with its
  * session row (and last_active) but no rows or messages, then row() gets each

@@ -50,6 +50,31 @@ static int json_row(void *ctx, const struct txc_json *row)
 	return js->out->err ? TXC_E_FAIL : 0;
 }
 
+/* One session as the pipeline assembles it: --lineage, --children and --redact as convert has them. */
+static int export_assemble(const struct cli_args *a, struct txc_store *s, const struct txc_sid *id, unsigned lf,
+			   struct txc_transcript **t, struct txc_diag *d)
+{
+	struct txc_convert_req req;
+	cli_convert_req(a, lf, id, &req);
+	req.asked = NULL;    /* (a->pos are the selection's words, not this session) */
+	req.on_chain = NULL; /* said once per file before the run (cli_lineage_fold) */
+	return txc_assemble(s, &req, t, d);
+}
+
+/* A harness without rows: its model loaded, redacted, and its rows made by the Hermes writer (hermes_rows.c);
+ * the whole line, tail too, is written there */
+static int json_from_model(const struct cli_args *a, struct txc_store *s, const struct txc_sid *id, struct txc_out *out,
+			   const struct txc_write_opts *w, struct txc_diag *d)
+{
+	struct txc_transcript *t;
+	int rc = export_assemble(a, s, id, TXC_LOAD_LAST_ACTIVE, &t, d);
+	if (rc)
+		return rc;
+	rc = txc_writer_hermes.write(out, t, w, d);
+	txc_transcript_free(t);
+	return rc;
+}
+
 static int export_json(const struct cli_args *a, struct cli_stores *st, const struct cli_session *v, size_t n,
 		       bool profiles, struct txc_diag *d)
 {
@@ -67,7 +92,12 @@ static int export_json(const struct cli_args *a, struct cli_stores *st, const st
 		js.st = (struct txc_stream_state){0};
 		js.profile = profiles ? st->v[v[i].store].profile : NULL;
 		struct txc_diag d1 = {0};
-		rc = txc_store_stream(st->v[v[i].store].s, &v[i].id, TXC_LOAD_LAST_ACTIVE, use, &d1);
+		struct txc_store *s = st->v[v[i].store].s;
+		bool rowless = !txc_store_has_rows(s);
+		if (rowless)
+			rc = json_from_model(a, s, &v[i].id, &out, &w, &d1);
+		else
+			rc = txc_store_stream(s, &v[i].id, TXC_LOAD_LAST_ACTIVE, use, &d1);
 		if (rc == TXC_E_NOTFOUND) { /* deleted while we ran: said, and the run fails */
 			cli_warn("%s; not exported", d1.msg);
 			lost++;
@@ -75,7 +105,8 @@ static int export_json(const struct cli_args *a, struct cli_stores *st, const st
 		} else if (rc != 0) {
 			*d = d1;
 		} else {
-			txc_writer_hermes.stream->tail(&out, &js.st);
+			if (!rowless)
+				txc_writer_hermes.stream->tail(&out, &js.st);
 			txc_out_maybe_flush(&out);
 		}
 		txc_writer_hermes.stream->release(&js.st);
@@ -162,17 +193,6 @@ static void progress(size_t done, size_t total, double t0, bool tty)
 		fprintf(stderr, "txc: %zu/%zu sessions (%.1f/s)\n", done, total, rate);
 	}
 	fflush(stderr);
-}
-
-/* One session as the pipeline assembles it: --lineage, --children and --redact as convert has them. */
-static int export_assemble(const struct cli_args *a, struct txc_store *s, const struct txc_sid *id, unsigned lf,
-			   struct txc_transcript **t, struct txc_diag *d)
-{
-	struct txc_convert_req req;
-	cli_convert_req(a, lf, id, &req);
-	req.asked = NULL;    /* (a->pos are the selection's words, not this session) */
-	req.on_chain = NULL; /* said once per file before the run (cli_lineage_fold) */
-	return txc_assemble(s, &req, t, d);
 }
 
 /*

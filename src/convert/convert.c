@@ -234,6 +234,8 @@ int txc_convert_open(struct txc_convert *job, struct txc_store *s, const struct 
 	job->s = s, job->req = req, job->ops = ops;
 	/* Hermes's format is its rows as they are: streamed, so memory stays flat (a chain is joined first) */
 	job->stream = (ops->caps & TXC_WCAP_STREAM) != 0 && !req->lineage && !req->children;
+	if (job->stream && !txc_store_has_rows(s))
+		job->stream = false; /* no rows to stream: the writer makes them from the model (hermes_rows.c) */
 	if (!job->stream)
 		return assemble(s, req, &job->t, &job->slice, d);
 	if (req->range == NULL)

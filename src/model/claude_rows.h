@@ -25,7 +25,5 @@ struct txc_claude_aside {
 /* t->native: the session row (last: its latest timestamp, NAN when none) and the rows */
 void txc_claude_rows(struct txc_transcript *t, const struct txc_claude_rec *ms, size_t n,
 		     const struct txc_claude_aside *os, size_t n_os, double last);
-/* Claude's tool name as Hermes names it (Read -> read_file, ...), or NULL when it keeps its name */
-const char *txc_claude_hermes_name(struct txc_str name);
 
 #endif

@@ -532,13 +532,19 @@ int txc_store_load_after(struct txc_store *s, const struct txc_sid *id, int64_t 
 	return TXC_OK;
 }
 
+bool txc_store_has_rows(const struct txc_store *s)
+{
+	return (s->ops->caps & TXC_SRC_STREAM) || s->ops->replay != NULL;
+}
+
 int txc_store_stream(struct txc_store *s, const struct txc_sid *id, unsigned flags, const struct txc_row_sink *sink,
 		     struct txc_diag *d)
 {
 	if (s->ops->caps & TXC_SRC_STREAM)
 		return s->ops->stream(s->impl, id, flags, sink, d);
 	if (s->ops->replay == NULL) {
-		txc_diag_set(d, TXC_E_USAGE, "'%s' has no rows to stream: make them from the model", s->name);
+		txc_diag_set(d, TXC_E_USAGE, "'%s' has no rows to stream: load its model for the hermes writer",
+			     s->name);
 		return TXC_E_USAGE;
 	}
 	struct txc_transcript *t;

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "hermes_rows.h"
 #include "txc/model_hermes.h"
 #include "txc/writer_hermes.h"
 
@@ -269,6 +270,15 @@ static void write_lineage(struct txc_out *out, const struct txc_transcript *t, c
 static int write_hermes(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
 			struct txc_diag *d)
 {
+	if (t->native == NULL && t->n_segments == 0) {
+		/* a harness without rows of its own: its rows made from the model (hermes_rows.c) */
+		struct txc_arena *a = txc_arena_new(16384);
+		struct txc_transcript made = *t;
+		made.native = txc_hermes_rows_of(a, t);
+		int rc = write_hermes(out, &made, opt, d);
+		txc_arena_free(a);
+		return rc;
+	}
 	if (t->native == NULL || t->native->session == NULL) {
 		/* Hermes's format is its own rows: a session read from another harness has none */
 		txc_diag_set(d, TXC_E_USAGE, "the hermes format needs a session read from Hermes (its own rows)");

@@ -20,6 +20,7 @@
 #include "txc/model_hermes.h"
 #include "txc/reader.h"
 #include "txc/search.h"
+#include "txc/writer_hermes.h"
 
 #include "../../src/reader/hermes_source.h" /* the reader-private streaming export parser */
 
@@ -690,6 +691,62 @@ static void test_model_scan(void **state)
 	txc_store_close(s);
 }
 
+/* A harness without rows: the Hermes writer makes the session row and the rows from the model */
+static void test_rows_from_model(void **state)
+{
+	(void)state;
+	struct txc_store *s = txc_store_new(&bare_ops, NULL, "bare-place");
+	struct txc_diag d = {0};
+	struct txc_sid id = {.kind = TXC_ID_TEXT, .text = txc_str_c("s1"), .placed = true, .pos = 1};
+	assert_false(txc_store_has_rows(s));
+	struct txc_transcript *t;
+	assert_int_equal(txc_store_load(s, &id, 0, &t, &d), TXC_OK);
+	t->meta.source = txc_str_c("bare");
+	t->meta.title = txc_str_c("a title");
+	t->messages[1].stop = TXC_STOP_TOOL_USE;
+	struct txc_out out;
+	txc_out_init_buf(&out);
+	struct txc_write_opts w = {.bulk = true};
+	assert_int_equal(txc_writer_hermes.write(&out, t, &w, &d), TXC_OK);
+	struct txc_arena *a = txc_arena_new(0);
+	const struct txc_json *o;
+	assert_int_equal(txc_json_parse(a, out.buf.buf, out.buf.len - 1, &o), 0); /* valid JSON, one line */
+	assert_int_equal(out.buf.buf[out.buf.len - 1], '\n');
+	assert_true(txc_str_eq(txc_json_get(o, "id")->s, "s1"));
+	assert_true(txc_str_eq(txc_json_get(o, "source")->s, "bare"));
+	assert_true(txc_str_eq(txc_json_get(o, "title")->s, "a title"));
+	const struct txc_json *m = txc_json_get(o, "messages");
+	assert_int_equal(m->n, 2); /* the compacted tool result is not active: not exported, as Hermes does */
+	assert_true(txc_str_eq(txc_json_get(m->items[0], "role")->s, "user"));
+	assert_true(txc_str_eq(txc_json_get(m->items[0], "content")->s, "hello world"));
+	const struct txc_json *as = m->items[1], *calls = txc_json_get(as, "tool_calls");
+	assert_true(txc_str_eq(txc_json_get(as, "role")->s, "assistant"));
+	assert_true(txc_str_eq(txc_json_get(as, "finish_reason")->s, "tool_calls"));
+	assert_int_equal(calls->kind, TXC_JSON_ARRAY);
+	assert_int_equal(calls->n, 1);
+	const struct txc_json *fn = txc_json_get(calls->items[0], "function");
+	assert_true(txc_str_eq(txc_json_get(calls->items[0], "id")->s, "c1"));
+	assert_true(txc_str_eq(txc_json_get(fn, "name")->s, "read_file")); /* Hermes's name for Read */
+	assert_true(txc_str_eq(txc_json_get(fn, "arguments")->s, "{\"file_path\": \"notes.txt\"}"));
+	/* the tool result as a role "tool" row, paired by tool_call_id */
+	t->messages[2].compacted = false;
+	out.buf.len = 0;
+	assert_int_equal(txc_writer_hermes.write(&out, t, &w, &d), TXC_OK);
+	assert_int_equal(txc_json_parse(a, out.buf.buf, out.buf.len - 1, &o), 0);
+	m = txc_json_get(o, "messages");
+	assert_int_equal(m->n, 3);
+	assert_true(txc_str_eq(txc_json_get(m->items[2], "role")->s, "tool"));
+	assert_true(txc_str_eq(txc_json_get(m->items[2], "tool_call_id")->s, "c1"));
+	assert_true(txc_str_eq(txc_json_get(m->items[2], "tool_name")->s, "read_file"));
+	assert_true(txc_str_eq(txc_json_get(m->items[2], "content")->s, "beta"));
+	assert_int_equal(txc_json_get(o, "message_count")->kind, TXC_JSON_INT);
+	assert_true(txc_str_eq(txc_json_get(o, "message_count")->s, "3"));
+	txc_arena_free(a);
+	txc_out_release(&out);
+	txc_transcript_free(t);
+	txc_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,7 +755,7 @@ int main(void)
 		cmocka_unit_test(test_export_stream),  cmocka_unit_test(test_file_changed),
 		cmocka_unit_test(test_not_there),      cmocka_unit_test(test_missing_columns),
 		cmocka_unit_test(test_stream_edges),   cmocka_unit_test(test_export_ties),
-		cmocka_unit_test(test_model_scan),
+		cmocka_unit_test(test_model_scan),     cmocka_unit_test(test_rows_from_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,229 @@
+/*
+ * hermes_rows.c - the generic model back to Hermes rows, for a harness without rows of its own:
+ * each message one row (a user's tool results one row each, role "tool" with tool_call_id and
+ * tool_name), tool calls as Hermes's OpenAI-style tool_calls under Hermes's tool names, the
+ * thinking as "reasoning", and a session row from the meta.  Written after
+ * src/model/claude_rows.c, which stays Claude Code's own (richer: its side object and the
+ * records that made no message) so that Claude's output does not change.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hermes_rows.h"
+#include "txc/model_claude.h"
+
+static void put(struct txc_json *o, const char *k, const struct txc_json *v)
+{
+	txc_json_put(o, txc_str_c(k), v);
+}
+
+static const struct txc_json *jstr(struct txc_arena *a, struct txc_str s)
+{
+	return s.ptr != NULL ? txc_json_string(a, s.ptr, s.len) : &txc_json_null_value;
+}
+
+static const struct txc_json *jlit(struct txc_arena *a, const char *s)
+{
+	return txc_json_string(a, s, strlen(s));
+}
+
+static struct txc_str compact(struct txc_arena *a, const struct txc_json *v)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_json_emit(&b, v, TXC_JSON_PY);
+	struct txc_str s = txc_arena_str(a, b.buf, b.len);
+	txc_buf_release(&b);
+	return s;
+}
+
+/* Hermes's message columns, null but for the ones every row has */
+static struct txc_json *row_new(struct txc_arena *a, int64_t id, struct txc_str sid, const char *role,
+				const struct txc_message *m)
+{
+	static const char *const nulls[] = {
+		"content",   "tool_call_id",  "tool_calls", "tool_name",         "effect_disposition",
+		"timestamp", "finish_reason", "reasoning",  "reasoning_content", "codex_reasoning_items"};
+	struct txc_json *o = txc_json_object(a, 15);
+	put(o, "id", txc_json_int(a, id));
+	put(o, "session_id", jstr(a, sid));
+	put(o, "role", jlit(a, role));
+	for (size_t i = 0; i < sizeof(nulls) / sizeof(nulls[0]); i++)
+		put(o, nulls[i], &txc_json_null_value);
+	put(o, "active", txc_json_int(a, m->compacted ? 0 : 1));
+	put(o, "compacted", txc_json_int(a, m->compacted ? 1 : 0));
+	return o;
+}
+
+static void set(struct txc_json *o, const char *k, const struct txc_json *v)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (txc_str_eq(o->keys[i], k))
+			o->items[i] = v;
+}
+
+static const struct txc_json *tool_calls(struct txc_arena *a, const struct txc_message *m, size_t n_calls)
+{
+	struct txc_json *arr = txc_json_array(a, n_calls);
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		const struct txc_block *b = &m->blocks[i];
+		if (b->kind != TXC_BLOCK_TOOL_USE)
+			continue;
+		const char *h = txc_claude_hermes_name(b->name);
+		struct txc_json *call = txc_json_object(a, 3), *fn = txc_json_object(a, 2);
+		put(call, "id", jstr(a, b->id));
+		put(call, "type", jlit(a, "function"));
+		put(fn, "name", h ? jlit(a, h) : jstr(a, b->name));
+		struct txc_str args = b->input ? compact(a, b->input) : txc_str_c("{}");
+		put(fn, "arguments", txc_json_string(a, args.ptr, args.len));
+		put(call, "function", fn);
+		txc_json_push(arr, call);
+	}
+	return arr;
+}
+
+/* the text blocks: one as a string, more as text parts (an image as its data URL part) */
+static const struct txc_json *content_of(struct txc_arena *a, const struct txc_message *m)
+{
+	size_t n = 0;
+	const struct txc_block *only = NULL;
+	for (size_t i = 0; i < m->n_blocks; i++)
+		if (m->blocks[i].kind == TXC_BLOCK_TEXT || m->blocks[i].kind == TXC_BLOCK_IMAGE)
+			n++, only = &m->blocks[i];
+	if (n == 0)
+		return &txc_json_null_value;
+	if (n == 1 && only->kind == TXC_BLOCK_TEXT)
+		return jstr(a, only->text);
+	struct txc_json *parts = txc_json_array(a, n);
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		const struct txc_block *b = &m->blocks[i];
+		struct txc_json *p = txc_json_object(a, 2);
+		if (b->kind == TXC_BLOCK_TEXT) {
+			put(p, "type", jlit(a, "text"));
+			put(p, "text", jstr(a, b->text));
+		} else if (b->kind == TXC_BLOCK_IMAGE) {
+			struct txc_buf u = TXC_BUF_INIT;
+			txc_buf_addstr(&u, "data:");
+			txc_buf_add(&u, b->media_type.ptr, b->media_type.len);
+			txc_buf_addstr(&u, ";base64,");
+			txc_buf_add(&u, b->data.ptr, b->data.len);
+			struct txc_json *url = txc_json_object(a, 1);
+			put(url, "url", txc_json_string(a, u.buf, u.len));
+			txc_buf_release(&u);
+			put(p, "type", jlit(a, "image_url"));
+			put(p, "image_url", url);
+		} else {
+			continue;
+		}
+		txc_json_push(parts, p);
+	}
+	return parts;
+}
+
+static const char *finish_of(const struct txc_message *m)
+{
+	switch (m->stop) {
+	case TXC_STOP_END_TURN: return "stop";
+	case TXC_STOP_TOOL_USE: return "tool_calls";
+	case TXC_STOP_MAX_TOKENS: return "length";
+	case TXC_STOP_OTHER: return NULL;
+	default: return txc_model_stop_name(m->stop);
+	}
+}
+
+static void assistant_row(struct txc_arena *a, struct txc_json *rows, struct txc_str sid, const struct txc_message *m)
+{
+	struct txc_json *row = row_new(a, (int64_t)rows->n + 1, sid, "assistant", m);
+	struct txc_buf think = TXC_BUF_INIT;
+	size_t calls = 0;
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		const struct txc_block *b = &m->blocks[i];
+		calls += b->kind == TXC_BLOCK_TOOL_USE;
+		if (b->kind == TXC_BLOCK_THINKING && b->text.len) {
+			if (think.len)
+				txc_buf_addstr(&think, "\n\n");
+			txc_buf_add(&think, b->text.ptr, b->text.len);
+		}
+	}
+	set(row, "content", content_of(a, m));
+	set(row, "timestamp", txc_json_real(a, m->time));
+	if (calls)
+		set(row, "tool_calls", tool_calls(a, m, calls));
+	if (think.len)
+		set(row, "reasoning", txc_json_string(a, think.buf, think.len));
+	txc_buf_release(&think);
+	const char *fr = finish_of(m);
+	if (fr != NULL)
+		set(row, "finish_reason", jlit(a, fr));
+	else if (m->stop == TXC_STOP_OTHER)
+		set(row, "finish_reason", jstr(a, m->stop_other));
+	txc_json_push(rows, row);
+}
+
+static void user_rows(struct txc_arena *a, struct txc_json *rows, struct txc_str sid, const struct txc_message *m)
+{
+	const struct txc_json *content = content_of(a, m);
+	if (content->kind != TXC_JSON_NULL) {
+		struct txc_json *row = row_new(a, (int64_t)rows->n + 1, sid, "user", m);
+		set(row, "content", content);
+		set(row, "timestamp", txc_json_real(a, m->time));
+		txc_json_push(rows, row);
+	}
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		const struct txc_block *b = &m->blocks[i];
+		if (b->kind != TXC_BLOCK_TOOL_RESULT)
+			continue;
+		struct txc_json *row = row_new(a, (int64_t)rows->n + 1, sid, "tool", m);
+		const char *h = txc_claude_hermes_name(b->name);
+		set(row, "tool_call_id", jstr(a, b->id));
+		set(row, "tool_name", h ? jlit(a, h) : jstr(a, b->name));
+		set(row, "content", b->output ? jstr(a, compact(a, b->output)) : jstr(a, b->output_text));
+		set(row, "timestamp", txc_json_real(a, m->time));
+		txc_json_push(rows, row);
+	}
+}
+
+static const struct txc_json *session_of(struct txc_arena *a, const struct txc_transcript *t, size_t n_rows)
+{
+	const struct txc_meta *m = &t->meta;
+	struct txc_json *o = txc_json_object(a, 17);
+	put(o, "id", jstr(a, m->id));
+	put(o, "source", jstr(a, m->source));
+	put(o, "model", jstr(a, m->model));
+	put(o, "started_at", txc_json_real(a, m->started_at));
+	put(o, "ended_at", m->has_ended ? txc_json_real(a, m->ended_at) : &txc_json_null_value);
+	put(o, "end_reason", jstr(a, m->end_reason));
+	put(o, "message_count", txc_json_int(a, (int64_t)n_rows));
+	put(o, "tool_call_count", txc_json_int(a, m->tool_call_count));
+	put(o, "input_tokens", txc_json_int(a, m->input_tokens));
+	put(o, "output_tokens", txc_json_int(a, m->output_tokens));
+	put(o, "cache_read_tokens", txc_json_int(a, m->cache_read_tokens));
+	put(o, "cache_write_tokens", txc_json_int(a, m->cache_write_tokens));
+	put(o, "cwd", jstr(a, m->cwd));
+	put(o, "git_branch", jstr(a, m->git_branch));
+	put(o, "estimated_cost_usd", m->has_cost ? txc_json_real(a, m->cost_usd) : &txc_json_null_value);
+	put(o, "title", jstr(a, m->title));
+	put(o, "archived", txc_json_int(a, m->archived ? 1 : 0));
+	return o;
+}
+
+struct txc_hermes_native *txc_hermes_rows_of(struct txc_arena *a, const struct txc_transcript *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_messages; i++)
+		n += 1 + t->messages[i].n_blocks;
+	struct txc_json *rows = txc_json_array(a, n);
+	for (size_t i = 0; i < t->n_messages; i++) {
+		const struct txc_message *m = &t->messages[i];
+		if (m->role == TXC_ROLE_ASSISTANT)
+			assistant_row(a, rows, t->meta.id, m);
+		else
+			user_rows(a, rows, t->meta.id, m);
+	}
+	struct txc_hermes_native *nv = txc_arena_alloc(a, sizeof(*nv));
+	memset(nv, 0, sizeof(*nv));
+	nv->rows = rows;
+	nv->session = session_of(a, t, rows->n);
+	for (size_t i = 0; i < rows->n; i++)
+		nv->n_active_rows += txc_hermes_row_active(rows->items[i]);
+	return nv;
+}
