@@ -46,6 +46,8 @@ enum txc_guard_kind {
 	TXC_GUARD_FOLDER,     /* a folder whose files are read by name: nothing new may be made in it */
 	TXC_GUARD_OWN,        /* the harness's own database, read by this run or not */
 	TXC_GUARD_OWN_FOLDER, /* the harness's own folder of session files, read or not */
+	TXC_GUARD_TREE,       /* another program's folder of session files: no output replaces a file under it
+			       * (--install writes there, through checks of its own) */
 };
 struct txc_guard_sink {
 	void (*add)(void *ctx, const char *path, enum txc_guard_kind kind);

@@ -138,6 +138,44 @@ void cli_guard_hermes(const char *path, bool folder)
 	guard_add(path, !folder, folder, true);
 }
 
+static char **tree_v; /* realpaths of cli_guard_tree's folders */
+static size_t tree_n;
+static bool tree_open; /* --install is writing: its own checks decide */
+
+void cli_guard_tree(const char *dir)
+{
+	char *real = realpath(dir, NULL);
+	if (real == NULL)
+		return; /* not there: nothing in it to replace */
+	tree_v = txc_xrealloc(tree_v, (tree_n + 1) * sizeof(*tree_v));
+	tree_v[tree_n++] = real;
+}
+
+void cli_guard_tree_open(bool open)
+{
+	tree_open = open;
+}
+
+static bool under(const char *name, const char *dir);
+
+/* An existing file under a guarded tree (by its real folder, whatever name reaches it). */
+static bool in_tree(const char *target, const struct stat *tst, struct txc_buf *why)
+{
+	if (tree_n == 0 || tree_open || tst == NULL || !S_ISREG(tst->st_mode))
+		return false;
+	char *name = resolve_name(target);
+	bool hit = false;
+	for (size_t i = 0; name != NULL && i < tree_n && !hit; i++)
+		if (under(name, tree_v[i])) {
+			txc_buf_reset(why);
+			txc_buf_addf(why, "it is another program's session file (under %s); --install writes there",
+				     tree_v[i]);
+			hit = true;
+		}
+	free(name);
+	return hit;
+}
+
 static bool under(const char *name, const char *dir)
 {
 	size_t n = dir ? strlen(dir) : 0;
@@ -365,6 +403,7 @@ static bool protected_target(const char *target, struct txc_buf *why)
 	bool exists = stat(target, &tst) == 0;
 	char *name = guard_n && name_may_be_source(target) ? resolve_name(target) : NULL;
 	bool hit = is_source(exists ? &tst : NULL, name, why) || guarded_dir(target, why) ||
+		   in_tree(target, exists ? &tst : NULL, why) ||
 		   (exists && S_ISREG(tst.st_mode) && sqlite_file(target, why)) || sqlite_companion(target, why);
 	free(name);
 	return hit;

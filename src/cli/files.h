@@ -44,6 +44,11 @@ void cli_guard_source(const char *path, bool store);
 void cli_guard_folder(const char *dir);
 /* Hermes's data (a state.db with its -wal, -shm, -journal; a sessions/ folder), read or not. */
 void cli_guard_hermes(const char *path, bool folder);
+/* A folder of another program's session files (Claude Code's projects/): an existing file under it
+ * is never replaced, whatever the flags, except by --install (cli_guard_tree_open(true) around
+ * its own checked write). */
+void cli_guard_tree(const char *dir);
+void cli_guard_tree_open(bool open);
 enum txc_err cli_guard_check(const char *target, struct txc_diag *d);
 /* The same for standard output and error (a shell's `>> state.db`); `--input -` from a file is a source too. */
 enum txc_err cli_guard_stdout(struct txc_diag *d);

@@ -275,8 +275,8 @@ static enum txc_err project_dir(struct txc_buf *dir, struct txc_str cwd, struct 
 	return cli_mkdirs(dir->buf, d);
 }
 
-enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
-				bool quiet, int *res, struct txc_diag *d)
+static enum txc_err install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
+				   bool quiet, int *res, struct txc_diag *d)
 {
 	*res = CLI_INST_FAILED;
 	if (!has_messages(t))
@@ -321,5 +321,16 @@ enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_trans
 	txc_buf_release(&id);
 	txc_buf_release(&path);
 	txc_buf_release(&dir);
+	return rc;
+}
+
+/* Claude Code's folder is guarded against every other output (cli_guard_tree): this write's own
+ * checks decide what it may replace. */
+enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
+				bool quiet, int *res, struct txc_diag *d)
+{
+	cli_guard_tree_open(true);
+	enum txc_err rc = install_claude(a, t, w, quiet, res, d);
+	cli_guard_tree_open(false);
 	return rc;
 }

@@ -49,6 +49,7 @@ static void guard_add(void *ctx, const char *path, enum txc_guard_kind kind)
 	case TXC_GUARD_FOLDER: cli_guard_folder(path); break;
 	case TXC_GUARD_OWN: cli_guard_hermes(path, false); break;
 	case TXC_GUARD_OWN_FOLDER: cli_guard_hermes(path, true); break;
+	case TXC_GUARD_TREE: cli_guard_tree(path); break;
 	}
 }
 static const struct txc_guard_sink guard_sink = {guard_add, NULL};

@@ -68,6 +68,16 @@ static void claude_guard(const char *projects, const struct txc_guard_sink *g)
 	g->add(g->ctx, projects, TXC_GUARD_FOLDER);
 }
 
+/* Claude Code's sessions, whatever this run reads: no output replaces one (--install writes there by its own checks) */
+static void claude_protect(const struct txc_locate *l, const struct txc_guard_sink *g)
+{
+	struct txc_diag d = {0};
+	char *projects = claude_locate(l, &d);
+	if (projects != NULL)
+		g->add(g->ctx, projects, TXC_GUARD_TREE);
+	free(projects);
+}
+
 const struct txc_harness txc_harness_claude = {
 	.name = "claude",
 	.label = "Claude Code",
@@ -79,5 +89,6 @@ const struct txc_harness txc_harness_claude = {
 	.opts = 0,
 	.locate = claude_locate,
 	.guard = claude_guard,
+	.protect = claude_protect,
 	.open = txc_claude_store_open,
 };

@@ -165,6 +165,22 @@ for f in "" --force; do
 	grep -q "^txc: error: refusing to write images into '$a': it is a symbolic link$" err.txt && [ -z "$(ls -A elsewhere)" ] && [ -L "$a" ] && ok || bad "bulk assets link $f: $(cat err.txt)"
 done
 
+# ---- 4b. Claude Code's sessions while a Hermes store is read: -o never replaces one, --force or not,
+# by any name (the hostile pass of 2026-12-02 replaced one with exit 0); --install still writes there ----
+cs=$(find "$work/cc/projects" -name "$uuid.jsonl") && [ -f "$cs" ] || exit 1
+csum=$(sha256sum < "$cs")
+ln -s "$(dirname "$cs")" cclink
+for t in "$cs" "cclink/$uuid.jsonl"; do
+	for f in "" --force; do
+		expect_rc 4 "-o over a Claude Code session ($t), reading a Hermes store $f" "$txc" convert tools --to claude --db other.db -o "$t" $f
+		refused "Claude session $t $f"
+		[ "$(sha256sum < "$cs")" = "$csum" ] && ok "the Claude session unchanged" || bad "the Claude session was replaced"
+	done
+done
+expect_rc 0 "--install over its own earlier install" "$txc" convert tools --to claude --install --db other.db
+grep -q "^unchanged .*$uuid.jsonl$" out.txt && ok || bad "--install again: $(cat out.txt err.txt)"
+rm -f cclink
+
 # ---- 5. what is not Hermes's data is written as ever: the home's folder itself, a sibling ----
 cd "$HOME" || exit 1
 expect_rc 0 "-o a file beside the home's store" "$txc" convert tools --to markdown --input "$work/in.jsonl" -o .hermes/notes.md
