@@ -2,8 +2,8 @@
 # coverage.sh - build txc with gcov instrumentation, run the suite (memcheck excluded: valgrind
 # adds nothing to coverage), and report line and branch coverage of src/ with gcovr.
 # usage: coverage.sh SOURCE_DIR BUILD_DIR [MIN_LINES MIN_BRANCHES]
-# COVERAGE_BUILD_TYPE=Sanitize: the instrumented build is also the ASan+UBSan one (still -O0), so
-# that CI runs the suite once for both (a sanitizer finding fails a test, hence the run).
+# COVERAGE_BUILD_TYPE=Sanitize: the instrumented build is also the ASan+UBSan one (still -O0); its
+# branch figure then counts the sanitizers' checks, so CI does not use it for the gate.
 # Exits non-zero when a test fails or when coverage is below the minimums given.
 set -eu
 src=$(cd "$1" && pwd) build=$2 min_lines=${3:-0} min_branches=${4:-0}
