@@ -520,7 +520,7 @@ static void test_block_copy(void **state)
 	struct txc_block b = {.kind = TXC_BLOCK_TOOL_USE, .input = in, .output = out};
 	struct txc_str *fields[] = {&b.text, &b.signature,   &b.encrypted,   &b.id,
 				    &b.name, &b.source_name, &b.output_text, &b.media_type};
-	char names[8][8];
+	char names[8][16];
 	for (int i = 0; i < 8; i++) {
 		snprintf(names[i], sizeof(names[i]), "f%d", i);
 		*fields[i] = txc_arena_str(scratch, names[i], strlen(names[i]));
