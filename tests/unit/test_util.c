@@ -23,6 +23,33 @@ static void repr_is(double v, const char *want)
 	assert_string_equal(out, want);
 }
 
+/*
+ * 3,480 doubles with what Python 3.11's repr() printed for them (tests/unit/repr-corpus.txt):
+ * timestamps, rounded timestamps, random bit patterns, k/10^d, +-2^e: the integer path and the
+ * printf path must both agree with Python on every one.
+ */
+static void test_repr_corpus(void **state)
+{
+	(void)state;
+	FILE *f = fopen(TXC_REPR_CORPUS, "r");
+	assert_non_null(f);
+	char line[128], out[40], want[64];
+	size_t n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long bits;
+		if (line[0] == '#' || sscanf(line, "%llx %63s", &bits, want) != 2)
+			continue;
+		double v;
+		memcpy(&v, &bits, sizeof(v));
+		txc_double_repr(out, v);
+		if (strcmp(out, want) != 0)
+			fail_msg("repr of %016llx: %s, Python: %s", bits, out, want);
+		n++;
+	}
+	fclose(f);
+	assert_true(n > 3000);
+}
+
 static void test_repr(void **state)
 {
 	(void)state;
@@ -616,6 +643,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag_cut),
 		cmocka_unit_test(test_repr),
+		cmocka_unit_test(test_repr_corpus),
 		cmocka_unit_test(test_json_python_rules),
 		cmocka_unit_test(test_json_sorted_orders),
 		cmocka_unit_test(test_json_depth_and_size),
