@@ -133,7 +133,8 @@ static int digits_of(uint64_t v, char t[24])
  * nearest a * 10^d; it reads back as a when |x/10^d - a| is under half an ulp, that is when
  * |2x*2^k - 2m*10^d| < 10^d (all below 2^125 for d <= 21).  The first d that reads back gives the
  * fewest digits, and x, the nearest, is the one repr picks.  What this cannot decide exactly
- * (a power-of-two mantissa, whose lower neighbour is closer; a tie) is left to the caller's path.
+ * (a power-of-two mantissa, whose lower neighbour is closer; two nearest that both read back) is
+ * left to the caller's path.
  * Returns false then, or when 17 digits were not enough here.
  */
 static bool repr_scaled(char *out, int neg, double a)
@@ -149,8 +150,11 @@ static bool repr_scaled(char *out, int neg, double a)
 	u128 pow10 = 1, half = (u128)1 << (k - 1), mask = ((u128)1 << k) - 1;
 	for (int d = 0; d <= 21; d++, pow10 *= 10) {
 		u128 scaled = (u128)m * pow10;
-		if ((scaled & mask) == half)
-			return false; /* a tie between two neighbours */
+		if ((scaled & mask) == half) { /* halfway between two: each is 2^(k-1) off, 2^k against 10^d */
+			if (((u128)1 << k) < pow10)
+				return false; /* both read back: which one repr picks is the slow path's to say */
+			continue;     /* neither reads back (x.5 at d = 0, say) */
+		}
 		u128 x = (scaled + half) >> k;
 		if (x >= (u128)100000000000000000u)
 			return false; /* 18 digits: not the shortest */
