@@ -39,6 +39,10 @@ expect_rc 0 "claude: prefix" txc __complete sessions claude:5f convert
 grep -q '^claude:5f3c2a10-0000-4000-8000-000000000001' out.txt && ok || bad "claude:5f: $(cat out.txt)"
 expect_rc 0 "--from claude" txc __complete sessions 9b view --from claude
 grep -q '^9b1d7e42-0000-4000-8000-000000000002' out.txt && ok || bad "--from claude: $(cat out.txt)"
+expect_rc 0 "a half-typed line: --from of no harness, --db without its value" txc __complete sessions 7 view --home home --from nosuch --db
+[ "$(cut -f1 out.txt)" = 7f3e9a21 ] && ok || bad "half-typed line: $(cat out.txt)"
+expect_rc 0 "--legacy and a word that names no harness" txc __complete sessions nosuch:x view --home home --legacy
+[ -s out.txt ] && bad "nosuch:x: $(cat out.txt)" || ok
 expect_rc 0 "profiles" txc __complete profiles "" list --home home
 [ "$(tr '\n' ' ' < out.txt)" = "default work " ] && ok || bad "profiles: $(cat out.txt)"
 expect_rc 0 "sources" txc __complete sources "" list --home home

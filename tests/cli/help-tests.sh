@@ -42,6 +42,7 @@ dym 2 "txc lst" "txc: error: unknown command 'lst'; did you mean 'list'? (see 't
 dym 2 "txc lsit (a transposition)" "txc: error: unknown command 'lsit'; did you mean 'list'? (see 'txc --help')" "$txc" lsit
 dym 2 "txc help vew" "txc: error: unknown command 'vew'; did you mean 'view'? (see 'txc --help')" "$txc" help vew
 dym 2 "txc x: nothing near" "txc: error: unknown command 'x' (see 'txc --help')" "$txc" x
+dym 2 "txc '': nothing near" "txc: error: unknown command '' (see 'txc --help')" "$txc" ''
 dym 2 "txc frobnicate: nothing near" "txc: error: unknown command 'frobnicate' (see 'txc --help')" "$txc" frobnicate
 dym 2 "--sinse" "txc: error: unknown option '--sinse'; did you mean '--since'? (see 'txc list --help')" "$txc" list --sinse 1d
 dym 2 "--sinse=1d" "txc: error: unknown option '--sinse=1d'; did you mean '--since'? (see 'txc list --help')" "$txc" list --sinse=1d
