@@ -258,6 +258,9 @@ const struct cli_cmd_info cmd_artifacts = {
 	.about = "List the files, images and links a session produced or referred to, found in its\n"
 		 "assistant and tool messages (MEDIA: tags, screenshot paths, Markdown images and\n"
 		 "links, tool-result keys such as saved_to).  Paths are shown, never opened.\n",
+	.examples = "  txc artifacts 20260914              # files, images and links of a session\n"
+		    "  txc artifacts 7f3e --check          # and whether each local path exists\n"
+		    "  txc artifacts 7f3e --json --redact  # as JSON, secrets replaced\n",
 	.run = run,
 	.opts = options,
 	.flags = CLI_CMD_SESSION_ARG,

@@ -72,6 +72,11 @@ const struct cli_cmd_info cmd_convert = {
 		 "and the Markdown headings (#N) number them: ID#12-40, ID#5- (to the end), ID#-20\n"
 		 "(the last 20), ID#7 (one).  A range is widened, with a warning, so that no tool\n"
 		 "call is parted from its results; a bad or empty range is a usage error (exit 2).\n",
+	.examples = "  txc convert 20260914 --to markdown -o chat.md    # a readable transcript\n"
+		    "  txc convert 7f3e --to claude --install           # then: claude --resume\n"
+		    "  txc convert '7f3e#12-40' --to html -o part.html  # messages 12 to 40\n"
+		    "  txc convert 7f3e --lineage --to markdown         # the whole chain as one\n"
+		    "  txc convert claude:5f3c --to hermes              # a Claude Code session\n",
 	.run = run,
 	.opts = options,
 	.flags = CLI_CMD_SESSION_ARG,

@@ -616,6 +616,10 @@ const struct cli_cmd_info cmd_export = {
 		 "0.21's (--hermes-format); streamed, whatever a session's size.\n"
 		 "--to FORMAT --out DIR writes one file per session, named <id>-<slug>.<ext>, and\n"
 		 "DIR/manifest.jsonl; a second run rewrites only the sessions that changed.\n",
+	.examples = "  txc export --json > sessions.jsonl            # as hermes sessions export\n"
+		    "  txc export --to markdown --out ~/notes        # a file each; re-run to update\n"
+		    "  txc export --to html --out ~/site --since 1w  # pages and an index\n"
+		    "  txc export --to claude --install --since 2d   # for claude --resume\n",
 	.run = run,
 	.opts = options,
 	.flags = CLI_CMD_EXPORTS,

@@ -273,6 +273,11 @@ const struct cli_cmd_info cmd_list = {
 	.summary = "list sessions, newest first",
 	.about = "List sessions: id, start time, source, model, messages, title.  A missing\n"
 		 "store is not an error: nothing is listed and stderr says where txc looked.\n",
+	.examples = "  txc list --since 1w --source telegram      # last week's Telegram sessions\n"
+		    "  txc list -n 20 --model sonnet --cwd ~/src  # at most 20, by model and folder\n"
+		    "  txc list --all-profiles --archived         # every profile, archived too\n"
+		    "  txc list claude --since 1d                 # Claude Code's, of the last day\n"
+		    "  txc list --json | jq -r .id                # a JSON object a session\n",
 	.run = run,
 	.opts = options,
 	.flags = CLI_CMD_HARNESS_WORD,

@@ -519,6 +519,11 @@ const struct cli_cmd_info cmd_search = {
 		 "its user, assistant and tool messages (compacted ones too) in order; messages\n"
 		 "rewound away (--include-inactive) have no number.  The Markdown headings show the\n"
 		 "same #N, and `txc convert 'ID#N-M'` converts just those messages.\n",
+	.examples = "  txc search retry loop --since 1w          # messages with both words\n"
+		    "  txc search '\"rm -rf\"' --tool terminal     # a phrase, in terminal calls\n"
+		    "  txc search timeout --role assistant -n 5  # five hits at most\n"
+		    "  txc search deploy --sessions --json       # the sessions, as JSON\n"
+		    "  txc search -- retry -flaky                # without a word (-- before it)\n",
 	.run = run,
 	.opts = options,
 };

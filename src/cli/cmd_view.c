@@ -85,6 +85,10 @@ const struct cli_cmd_info cmd_view = {
 		 "less -FRX) when standard output is a terminal and the session is taller than it;\n"
 		 "never in a pipe, where the text is plain.  --follow keeps printing each new message\n"
 		 "until the session ends (never paged).\n",
+	.examples = "  txc view                            # the most recently active session\n"
+		    "  txc view 20260914 --detail brief    # one session, briefly\n"
+		    "  txc view --source telegram -f       # follow the latest Telegram one\n"
+		    "  txc view 7f3e --lineage --no-pager  # its whole chain, unpaged\n",
 	.run = run,
 	.opts = options,
 	.flags = CLI_CMD_SESSION_ARG,

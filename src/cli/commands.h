@@ -9,7 +9,7 @@
 #include "options.h"
 
 /* A row's run function gets the arguments from the command's name on and returns the exit status. */
-extern const struct cli_cmd_info cmd_list, cmd_convert, cmd_export, cmd_artifacts, cmd_search, cmd_view;
+extern const struct cli_cmd_info cmd_list, cmd_convert, cmd_export, cmd_artifacts, cmd_search, cmd_view, cmd_complete;
 int cmd_completions(int argc, char **argv); /* completions.c */
 int cmd_help(int argc, char **argv);        /* main.c */
 int cmd_version(int argc, char **argv);     /* main.c */

@@ -48,7 +48,13 @@ int cli_writer_for(const char *cmd, const char *to, const struct txc_writer_ops 
 		return 0;
 	struct txc_buf l = TXC_BUF_INIT;
 	cli_format_list(&l, 0);
-	int rc = cli_usage(cmd, "unknown format '%s' (%s)", to, l.buf);
+	size_t n, k = 0;
+	const struct txc_writer_ops *const *all = txc_writer_all(&n);
+	const char *names[32];
+	for (; k < n && k < 32; k++)
+		names[k] = all[k]->name;
+	char note[CLI_NOTE_MAX];
+	int rc = cli_usage(cmd, "unknown format '%s' (%s)%s", to, l.buf, cli_suggest_note(note, to, names, k));
 	txc_buf_release(&l);
 	return rc;
 }

@@ -75,14 +75,27 @@ static void main_help(FILE *f)
 	      f);
 }
 
+/* "; did you mean 'list'?" for a mistyped command (the commands offered), or "" */
+static const char *command_note(char out[CLI_NOTE_MAX], const char *word)
+{
+	size_t n, k = 0;
+	const struct cli_cmd_info *const *cs = cli_commands(&n);
+	const char *names[32];
+	for (size_t i = 0; i < n && k < 32; i++)
+		if (!(cs[i]->flags & (CLI_CMD_HIDDEN | CLI_CMD_REFUSED)))
+			names[k++] = cs[i]->name;
+	return cli_suggest_note(out, word, names, k);
+}
+
 /* txc help [COMMAND]: COMMAND's help as 'txc COMMAND --help' prints it (the commands without options: the main help) */
 int cmd_help(int argc, char **argv)
 {
 	if (argc > 2)
 		return cli_usage(NULL, "'txc help' takes one command at most");
 	const struct cli_cmd_info *c = argc == 2 ? cli_command_named(argv[1]) : NULL;
+	char note[CLI_NOTE_MAX];
 	if (argc == 2 && c == NULL)
-		return cli_usage(NULL, "unknown command '%s'", argv[1]);
+		return cli_usage(NULL, "unknown command '%s'%s", argv[1], command_note(note, argv[1]));
 	if (c != NULL && c->opts != NULL)
 		cli_help(c, stdout);
 	else
@@ -122,7 +135,8 @@ int main(int argc, char **argv)
 			    NULL) /* 'txc --db X list': say the order, not "unknown command" */
 				return cli_usage(NULL, "options go after the command: 'txc %s %s ...'", argv[i],
 						 argv[1]);
+	char note[CLI_NOTE_MAX];
 	if (c == NULL)
-		return cli_usage(NULL, "unknown command '%s'", argv[1]);
+		return cli_usage(NULL, "unknown command '%s'%s", argv[1], command_note(note, argv[1]));
 	return cli_finish_stdout(c->run(argc - 1, argv + 1));
 }

@@ -77,7 +77,8 @@ static int choice(const struct cli_opt *o, const char *cmd, const char *v)
 			strcat(list, ", ");
 		strcat(list, o->choices[i]);
 	}
-	cli_usage(cmd, "--%s takes %s, not '%s'", o->name, list, v);
+	char note[CLI_NOTE_MAX];
+	cli_usage(cmd, "--%s takes %s, not '%s'%s", o->name, list, v, cli_suggest_note(note, v, o->choices, (size_t)n));
 	return -1;
 }
 
@@ -172,7 +173,8 @@ static enum txc_err set_children(const struct cli_opt *o, const char *cmd, const
 #define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /*
- * values: completion words; "@file" / "@dir" complete paths; "@format" the writers' names.
+ * values: completion words; "@file" / "@dir" complete paths; "@format" the writers' names;
+ * "@profile" / "@source" the store's profiles and sources (txc __complete, cmd_complete.c).
  * .wopt: the write option it sets, refused when the writer does not read it (formats.c).
  */
 /* one row an option, laid out as a table */
@@ -181,7 +183,7 @@ const struct cli_opt cli_opt_db = {"db", 0, "PATH", "@file", "read this state.db
 				   AT(store.db), .group = CLI_OPT_STORE};
 const struct cli_opt cli_opt_home = {"home", 0, "DIR", "@dir", "Hermes home (default $HERMES_HOME, else ~/.hermes)",
 				     set_text, AT(store.home), .group = CLI_OPT_STORE};
-const struct cli_opt cli_opt_profile = {"profile", 0, "NAME", NULL, "the store of profile NAME (<home>/profiles/NAME)",
+const struct cli_opt cli_opt_profile = {"profile", 0, "NAME", "@profile", "the store of profile NAME (<home>/profiles/NAME)",
 					set_text, AT(store.profile), .group = CLI_OPT_STORE};
 const struct cli_opt cli_opt_all_profiles = {"all-profiles", 0, NULL, NULL,
 					     "the root store and every profiles/*/state.db", set_flag, AT(all_profiles),
@@ -207,7 +209,7 @@ const struct cli_opt cli_opt_since = {"since", 0, "WHEN", "today yesterday 1h 1d
 const struct cli_opt cli_opt_until = {"until", 0, "WHEN", "today yesterday",
 				      "sessions started before WHEN (a date: through that day)", set_text,
 				      AT(sel.until_arg)};
-const struct cli_opt cli_opt_source = {"source", 0, "NAME", "cli telegram discord slack whatsapp signal api_server cron",
+const struct cli_opt cli_opt_source = {"source", 0, "NAME", "@source",
 				       "only sessions from this source", set_text, AT(sel.source)};
 const struct cli_opt cli_opt_model = {"model", 0, "TEXT", NULL, "only models whose name contains TEXT (any case)",
 				      set_text, AT(sel.model)};
@@ -216,7 +218,7 @@ const struct cli_opt cli_opt_cwd = {"cwd", 0, "PATH", "@dir",
 				    set_text, AT(sel.cwd)};
 const struct cli_opt cli_opt_title = {"title", 0, "TEXT", NULL, "only titles containing TEXT (any case)", set_text,
 				      AT(sel.title)};
-const struct cli_opt cli_opt_limit = {"limit", 0, "N", NULL, "at most N sessions (search: N hits, default 20)",
+const struct cli_opt cli_opt_limit = {"limit", 'n', "N", NULL, "at most N sessions (search: N hits, default 20)",
 				      set_count, AT(sel.limit)};
 const struct cli_opt cli_opt_archived = {"archived", 0, NULL, NULL, "include archived sessions (export always does)",
 					 set_flag, AT(sel.archived)};
@@ -467,8 +469,8 @@ static const struct cli_cmd_info version = {"version", NULL, NULL, NULL, cmd_ver
  * declaration in commands.h and one line here.
  */
 static const struct cli_cmd_info *const cmds[] = {
-	&cmd_list,    &cmd_convert, &cmd_export, &cmd_artifacts, &cmd_search, &cmd_view,
-	&completions, &save,        &delete,     &import,        &help,       &version,
+	&cmd_list, &cmd_convert, &cmd_export, &cmd_artifacts, &cmd_search, &cmd_view,     &completions,
+	&save,     &delete,      &import,     &help,          &version,    &cmd_complete,
 };
 #define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
@@ -577,6 +579,8 @@ void cli_help(const struct cli_cmd_info *c, FILE *f)
 		if (cli_cmd_takes(c, opts[i]))
 			cli_opt_describe(f, opts[i]);
 	fputs("\nexit status: 0 success, 1 failure, 2 usage error, 3 not found, 4 refused.\n", f);
+	if (c->examples != NULL)
+		fprintf(f, "\nexamples:\n%s", c->examples);
 }
 
 /*
@@ -619,10 +623,28 @@ static const struct cli_opt *option_of(int c)
 	return NULL;
 }
 
+/* "; did you mean '--since'?" for a mistyped long option (the command's own options), or "" */
+static const char *option_note(char out[CLI_NOTE_MAX], const struct cli_cmd_info *cmd, const char *arg)
+{
+	out[0] = '\0';
+	if (strncmp(arg, "--", 2) != 0 || cmd->opts == NULL)
+		return out;
+	char word[64];
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	const char *names[N_OPTS];
+	size_t k = 0;
+	for (; cmd->opts[k] != NULL && k < N_OPTS; k++)
+		names[k] = cmd->opts[k]->name;
+	const char *s = cli_suggest(word, names, k);
+	if (s != NULL)
+		snprintf(out, CLI_NOTE_MAX, "; did you mean '--%s'?", s);
+	return out;
+}
+
 enum txc_err cli_parse(const struct cli_cmd_info *cmd, int argc, char **argv, struct cli_args *a)
 {
 	struct option lo[N_OPTS + 1];
-	char spec[20];
+	char spec[2 + 3 * 16]; /* ":", then a letter and its colon for each short option */
 	memset(a, 0, sizeof(*a));
 	a->w.max_output_lines = 40;
 	a->interval = 1.0;
@@ -636,7 +658,9 @@ enum txc_err cli_parse(const struct cli_cmd_info *cmd, int argc, char **argv, st
 			return TXC_E_USAGE;
 		}
 		if (c == '?') {
-			cli_usage(cmd->name, "unknown option '%s'", refused_arg(argc, argv, optopt));
+			char note[CLI_NOTE_MAX];
+			const char *bad = refused_arg(argc, argv, optopt);
+			cli_usage(cmd->name, "unknown option '%s'%s", bad, option_note(note, cmd, bad));
 			return TXC_E_USAGE;
 		}
 		const struct cli_opt *o = option_of(c);

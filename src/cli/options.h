@@ -33,7 +33,8 @@ struct cli_opt {
 	const char *name;
 	int short_name;
 	const char *arg;    /* metavariable, NULL for a flag */
-	const char *values; /* completion words, "@file", "@dir", "@format" (the writers' names) or NULL */
+	const char *values; /* completion words, "@file", "@dir", "@format" (the writers' names), "@profile",
+			       "@source" (the store's: txc __complete), or NULL */
 	const char *help;
 	cli_opt_set set;
 	size_t off;                 /* its field in struct cli_args, for the setters that take one */
@@ -93,7 +94,8 @@ struct cli_cmd_info {
 	const struct cli_opt *const *opts; /* the options it takes, NULL-ended; NULL: it reads its own argv */
 	unsigned flags;                    /* CLI_CMD_* */
 	const char *values;                /* completion words of its argument (completions: the shells), or NULL */
-	unsigned wopt_own; /* write options it reads itself: a writer that does not never refuses them */
+	unsigned wopt_own;    /* write options it reads itself: a writer that does not never refuses them */
+	const char *examples; /* what its --help ends with: 3 to 5 lines "  txc ...  # what it does" */
 };
 
 /* The command table (options.c: one line a command), in txc --help order. */
@@ -113,5 +115,11 @@ enum txc_err cli_parse(const struct cli_cmd_info *c, int argc, char **argv, stru
 void cli_help(const struct cli_cmd_info *c, FILE *f);
 /* cli_parse, then --version and --help handled: true, go on; false, stop with exit *status. */
 bool cli_begin(const struct cli_cmd_info *c, int argc, char **argv, struct cli_args *a, int *status);
+
+/* "did you mean" (suggest.c): the word of cands nearest word (edit distance, or one it abbreviates:
+ * "md" for markdown), or NULL when none is near; the note "; did you mean 'X'?" (or "") in out. */
+enum { CLI_NOTE_MAX = 96 };
+const char *cli_suggest(const char *word, const char *const *cands, size_t n);
+const char *cli_suggest_note(char out[CLI_NOTE_MAX], const char *word, const char *const *cands, size_t n);
 
 #endif
