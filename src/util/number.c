@@ -153,7 +153,7 @@ static bool repr_scaled(char *out, int neg, double a)
 		if ((scaled & mask) == half) { /* halfway between two: each is 2^(k-1) off, 2^k against 10^d */
 			if (((u128)1 << k) < pow10)
 				return false; /* both read back: which one repr picks is the slow path's to say */
-			continue;     /* neither reads back (x.5 at d = 0, say) */
+			continue;             /* neither reads back (x.5 at d = 0, say) */
 		}
 		u128 x = (scaled + half) >> k;
 		if (x >= (u128)100000000000000000u)
