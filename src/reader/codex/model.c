@@ -45,7 +45,7 @@ struct txc_codex_builder {
 	bool meta, lines;       /* a session_meta seen; any record seen */
 	double first, last, at; /* timestamps: earliest, latest, this record's */
 	bool has_time;
-	int64_t usage[5]; /* input (not cached), output, cache read, reasoning, total */
+	int64_t usage[5]; /* input (not cached), output, cache read, reasoning, cache write */
 	bool has_usage;
 	size_t unbound;
 };
@@ -501,6 +501,7 @@ static void token_count(struct txc_codex_builder *b, const struct txc_json *p)
 	b->usage[1] = int_or0(txc_json_get(u, "output_tokens"));
 	b->usage[2] = cached;
 	b->usage[3] = int_or0(txc_json_get(u, "reasoning_output_tokens"));
+	b->usage[4] = int_or0(txc_json_get(u, "cache_write_input_tokens"));
 	b->has_usage = true;
 }
 
@@ -639,7 +640,8 @@ static void meta_totals(struct txc_codex_builder *b)
 	m->output_tokens = b->usage[1];
 	m->cache_read_tokens = b->usage[2];
 	m->reasoning_tokens = b->usage[3];
-	m->has_usage = b->has_usage && (b->usage[0] || b->usage[1] || b->usage[2]);
+	m->cache_write_tokens = b->usage[4];
+	m->has_usage = b->has_usage && (b->usage[0] || b->usage[1] || b->usage[2] || b->usage[4]);
 	for (size_t i = 0; i < b->n; i++)
 		for (size_t k = 0; k < b->ms[i].bs.n; k++)
 			m->tool_call_count += b->ms[i].bs.v[k].kind == TXC_BLOCK_TOOL_USE;
