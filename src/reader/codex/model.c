@@ -656,7 +656,8 @@ void txc_codex_end(struct txc_codex_builder *b, double *last_active, struct txc_
 	for (size_t i = 0; i < b->n; i++) {
 		struct xmsg *x = &b->ms[i];
 		x->m.blocks = txc_arena_array(t->arena, x->bs.n ? x->bs.n : 1, sizeof(*x->m.blocks));
-		memcpy(x->m.blocks, x->bs.v, x->bs.n * sizeof(*x->bs.v));
+		if (x->bs.n > 0)
+			memcpy(x->m.blocks, x->bs.v, x->bs.n * sizeof(*x->bs.v));
 		x->m.n_blocks = x->bs.n;
 		x->m.number = (int64_t)i + 1; /* ID#N: its place */
 		if (x->m.role == TXC_ROLE_ASSISTANT && x->bs.n > 0)

@@ -40,7 +40,8 @@ static void walk(struct cx_store *cs)
 		txc_buf_addf(&p, "%s/%s", cs->home, subs[k]);
 		struct txc_codex_file *v = txc_codex_files(p.buf, k == 1, &n, NULL, NULL);
 		cs->v = txc_xrealloc(cs->v, (cs->n + n + 1) * sizeof(*cs->v));
-		memcpy(cs->v + cs->n, v, n * sizeof(*v));
+		if (n > 0) /* (v is NULL for an empty folder) */
+			memcpy(cs->v + cs->n, v, n * sizeof(*v));
 		cs->n += n;
 		free(v);
 		txc_buf_release(&p);
