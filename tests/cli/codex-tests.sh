@@ -95,7 +95,7 @@ expect_rc 0 "export --from codex --json" "$txc" export --from codex --json
 json_ok out.txt && ok || bad "export --json: not JSON"
 if [ -n "${CLAUDE_CHECK:-}" ]; then
 	for f in a-claude.jsonl r-claude.jsonl; do
-		sh "$CLAUDE_CHECK" "$f" > cc.txt 2>&1 && ok "claude-check $f: $(grep PASS cc.txt)" || bad "claude-check $f: $(tail -5 cc.txt)"
+		"$CLAUDE_CHECK" "$f" > cc.txt 2>&1 && ok "claude-check $f: $(grep PASS cc.txt)" || bad "claude-check $f: $(tail -5 cc.txt)"
 	done
 fi
 
