@@ -125,6 +125,32 @@ done
 expect_rc 0 "artifacts codex:ID" "$txc" artifacts codex:7d3 --json
 json_ok out.txt && ok || bad "artifacts: $(cat out.txt)"
 
+# --- the less common shapes: quoted argv, refusal, an image by URL, a string content, {content, success} ---
+mkdir -p odd/sessions
+{
+	printf '{"timestamp":"2026-06-02T08:00:00.000Z","type":"session_meta","payload":{"id":"e5000000-0000-4000-8000-0000000000e5","timestamp":"2026-06-02T08:00:00.000Z","cwd":"/w","originator":"codex_exec","cli_version":"0.171.0"}}\n'
+	printf '\357\273\277\n'
+	printf '{"timestamp":"2026-06-02T08:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":"plain string content"}}\n'
+	printf '{"timestamp":"2026-06-02T08:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_image","image_url":"https://example.com/a.png"}]}}\n'
+	printf '{"timestamp":"2026-06-02T08:00:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"refusal","refusal":"I will not do that."}]}}\n'
+	printf '{"timestamp":"2026-06-02T08:00:03.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\\"command\\":[\\"grep\\",\\"-n\\",\\"it'"'"'s here\\",\\"a b.txt\\"]}","call_id":"c1"}}\n'
+	printf '{"timestamp":"2026-06-02T08:00:04.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":{"content":"denied by policy","success":false}}}\n'
+	printf '{"timestamp":"2026-06-02T08:00:05.000Z","type":"response_item","payload":{"type":"function_call","name":"mcp__docs__search","arguments":{"q":"x"},"call_id":"c2"}}\n'
+	printf '{"timestamp":"2026-06-02T08:00:06.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":[{"type":"input_text","text":"part one"},{"type":"input_file","file_id":"f1"}]}}\n'
+	printf '{"timestamp":"2026-06-02T08:00:07.000Z","type":"event_msg","payload":{"type":"user_message","message":"the typed prompt"}}\n'
+	printf '{"timestamp":"2026-06-02T08:00:08.000Z","type":"compacted","payload":{"message":"summary without history"}}\n'
+} > odd/sessions/rollout-2026-06-02T08-00-00-e5000000-0000-4000-8000-0000000000e5.jsonl
+expect_rc 0 "odd shapes: list" env CODEX_HOME="$work/odd" "$txc" list codex
+grep -q 'the typed prompt' out.txt && ok "title from the user_message event" || bad "odd title: $(cat out.txt)"
+expect_rc 0 "odd shapes: markdown" env CODEX_HOME="$work/odd" "$txc" convert codex:e5 --to markdown --utc --detail full \
+	--include-compacted
+for want in 'plain string content' '[input_image] {"type":"input_image","image_url":"https://example.com/a.png"}' \
+	'I will not do that.' "grep -n 'it'\\''s here' 'a b.txt'" 'denied by policy' 'mcp\_\_docs\_\_search' 'part one' \
+	'input_file' 'summary without history'; do
+	grep -qF -- "$want" out.txt && ok "odd shapes keep: $want" || bad "odd shapes lost: $want"
+done
+grep -q '#[0-9]* · error' out.txt && ok "success false is an error" || bad "success false: not an error"
+
 # --- Codex's own files are never an output ---
 cp -R "$src/fixtures/codex-home" home && chmod -R u+w home
 f=home/sessions/2026/05/01/rollout-2026-05-01T10-00-00-$A.jsonl
