@@ -100,7 +100,7 @@ one_line_err "no such session"
 expect_rc 2 "claude: with --from hermes" "$txc" convert claude:5f3 --from hermes --to markdown
 expect_rc 2 "--from claude with --db" "$txc" list claude --db x.db
 one_line_err "--from claude with --db"
-expect_rc 2 "an unknown harness" "$txc" list codex
+expect_rc 2 "an unknown harness" "$txc" list nonesuch
 expect_rc 0 "no projects folder: nothing listed" env CLAUDE_CONFIG_DIR="$work/none" "$txc" list claude
 [ ! -s out.txt ] && grep -q "no Claude Code sessions" err.txt && ok || bad "missing folder: $(cat err.txt)"
 
