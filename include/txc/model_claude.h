@@ -4,10 +4,10 @@
  * The Claude Code reader (src/reader/claude_code.c) hands each line of a
  * session file (<project>/<sessionId>.jsonl, or a subagent's file) to the
  * builder.  It builds meta and messages directly (assistant records merged
- * by message.id, compaction from compact_boundary), and, when asked for the
- * source's rows, synthesises Hermes-shaped native rows from them (tool names
- * back to Hermes's: Read -> read_file, ...) so that the Hermes writer, the
- * scanning search and `export --json` work on a Claude Code session too.
+ * by message.id, compaction from compact_boundary), and nothing else: no
+ * native rows (t->native stays NULL).  The Hermes writer makes its rows from
+ * the model (src/writer/hermes_rows.c) and a search scans the messages, as
+ * for any harness without rows of its own.
  *
  * Ownership: as model.h; everything kept lives in t->arena.
  */
@@ -18,8 +18,7 @@
 
 struct txc_claude_builder;
 
-/* keep_rows: also build t->native (session object and rows) at the end */
-struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t, bool keep_rows);
+struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t);
 /* One line of the file (without its newline).  0; 1 for a blank line; -1 when it is not a JSON object. */
 int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t len);
 /*
@@ -30,9 +29,9 @@ int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t l
  * *aside (n_lines long, the caller frees it) marks each line to read aside.
  */
 size_t txc_claude_branch(struct txc_claude_builder *b, bool sub, unsigned char **aside, size_t *n_lines);
-/* Before any line: the lines marked (by their place) are kept as native rows only, never as messages. */
+/* Before any line: the lines marked (by their place) count for the session's times, never as messages. */
 void txc_claude_aside(struct txc_claude_builder *b, const unsigned char *aside, size_t n_lines);
-/* Sets t->messages (and t->native with keep_rows), frees the builder.  last_active: the latest timestamp. */
+/* Sets t->messages, frees the builder.  last_active: the latest timestamp. */
 void txc_claude_end(struct txc_claude_builder *b, double *last_active);
 
 /* An ISO-8601 timestamp ("2026-01-02T03:04:05.678Z", or with +hh:mm) as seconds; false when it is not one. */

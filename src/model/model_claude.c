@@ -1,15 +1,15 @@
 /*
- * model_claude.c - the Claude Code mapping: session records -> model; with
- * keep_rows it hands the messages and the records that made none to
- * claude_rows.c, which makes Hermes-shaped rows of them.
+ * model_claude.c - the Claude Code mapping: session records -> model, and
+ * nothing else: a Hermes writer makes its rows from the model
+ * (src/writer/hermes_rows.c), a search scans the messages.
  *
  * Rules (docs/FORMATS.md, "Claude Code -> model"): user and assistant
  * records become messages, assistant records with one message.id one
  * message; a compact_boundary marks every message before it compacted;
  * summary and custom-title lines give the title; isMeta, sidechain (in a
  * main file), records off the branch Claude Code resumes (txc_claude_branch)
- * and unknown records, and the record keys the model has no
- * place for, are kept in the native rows.  Each line is parsed into a
+ * and unknown records make no message (they count only for the session's
+ * times), nor do the record keys the model has no place for.  Each line is parsed into a
  * scratch arena and what the model keeps is copied out, so memory follows
  * the model, not the file.
  */
@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "claude_rows.h"
 #include "txc/model_claude.h"
 #include "txc/strmap.h"
 
@@ -115,13 +114,6 @@ struct cmsg {
 	int64_t usage[4];      /* input, output, cache read, cache write: the turn's last record's */
 	bool has_cost;
 	double cost;
-	const struct txc_json *extra;     /* keep_rows: what the model has no place for, or NULL */
-	const struct txc_json *usage_raw; /* keep_rows: message.usage as written, every key */
-};
-
-struct other {
-	size_t at; /* messages before it */
-	const struct txc_json *raw;
 };
 
 /* ---- call ids -> the tool name (a result names its call's tool): keys and names in t->arena ---- */
@@ -150,12 +142,9 @@ struct line_info {
 
 struct txc_claude_builder {
 	struct txc_transcript *t;
-	bool keep_rows;
 	struct txc_arena *tmp; /* one line at a time */
 	struct cmsg *ms;
 	size_t n, cap;
-	struct other *os;
-	size_t n_os, cap_os;
 	size_t n_compacted; /* messages before the last compact_boundary */
 	struct txc_str custom_title, summary, session_id;
 	struct txc_strmap calls;  /* every call so far: id -> tool name */
@@ -165,15 +154,14 @@ struct txc_claude_builder {
 	struct line_info *li;
 	size_t n_li, cap_li;
 	struct txc_arena *br;
-	const unsigned char *aside; /* txc_claude_aside: lines read as native rows only */
+	const unsigned char *aside; /* txc_claude_aside: lines whose time counts, and nothing else */
 	size_t n_aside;
 };
 
-struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t, bool keep_rows)
+struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t)
 {
 	struct txc_claude_builder *b = txc_xcalloc(1, sizeof(*b));
 	b->t = t;
-	b->keep_rows = keep_rows;
 	b->tmp = txc_arena_new(0);
 	b->br = txc_arena_new(0);
 	return b;
@@ -239,40 +227,6 @@ static struct cmsg *next_msg(struct txc_claude_builder *b, enum txc_role role, d
 	c->m.role = role;
 	c->m.time = time;
 	return c;
-}
-
-/* a record that makes no message: kept whole for the native rows */
-static void keep_other(struct txc_claude_builder *b, const struct txc_json *r)
-{
-	if (!b->keep_rows)
-		return;
-	if (b->n_os == b->cap_os) {
-		b->cap_os = b->cap_os ? b->cap_os * 2 : 16;
-		b->os = txc_xrealloc(b->os, b->cap_os * sizeof(*b->os));
-	}
-	b->os[b->n_os++] = (struct other){b->n, txc_json_copy(b->t->arena, r)};
-}
-
-/* the record's keys the model does not hold (toolUseResult, todos, ...), added to c->extra */
-static void keep_extra(struct txc_claude_builder *b, struct cmsg *c, const struct txc_json *r)
-{
-	static const char *const known[] = {"parentUuid", "logicalParentUuid", "isSidechain", "userType", "cwd",
-					    "sessionId",  "version",           "gitBranch",   "type",     "timestamp",
-					    "uuid",       "message",           "requestId",   "costUSD",  NULL};
-	if (!b->keep_rows)
-		return;
-	size_t have = c->extra ? c->extra->n : 0;
-	struct txc_json *o = txc_json_object(b->t->arena, have + r->n);
-	for (size_t i = 0; i < have; i++)
-		txc_json_put(o, c->extra->keys[i], c->extra->items[i]);
-	for (size_t i = 0; i < r->n; i++) {
-		size_t k = 0;
-		while (known[k] && !txc_str_eq(r->keys[i], known[k]))
-			k++;
-		if (known[k] == NULL && txc_json_get(o, own(b->tmp, r->keys[i]).ptr) == NULL)
-			txc_json_put(o, own(b->t->arena, r->keys[i]), txc_json_copy(b->t->arena, r->items[i]));
-	}
-	c->extra = o->n ? o : c->extra;
 }
 
 /* Claude's tool name as Hermes named it, where txc normalises Hermes's (model_hermes.c) */
@@ -470,13 +424,11 @@ static void content_items(struct txc_claude_builder *b, struct cmsg *c, const st
 	}
 }
 
-static void usage_of(struct cmsg *c, const struct txc_json *msg, const struct txc_json *r, struct txc_arena *keep)
+static void usage_of(struct cmsg *c, const struct txc_json *msg, const struct txc_json *r)
 {
 	const struct txc_json *u = txc_json_get(msg, "usage");
 	double cost;
 	if (u != NULL && u->kind == TXC_JSON_OBJECT) {
-		if (keep != NULL)
-			c->usage_raw = txc_json_copy(keep, u);
 		/* every record of a turn repeats the turn's usage: the last one counts, once */
 		c->usage[0] = int_or0(txc_json_get(u, "input_tokens"));
 		c->usage[1] = int_or0(txc_json_get(u, "output_tokens"));
@@ -511,7 +463,6 @@ static void split_results(struct txc_claude_builder *b, size_t at)
 		if (result || !open_text) {
 			struct cmsg *c = next_msg(b, TXC_ROLE_USER, proto.m.time);
 			*c = proto;
-			proto.extra = NULL; /* the record's side data goes with its first message */
 		}
 		*add_block(&b->ms[b->n - 1].bs, all.v[i].kind) = all.v[i];
 		open_text = !result;
@@ -539,10 +490,9 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 	for (size_t i = from; i < c->bs.n; i++)
 		if (c->bs.v[i].kind == TXC_BLOCK_TOOL_USE)
 			calls_put(&b->calls, c->bs.v[i].id, c->bs.v[i].source_name);
-	if (!merge && c->bs.n == 0) { /* nothing to show (an empty record): kept as a row */
+	if (!merge && c->bs.n == 0) { /* nothing to show (an empty record): no message */
 		free(c->bs.v);
 		b->n--;
-		keep_other(b, r);
 		return;
 	}
 	if (role == TXC_ROLE_ASSISTANT) {
@@ -556,9 +506,8 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 			c->m.stop = txc_model_stop_from_text(stop.ptr, stop.len);
 			c->m.stop_other = c->m.stop == TXC_STOP_OTHER ? own(b->t->arena, stop) : TXC_STR_NULL;
 		}
-		usage_of(c, msg, r, b->keep_rows ? b->t->arena : NULL);
+		usage_of(c, msg, r);
 	}
-	keep_extra(b, c, r);
 	if (role == TXC_ROLE_USER)
 		split_results(b, (size_t)(c - b->ms));
 }
@@ -593,6 +542,7 @@ static void compact_boundary(struct txc_claude_builder *b)
 	b->n_compacted = b->n;
 }
 
+/* a record: a message, the title, a compaction; any other kind makes nothing (only its time counts) */
 static void record(struct txc_claude_builder *b, const struct txc_json *r)
 {
 	const char *type = txc_json_cstr(txc_json_get(r, "type"));
@@ -605,15 +555,12 @@ static void record(struct txc_claude_builder *b, const struct txc_json *r)
 			b->summary = own(b->t->arena, nonempty(txc_json_get(r, "summary")));
 	} else if (type != NULL && strcmp(type, "user") == 0 && !meta) {
 		message_record(b, r, TXC_ROLE_USER, time);
-		return;
 	} else if (type != NULL && strcmp(type, "assistant") == 0) {
 		message_record(b, r, TXC_ROLE_ASSISTANT, time);
-		return;
 	} else if (type != NULL && strcmp(type, "system") == 0 &&
 		   txc_str_eq(nonempty(txc_json_get(r, "subtype")), "compact_boundary")) {
 		compact_boundary(b);
 	}
-	keep_other(b, r);
 }
 
 /* ---- the branch Claude Code resumes ---- */
@@ -721,7 +668,6 @@ int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t l
 	note_line(b, rc == 0 ? r : NULL);
 	if (rc == 0 && at < b->n_aside && b->aside[at]) { /* another branch: its time counts, no message */
 		envelope(b, r);
-		keep_other(b, r);
 	} else if (rc == 0) {
 		record(b, r);
 	}
@@ -759,22 +705,6 @@ static void meta_totals(struct txc_claude_builder *b)
 		m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 || m->cache_write_tokens > 0;
 }
 
-/* the messages, and the records that made none, as claude_rows.c makes rows of them */
-static void keep_rows(struct txc_claude_builder *b)
-{
-	struct txc_claude_rec *ms = txc_xmalloc((b->n ? b->n : 1) * sizeof(*ms));
-	struct txc_claude_aside *os = txc_xmalloc((b->n_os ? b->n_os : 1) * sizeof(*os));
-	for (size_t i = 0; i < b->n; i++) {
-		const struct cmsg *c = &b->ms[i];
-		ms[i] = (struct txc_claude_rec){&b->t->messages[i], c->extra, c->usage_raw, c->has_cost, c->cost};
-	}
-	for (size_t i = 0; i < b->n_os; i++)
-		os[i] = (struct txc_claude_aside){b->os[i].at, b->os[i].raw};
-	txc_claude_rows(b->t, ms, b->n, os, b->n_os, b->has_time ? b->last : NAN);
-	free(ms);
-	free(os);
-}
-
 void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 {
 	struct txc_transcript *t = b->t;
@@ -791,10 +721,7 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 	}
 	if (last_active != NULL)
 		*last_active = b->has_time ? b->last : NAN;
-	if (b->keep_rows)
-		keep_rows(b);
 	free(b->ms); /* every message's blocks are in the arena (settled) */
-	free(b->os);
 	txc_strmap_free(&b->calls);
 	free(b->li);
 	txc_arena_free(b->br);

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "hermes_source.h"
+#include "source.h"
 #include "txc/model_claude.h"
 
 struct cc_entry {
@@ -193,16 +193,16 @@ static int read_lines(const struct cc_entry *e, struct txc_claude_builder *b, si
 }
 
 /*
- * Read the file into a new transcript (*out; NULL on an error).  Claude Code resumes one branch
- * of the parentUuid tree: when the file holds others (a turn rewound and edited) or inline
- * sidechain records, it is read again with those records aside (native rows only); *aside says
- * how many message records that left out of the conversation.
+ * Read the file into a new transcript, the model only (*out; NULL on an error).  Claude Code
+ * resumes one branch of the parentUuid tree: when the file holds others (a turn rewound and
+ * edited) or inline sidechain records, it is read again with those records aside (their times
+ * count, they make no message); *aside says how many message records that left out.
  */
-static int read_file(const struct cc_entry *e, struct txc_transcript **out, bool keep_rows, double *last, size_t *aside,
+static int read_file(const struct cc_entry *e, struct txc_transcript **out, double *last, size_t *aside,
 		     struct txc_diag *d)
 {
 	struct txc_transcript *t = txc_transcript_new();
-	struct txc_claude_builder *b = txc_claude_begin(t, keep_rows);
+	struct txc_claude_builder *b = txc_claude_begin(t);
 	size_t bad, n_lines = 0;
 	bool cut;
 	unsigned char *marks = NULL;
@@ -212,7 +212,7 @@ static int read_file(const struct cc_entry *e, struct txc_transcript **out, bool
 	if (*aside > 0) { /* again: the file is read line by line, never held whole */
 		txc_transcript_free(t);
 		t = txc_transcript_new();
-		b = txc_claude_begin(t, keep_rows);
+		b = txc_claude_begin(t);
 		txc_claude_aside(b, marks, n_lines);
 		rc = read_lines(e, b, &bad, &cut, d);
 		txc_claude_end(b, last);
@@ -225,6 +225,7 @@ static int read_file(const struct cc_entry *e, struct txc_transcript **out, bool
 	}
 	if (t->meta.cwd.ptr == NULL && !e->sub)
 		t->meta.cwd = folder_cwd(t->arena, e->folder);
+	t->meta.source = txc_str_c(e->sub ? "subagent" : "claude-code"); /* as the listing says */
 	if (bad)
 		txc_diag_warn(d, TXC_W_SKIPPED_LINES, e->path, bad);
 	if (cut)
@@ -251,7 +252,7 @@ static int summarise(struct cc_store *cs, size_t i, struct txc_arena *a, struct 
 	struct txc_transcript *t;
 	double last;
 	size_t aside;
-	int rc = read_file(e, &t, false, &last, &aside, d);
+	int rc = read_file(e, &t, &last, &aside, d);
 	if (rc != TXC_OK)
 		return rc;
 	const struct txc_meta *m = &t->meta;
@@ -330,13 +331,12 @@ static int cc_load(void *impl, const struct txc_sid *id, unsigned flags, struct 
 	struct txc_transcript *t;
 	double last;
 	size_t aside;
-	int rc = read_file(&cs->v[i], &t, !(flags & TXC_LOAD_MODEL_ONLY), &last, &aside, d);
+	(void)flags; /* the model is all a load gives (no rows: TXC_LOAD_MODEL_ONLY or not) */
+	int rc = read_file(&cs->v[i], &t, &last, &aside, d);
 	if (rc != TXC_OK)
 		return rc;
 	if (aside > 0) /* said on a load, not in a listing */
 		txc_diag_warn(d, TXC_W_OTHER_BRANCH, cs->v[i].path, aside);
-	if (t->native != NULL && (flags & TXC_LOAD_LAST_ACTIVE) && !isnan(last))
-		t->native->last_active = txc_json_real(t->arena, last);
 	*out = t;
 	return TXC_OK;
 }
@@ -346,11 +346,7 @@ static const struct txc_source_ops claude_code_ops = {
 	.caps = TXC_SRC_BY_ID,
 	.close = cc_close,
 	.sessions = cc_sessions,
-	.load = cc_load,
-	/* Claude Code's sessions still carry Hermes-shaped rows (model_claude.c), so that a search
-	 * finds in them what it always did (its non-message records, Hermes's tool names) */
-	.replay = txc_hermes_replay,
-	.scan = txc_hermes_scan,
+	.load = cc_load, /* the model only: Hermes rows are the Hermes writer's, a search scans the model */
 };
 
 int txc_claude_store_open(struct txc_store **out, const char *projects, struct txc_diag *d)

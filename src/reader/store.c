@@ -16,6 +16,7 @@
 
 #include "source.h"
 #include "txc/lineage.h"
+#include "txc/model_claude.h"
 #include "txc/search.h"
 
 struct txc_store {
@@ -650,13 +651,25 @@ static struct txc_str blocks_text(const struct txc_message *m, enum txc_block_ki
 	return b->len ? (struct txc_str){b->buf, b->len} : TXC_STR_NULL;
 }
 
+/*
+ * Whether a call or result is of the tool a person typed: the model's name (Claude Code's
+ * convention: Read), the name its source wrote, or the Hermes name of either (read_file), so
+ * that --tool takes both conventions over any harness, as the row scan took Hermes's.
+ */
+static bool tool_is(const struct txc_block *k, const char *tool)
+{
+	const char *h = txc_claude_hermes_name(k->name), *typed = txc_claude_hermes_name(txc_str_c(tool));
+	return txc_str_eq(k->name, tool) || (k->source_name.ptr != NULL && txc_str_eq(k->source_name, tool)) ||
+	       (h != NULL && strcmp(h, tool) == 0) || (typed != NULL && txc_str_eq(k->name, typed));
+}
+
 /* The first tool a message calls or answers (tool: only that one), or null. */
 static struct txc_str tool_of(const struct txc_message *m, const char *tool)
 {
 	for (size_t i = 0; i < m->n_blocks; i++) {
 		const struct txc_block *k = &m->blocks[i];
 		if ((k->kind == TXC_BLOCK_TOOL_USE || k->kind == TXC_BLOCK_TOOL_RESULT) && k->name.ptr != NULL &&
-		    (tool == NULL || txc_str_eq(k->name, tool)))
+		    (tool == NULL || tool_is(k, tool)))
 			return k->name;
 	}
 	return TXC_STR_NULL;
@@ -669,7 +682,9 @@ static struct txc_str tool_of(const struct txc_message *m, const char *tool)
  */
 static int model_match(struct search_ctx *x, const struct txc_session_info *session, const struct txc_message *m)
 {
-	struct txc_hit h = {.session = session, .sid = session->sid, .active = true, .compacted = m->compacted};
+	/* a compacted message is out of the context, as Hermes marks its rows (active 0, compacted 1) */
+	struct txc_hit h = {
+		.session = session, .sid = session->sid, .active = !m->compacted, .compacted = m->compacted};
 	struct txc_str text = blocks_text(m, TXC_BLOCK_TEXT, false, &x->text[0]);
 	const char *role = m->role == TXC_ROLE_ASSISTANT              ? "assistant"
 			   : text.ptr == NULL && tool_of(m, NULL).ptr ? "tool"

@@ -1,10 +1,11 @@
 /*
  * hermes_rows.c - the generic model back to Hermes rows, for a harness without rows of its own:
  * each message one row (a user's tool results one row each, role "tool" with tool_call_id and
- * tool_name), tool calls as Hermes's OpenAI-style tool_calls under Hermes's tool names, the
- * thinking as "reasoning", and a session row from the meta.  Written after
- * src/model/claude_rows.c, which stays Claude Code's own (richer: its side object and the
- * records that made no message) so that Claude's output does not change.
+ * tool_name), tool calls as Hermes's OpenAI-style tool_calls under Hermes's tool names and
+ * argument keys (the model holds Claude Code's: the reverse of model_hermes.c), the thinking as
+ * "reasoning", and a session row from the meta.  Only Hermes's columns: what the model has no
+ * place for (a harness's own record keys, records that made no message) is not in them, as it
+ * would not be in a Hermes session's export.  Claude Code's sessions are written by it too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,30 @@ static void set(struct txc_json *o, const char *k, const struct txc_json *v)
 			o->items[i] = v;
 }
 
+/* a call's input under Hermes's keys again where txc renamed them (the reverse of model_hermes.c) */
+static const struct txc_json *hermes_input(struct txc_arena *a, const char *hname, const struct txc_json *in)
+{
+	if (hname == NULL || in->kind != TXC_JSON_OBJECT)
+		return in;
+	bool patch = strcmp(hname, "patch") == 0, term = strcmp(hname, "terminal") == 0;
+	struct txc_json *o = txc_json_object(a, in->n + 1);
+	if (patch)
+		put(o, "mode", jlit(a, "replace"));
+	for (size_t i = 0; i < in->n; i++) {
+		struct txc_str k = in->keys[i];
+		const struct txc_json *v = in->items[i];
+		int64_t ms;
+		if (!term && txc_str_eq(k, "file_path"))
+			k = txc_str_c("path");
+		else if (term && txc_str_eq(k, "run_in_background"))
+			k = txc_str_c("background");
+		else if (term && txc_str_eq(k, "timeout_ms") && txc_json_is_int(v, &ms) && ms >= 0 && ms % 1000 == 0)
+			k = txc_str_c("timeout"), v = txc_json_int(a, ms / 1000);
+		txc_json_put(o, k, v);
+	}
+	return o;
+}
+
 static const struct txc_json *tool_calls(struct txc_arena *a, const struct txc_message *m, size_t n_calls)
 {
 	struct txc_json *arr = txc_json_array(a, n_calls);
@@ -73,7 +98,7 @@ static const struct txc_json *tool_calls(struct txc_arena *a, const struct txc_m
 		put(call, "id", jstr(a, b->id));
 		put(call, "type", jlit(a, "function"));
 		put(fn, "name", h ? jlit(a, h) : jstr(a, b->name));
-		struct txc_str args = b->input ? compact(a, b->input) : txc_str_c("{}");
+		struct txc_str args = b->input ? compact(a, hermes_input(a, h, b->input)) : txc_str_c("{}");
 		put(fn, "arguments", txc_json_string(a, args.ptr, args.len));
 		put(call, "function", fn);
 		txc_json_push(arr, call);
@@ -130,9 +155,10 @@ static const char *finish_of(const struct txc_message *m)
 	}
 }
 
-static void assistant_row(struct txc_arena *a, struct txc_json *rows, struct txc_str sid, const struct txc_message *m)
+static void assistant_row(struct txc_arena *a, struct txc_json *rows, int64_t *id, struct txc_str sid,
+			  const struct txc_message *m)
 {
-	struct txc_json *row = row_new(a, (int64_t)rows->n + 1, sid, "assistant", m);
+	struct txc_json *row = row_new(a, ++*id, sid, "assistant", m);
 	struct txc_buf think = TXC_BUF_INIT;
 	size_t calls = 0;
 	for (size_t i = 0; i < m->n_blocks; i++) {
@@ -159,11 +185,12 @@ static void assistant_row(struct txc_arena *a, struct txc_json *rows, struct txc
 	txc_json_push(rows, row);
 }
 
-static void user_rows(struct txc_arena *a, struct txc_json *rows, struct txc_str sid, const struct txc_message *m)
+static void user_rows(struct txc_arena *a, struct txc_json *rows, int64_t *id, struct txc_str sid,
+		      const struct txc_message *m)
 {
 	const struct txc_json *content = content_of(a, m);
 	if (content->kind != TXC_JSON_NULL) {
-		struct txc_json *row = row_new(a, (int64_t)rows->n + 1, sid, "user", m);
+		struct txc_json *row = row_new(a, ++*id, sid, "user", m);
 		set(row, "content", content);
 		set(row, "timestamp", txc_json_real(a, m->time));
 		txc_json_push(rows, row);
@@ -172,7 +199,7 @@ static void user_rows(struct txc_arena *a, struct txc_json *rows, struct txc_str
 		const struct txc_block *b = &m->blocks[i];
 		if (b->kind != TXC_BLOCK_TOOL_RESULT)
 			continue;
-		struct txc_json *row = row_new(a, (int64_t)rows->n + 1, sid, "tool", m);
+		struct txc_json *row = row_new(a, ++*id, sid, "tool", m);
 		const char *h = txc_claude_hermes_name(b->name);
 		set(row, "tool_call_id", jstr(a, b->id));
 		set(row, "tool_name", h ? jlit(a, h) : jstr(a, b->name));
@@ -206,24 +233,77 @@ static const struct txc_json *session_of(struct txc_arena *a, const struct txc_t
 	return o;
 }
 
-struct txc_hermes_native *txc_hermes_rows_of(struct txc_arena *a, const struct txc_transcript *t)
+/* one message's rows (an assistant's one; a user's text or image one, and one per tool result) */
+static void message_rows(struct txc_arena *a, struct txc_json *rows, int64_t *id, const struct txc_transcript *t,
+			 const struct txc_message *m)
 {
+	if (m->role == TXC_ROLE_ASSISTANT)
+		assistant_row(a, rows, id, t->meta.id, m);
+	else
+		user_rows(a, rows, id, t->meta.id, m);
+}
+
+/* how many rows message_rows makes of m, without making them */
+static size_t n_rows_of(const struct txc_message *m)
+{
+	if (m->role == TXC_ROLE_ASSISTANT)
+		return 1;
 	size_t n = 0;
-	for (size_t i = 0; i < t->n_messages; i++)
-		n += 1 + t->messages[i].n_blocks;
-	struct txc_json *rows = txc_json_array(a, n);
+	bool content = false;
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		n += m->blocks[i].kind == TXC_BLOCK_TOOL_RESULT;
+		content = content || m->blocks[i].kind == TXC_BLOCK_TEXT || m->blocks[i].kind == TXC_BLOCK_IMAGE;
+	}
+	return n + content;
+}
+
+struct txc_hermes_native *txc_hermes_rows_head(struct txc_arena *a, const struct txc_transcript *t)
+{
+	size_t n = 0, active = 0;
 	for (size_t i = 0; i < t->n_messages; i++) {
-		const struct txc_message *m = &t->messages[i];
-		if (m->role == TXC_ROLE_ASSISTANT)
-			assistant_row(a, rows, t->meta.id, m);
-		else
-			user_rows(a, rows, t->meta.id, m);
+		size_t k = n_rows_of(&t->messages[i]);
+		n += k;
+		active += t->messages[i].compacted ? 0 : k;
 	}
 	struct txc_hermes_native *nv = txc_arena_alloc(a, sizeof(*nv));
 	memset(nv, 0, sizeof(*nv));
+	nv->session = session_of(a, t, n);
+	nv->n_active_rows = active;
+	/* Hermes's last_active (bulk export): the newest message, else the start */
+	double last = t->meta.started_at;
+	for (size_t i = 0; i < t->n_messages; i++)
+		last = i == 0 || t->messages[i].time > last ? t->messages[i].time : last;
+	nv->last_active = txc_json_real(a, last);
+	return nv;
+}
+
+int txc_hermes_rows_each(struct txc_arena *scratch, const struct txc_transcript *t,
+			 int (*fn)(void *ctx, const struct txc_json *row), void *ctx)
+{
+	int64_t id = 0;
+	for (size_t i = 0; i < t->n_messages; i++) {
+		struct txc_json *rows = txc_json_array(scratch, 1 + t->messages[i].n_blocks);
+		message_rows(scratch, rows, &id, t, &t->messages[i]);
+		for (size_t k = 0; k < rows->n; k++) {
+			int rc = fn(ctx, rows->items[k]);
+			if (rc != 0)
+				return rc;
+		}
+		txc_arena_reset(scratch); /* one message's rows at a time: memory stays flat */
+	}
+	return 0;
+}
+
+struct txc_hermes_native *txc_hermes_rows_of(struct txc_arena *a, const struct txc_transcript *t)
+{
+	struct txc_hermes_native *nv = txc_hermes_rows_head(a, t);
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_messages; i++)
+		n += n_rows_of(&t->messages[i]);
+	struct txc_json *rows = txc_json_array(a, n);
+	int64_t id = 0;
+	for (size_t i = 0; i < t->n_messages; i++)
+		message_rows(a, rows, &id, t, &t->messages[i]);
 	nv->rows = rows;
-	nv->session = session_of(a, t, rows->n);
-	for (size_t i = 0; i < rows->n; i++)
-		nv->n_active_rows += txc_hermes_row_active(rows->items[i]);
 	return nv;
 }

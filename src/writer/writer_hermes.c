@@ -267,20 +267,77 @@ static void write_lineage(struct txc_out *out, const struct txc_transcript *t, c
 	txc_buf_add(b, "]}\n", 3);
 }
 
+/* A shallow copy of t whose rows (and its chain's) are made from the model where the harness has none. */
+static const struct txc_transcript *with_rows(struct txc_arena *a, const struct txc_transcript *t)
+{
+	struct txc_transcript *made = txc_arena_alloc(a, sizeof(*made));
+	*made = *t;
+	if (t->native == NULL)
+		made->native = txc_hermes_rows_of(a, t);
+	if (t->n_segments > 0) {
+		struct txc_segment *segs = txc_arena_array(a, t->n_segments, sizeof(*segs));
+		memcpy(segs, t->segments, t->n_segments * sizeof(*segs));
+		for (size_t k = 0; k < t->n_segments; k++)
+			if (segs[k].t->native == NULL)
+				segs[k].t = with_rows(a, segs[k].t);
+		made->segments = segs;
+	}
+	return made;
+}
+
+static bool rowless(const struct txc_transcript *t)
+{
+	bool none = t->native == NULL;
+	for (size_t k = 0; k < t->n_segments; k++)
+		none = none || t->segments[k].t->native == NULL;
+	return none;
+}
+
+struct made_ctx {
+	struct txc_out *out;
+	struct txc_stream_state *st;
+};
+
+static int made_row(void *ctx, const struct txc_json *row)
+{
+	struct made_ctx *x = ctx;
+	hermes_row(x->out, row, x->st);
+	return 0;
+}
+
+/* One session without rows of its own: its session row, then its rows made from the model a
+ * message at a time and written as they come (a big session's rows are never all held). */
+static void write_made(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt)
+{
+	struct txc_arena *a = txc_arena_new(4096), *scratch = txc_arena_new(16384);
+	struct txc_transcript head = *t;
+	head.native = txc_hermes_rows_head(a, t);
+	struct txc_stream_state st = {0};
+	struct made_ctx x = {out, &st};
+	hermes_head(out, &head, opt, &st);
+	txc_hermes_rows_each(scratch, t, made_row, &x);
+	hermes_tail(out, &st);
+	hermes_release(&st);
+	txc_arena_free(scratch);
+	txc_arena_free(a);
+}
+
 static int write_hermes(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *opt,
 			struct txc_diag *d)
 {
-	if (t->native == NULL && t->n_segments == 0) {
-		/* a harness without rows of its own: its rows made from the model (hermes_rows.c) */
+	if (t->native == NULL && t->n_segments == 0 && !(opt->part != NULL && opt->part->continued)) {
+		write_made(out, t, opt);
+		return TXC_OK;
+	}
+	if (rowless(t)) {
+		/* a harness without rows of its own (Claude Code): its rows made from the model (hermes_rows.c) */
 		struct txc_arena *a = txc_arena_new(16384);
-		struct txc_transcript made = *t;
-		made.native = txc_hermes_rows_of(a, t);
-		int rc = write_hermes(out, &made, opt, d);
+		int rc = write_hermes(out, with_rows(a, t), opt, d);
 		txc_arena_free(a);
 		return rc;
 	}
 	if (t->native == NULL || t->native->session == NULL) {
-		/* Hermes's format is its own rows: a session read from another harness has none */
+		/* rows without their session row: nothing to head the export with */
 		txc_diag_set(d, TXC_E_USAGE, "the hermes format needs a session read from Hermes (its own rows)");
 		return TXC_E_USAGE;
 	}

@@ -1,8 +1,9 @@
 /*
  * test_claude.c - the Claude Code reader alone: the mapping (model_claude.c:
  * turns merged by message.id, usage once per turn, results named by their
- * call, compaction, one message per result, rows for Hermes's writer with
- * Hermes's tool names, unknown records kept, bad lines) and the backend
+ * call, compaction, one message per result, no rows of its own: Hermes's
+ * writer makes them from the model, with Hermes's tool names and keys; bad
+ * lines) and the backend
  * (claude_code.c: a projects folder in a temporary directory, subagents,
  * repeated file names, a missing folder).
  */
@@ -25,6 +26,8 @@
 #include "txc/reader.h"
 #include "txc/writer.h"
 #include "txc/writer_claude.h"
+
+#include "hermes_rows.h" /* src/writer: the rows the Hermes writer makes of a model */
 
 static void test_time(void **state)
 {
@@ -63,10 +66,10 @@ static const char *const lines[] = {
 	"{\"type\":\"user\",\"message\":{\"content\":\"cut",
 };
 
-static struct txc_transcript *build(bool rows)
+static struct txc_transcript *build(void)
 {
 	struct txc_transcript *t = txc_transcript_new();
-	struct txc_claude_builder *b = txc_claude_begin(t, rows);
+	struct txc_claude_builder *b = txc_claude_begin(t);
 	int want[] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, -1, -1};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		assert_int_equal(txc_claude_add_line(b, lines[i], strlen(lines[i])), want[i]);
@@ -79,8 +82,8 @@ static struct txc_transcript *build(bool rows)
 static void test_mapping(void **state)
 {
 	(void)state;
-	struct txc_transcript *t = build(false);
-	assert_null(t->native);
+	struct txc_transcript *t = build();
+	assert_null(t->native);             /* the model only: rows are the Hermes writer's */
 	assert_int_equal(t->n_messages, 5); /* hi, the merged turn, two results, done */
 	const struct txc_message *a = &t->messages[1];
 	assert_int_equal(a->n_blocks, 3);
@@ -109,6 +112,34 @@ static void test_mapping(void **state)
 	txc_transcript_free(t);
 }
 
+static char *emitted(const struct txc_json *v)
+{
+	struct txc_buf b = TXC_BUF_INIT;
+	txc_json_emit(&b, v, 0);
+	return txc_buf_detach(&b, NULL);
+}
+
+static void assert_json(const struct txc_json *v, const char *want)
+{
+	char *s = emitted(v);
+	assert_string_equal(s, want);
+	free(s);
+}
+
+/* the Hermes writer's export object of t (its rows made from the model: hermes_rows.c), in arena a */
+static const struct txc_json *hermes_of(struct txc_arena *a, const struct txc_transcript *t)
+{
+	struct txc_out out;
+	struct txc_diag d = {0};
+	struct txc_write_opts o = {0};
+	const struct txc_json *v;
+	txc_out_init_buf(&out);
+	assert_int_equal(txc_writer_lookup("hermes")->write(&out, t, &o, &d), TXC_OK);
+	assert_int_equal(txc_json_parse(a, out.buf.buf, out.buf.len, &v), 0);
+	txc_out_release(&out);
+	return v;
+}
+
 static const struct txc_json *row_with(const struct txc_json *rows, const char *role, size_t nth)
 {
 	for (size_t i = 0; i < rows->n; i++)
@@ -120,8 +151,15 @@ static const struct txc_json *row_with(const struct txc_json *rows, const char *
 static void test_rows(void **state)
 {
 	(void)state;
-	struct txc_transcript *t = build(true);
-	const struct txc_json *rows = t->native->rows;
+	/* lines without the compact_boundary (the writer leaves compacted rows out, as Hermes does) */
+	struct txc_transcript *t = txc_transcript_new();
+	struct txc_claude_builder *cb = txc_claude_begin(t);
+	for (size_t i = 0; i < 10; i++)
+		if (i != 4)
+			txc_claude_add_line(cb, lines[i], strlen(lines[i]));
+	txc_claude_end(cb, NULL);
+	struct txc_arena *ar = txc_arena_new(0);
+	const struct txc_json *o = hermes_of(ar, t), *rows = txc_json_get(o, "messages");
 	struct txc_buf b = TXC_BUF_INIT;
 	const struct txc_json *a = row_with(rows, "assistant", 0);
 	assert_non_null(a);
@@ -130,19 +168,13 @@ static void test_rows(void **state)
 	assert_non_null(strstr(b.buf, "\"name\":\"terminal\",\"arguments\":\"{\\\"command\\\": \\\"ls\\\", "
 				      "\\\"timeout\\\": 5}\""));
 	assert_string_equal(txc_json_cstr(txc_json_get(a, "reasoning")), "hmm");
-	txc_buf_reset(&b);
-	txc_json_emit(&b, txc_json_get(a, "claude"), 0);
-	assert_non_null(strstr(b.buf, "\"signature\":\"SIG\""));
-	assert_non_null(strstr(b.buf, "\"costUSD\":0.5"));
+	assert_null(txc_json_get(a, "claude")); /* Hermes's columns only, as Hermes's exporter writes */
+	assert_string_equal(txc_json_cstr(txc_json_get(row_with(rows, "tool", 0), "tool_name")), "read_file");
 	assert_string_equal(txc_json_cstr(txc_json_get(row_with(rows, "tool", 1), "tool_name")), "terminal");
-	txc_buf_reset(&b);
-	txc_json_emit(&b, txc_json_get(row_with(rows, "tool", 0), "claude"), 0);
-	assert_string_equal(b.buf, "{\"toolUseResult\":{\"k\":1}}");
-	assert_non_null(row_with(rows, "claude:weird", 0));
-	assert_non_null(row_with(rows, "claude:system", 0));
-	assert_int_equal(txc_json_get(a, "active")->s.ptr[0], '0'); /* compacted */
-	assert_string_equal(txc_json_cstr(txc_json_get(t->native->session, "source")), "claude-code");
+	assert_int_equal(rows->n, 5); /* the weird and system records make no row */
+	assert_json(txc_json_get(o, "estimated_cost_usd"), "0.5");
 	txc_buf_release(&b);
+	txc_arena_free(ar);
 	txc_transcript_free(t);
 }
 
@@ -195,6 +227,7 @@ static void test_backend(void **state)
 	assert_int_equal(txc_store_load(s, &id, TXC_LOAD_MODEL_ONLY, &t, &d), TXC_OK);
 	assert_true(txc_str_eq(t->meta.cwd, "/b")); /* no cwd in the records: the folder's */
 	assert_true(txc_str_eq(t->meta.id, "u1~2"));
+	assert_true(txc_str_eq(t->meta.source, "claude-code")); /* as the listing says (Hermes's "source") */
 	txc_transcript_free(t);
 	txc_sid_release(&id);
 	assert_int_equal(txc_store_resolve(s, "nope", &id, &d), TXC_E_NOTFOUND);
@@ -257,10 +290,10 @@ static int feed(struct txc_claude_builder *b, const char *line)
 }
 
 /* the lines, each a record the builder takes (0), into a new transcript */
-static struct txc_transcript *load(const char *const *ls, size_t n, bool rows, double *last)
+static struct txc_transcript *load(const char *const *ls, size_t n, double *last)
 {
 	struct txc_transcript *t = txc_transcript_new();
-	struct txc_claude_builder *b = txc_claude_begin(t, rows);
+	struct txc_claude_builder *b = txc_claude_begin(t);
 	for (size_t i = 0; i < n; i++)
 		if (feed(b, ls[i]) != 0)
 			fail_msg("line %zu not taken: %s", i, ls[i]);
@@ -298,7 +331,7 @@ static void test_user_records(void **state)
 {
 	(void)state;
 	double last;
-	struct txc_transcript *t = load(user_lines, sizeof(user_lines) / sizeof(user_lines[0]), false, &last);
+	struct txc_transcript *t = load(user_lines, sizeof(user_lines) / sizeof(user_lines[0]), &last);
 	assert_true(last == 1767225610.0);
 	assert_true(t->meta.started_at == 1767225610.0);
 	assert_true(txc_str_eq(t->meta.id, "S2"));
@@ -352,8 +385,7 @@ static const char *const assistant_lines[] = {
 static void test_assistant_records(void **state)
 {
 	(void)state;
-	struct txc_transcript *t =
-		load(assistant_lines, sizeof(assistant_lines) / sizeof(assistant_lines[0]), false, NULL);
+	struct txc_transcript *t = load(assistant_lines, sizeof(assistant_lines) / sizeof(assistant_lines[0]), NULL);
 	assert_int_equal(t->n_messages, 8); /* A1, A2, six results (the placeholder is none) */
 	const struct txc_message *m = &t->messages[0];
 	assert_int_equal(m->role, TXC_ROLE_ASSISTANT);
@@ -444,25 +476,11 @@ static const char *const turn_lines[] = {
 	"{\"type\":\"assistant\",\"message\":{\"id\":\"K\",\"content\":\"k2\"}}",
 };
 
-static char *emitted(const struct txc_json *v)
-{
-	struct txc_buf b = TXC_BUF_INIT;
-	txc_json_emit(&b, v, 0);
-	return txc_buf_detach(&b, NULL);
-}
-
-static void assert_json(const struct txc_json *v, const char *want)
-{
-	char *s = emitted(v);
-	assert_string_equal(s, want);
-	free(s);
-}
-
 static void test_turns_and_rows(void **state)
 {
 	(void)state;
 	struct txc_transcript *t = txc_transcript_new();
-	struct txc_claude_builder *b = txc_claude_begin(t, true);
+	struct txc_claude_builder *b = txc_claude_begin(t);
 	for (size_t i = 0; i < sizeof(turn_lines) / sizeof(turn_lines[0]); i++)
 		assert_int_equal(feed(b, turn_lines[i]), 0);
 	for (int i = 0; i < 17; i++) /* more records than the first room for them */
@@ -480,21 +498,18 @@ static void test_turns_and_rows(void **state)
 	assert_true(t->messages[2].compacted && !t->messages[3].compacted); /* K twice: two turns */
 	assert_text(&t->messages[2].blocks[0], "k1");
 	assert_text(&t->messages[3].blocks[0], "k2");
-	const struct txc_json *rows = t->native->rows;
-	assert_int_equal(rows->n, 13 + 17);
-	assert_int_equal(t->native->n_active_rows, rows->n - 3); /* M, the image and k1 were compacted */
-	assert_json(txc_json_get(rows->items[0], "role"), "\"claude:summary\"");
-	assert_json(txc_json_get(rows->items[0], "content"),
-		    "\"{\\\"type\\\":\\\"summary\\\",\\\"summary\\\":\\\"first\\\"}\"");
-	assert_json(txc_json_get(rows->items[4], "timestamp"), "1767225600.0");
-	assert_json(txc_json_get(rows->items[5], "timestamp"), "null");
-	assert_json(txc_json_get(rows->items[6], "role"), "\"claude:unknown\"");
-	const struct txc_json *a = rows->items[7];
+	struct txc_arena *ar = txc_arena_new(0);
+	const struct txc_hermes_native *o = txc_hermes_rows_of(ar, t); /* compacted rows too */
+	const struct txc_json *rows = o->rows;
+	assert_int_equal(rows->n, 4);          /* the records that made no message make no row */
+	assert_int_equal(o->n_active_rows, 1); /* M, the image and k1 were compacted */
+	const struct txc_json *a = rows->items[0];
 	assert_json(txc_json_get(a, "role"), "\"assistant\"");
 	assert_json(txc_json_get(a, "content"), "\"two\"");
 	assert_json(txc_json_get(a, "reasoning"), "\"a\\n\\nb\"");
 	assert_json(txc_json_get(a, "finish_reason"), "\"error\"");
-	assert_json(txc_json_get(a, "claude"), "{\"thinking\":[{\"signature\":\"S1\"}],\"foo\":1,\"bar\":3}");
+	assert_null(txc_json_get(a, "claude"));
+	/* Hermes's keys again where they map exactly (timeout in whole seconds), else as Claude wrote them */
 	assert_json(
 		txc_json_get(a, "tool_calls"),
 		"[{\"id\":\"b1\",\"type\":\"function\",\"function\":{\"name\":\"terminal\",\"arguments\":"
@@ -504,15 +519,16 @@ static void test_turns_and_rows(void **state)
 		"{\"id\":\"b3\",\"type\":\"function\",\"function\":{\"name\":\"terminal\",\"arguments\":"
 		"\"{\\\"command\\\": \\\"z\\\", \\\"timeout_ms\\\": 1500}\"}},"
 		"{\"id\":\"r1\",\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"[1]\"}}]");
-	assert_json(txc_json_get(rows->items[8], "role"), "\"claude:assistant\""); /* the empty record */
-	assert_json(txc_json_get(rows->items[9], "content"),
+	assert_json(txc_json_get(rows->items[1], "content"),
 		    "[{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,AAAA\"}}]");
-	assert_json(txc_json_get(rows->items[10], "active"), "0");
-	assert_json(txc_json_get(rows->items[10], "finish_reason"), "\"pause_turn\""); /* as written */
-	assert_json(txc_json_get(rows->items[11], "role"), "\"claude:system\"");
-	assert_json(txc_json_get(rows->items[12], "content"), "\"k2\"");
-	assert_json(txc_json_get(rows->items[12], "active"), "1");
-	assert_json(txc_json_get(t->native->session, "ended_at"), "1767225601.0");
+	assert_json(txc_json_get(rows->items[2], "active"), "0");
+	assert_json(txc_json_get(rows->items[2], "finish_reason"), "\"pause_turn\""); /* as written */
+	assert_json(txc_json_get(rows->items[3], "content"), "\"k2\"");
+	assert_json(txc_json_get(rows->items[3], "active"), "1");
+	assert_json(txc_json_get(o->session, "message_count"), "4");
+	assert_json(txc_json_get(o->session, "ended_at"), "null"); /* Claude Code records no end */
+	assert_json(o->last_active, "1767225601.0");               /* its newest message */
+	txc_arena_free(ar);
 	txc_transcript_free(t);
 }
 
@@ -529,7 +545,7 @@ static void test_usage_totals(void **state)
 			 "\"usage\":%s}}",
 			 usage[i]);
 		const char *ls[] = {line};
-		struct txc_transcript *t = load(ls, 1, false, NULL);
+		struct txc_transcript *t = load(ls, 1, NULL);
 		assert_int_equal(t->meta.has_usage, i < 2);
 		assert_int_equal(t->meta.cache_read_tokens, i == 0 ? 3 : 0);
 		assert_int_equal(t->meta.cache_write_tokens, i == 1 ? 2 : 0);
@@ -826,7 +842,7 @@ static int count_of(const char *out, const char *what)
 	return n;
 }
 
-#define LOAD(ls) load(ls, sizeof(ls) / sizeof(ls[0]), false, NULL)
+#define LOAD(ls) load(ls, sizeof(ls) / sizeof(ls[0]), NULL)
 
 static const char *const ids_lines[] = {
 	"{\"type\":\"user\",\"message\":{\"content\":\"go\"}}",

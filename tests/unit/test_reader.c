@@ -727,7 +727,8 @@ static void test_rows_from_model(void **state)
 	const struct txc_json *fn = txc_json_get(calls->items[0], "function");
 	assert_true(txc_str_eq(txc_json_get(calls->items[0], "id")->s, "c1"));
 	assert_true(txc_str_eq(txc_json_get(fn, "name")->s, "read_file")); /* Hermes's name for Read */
-	assert_true(txc_str_eq(txc_json_get(fn, "arguments")->s, "{\"file_path\": \"notes.txt\"}"));
+	/* and Hermes's keys: the model holds Claude's (model_hermes.c renamed path), a Hermes row has path */
+	assert_true(txc_str_eq(txc_json_get(fn, "arguments")->s, "{\"path\": \"notes.txt\"}"));
 	/* the tool result as a role "tool" row, paired by tool_call_id */
 	t->messages[2].compacted = false;
 	out.buf.len = 0;
