@@ -77,7 +77,7 @@ static void round_trip(const struct txc_transcript *t)
 	if (claude == NULL || claude->write(&out, t, &o, &d) != 0)
 		abort();
 	struct txc_transcript *back = txc_transcript_new();
-	struct txc_claude_builder *b = txc_claude_begin(back, true);
+	struct txc_claude_builder *b = txc_claude_begin(back);
 	const char *p = out.buf.buf, *end = out.buf.buf + out.buf.len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
