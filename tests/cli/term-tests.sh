@@ -24,6 +24,9 @@ INSERT INTO sessions VALUES ('20260101_090000_aaaaaa', 'telegram', 'anthropic/cl
 INSERT INTO sessions VALUES ('20251231_090000_bbbbbb', 'cli', 'gpt-5', 1767000000.0, 1, 'One message', NULL, NULL);
 INSERT INTO sessions VALUES ('20251230_090000_cccccc', 'discord', 'deepseek/deepseek-r1', 1766900000.0, 12,
   'A third session with a title long enough to be cut at any width below a hundred and twenty', NULL, NULL);
+INSERT INTO sessions VALUES ('20251229_090000_dddddd', 'cli', 'gpt-5', $now - 300, 0, 'Five minutes', NULL, NULL);
+INSERT INTO sessions VALUES ('20251228_090000_eeeeee', 'cli', 'gpt-5', $now - 2 * 86400 - 60, 0, 'Two days', $now - 86400, NULL);
+INSERT INTO sessions VALUES ('20251227_090000_ffffff', 'cli', 'gpt-5', $now - 5, 0, 'Just now', NULL, NULL);
 INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, finish_reason) VALUES
  ('20251231_090000_bbbbbb', 'user', 'hello', NULL, NULL, NULL, 1767000001.0, NULL),
  ('20260101_090000_aaaaaa', 'user', 'Start the server, fix x and read the file.', NULL, NULL, NULL, 1767323046.0, NULL),
@@ -77,6 +80,8 @@ grep -q '^    … 2 more lines (--max-output-lines$' out.txt && grep -q '^    1;
 	ok "view at 40: a note breaks between words" || bad "note at 40: $(grep -A1 'more line' out.txt)"
 expect_rc 0 "follow an ended session" timeout 20 "$txc" view $rd --db t.db -f --interval 0.2 --width 80
 [ "$(tail -n 1 out.txt)" = "— session ended (user_exit) —" ] && ok "--follow says why it stopped" || bad "follow end: $(tail -n 2 out.txt)"
+expect_rc 0 "follow an ended session without a reason" timeout 20 "$txc" view 20251228_090000_eeeeee --db t.db -f --interval 0.2
+[ "$(tail -n 1 out.txt)" = "— session ended —" ] && ok "--follow: ended, no reason given" || bad "follow end: $(tail -n 2 out.txt)"
 expect_rc 0 "follow, claude" timeout 20 "$txc" convert $rd --to claude --db t.db -f --interval 0.2
 ! grep -q 'session ended' out.txt && ok "--follow --to claude: the file stays JSONL" || bad "end line in JSONL"
 
@@ -103,7 +108,7 @@ tpane() { # name width command...: the command's stdout on the terminal
 for w in 40 80 120; do
 	tpane list$w $w "$txc" list --db "$work/t.db"
 	rows=$(wc -l < list$w.txt)
-	[ "$rows" = 4 ] && ok "list at $w columns: one line a session, never wrapped" || bad "list at $w: $rows lines: $(cat list$w.txt)"
+	[ "$rows" = 7 ] && ok "list at $w columns: one line a session, never wrapped" || bad "list at $w: $rows lines: $(cat list$w.txt)"
 	grep -q '^20251230_090000_cccccc ' list$w.txt && ok "list at $w: the id whole" || bad "list at $w: id cut"
 done
 head -n 1 list40.txt | grep -q '^ID  *TITLE$' && grep -q '^20251231_090000_bbbbbb  One message$' list40.txt &&
@@ -114,7 +119,9 @@ grep -q '^ID  *STARTED  *MODEL  *TITLE$' list80.txt && grep -q '^20260101_090000
 grep -q '^ID  *STARTED  *SOURCE  *MODEL  *MSGS  *TITLE$' list120.txt &&
 	grep -q '^20260101_090000_aaaaaa  3h ago  *telegram  *anthropic/claude-sonnet-4.5  *6  *Tool results: a background server, a p…$' list120.txt &&
 	grep -q '^20251230_090000_cccccc  2025-12-28  ' list120.txt &&
-	ok "list at 120: every column, the date for an old session" || bad "list at 120: $(cat list120.txt)"
+	grep -q '^20251229_090000_dddddd  [5-9]m ago  ' list120.txt && grep -q '^20251228_090000_eeeeee  2d ago  ' list120.txt &&
+	grep -q '^20251227_090000_ffffff  \(just now\|[1-9]m ago\)  ' list120.txt &&
+	ok "list at 120: every column, 'just now', '5m ago', '2d ago', the date for an old session" || bad "list at 120: $(cat list120.txt)"
 for w in 40 80 120; do
 	tpane view$w $w "$txc" view $rd --db "$work/t.db" --max-output-lines 1
 	"$txc" view $rd --db t.db --max-output-lines 1 --width $w | awk 'NF { n = NR } { l[NR] = $0 } END { for (i = 1; i <= n; i++) print l[i] }' > piped$w.txt
