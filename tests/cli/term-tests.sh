@@ -27,6 +27,8 @@ INSERT INTO sessions VALUES ('20251230_090000_cccccc', 'discord', 'deepseek/deep
 INSERT INTO sessions VALUES ('20251229_090000_dddddd', 'cli', 'gpt-5', $now - 300, 0, 'Five minutes', NULL, NULL);
 INSERT INTO sessions VALUES ('20251228_090000_eeeeee', 'cli', 'gpt-5', $now - 2 * 86400 - 60, 0, 'Two days', $now - 86400, NULL);
 INSERT INTO sessions VALUES ('20251227_090000_ffffff', 'cli', 'gpt-5', $now - 5, 0, 'Just now', NULL, NULL);
+INSERT INTO sessions VALUES ('20251226_090000_gggggg', 'cli', 'gpt-5', 1766000000.0, 0, 'Long reason', 1766000100.0,
+  'a reason far longer than anyone would read on one line: ééééééééééééééééé' || char(27) || '[31m');
 INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, finish_reason) VALUES
  ('20251231_090000_bbbbbb', 'user', 'hello', NULL, NULL, NULL, 1767000001.0, NULL),
  ('20260101_090000_aaaaaa', 'user', 'Start the server, fix x and read the file.', NULL, NULL, NULL, 1767323046.0, NULL),
@@ -82,6 +84,9 @@ expect_rc 0 "follow an ended session" timeout 20 "$txc" view $rd --db t.db -f --
 [ "$(tail -n 1 out.txt)" = "— session ended (user_exit) —" ] && ok "--follow says why it stopped" || bad "follow end: $(tail -n 2 out.txt)"
 expect_rc 0 "follow an ended session without a reason" timeout 20 "$txc" view 20251228_090000_eeeeee --db t.db -f --interval 0.2
 [ "$(tail -n 1 out.txt)" = "— session ended —" ] && ok "--follow: ended, no reason given" || bad "follow end: $(tail -n 2 out.txt)"
+expect_rc 0 "follow an ended session with a long reason" timeout 20 "$txc" view 20251226_090000_gggggg --db t.db -f --interval 0.2
+[ "$(tail -n 1 out.txt)" = "— session ended (a reason far longer than anyone would read on one line: éé) —" ] &&
+	ok "--follow: a long reason cut between characters" || bad "follow long reason: $(tail -n 1 out.txt)"
 expect_rc 0 "follow, claude" timeout 20 "$txc" convert $rd --to claude --db t.db -f --interval 0.2
 ! grep -q 'session ended' out.txt && ok "--follow --to claude: the file stays JSONL" || bad "end line in JSONL"
 
@@ -108,7 +113,7 @@ tpane() { # name width command...: the command's stdout on the terminal
 for w in 40 80 120; do
 	tpane list$w $w "$txc" list --db "$work/t.db"
 	rows=$(wc -l < list$w.txt)
-	[ "$rows" = 7 ] && ok "list at $w columns: one line a session, never wrapped" || bad "list at $w: $rows lines: $(cat list$w.txt)"
+	[ "$rows" = 8 ] && ok "list at $w columns: one line a session, never wrapped" || bad "list at $w: $rows lines: $(cat list$w.txt)"
 	grep -q '^20251230_090000_cccccc ' list$w.txt && ok "list at $w: the id whole" || bad "list at $w: id cut"
 done
 head -n 1 list40.txt | grep -q '^ID  *TITLE$' && grep -q '^20251231_090000_bbbbbb  One message$' list40.txt &&
