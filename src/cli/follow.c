@@ -318,9 +318,9 @@ static void say_ended(struct follow *f, struct txc_out *out)
 		for (f->end_reason.len = 60; ((unsigned char)f->end_reason.buf[f->end_reason.len] & 0xC0) == 0x80;)
 			f->end_reason.len--;
 	if (f->end_reason.len)
-		txc_buf_addf(&out->buf, "\n— session ended (%.*s) —\n", (int)f->end_reason.len, f->end_reason.buf);
+		txc_buf_addf(&out->buf, "— session ended (%.*s) —\n", (int)f->end_reason.len, f->end_reason.buf);
 	else
-		txc_buf_addstr(&out->buf, "\n— session ended —\n");
+		txc_buf_addstr(&out->buf, "— session ended —\n");
 	if (txc_out_flush(out) == 0)
 		fflush(stdout);
 }
