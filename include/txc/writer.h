@@ -27,7 +27,10 @@ void txc_out_maybe_flush(struct txc_out *o);
 int txc_out_flush(struct txc_out *o);
 void txc_out_release(struct txc_out *o);
 
-enum txc_reasoning { TXC_REASONING_KEEP, TXC_REASONING_TEXT, TXC_REASONING_DROP };
+/* --reasoning for the Claude writer.  AUTO (the default) keeps what Anthropic signed as thinking
+ * and writes other reasoning as text: the API refuses an unsigned thinking block (400
+ * thinking.signature), so KEEP costs a resumed session a rejected first request. */
+enum txc_reasoning { TXC_REASONING_AUTO, TXC_REASONING_KEEP, TXC_REASONING_TEXT, TXC_REASONING_DROP };
 enum txc_detail { TXC_DETAIL_NORMAL, TXC_DETAIL_FULL, TXC_DETAIL_BRIEF, TXC_DETAIL_PROMPTS };
 enum txc_images { TXC_IMAGES_AUTO, TXC_IMAGES_INLINE, TXC_IMAGES_FILES, TXC_IMAGES_OMIT };
 

@@ -109,64 +109,164 @@ static struct txc_str shown(struct txc_str s)
 
 enum { C_PROFILE, C_ID, C_STARTED, C_SOURCE, C_MODEL, C_MSGS, C_TITLE, N_COLS };
 
-static void print_table(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles, bool utc,
-			size_t more)
+/* on a terminal, when it started as people say it: "3h ago" within the week, the date before (and for a
+ * clock that is behind) */
+static void fmt_when(char out[32], double secs, bool utc, double now)
+{
+	double ago = now - secs;
+	if (isnan(secs) || !(ago >= 0) || ago >= 7 * 86400.0) {
+		if (!txc_time_format(out, 32, secs, utc, "%Y-%m-%d"))
+			strcpy(out, "-");
+	} else if (ago < 60)
+		strcpy(out, "just now");
+	else if (ago < 3600)
+		snprintf(out, 32, "%dm ago", (int)(ago / 60));
+	else if (ago < 86400)
+		snprintf(out, 32, "%dh ago", (int)(ago / 3600));
+	else
+		snprintf(out, 32, "%dd ago", (int)(ago / 86400));
+}
+
+/* a table of the sessions: the cells' widths (w, 0 for a column left out; title: 0 for uncut) */
+struct table {
+	size_t w[N_COLS];
+	int first;
+	bool utc;
+	int cols;   /* the terminal's width; 0: not a terminal, whole lines */
+	double now; /* cols > 0: "3h ago" counts from here */
+};
+
+static struct txc_str profile_of(const struct cli_stores *st, const struct cli_session *s)
+{
+	return txc_str_c(st->v[s->store].profile ? st->v[s->store].profile : "-");
+}
+
+/* the widest cell of each column but the title (capped), and of the title */
+static size_t measure(struct table *tb, const struct cli_stores *st, const struct cli_session *v, size_t n)
 {
 	static const char *const heads[N_COLS] = {"PROFILE", "ID", "STARTED", "SOURCE", "MODEL", "MSGS", "TITLE"};
 	static const size_t caps[N_COLS] = {24, 40, 16, 16, 28, 8, 0};
-	size_t w[N_COLS];
-	for (int k = 0; k < N_COLS; k++)
-		w[k] = strlen(heads[k]);
-	w[C_STARTED] = 16;
+	size_t title = strlen(heads[C_TITLE]);
 	char when[32];
+	for (int k = 0; k < N_COLS; k++)
+		tb->w[k] = strlen(heads[k]);
+	tb->w[C_STARTED] = 16;
+	if (tb->cols > 0)
+		tb->w[C_STARTED] = strlen(heads[C_STARTED]);
 	for (size_t i = 0; i < n; i++) {
 		struct txc_str cells[N_COLS] = {
-			[C_PROFILE] = txc_str_c(st->v[v[i].store].profile ? st->v[v[i].store].profile : "-"),
-			[C_ID] = v[i].id.text,
-			[C_SOURCE] = shown(v[i].info->source),
-			[C_MODEL] = shown(v[i].info->model),
-			[C_MSGS] = shown(v[i].info->n_messages),
+			[C_PROFILE] = profile_of(st, &v[i]),     [C_ID] = v[i].id.text,
+			[C_SOURCE] = shown(v[i].info->source),   [C_MODEL] = shown(v[i].info->model),
+			[C_MSGS] = shown(v[i].info->n_messages), [C_TITLE] = v[i].info->title,
 		};
-		for (int k = 0; k < C_TITLE; k++) {
-			if (k == C_STARTED)
+		if (tb->cols > 0) {
+			fmt_when(when, v[i].info->started, tb->utc, tb->now);
+			cells[C_STARTED] = txc_str_c(when);
+		}
+		for (int k = 0; k <= C_TITLE; k++) {
+			if (cells[k].ptr == NULL || (k == C_STARTED && tb->cols == 0))
 				continue;
-			size_t tw = text_width(cells[k].ptr, cells[k].len);
-			if (tw > w[k])
-				w[k] = tw > caps[k] ? caps[k] : tw;
+			size_t cw = text_width(cells[k].ptr, cells[k].len);
+			if (k == C_TITLE)
+				title = cw > title ? cw : title;
+			else if (cw > tb->w[k])
+				tb->w[k] = cw > caps[k] ? caps[k] : cw;
 		}
 	}
-	int first = profiles ? C_PROFILE : C_ID;
-	int tw = term_width();
+	return title;
+}
+
+static size_t used_width(const struct table *tb)
+{
 	size_t used = 0;
-	for (int k = first; k < C_TITLE; k++)
-		used += w[k] + 2;
-	size_t title_w = 0; /* not a terminal: titles are not cut */
-	if (tw > 0 && (size_t)tw > used + 10)
-		title_w = (size_t)tw - used;
-	else if (tw > 0)
-		title_w = 10;
+	for (int k = tb->first; k < C_TITLE; k++)
+		used += tb->w[k] ? tb->w[k] + 2 : 0;
+	return used;
+}
+
+/* a terminal's table never wraps: as `gh` does, columns are cut or left out, least needed first, until the
+ * title has room (or all but the id are gone; the id is cut last) */
+static void fit(struct table *tb, size_t title)
+{
+	static const struct {
+		int col;
+		size_t to; /* 0: left out */
+	} steps[] = {{C_MODEL, 20},   {C_SOURCE, 0},  {C_MSGS, 0},    {C_MODEL, 12}, {C_MODEL, 0},
+		     {C_PROFILE, 12}, {C_STARTED, 0}, {C_PROFILE, 0}, {C_ID, 0}};
+	size_t cols = (size_t)tb->cols, want = title < 20 ? title : 20;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && used_width(tb) + want > cols; i++) {
+		if (steps[i].col == C_ID) { /* nothing left to give: the id is cut, the title left out */
+			tb->w[C_ID] = cols > tb->w[C_ID] + 2 ? tb->w[C_ID] : cols > 3 ? cols - 2 : 1;
+			break;
+		}
+		if (tb->w[steps[i].col] > steps[i].to)
+			tb->w[steps[i].col] = steps[i].to;
+	}
+	size_t used = used_width(tb);
+	tb->w[C_TITLE] = cols > used ? cols - used : 0;
+	if (tb->w[C_TITLE] > title) /* no trailing room to pad */
+		tb->w[C_TITLE] = title;
+}
+
+static void print_row(struct txc_buf *out, struct txc_buf *t, const struct table *tb,
+		      const struct txc_str cells[N_COLS], const char *const sgr[N_COLS])
+{
+	for (int k = tb->first; k <= C_TITLE; k++) {
+		if (k != C_TITLE && tb->w[k] == 0)
+			continue;
+		if (k == C_TITLE && tb->cols > 0 && tb->w[k] == 0)
+			break;
+		cell(out, t, cells[k].ptr ? cells[k].ptr : "", cells[k].len, tb->w[k], k == C_TITLE, sgr[k]);
+	}
+	while (out->len && out->buf[out->len - 1] == ' ')
+		out->len--;
+	txc_buf_addch(out, '\n');
+}
+
+/* a model name too wide for its column loses its vendor first ("anthropic/claude-x" → "claude-x") */
+static struct txc_str model_cell(struct txc_str m, size_t w)
+{
+	size_t at = m.len;
+	while (at > 0 && m.ptr[at - 1] != '/')
+		at--;
+	if (w == 0 || at == 0 || at == m.len || text_width(m.ptr, m.len) <= w)
+		return m;
+	return (struct txc_str){m.ptr + at, m.len - at};
+}
+
+static void print_table(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles, bool utc,
+			size_t more)
+{
+	static const char *const bold[N_COLS] = {"1", "1", "1", "1", "1", "1", "1"};
+	static const char *const paint[N_COLS] = {[C_PROFILE] = "36", [C_ID] = "33"};
+	struct table tb = {
+		.first = profiles ? C_PROFILE : C_ID, .utc = utc, .cols = term_width(), .now = (double)time(NULL)};
+	size_t title = measure(&tb, st, v, n);
+	tb.w[C_TITLE] = 0; /* not a terminal: titles are not cut */
+	if (tb.cols > 0)
+		fit(&tb, title);
 	struct txc_buf out = TXC_BUF_INIT, t = TXC_BUF_INIT;
-	for (int k = first; k < N_COLS; k++)
-		cell(&out, &t, heads[k], strlen(heads[k]), k == C_TITLE ? title_w : w[k], k == C_TITLE, "1");
-	txc_buf_addch(&out, '\n');
+	const struct txc_str heads[N_COLS] = {txc_str_c("PROFILE"), txc_str_c("ID"),    txc_str_c("STARTED"),
+					      txc_str_c("SOURCE"),  txc_str_c("MODEL"), txc_str_c("MSGS"),
+					      txc_str_c("TITLE")};
+	print_row(&out, &t, &tb, heads, bold);
+	char when[32];
 	for (size_t i = 0; i < n; i++) {
 		const struct txc_session_info *in = v[i].info;
-		fmt_time(when, in->started, utc);
-		struct txc_str prof = txc_str_c(st->v[v[i].store].profile ? st->v[v[i].store].profile : "-");
-		struct txc_str src = shown(in->source);
-		struct txc_str model = shown(in->model);
-		struct txc_str count = shown(in->n_messages);
-		if (profiles)
-			cell(&out, &t, prof.ptr, prof.len, w[C_PROFILE], false, "36");
-		cell(&out, &t, v[i].id.text.ptr, v[i].id.text.len, w[C_ID], false, "33");
-		cell(&out, &t, when, strlen(when), w[C_STARTED], false, NULL);
-		cell(&out, &t, src.ptr, src.len, w[C_SOURCE], false, NULL);
-		cell(&out, &t, model.ptr, model.len, w[C_MODEL], false, NULL);
-		cell(&out, &t, count.ptr, count.len, w[C_MSGS], false, NULL);
-		cell(&out, &t, in->title.ptr ? in->title.ptr : "", in->title.len, title_w, true, NULL);
-		while (out.len && out.buf[out.len - 1] == ' ')
-			out.len--;
-		txc_buf_addch(&out, '\n');
+		if (tb.cols > 0)
+			fmt_when(when, in->started, utc, tb.now);
+		else
+			fmt_time(when, in->started, utc);
+		const struct txc_str cells[N_COLS] = {
+			[C_PROFILE] = profile_of(st, &v[i]),
+			[C_ID] = v[i].id.text,
+			[C_STARTED] = txc_str_c(when),
+			[C_SOURCE] = shown(in->source),
+			[C_MODEL] = model_cell(shown(in->model), tb.w[C_MODEL]),
+			[C_MSGS] = shown(in->n_messages),
+			[C_TITLE] = in->title,
+		};
+		print_row(&out, &t, &tb, cells, paint);
 	}
 	if (more)
 		txc_buf_addf(&out, "%zu more not shown (raise --limit)\n", more);
@@ -272,7 +372,9 @@ const struct cli_cmd_info cmd_list = {
 	.usage = "[@harness] [options]",
 	.summary = "list sessions, newest first",
 	.about = "List sessions: id, start time, source, model, messages, title.  A missing\n"
-		 "store is not an error: nothing is listed and stderr says where txc looked.\n",
+		 "store is not an error: nothing is listed and stderr says where txc looked.\n"
+		 "On a terminal the table fits its width (columns cut or left out, \"3h ago\");\n"
+		 "a pipe gets whole lines.\n",
 	.examples = "  txc list --since 1w --source telegram      # last week's Telegram sessions\n"
 		    "  txc list -n 20 --model sonnet --cwd ~/src  # at most 20, by model and folder\n"
 		    "  txc list --all-profiles --archived         # every profile, archived too\n"

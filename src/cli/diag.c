@@ -181,7 +181,7 @@ int cli_fail(const struct txc_diag *d)
 void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
 {
 	switch (w) {
-	case TXC_W_SKIPPED_LINES: cli_warn("skipped %zu malformed lines of %s", n, where); break;
+	case TXC_W_SKIPPED_LINES: cli_warn("skipped %zu malformed line%s of %s", n, n == 1 ? "" : "s", where); break;
 	case TXC_W_PAGING_STOPPED:
 		cli_warn("the dashboard at %s stopped paging after %zu sessions although it counts more; listing those",
 			 where, n);

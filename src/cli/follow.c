@@ -64,7 +64,8 @@ struct follow {
 	size_t segment;
 	struct txc_buf followed; /* the names followed so far, each NUL-ended: a chain that loops ends */
 	bool handed_off;
-	double waiting_since; /* monotonic seconds; 0: not waiting */
+	double waiting_since;      /* monotonic seconds; 0: not waiting */
+	struct txc_buf end_reason; /* the session's end_reason when it ended (said by the terminal view) */
 };
 
 static void follow_close(struct follow *f)
@@ -265,6 +266,11 @@ static enum txc_err poll_once(struct follow *f, struct txc_out *out, bool first,
 		f->after = last;
 	else if (n > 0)
 		f->after = t->messages[n - 1].row_id;
+	if (*ended) {
+		txc_buf_reset(&f->end_reason);
+		cli_safe_text(&f->end_reason, t->meta.end_reason.ptr ? t->meta.end_reason.ptr : "",
+			      t->meta.end_reason.len, true);
+	}
 	if (*ended && follow_next(f, t))
 		*ended = false;
 	txc_transcript_free(t);
@@ -302,6 +308,23 @@ static void poll_failed(struct follow *f, const struct txc_diag *d)
 		cli_warn("cannot read the session for %zu polls (%s); still trying", f->failures, d->msg);
 }
 
+/* the terminal view says why it stopped ("— session ended (user_exit) —"); a file format's output stays
+ * the file it is */
+static void say_ended(struct follow *f, struct txc_out *out)
+{
+	if (strcmp(f->ops->name, "terminal") != 0)
+		return;
+	if (f->end_reason.len > 60) /* a reason, not a text; cut between characters */
+		for (f->end_reason.len = 60; ((unsigned char)f->end_reason.buf[f->end_reason.len] & 0xC0) == 0x80;)
+			f->end_reason.len--;
+	if (f->end_reason.len)
+		txc_buf_addf(&out->buf, "— session ended (%.*s) —\n", (int)f->end_reason.len, f->end_reason.buf);
+	else
+		txc_buf_addstr(&out->buf, "— session ended —\n");
+	if (txc_out_flush(out) == 0)
+		fflush(stdout);
+}
+
 static enum txc_err follow_loop(struct follow *f, struct txc_out *out, struct txc_diag *d)
 {
 	char *path = txc_xstrdup(store_path(f) ? store_path(f) : "");
@@ -333,8 +356,10 @@ static enum txc_err follow_loop(struct follow *f, struct txc_out *out, struct tx
 			poll_failed(f, &pd);
 		}
 		first = false;
-		if (ended)
+		if (ended) {
+			say_ended(f, out);
 			break;
+		}
 		nap(f->a->interval);
 		bool replaced = false;
 		if (path[0] && !store_there(f, path, &replaced)) {
@@ -374,7 +399,11 @@ static void chain_session(const struct follow *f, struct txc_write_part *part)
 
 enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, struct txc_diag *d)
 {
-	struct follow f = {.a = a, .ops = ops, .flags = cli_load_flags(a, ops), .followed = TXC_BUF_INIT};
+	struct follow f = {.a = a,
+			   .ops = ops,
+			   .flags = cli_load_flags(a, ops),
+			   .followed = TXC_BUF_INIT,
+			   .end_reason = TXC_BUF_INIT};
 	struct txc_write_part part = {0};
 	enum txc_err rc = follow_open(&f, d);
 	if (rc != TXC_OK) {
@@ -409,6 +438,7 @@ enum txc_err cli_follow(struct cli_args *a, const struct txc_writer_ops *ops, st
 	free(f.profile);
 	free(f.current);
 	txc_buf_release(&f.followed);
+	txc_buf_release(&f.end_reason);
 	txc_arena_free(f.seg_arena);
 	return rc;
 }

@@ -104,7 +104,8 @@ static enum txc_err set_word(const struct cli_opt *o, const char *cmd, const cha
 
 /* the enums set_choice fills are ints, their values the choices' indexes */
 _Static_assert(sizeof(enum txc_reasoning) == sizeof(int) && sizeof(enum txc_detail) == sizeof(int) &&
-		       sizeof(enum txc_hermes_format) == sizeof(int) && TXC_DETAIL_PROMPTS == 3 && TXC_HFMT_021 == 2,
+		       sizeof(enum txc_hermes_format) == sizeof(int) && TXC_DETAIL_PROMPTS == 3 && TXC_HFMT_021 == 2 &&
+		       TXC_REASONING_DROP == 3,
 	       "set_choice writes an int index");
 
 /* --token's value, whatever its length; it lives as long as the process (argv's copy is wiped) */
@@ -270,10 +271,11 @@ const struct cli_opt cli_opt_as_new = {
 	"with --install: install as a separate Claude Code session (same id every run), leaving the installed one",
 	set_flag, AT(as_new)};
 const struct cli_opt cli_opt_reasoning = {
-	"reasoning", 0, "MODE", "keep text drop",
-	"claude: keep (thinking blocks, default; Anthropic-signed ones with their signature), text, or drop (a turn "
-	"that was only reasoning is then left out)",
-	set_choice, AT(w.reasoning), WORDS("keep", "text", "drop"), TXC_WOPT_REASONING};
+	"reasoning", 0, "MODE", "auto keep text drop",
+	"claude: auto (default: Anthropic-signed reasoning as thinking blocks, the rest as text, so that a resumed "
+	"session's first request is accepted), keep (all as thinking blocks; the API refuses unsigned ones and Claude "
+	"Code retries without them), text, or drop (a turn that was only reasoning is then left out)",
+	set_choice, AT(w.reasoning), WORDS("auto", "keep", "text", "drop"), TXC_WOPT_REASONING};
 const struct cli_opt cli_opt_detail = {"detail", 0, "LEVEL", "full normal brief prompts",
 				       "markdown, html, terminal: full, normal (default), brief, or prompts", set_choice,
 				       AT(w.detail), WORDS("normal", "full", "brief", "prompts"), TXC_WOPT_DETAIL};

@@ -361,9 +361,34 @@ const char *txc_render_lang_of(const char *path)
 
 /* ---- tool results ---- */
 
+/* Hermes's shapes that are text with a few facts: read_file cut short ({content, total_lines,
+ * truncated: true, ...}: its numbered lines, and how long the file is) and a patch's unified diff
+ * ({success, diff, files_modified, ...}: the diff); false for anything else */
+static bool result_shaped(struct txc_render_result *r, const struct txc_json *out)
+{
+	struct txc_str text = txc_render_jstr(out, "content"), diff = txc_render_jstr(out, "diff");
+	const struct txc_json *total = txc_json_get(out, "total_lines"), *cut = txc_json_get(out, "truncated");
+	int64_t n;
+	if (text.ptr != NULL && total != NULL && txc_json_is_int(total, &n) && n >= 0 && cut != NULL &&
+	    cut->kind == TXC_JSON_TRUE) {
+		txc_text_clean(&r->body, text.ptr, text.len);
+		r->file_lines = (size_t)n;
+		r->truncated = true;
+		return true;
+	}
+	if (text.ptr == NULL && txc_render_jstr(out, "output").ptr == NULL && diff.len > 0) {
+		txc_text_clean(&r->body, diff.ptr, diff.len);
+		r->lang = "diff";
+		return true;
+	}
+	return false;
+}
+
 /* a structured output {output|content, error, exit_code}: its text; else indented JSON */
 static void result_json(struct txc_render_result *r, const struct txc_json *out)
 {
+	if (result_shaped(r, out))
+		return;
 	struct txc_str text = txc_render_jstr(out, "output");
 	const struct txc_json *exit_code = txc_json_get(out, "exit_code");
 	if (exit_code != NULL && exit_code->kind == TXC_JSON_INT)

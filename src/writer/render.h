@@ -100,12 +100,14 @@ struct txc_str txc_render_jstr(const struct txc_json *o, const char *key);
 
 struct txc_render_result {
 	struct txc_buf body;      /* cleaned text, no trailing newline; cut to max_output_lines */
-	const char *lang;         /* "text" or "json" */
+	const char *lang;         /* "text", "json" or "diff" (a patch's result) */
 	const char *status;       /* "ok", "error" or "denied" */
 	struct txc_str exit_code; /* an integer exit code's digits, or null */
 	size_t lines;             /* lines before any cut */
 	size_t cut;               /* lines cut (--detail normal, --max-output-lines) */
-	char exit_digits[21];     /* exit_code's bytes live here */
+	bool truncated;           /* the tool itself sent only part: a read of file_lines lines */
+	size_t file_lines;
+	char exit_digits[21]; /* exit_code's bytes live here */
 };
 void txc_render_result_init(struct txc_render_result *r, const struct txc_block *res, const struct txc_write_opts *o);
 void txc_render_result_release(struct txc_render_result *r);

@@ -434,7 +434,7 @@ static void assistant_head(struct ctx *c, const struct txc_message *m)
 static bool thinking_shown(const struct ctx *c, const struct txc_block *blk)
 {
 	if (blk->redacted) /* Anthropic's, byte for byte; no text to show otherwise */
-		return c->opt->reasoning == TXC_REASONING_KEEP;
+		return c->opt->reasoning == TXC_REASONING_KEEP || c->opt->reasoning == TXC_REASONING_AUTO;
 	if (c->opt->reasoning == TXC_REASONING_DROP || (blk->text.len == 0 && blk->signature.len == 0))
 		return false;
 	return c->opt->reasoning != TXC_REASONING_TEXT || blk->text.len > 0;
@@ -452,7 +452,10 @@ static bool emit_thinking(struct ctx *c, const struct txc_block *blk)
 		txc_buf_addch(b, '}');
 		return true;
 	}
-	if (c->opt->reasoning == TXC_REASONING_TEXT) {
+	/* auto: only what Anthropic signed can go back to the API as thinking; the rest is text, which
+	 * a resumed model reads and the first request is not refused for */
+	if (c->opt->reasoning == TXC_REASONING_TEXT ||
+	    (c->opt->reasoning == TXC_REASONING_AUTO && !blk->signature.len)) {
 		struct txc_buf t = TXC_BUF_INIT;
 		txc_buf_addstr(&t, "Reasoning:\n\n");
 		txc_buf_add(&t, blk->text.ptr, blk->text.len);

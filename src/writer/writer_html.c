@@ -602,9 +602,12 @@ static void tool_result(struct page *pg, const struct txc_block *blk)
 	txc_buf_addf(b, "<details class=\"result status-%s\"><summary>%s", r.status, r.status);
 	if (r.exit_code.ptr != NULL)
 		txc_buf_addf(b, " · exit %.*s", (int)r.exit_code.len, r.exit_code.ptr);
-	txc_buf_addf(b, " · %zu line%s</summary>\n", r.lines, r.lines == 1 ? "" : "s");
+	if (r.truncated) /* the file's length, not what the tool sent of it */
+		txc_buf_addf(b, " · %zu line%s, truncated</summary>\n", r.file_lines, r.file_lines == 1 ? "" : "s");
+	else
+		txc_buf_addf(b, " · %zu line%s</summary>\n", r.lines, r.lines == 1 ? "" : "s");
 	if (r.body.len)
-		pre(b, strcmp(r.lang, "json") == 0 ? "json" : "", (struct txc_str){r.body.buf, r.body.len});
+		pre(b, strcmp(r.lang, "text") != 0 ? r.lang : "", (struct txc_str){r.body.buf, r.body.len});
 	else
 		txc_buf_addstr(b, "<p class=\"note\">(no output)</p>\n");
 	if (r.cut)

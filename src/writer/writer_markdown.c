@@ -248,7 +248,10 @@ static void tool_result(struct md *m, const struct txc_block *blk, int64_t numbe
 	txc_buf_addstr(b, r.status);
 	if (r.exit_code.ptr != NULL)
 		txc_buf_addf(b, " · exit %.*s", (int)r.exit_code.len, r.exit_code.ptr);
-	txc_buf_addf(b, " · %zu line%s</summary>\n\n", r.lines, r.lines == 1 ? "" : "s");
+	if (r.truncated) /* the file's length, not what the tool sent of it */
+		txc_buf_addf(b, " · %zu line%s, truncated</summary>\n\n", r.file_lines, r.file_lines == 1 ? "" : "s");
+	else
+		txc_buf_addf(b, " · %zu line%s</summary>\n\n", r.lines, r.lines == 1 ? "" : "s");
 	if (r.body.len)
 		txc_md_fence(b, r.lang, r.body.buf, r.body.len);
 	else

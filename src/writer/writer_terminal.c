@@ -207,8 +207,16 @@ static void wrap_text(struct term *T, const char *p, size_t len, size_t indent)
 	txc_buf_release(&line);
 }
 
-/* a result's line: prefixed, broken hard at the width (output keeps its spacing) */
-static void result_line(struct term *T, const char *p, size_t len)
+/* a diff's line coloured as git colours it (headers bold, hunks cyan, - red, + green); NULL: plain */
+static const char *diff_color(const char *p, size_t len)
+{
+	if (len >= 3 && (memcmp(p, "---", 3) == 0 || memcmp(p, "+++", 3) == 0))
+		return "1";
+	return len == 0 ? NULL : *p == '@' ? "36" : *p == '-' ? "31" : *p == '+' ? "32" : NULL;
+}
+
+/* a result's line: prefixed, broken hard at the width (output keeps its spacing); color: its SGR or NULL */
+static void result_line(struct term *T, const char *p, size_t len, const char *color)
 {
 	struct txc_buf line = TXC_BUF_INIT;
 	expand_tabs(&line, p, len);
@@ -218,34 +226,42 @@ static void result_line(struct term *T, const char *p, size_t len)
 	txc_buf_addstr(T->b, "│");
 	sgr_end(T);
 	txc_buf_addch(T->b, ' ');
+	if (color)
+		sgr(T, color);
 	while (i < line.len) {
 		char u[16];
 		size_t ol, cw;
 		size_t n = unit(line.buf, line.len, i, u, &ol, &cw);
 		if (col + cw > T->width && col > start) {
+			if (color)
+				sgr_end(T);
 			txc_buf_addch(T->b, '\n');
 			spaces(T->b, RESULT_INDENT);
 			sgr(T, "2");
 			txc_buf_addstr(T->b, "│");
 			sgr_end(T);
 			txc_buf_addch(T->b, ' ');
+			if (color)
+				sgr(T, color);
 			col = start;
 		}
 		txc_buf_add(T->b, u, ol);
 		col += cw;
 		i += n;
 	}
+	if (color)
+		sgr_end(T);
 	txc_buf_addch(T->b, '\n');
 	txc_buf_release(&line);
 }
 
-static void result_body(struct term *T, const char *p, size_t len)
+static void result_body(struct term *T, const char *p, size_t len, bool diff)
 {
 	const char *end = p + len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		result_line(T, p, (size_t)(le - p));
+		result_line(T, p, (size_t)(le - p), diff ? diff_color(p, (size_t)(le - p)) : NULL);
 		p = nl ? nl + 1 : end;
 	}
 }
@@ -279,11 +295,29 @@ static void patch_files(struct txc_buf *s, struct txc_str patch)
 	}
 }
 
-/* what follows the tool's name on its header line, as plain text (escaped when shown) */
-static void call_subject(struct txc_buf *s, const struct txc_block *c, const struct txc_tool_fields *f)
+static bool is_true(const struct txc_json *o, const char *key)
+{
+	const struct txc_json *v = txc_json_get(o, key);
+	return v != NULL && v->kind == TXC_JSON_TRUE;
+}
+
+/* "$ npm run dev  (background)": the command's first line ("…" when it has more) */
+static void bash_subject(struct txc_buf *s, struct txc_str command, bool background)
 {
 	size_t n;
 	bool more;
+	const char *p = first_line(command, &n, &more);
+	txc_buf_addstr(s, "$ ");
+	txc_buf_add(s, p, n);
+	if (more)
+		txc_buf_addstr(s, " …");
+	if (background)
+		txc_buf_addstr(s, "  (background)");
+}
+
+/* what follows the tool's name on its header line, as plain text (escaped when shown) */
+static void call_subject(struct txc_buf *s, const struct txc_block *c, const struct txc_tool_fields *f)
+{
 	switch (c->tool) {
 	case TXC_TOOL_READ:
 		txc_buf_add(s, f->file_path.ptr ? f->file_path.ptr : "", f->file_path.len);
@@ -292,14 +326,7 @@ static void call_subject(struct txc_buf *s, const struct txc_block *c, const str
 		else if (f->lines == TXC_LINES_FROM)
 			txc_buf_addf(s, " (from line %lld)", (long long)f->line_from);
 		break;
-	case TXC_TOOL_BASH: {
-		const char *p = first_line(f->command, &n, &more);
-		txc_buf_addstr(s, "$ ");
-		txc_buf_add(s, p, n);
-		if (more)
-			txc_buf_addstr(s, " …");
-		break;
-	}
+	case TXC_TOOL_BASH: bash_subject(s, f->command, f->background); break;
 	case TXC_TOOL_WRITE:
 		txc_buf_add(s, f->file_path.ptr ? f->file_path.ptr : "", f->file_path.len);
 		txc_buf_addf(s, " (%zu lines)", txc_text_count_lines(f->content.ptr, f->content.len));
@@ -311,6 +338,9 @@ static void call_subject(struct txc_buf *s, const struct txc_block *c, const str
 			txc_buf_add(s, f->path.ptr, f->path.len);
 		else if (f->patch.ptr != NULL)
 			patch_files(s, f->patch);
+		else if (f->command.ptr != NULL && txc_str_eq(c->name, "Bash")) /* a Bash call with more arguments */
+			bash_subject(s, f->command,
+				     is_true(c->input, "run_in_background") || is_true(c->input, "background"));
 		else if (!(c->input->kind == TXC_JSON_OBJECT && c->input->n == 0))
 			txc_json_emit(s, c->input, 0);
 		break;
@@ -399,8 +429,15 @@ static void call_input(struct term *T, const struct txc_block *c, const struct t
 	txc_buf_release(&clean);
 }
 
+static void dim_wrapped(struct term *T, const char *p, size_t len, size_t indent);
+
+/* a note, dim; one too wide for the terminal is broken between words, as prose is */
 static void dim_line(struct term *T, size_t indent, const char *text)
 {
+	if (indent + cols_of(text, strlen(text)) > T->width) {
+		dim_wrapped(T, text, strlen(text), indent);
+		return;
+	}
 	spaces(T->b, indent);
 	sgr(T, "2");
 	txc_buf_addstr(T->b, text);
@@ -424,9 +461,14 @@ static void tool_result(struct term *T, const struct txc_block *res)
 		txc_buf_addch(T->b, '\n');
 	}
 	if (r.body.len)
-		result_body(T, r.body.buf, r.body.len);
+		result_body(T, r.body.buf, r.body.len, strcmp(r.lang, "diff") == 0);
 	else
 		dim_line(T, RESULT_INDENT, "│ (no output)");
+	if (r.truncated) {
+		char all[64];
+		snprintf(all, sizeof(all), "… %zu line%s, truncated", r.file_lines, r.file_lines == 1 ? "" : "s");
+		dim_line(T, RESULT_INDENT, all);
+	}
 	if (r.cut) {
 		char more[128];
 		snprintf(more, sizeof(more), "… %zu more line%s (--max-output-lines %ld; --detail full shows all)",
@@ -494,7 +536,8 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 		fmt_time(when, me->started_at, T->o->utc);
 		txc_buf_addf(&line, "%sstarted %s", line.len ? SEP : "", when);
 	}
-	txc_buf_addf(&line, SEP "%zu messages" SEP "%zu tool calls", n->messages, n->tool_calls);
+	txc_buf_addf(&line, SEP "%zu message%s" SEP "%zu tool call%s", n->messages, n->messages == 1 ? "" : "s",
+		     n->tool_calls, n->tool_calls == 1 ? "" : "s");
 	struct txc_buf c = TXC_BUF_INIT;
 	crlf(&c, line.buf, line.len);
 	dim_wrapped(T, c.buf, c.len, 0);
@@ -539,6 +582,14 @@ static void on_message_start(void *ctx, const struct txc_message *m, enum txc_re
 	sgr(T, colors[who]);
 	txc_buf_add(T->b, head, (size_t)hn);
 	sgr_end(T);
+	if ((size_t)hn + cols_of(tail, (size_t)tn) > T->width + 1) { /* a narrow terminal: the time under it */
+		txc_buf_addch(T->b, '\n');
+		tail[tn - 1] = '\0';
+		dim_line(T, INDENT, tail + strlen(" · "));
+		return;
+	}
+	if ((size_t)hn + cols_of(tail, (size_t)tn) > T->width) /* no room for the rule, nor the space before it */
+		tn--;
 	sgr(T, "2");
 	txc_buf_add(T->b, tail, (size_t)tn);
 	size_t used = (size_t)hn + cols_of(tail, (size_t)tn);
@@ -742,7 +793,7 @@ static void on_child(void *ctx, const struct txc_child *c)
 		return;
 	}
 	char tail[48];
-	snprintf(tail, sizeof(tail), SEP "%zu messages", c->t->n_messages);
+	snprintf(tail, sizeof(tail), SEP "%zu message%s", c->t->n_messages, c->t->n_messages == 1 ? "" : "s");
 	child_line(T, c, SEP, tail);
 	/* rendered narrower on its own, then indented: every byte in it already went through unit() */
 	struct txc_buf sub = TXC_BUF_INIT;

@@ -257,8 +257,9 @@ INSERT INTO messages VALUES (5, 'rs', 'user', 'last', 1700000005.0, NULL, NULL);
 INSERT INTO messages VALUES (6, 'rs', 'assistant', 'done', 1700000006.0, NULL, NULL);
 SQL
 "$mkdb" rs.db rs.sql || exit 1
-for mode in drop text keep; do
-	expect_rc 0 "reasoning-only turns, --reasoning $mode" "$txc" convert rs --to claude --reasoning $mode --db rs.db
+for mode in drop text keep auto default; do
+	m="--reasoning $mode"; [ $mode = default ] && m=
+	expect_rc 0 "reasoning-only turns, --reasoning $mode" "$txc" convert rs --to claude $m --db rs.db
 	mv out.txt rs-$mode.jsonl
 	python3 - rs-$mode.jsonl $mode > py.txt 2>&1 <<'PY' && ok "--reasoning $mode: no empty turn, one chain, usage whole" || bad "--reasoning $mode: $(cat py.txt)"
 import json, sys
@@ -271,8 +272,15 @@ for r in asst:
     assert c and all(b.get("type") != "text" or b["text"].strip() for b in c), "empty content: %r" % c
 # drop: both reasoning-only turns go; text: the one with text becomes text, the withheld one goes;
 # keep: both stay (a thinking block, and the signed one with its signature)
-want = {"drop": 1, "text": 2, "keep": 3}[mode]
+# auto (the default): the signed one stays thinking, the unsigned one is text, so that the API takes
+# the first request of a resumed session (it refuses a thinking block without a signature)
+want = {"drop": 1, "text": 2, "keep": 3, "auto": 3, "default": 3}[mode]
 assert len(asst) == want, "%d assistant records, want %d" % (len(asst), want)
+blocks = [b for r in asst for b in r["message"]["content"]]
+if mode in ("auto", "default"):
+    assert all("signature" in b for b in blocks if b["type"] == "thinking"), "unsigned thinking: %r" % blocks
+    assert any(b["type"] == "thinking" and b["signature"] == "EqQBCkYIBxgCKkD+withheld==" for b in blocks), blocks
+    assert any(b["type"] == "text" and b["text"] == "Reasoning:\n\nonly thinking here" for b in blocks), blocks
 prev = None
 for r in msgs:
     assert r["parentUuid"] == prev, "record %s does not follow %s" % (r["uuid"], prev)

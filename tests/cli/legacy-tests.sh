@@ -35,7 +35,7 @@ done
 hasnt store_only_1 out.txt "list --legacy: not the store"
 hasnt request_dump out.txt "list --legacy: no request dump"
 has "Weather in Lisbon" out.txt "list --legacy: the title from sessions.json"
-has "skipped 1 malformed lines of .*20250303_120000_cccc33.jsonl" err.txt "a truncated last line is a warning"
+has "skipped 1 malformed line of .*20250303_120000_cccc33.jsonl" err.txt "a truncated last line is a warning"
 run 0 "list --all-sources" "$txc" list --all-sources --home "$home"
 has "^store_only_1 " out.txt "--all-sources: the store's sessions"
 has "^20250302_090000_bbbb22 " out.txt "--all-sources: the legacy sessions"

@@ -51,13 +51,13 @@ expect_rc 1 "malformed line" "$txc" list --input bad.jsonl; grep -q 'bad.jsonl:2
 expect_rc 0 "skip-bad" "$txc" list --input bad.jsonl --skip-bad --archived; grep -q 'skipped 1 malformed line' err.txt && ok || bad "skip reported"
 [ "$(grep -c '^[0-9a-f]' out.txt)" = 3 ] && ok || bad "skip-bad lost good sessions"
 # the reader reports the skipped lines as a fact; the CLI words the warning, escaped on a terminal
-grep -q '^txc: warning: skipped 1 malformed lines of bad.jsonl$' err.txt && ok || bad "skip warning: $(cat err.txt)"
+grep -q '^txc: warning: skipped 1 malformed line of bad.jsonl$' err.txt && ok || bad "skip warning: $(cat err.txt)"
 if command -v script > /dev/null; then
 	esc=$(printf '\033')
 	cp bad.jsonl "bad${esc}[31m.jsonl"
 	script -q -c "$txc list --input 'bad${esc}[31m.jsonl' --skip-bad --color never" /dev/null > tty.txt 2>&1
 	grep -q "${esc}\[31m" tty.txt && bad "a file name's escape reached the terminal in a warning" || ok
-	grep -q 'skipped 1 malformed lines of bad\\x1b\[31m.jsonl' tty.txt && ok || bad "escaped warning: $(cat tty.txt)"
+	grep -q 'skipped 1 malformed line of bad\\x1b\[31m.jsonl' tty.txt && ok || bad "escaped warning: $(cat tty.txt)"
 fi
 expect_rc 3 "missing input" "$txc" list --input nope.jsonl
 expect_rc 2 "two sources" "$txc" list --input demo.jsonl --db demo.db
@@ -358,7 +358,7 @@ expect_rc 1 "a broken first line" "$txc" list --input badfirst.txt
 one_line_err "a broken first line"
 grep -q 'line 1 is not a session; fix it or pass --skip-bad' err.txt && ok || bad "broken first line: $(cat err.txt)"
 expect_rc 0 "a broken first line, --skip-bad" "$txc" list --input badfirst.txt --skip-bad --json --archived
-[ "$(grep -c '"id"' out.txt)" = "$(wc -l < demo.jsonl)" ] && grep -q 'skipped 1 malformed lines' err.txt && ok || bad "--skip-bad line 1: $(cat err.txt)"
+[ "$(grep -c '"id"' out.txt)" = "$(wc -l < demo.jsonl)" ] && grep -q 'skipped 1 malformed line' err.txt && ok || bad "--skip-bad line 1: $(cat err.txt)"
 
 # an error quoting a name with a line break is still one line on a pipe (a log reads it as two messages)
 expect_rc 3 "a file name with a line break" "$txc" list --input "$(printf 'no\nsuch\rfile')"

@@ -214,7 +214,8 @@ done
 # the body as view/convert --lineage writes it afterwards, from the first message to the end
 "$txc" view live-follow --db ho.db --lineage --utc > ho.view.whole && grep -q '^══ Segment 1 of 2.*live-follow.*started' ho.view.whole &&
 	ok "view --lineage (not followed): the chain, headed by segment" || bad "view --lineage: $(head -n 8 ho.view.whole)"
-body() { sed -n '/^\(#1 User\|### \)/,$p' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
+# (the view's closing "— session ended (reason) —" is no part of the document)
+body() { sed -n '/^\(#1 User\|### \)/,$p' "$1" | sed '/^— session ended/d' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
 [ "$(body ho.view.txt)" = "$(body ho.view.whole)" ] && grep -A1 '^══ Segment 2 of 2.*live-follow-2' ho.view.txt | grep -q 'after compression at ' &&
 	ok "view -f --lineage: from the first message, what view --lineage writes" || bad "view -f --lineage body: $(body ho.view.txt | head -n 8)"
 "$txc" convert live-follow --to markdown --db ho.db --lineage --utc > ho.md.whole
@@ -258,6 +259,8 @@ INSERT INTO messages (session_id, role, content, timestamp) VALUES ('quit', 'use
 for s in dp_kid five_3_br quit; do # ended: agent_close (11 bytes, as 'compression'), cli_close, none
 	expect_rc 0 "-f --lineage on $s (ended, not compressed)" timeout 20 "$txc" view $s --db fo.db -f --lineage --utc
 	"$txc" view $s --db fo.db --utc > whole.txt && echo >> whole.txt
+	tail -n 1 out.txt | grep -q '^— session ended\( (.*)\)\{0,1\} —$' && ok "-f --lineage $s: ends saying why" || bad "-f --lineage $s: $(tail -n 1 out.txt)"
+	sed -i '/^— session ended/d' out.txt
 	cmp -s out.txt whole.txt && [ ! -s err.txt ] && ok "-f --lineage $s: the session, then the end" || bad "-f --lineage $s: $(cat err.txt; diff out.txt whole.txt | head -5)"
 done
 expect_rc 0 "convert -f --lineage on dp_kid" timeout 20 "$txc" convert dp_kid --to markdown --db fo.db -f --lineage --utc

@@ -562,13 +562,13 @@ static void test_terminal_odd(void **state)
 	/* full: the reasoning dimmed (without colour: as it is), its trailing newline dropped */
 	has(s, "  \xe2\x96\xbe reasoning\n    hmm\n    more\n");
 	/* a Bash call without a command; one of two lines: the first, then the whole under it */
-	has(s, "  \xe2\x97\x8f Bash $ \n    (no result recorded)\n");
+	has(s, "  \xe2\x97\x8f Bash $ \n    (no result\n    recorded)\n"); /* a note broken between words */
 	has(s, "  \xe2\x97\x8f Bash $ make \xe2\x80\xa6\n    make\n    make install\n");
 	/* exit 2 without is_error: failed */
 	has(s, "    \xe2\x9c\x97 failed \xc2\xb7 exit 2\n");
 	/* cut to the width */
 	has(s, "  \xe2\x97\x8f Read  (from lin\xe2\x80\xa6\n    \xe2\x9c\x97 error\n");
-	has(s, "  \xe2\x97\x8f Write  (0 lines)\n    (no result recorded)\n");
+	has(s, "  \xe2\x97\x8f Write  (0 lines)\n    (no result\n    recorded)\n");
 	has(s, "  \xe2\x97\x8f Edit +1 \xe2\x88\x92"
 	       "1\n    -a\n    +b\n");
 	has(s, "  \xe2\x97\x8f patch x.c\n    +y\n");
@@ -598,7 +598,7 @@ static void test_terminal_odd(void **state)
 	x.t.n_children = 0;
 	s = write_with("terminal", &x.t, &o);
 	assert_string_equal(s + strlen(s) - 2, "\n\n");
-	has(s, "  \xe2\x96\xb8 reasoning (2 lines; --detail full shows it)\n");
+	has(s, "  \xe2\x96\xb8 reasoning (2\n  lines; --detail\n  full shows it)\n"); /* at 20 columns: between words */
 	free(s);
 }
 
@@ -1004,7 +1004,7 @@ static void test_terminal_images(void **state)
 		assert_memory_equal(s, "session\nstarted 1970-01-02 00:00:00 UTC\n", 39);
 		has(s, cases[i].want);
 		assert_string_equal(strstr(s, "\xe2\x94\x80\n  \xe2\x96\xb8 reasoning"),
-				    "\xe2\x94\x80\n  \xe2\x96\xb8 reasoning (0 lines; --detail full shows it)\n");
+				    "\xe2\x94\x80\n  \xe2\x96\xb8 reasoning (0 lines; --detail full\n  shows it)\n");
 		free(s);
 		txc_buf_release(&data);
 	}
