@@ -55,7 +55,7 @@ dym 2 "--to pdf: nothing near" "txc: error: unknown format 'pdf' (claude, hermes
 	"$txc" convert m1 --db m.db --to pdf
 dym 2 "--detail ful" "txc: error: --detail takes normal, full, brief or prompts, not 'ful'; did you mean 'full'? (see 'txc view --help')" \
 	"$txc" view m1 --db m.db --detail ful
-dym 2 "--from claud" "txc: error: --from takes hermes or claude, not 'claud'; did you mean 'claude'? (see 'txc list --help')" \
+dym 2 "--from claud" "txc: error: --from takes hermes, claude or codex, not 'claud'; did you mean 'claude'? (see 'txc list --help')" \
 	"$txc" list --from claud
 
 # ---- -n is --limit ----
