@@ -436,14 +436,27 @@ static bool result_has_image(const struct txc_transcript *t, size_t mi, struct t
 
 static void map_tool(const struct ctx *c, const struct txc_block *blk, size_t mi, struct mapped *m)
 {
-	static const char *const bash_keys[] = {"command", "description", NULL};
+	static const char *const bash_keys[] = {"command", "description", "workdir", NULL};
 	static const char *const read_keys[] = {"file_path", NULL};
-	const struct txc_json *cmd = arg(blk, "command"), *path = arg(blk, "file_path");
-	if (blk->tool == TXC_TOOL_BASH && only_keys(blk->input, bash_keys) && cmd->kind == TXC_JSON_STRING) {
+	const struct txc_json *cmd = arg(blk, "command"), *path = arg(blk, "file_path"), *dir = arg(blk, "workdir");
+	if (blk->tool == TXC_TOOL_BASH && only_keys(blk->input, bash_keys) && cmd->kind == TXC_JSON_STRING &&
+	    (dir == NULL || dir->kind == TXC_JSON_STRING)) {
 		m->name = "exec_command"; /* the description is a label for people; Codex's call has none */
 		txc_buf_addstr(&m->args, "{\"cmd\":");
 		txc_json_emit_str(&m->args, cmd->s.ptr, cmd->s.len);
+		if (dir != NULL) {
+			txc_buf_addstr(&m->args, ",\"workdir\":");
+			txc_json_emit_str(&m->args, dir->s.ptr, dir->s.len);
+		}
 		txc_buf_addch(&m->args, '}');
+		return;
+	}
+	const struct txc_json *mode = arg(blk, "mode"), *patch = arg(blk, "patch");
+	if (txc_str_eq(blk->source_name, "patch") && mode != NULL && txc_str_eq(mode->s, "patch") && patch != NULL &&
+	    patch->kind == TXC_JSON_STRING && patch->s.len >= 15 && memcmp(patch->s.ptr, "*** Begin Patch", 15) == 0) {
+		m->name = "apply_patch"; /* Hermes's patch tool in patch mode takes apply_patch's own format */
+		m->custom = true;
+		txc_buf_add(&m->args, patch->s.ptr, patch->s.len);
 		return;
 	}
 	if (blk->tool == TXC_TOOL_READ && only_keys(blk->input, read_keys) && path->kind == TXC_JSON_STRING &&
