@@ -136,8 +136,9 @@ static void flush_message(struct ctx *c)
 		return;
 	if (c->parts.len > 0) {
 		begin_line(c, c->time, "response_item");
-		txc_buf_addstr(&c->out->buf, c->role == TXC_ROLE_USER ? "{\"type\":\"message\",\"role\":\"user\",\"content\":["
-								      : "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[");
+		txc_buf_addstr(&c->out->buf, c->role == TXC_ROLE_USER
+						     ? "{\"type\":\"message\",\"role\":\"user\",\"content\":["
+						     : "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[");
 		txc_buf_add(&c->out->buf, c->parts.buf, c->parts.len);
 		txc_buf_addstr(&c->out->buf, "]}");
 		end_line(c);
@@ -198,8 +199,8 @@ static bool image_part(struct txc_buf *b, struct txc_str media_type, struct txc_
 	if (why != NULL) {
 		txc_buf_addstr(note, "[image: ");
 		txc_buf_add(note, media_type.ptr, media_type.len > 60 ? 60 : media_type.len);
-		txc_buf_addf(note, "%s, %zu bytes of base64 not carried over: %s]", media_type.len ? "" : "no media type",
-			     data.len, why);
+		txc_buf_addf(note, "%s, %zu bytes of base64 not carried over: %s]",
+			     media_type.len ? "" : "no media type", data.len, why);
 		return false;
 	}
 	/* the type the bytes show: Codex re-encodes an image whose label does not match */
@@ -287,7 +288,8 @@ static void track_call(struct ctx *c, struct txc_str provider_id, const char *id
 	size_t k = c->n_calls++;
 	c->calls[k] = (struct call){id, custom, false, 0};
 	/* the key's bytes live in the model, which outlives the writer */
-	struct txc_strmap_entry *e = txc_strmap_put(&c->pending, provider_id.ptr ? provider_id.ptr : "", provider_id.len, NULL);
+	struct txc_strmap_entry *e =
+		txc_strmap_put(&c->pending, provider_id.ptr ? provider_id.ptr : "", provider_id.len, NULL);
 	if (e->num == 0)
 		e->num = k + 1;
 	else
@@ -322,9 +324,9 @@ static void close_open_calls(struct ctx *c, double time)
 /* ---- tools: Codex's own where the call means the same, else a function call with its arguments ---- */
 
 struct mapped {
-	const char *name;     /* NULL: the model's name, made safe */
-	struct txc_buf args;  /* function_call arguments (JSON text) or custom_tool_call input */
-	bool custom;          /* apply_patch */
+	const char *name;    /* NULL: the model's name, made safe */
+	struct txc_buf args; /* function_call arguments (JSON text) or custom_tool_call input */
+	bool custom;         /* apply_patch */
 };
 
 static const struct txc_json *arg(const struct txc_block *blk, const char *key)
@@ -522,7 +524,8 @@ static bool output_parts(struct txc_buf *b, const struct txc_json *out)
 	for (size_t i = 0; i < out->n; i++) {
 		const struct txc_json *it = out->items[i], *src = txc_json_get(it, "source");
 		const char *type = txc_json_cstr(txc_json_get(it, "type"));
-		const struct txc_json *mt = src ? txc_json_get(src, "media_type") : NULL, *data = src ? txc_json_get(src, "data") : NULL;
+		const struct txc_json *mt = src ? txc_json_get(src, "media_type") : NULL,
+				      *data = src ? txc_json_get(src, "data") : NULL;
 		struct txc_buf note = TXC_BUF_INIT;
 		if (i > 0)
 			txc_buf_addch(b, ',');
@@ -587,9 +590,9 @@ static void emit_result(struct ctx *c, const struct txc_block *blk, double time)
 	const struct txc_json *out = txc_block_output(blk, c->scratch);
 	struct txc_buf t = TXC_BUF_INIT;
 	if (k == NULL) { /* no call to bind it to: Codex would drop it, so it is said in the user's turn */
-		txc_buf_addf(&t, "[tool result%s%.*s%s, id %.*s, without a matching call]\n", blk->name.len ? " from " : "",
-			     (int)blk->name.len, blk->name.ptr ? blk->name.ptr : "", blk->is_error ? " (error)" : "",
-			     (int)blk->id.len, blk->id.ptr ? blk->id.ptr : "");
+		txc_buf_addf(&t, "[tool result%s%.*s%s, id %.*s, without a matching call]\n",
+			     blk->name.len ? " from " : "", (int)blk->name.len, blk->name.ptr ? blk->name.ptr : "",
+			     blk->is_error ? " (error)" : "", (int)blk->id.len, blk->id.ptr ? blk->id.ptr : "");
 		output_text(&t, blk, out);
 		begin_message(c, TXC_ROLE_USER, time);
 		add_text_part(c, t.buf, t.len);
@@ -678,15 +681,9 @@ static void write_message(struct ctx *c, size_t mi)
 			begin_message(c, m->role, m->time);
 			add_image(c, blk);
 			break;
-		case TXC_BLOCK_THINKING:
-			emit_reasoning(c, m, blk);
-			break;
-		case TXC_BLOCK_TOOL_USE:
-			emit_call(c, blk, mi, i);
-			break;
-		case TXC_BLOCK_TOOL_RESULT:
-			emit_result(c, blk, m->time);
-			break;
+		case TXC_BLOCK_THINKING: emit_reasoning(c, m, blk); break;
+		case TXC_BLOCK_TOOL_USE: emit_call(c, blk, mi, i); break;
+		case TXC_BLOCK_TOOL_RESULT: emit_result(c, blk, m->time); break;
 		}
 	}
 	flush_message(c);
@@ -754,10 +751,12 @@ static void summary_text(struct ctx *c, size_t i, struct txc_buf *t)
 		k++;
 	if (c->bound[i] == BOUND_SEGMENT && k > 0) {
 		const struct txc_segment *prev = &tr->segments[k - 1];
-		txc_buf_addf(t, "[This conversation continues session %.*s, which ended with %.*s; no summary was recorded.]",
-			     (int)prev->id.len, prev->id.ptr ? prev->id.ptr : "",
-			     (int)(prev->end_reason.ptr ? prev->end_reason.len : 7),
-			     prev->end_reason.ptr ? prev->end_reason.ptr : "unknown");
+		txc_buf_addf(
+			t,
+			"[This conversation continues session %.*s, which ended with %.*s; no summary was recorded.]",
+			(int)prev->id.len, prev->id.ptr ? prev->id.ptr : "",
+			(int)(prev->end_reason.ptr ? prev->end_reason.len : 7),
+			prev->end_reason.ptr ? prev->end_reason.ptr : "unknown");
 		return;
 	}
 	txc_buf_addstr(t, "[The messages above were archived by compaction; no summary was recorded.]");
