@@ -27,12 +27,12 @@ for f in $(grep -l 'sqlite3.h' -r src/reader | grep -v '^src/reader/hermes_db');
 for f in $(grep -l 'model_hermes.h' src/model/model.c src/writer/*.c | grep -v 'writer_hermes.c'); do fail "the generic model or a writer other than hermes knows Hermes's rows: $f"; done
 
 # Harnesses are named by the registry alone (src/reader/harness.c and the locators
-# src/reader/*_locate.c, whose .name fields give the words): nowhere else in the reader or the
+# src/reader/*_locate.c, src/reader/HARNESS/locate.c, whose .name fields give the words): nowhere else in the reader or the
 # CLI is a harness word a string literal of its own ("claude", or a prefix "claude:"), so that
 # --from, list WORD, WORD:ID, help and completions all come from the registry.
 checks=$((checks + 1))
-for w in $(sed -n 's/^[[:space:]]*\.name = "\([a-z0-9-]*\)",$/\1/p' src/reader/*_locate.c); do
-	report "a harness named outside the registry: " "$(grep -nE "\"$w:?\"" -r src/cli src/reader | grep -vE '^src/reader/(harness|[a-z0-9]+_locate)\.c:')"
+for w in $(sed -n 's/^[[:space:]]*\.name = "\([a-z0-9-]*\)",$/\1/p' src/reader/*_locate.c src/reader/*/locate.c); do
+	report "a harness named outside the registry: " "$(grep -nE "\"$w:?\"" -r src/cli src/reader | grep -vE '^src/reader/(harness|[a-z0-9]+_locate|[a-z0-9]+/locate)\.c:')"
 done
 
 # The façade (store.c, source.h) reads no harness's rows: Hermes's are its backends' business

@@ -36,8 +36,11 @@ enum txc_warn {
 	TXC_W_LEGACY_SKIPPED,    /* where: a legacy folder; n: session files not read (symbolic links, not regular) */
 	TXC_W_LEGACY_UNREADABLE, /* where: why a legacy file cannot be read (left out); n: 1 */
 	TXC_W_CUT_LINE,          /* where: a Claude Code file whose last line is unfinished (left out) */
-	TXC_W_OTHER_BRANCH, /* where: a Claude Code file; n: message records off the branch it resumes (left out) */
-	TXC_W_KEPT_CHANGED, /* where: a file of an archive that someone changed (kept, though txc would remove it) */
+	TXC_W_OTHER_BRANCH,  /* where: a Claude Code file; n: message records off the branch it resumes (left out) */
+	TXC_W_KEPT_CHANGED,  /* where: a file of an archive that someone changed (kept, though txc would remove it) */
+	TXC_W_CODEX_CUT,     /* where: a Codex rollout whose last line is unfinished (left out) */
+	TXC_W_CODEX_NO_META, /* where: a Codex rollout without a session_meta record (read as it is) */
+	TXC_W_CODEX_UNBOUND, /* where: a Codex rollout; n: tool outputs without an earlier call of their call_id */
 	TXC_W_MANIFEST_REPLACED /* where: an archive's manifest; n: its first line not txc's (replaced: --force) */
 };
 

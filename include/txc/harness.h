@@ -6,7 +6,7 @@
  * SESSION's WORD: prefix, help, completions, the store options each takes
  * and the files no output may replace all come from it, never from a name
  * the CLI spells.  Each harness is one locator file beside its readers
- * (hermes_locate.c, claude_locate.c) holding one struct txc_harness: where
+ * (hermes_locate.c, claude_locate.c, codex/locate.c) holding one struct txc_harness: where
  * its sessions live by default and which variable moves them, the files it
  * reads (guarded), its own data that no run may write whatever it reads, and
  * the backend that opens a location.  The registry knows paths, not
@@ -87,5 +87,15 @@ int txc_store_open_kind(struct txc_store **out, const char *harness, const char 
  */
 bool txc_hermes_profile_ok(const char *name);
 char **txc_hermes_profiles(const char *home, size_t *n);
+
+/*
+ * Codex CLI's folders (src/reader/codex/locate.c): its home ($CODEX_HOME, else ~/.codex), the
+ * sessions folder it reads rollouts from (<home>/sessions, searched recursively for
+ * rollout-*.jsonl) and its archived ones (<home>/archived_sessions); malloc'd, NULL with d set
+ * when neither CODEX_HOME nor HOME is set.
+ */
+char *txc_codex_home(struct txc_diag *d);
+char *txc_codex_sessions_dir(struct txc_diag *d);
+char *txc_codex_archived_dir(struct txc_diag *d);
 
 #endif

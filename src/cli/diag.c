@@ -209,6 +209,16 @@ void cli_warning(void *ctx, enum txc_warn w, const char *where, size_t n)
 			"left out",
 			n, n == 1 ? "" : "s", where);
 		break;
+	case TXC_W_CODEX_CUT:
+		cli_warn("the last line of %s is unfinished (Codex still writing?); left out", where);
+		break;
+	case TXC_W_CODEX_NO_META:
+		cli_warn("%s has no session_meta record (not a whole Codex rollout?); read as it is", where);
+		break;
+	case TXC_W_CODEX_UNBOUND:
+		cli_warn("%zu tool output%s of %s answer%s no earlier call; kept as results of unknown calls", n,
+			 n == 1 ? "" : "s", where, n == 1 ? "s" : "");
+		break;
 	case TXC_W_KEPT_CHANGED:
 		cli_warn("kept '%s': it changed since txc wrote it (it is no longer in the manifest)", where);
 		break;

@@ -4,7 +4,7 @@
 #include "txc/harness.h"
 
 /* Every harness, the default first: adding one is one word here (and its files in CMakeLists.txt). */
-#define TXC_HARNESSES(X) X(hermes) X(claude)
+#define TXC_HARNESSES(X) X(hermes) X(claude) X(codex)
 
 #define TXC_HARNESS_DECL(n) extern const struct txc_harness txc_harness_##n;
 #define TXC_HARNESS_REF(n)  &txc_harness_##n,

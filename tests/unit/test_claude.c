@@ -565,22 +565,23 @@ static void keep_guard(void *ctx, const char *path, enum txc_guard_kind kind)
 	txc_buf_addf(b, "%d %s\n", (int)kind, path);
 }
 
-/* the registry: Hermes the default, then Claude Code; its locator, guard and opener */
+/* the registry: Hermes the default, then Claude Code, then Codex CLI; Claude's locator, guard and opener */
 static void test_harness_registry(void **state)
 {
 	(void)state;
 	size_t n;
 	const struct txc_harness *const *all = txc_harness_all(&n);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	assert_string_equal(all[0]->name, "hermes");
 	assert_ptr_equal(txc_harness_find("claude"), all[1]);
-	assert_null(txc_harness_find("codex"));
+	assert_ptr_equal(txc_harness_find("codex"), all[2]);
+	assert_null(txc_harness_find("nonesuch"));
 	assert_null(txc_harness_find(NULL));
 	struct txc_store *s = (struct txc_store *)1;
 	struct txc_diag d = {0};
-	assert_int_equal(txc_store_open_kind(&s, "codex", "/nonexistent", &d), TXC_E_USAGE);
+	assert_int_equal(txc_store_open_kind(&s, "nonesuch", "/nonexistent", &d), TXC_E_USAGE);
 	assert_null(s);
-	assert_string_equal(d.msg, "no harness 'codex'");
+	assert_string_equal(d.msg, "no harness 'nonesuch'");
 	const struct txc_harness *c = all[1];
 	assert_int_equal(c->opts, 0);
 	char root[] = "/tmp/txc-claude-XXXXXX", p[512];

@@ -1,0 +1,143 @@
+#!/bin/sh
+# Codex CLI as a source (issue 29): `list codex`, `codex:ID`, `--from codex` over
+# tests/fixtures/codex-home (a real session recorded with Codex CLI 0.171.0 by codex-check's
+# make-session.sh, its base instructions trimmed; a hand-made rollout of every record kind; a
+# hostile one; an archived one): listing and filters, ids and prefixes, every writer, search,
+# view, ranges, --redact, artifacts, the guard over Codex's folders and the warnings.
+# CLAUDE_CHECK=PATH (claude-check.sh) also resumes the Claude conversions in real Claude Code.
+# usage: codex-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 jsoncheck=$3 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+export TZ=UTC
+unset HERMES_HOME CLAUDE_CONFIG_DIR
+CODEX_HOME=$src/fixtures/codex-home
+export CODEX_HOME
+A=7d3a0c5e-0000-4000-8000-0000000000a1 B=b2e4f6a8-0000-4000-8000-0000000000b2
+C=c3d5e7f9-0000-4000-8000-0000000000c3 R=01a234cd-6a60-7183-af75-8de5ddcc842e
+
+# --- listing ---
+expect_rc 0 "list codex" "$txc" list codex
+[ "$(grep -c . out.txt)" = 4 ] && grep -q "$A.*Parser drops the last token" out.txt &&
+	grep -q "$R.*What is in this folder? Use a shell command." out.txt && ! grep -q "$C" out.txt && ok ||
+	bad "list: $(cat out.txt)"
+grep -q "$A.*gpt-5.4" out.txt && ok "the model is the last turn_context's" || bad "list model: $(cat out.txt)"
+grep -q 'hostile: \\x1b\[31mred' out.txt && ! grep -q "$(printf '\033')" out.txt && ok "a title's escapes never raw" ||
+	bad "list: raw escapes"
+for w in "skipped 2 malformed lines" "is unfinished (Codex still writing?)" "has no session_meta record" \
+	"1 tool output of .* answers no earlier call"; do
+	[ "$(grep -c "$w" err.txt)" = 1 ] && ok "hostile rollout warned once: $w" || bad "warning '$w': $(cat err.txt)"
+done
+expect_rc 0 "list --from codex is list codex" "$txc" list --from codex
+grep -q "$A" out.txt && ok || bad "--from codex: $(cat out.txt)"
+expect_rc 0 "list codex --archived" "$txc" list codex --archived
+grep -q "$C.*An archived question" out.txt && ok || bad "--archived: $(cat out.txt)"
+expect_rc 0 "list codex --json" "$txc" list codex --json
+json_ok out.txt && ok || bad "list --json: not strict JSON"
+grep -q "\"id\":\"$A\".*\"git_branch\":\"fix/parser\".*\"path\":\"$CODEX_HOME/sessions/2026/05/01/rollout-" out.txt &&
+	ok || bad "list --json row: $(grep "$A" out.txt)"
+expect_rc 0 "--title" "$txc" list codex --title parser
+[ "$(grep -c . out.txt)" = 2 ] && grep -q "$A" out.txt && ok || bad "--title: $(cat out.txt)"
+expect_rc 0 "--cwd from session_meta" "$txc" list codex --cwd /repo/widget
+[ "$(grep -c . out.txt)" = 2 ] && grep -q "$A" out.txt && ok || bad "--cwd: $(cat out.txt)"
+expect_rc 0 "--since" "$txc" list codex --since 2026-12-01
+[ "$(grep -c . out.txt)" = 2 ] && grep -q "$R" out.txt && ok || bad "--since: $(cat out.txt)"
+expect_rc 0 "no Codex folder: said, nothing listed" env CODEX_HOME="$work/none" "$txc" list codex
+grep -q "warning: no Codex sessions at '$work/none' (set CODEX_HOME)" err.txt && [ ! -s out.txt ] && ok ||
+	bad "no Codex folder: $(cat err.txt)"
+
+# --- one session: ids, every record kind ---
+expect_rc 0 "convert codex:FULL-UUID" "$txc" convert "codex:$A" --to markdown --detail full --utc --include-compacted
+cp out.txt a.md
+expect_rc 0 "convert codex:PREFIX" "$txc" convert codex:7d3 --to markdown --detail full --utc --include-compacted
+cmp -s out.txt a.md && ok || bad "codex:7d3 differs from codex:$A"
+expect_rc 0 "--from codex PREFIX" "$txc" convert 7d3 --from codex --to markdown --detail full --utc --include-compacted
+cmp -s out.txt a.md && ok || bad "--from codex 7d3 differs"
+for want in 'git_branch: "fix/parser"' 'cache_read: 5000' 'cache_write: 300' 'reasoning: 160' \
+	'**Looking at the loop**' '**Bash** in `/repo/widget`' 'grep -n "for (" src/parse.c' \
+	'**Bash** (timeout 60000 ms)' '1 test failed: last_token' '#7 · error' 'exec\_command' '"yield_time_ms": 1000' \
+	'apply\_patch' '*** Begin Patch' '**web\_search**' 'off by one loop bound C' 'view\_image' \
+	'"media_type": "image/png"' '![image 1](data:image/png;base64,' '*archived by compaction*' \
+	'summary>The user asked why the parser dropped' '#22 · error' 'shall I create one?' '&lt;permissions instructions>'; do
+	grep -qF -- "$want" a.md && ok "a.md keeps: $want" || bad "a.md lost: $want"
+done
+expect_rc 0 "markdown without compacted history" "$txc" convert codex:7d3 --to markdown --utc
+! grep -q 'Looking at the loop' out.txt && grep -q 'Add a test for it' out.txt && ok || bad "compacted history shown"
+expect_rc 0 "convert the real session" "$txc" convert "codex:$R" --to markdown --detail full --utc
+for want in 'echo hello-from-tool && ls' 'hello-from-tool' 'I should look at the files first.' 'It is a blue square.' \
+	'"path": "/tmp/codexcheck/' 'data:image/png;base64,'; do
+	grep -qF -- "$want" out.txt && ok "real session keeps: $want" || bad "real session lost: $want"
+done
+expect_rc 0 "convert the hostile rollout" "$txc" convert "codex:$B" --to markdown --utc
+grep -q 'still here' out.txt && grep -q 'an output whose call is not in the file' out.txt &&
+	grep -q 'ghost_snapshot' out.txt && ok || bad "hostile: $(cat out.txt)"
+expect_rc 3 "an unknown codex id" "$txc" convert codex:ffff --to markdown
+one_line_err "unknown codex id"
+
+# --- every writer ---
+expect_rc 0 "--to hermes" "$txc" convert codex:7d3 --to hermes
+json_ok out.txt && grep -q '"source": "codex-cli"' out.txt && grep -q '"tool_name": "terminal"' out.txt && ok ||
+	bad "hermes: $(head -c 300 out.txt)"
+expect_rc 0 "--to claude" "$txc" convert codex:7d3 --to claude -o a-claude.jsonl --include-compacted
+json_ok a-claude.jsonl && grep -q '"name":"Bash","input":{"command":"ls tests"}' a-claude.jsonl &&
+	grep -q '"name":"apply_patch"' a-claude.jsonl && grep -q '"signature"\|"thinking"' a-claude.jsonl && ok ||
+	bad "claude: $(head -c 400 a-claude.jsonl)"
+expect_rc 0 "real session --to claude" "$txc" convert "codex:$R" --to claude -o r-claude.jsonl
+json_ok r-claude.jsonl && grep -q '"name":"Bash","input":{"command":"echo hello-from-tool && ls"}' r-claude.jsonl && ok ||
+	bad "real claude: $(head -c 300 r-claude.jsonl)"
+expect_rc 0 "--to html" "$txc" convert codex:7d3 --to html
+grep -q 'Parser drops the last token' out.txt && ok || bad "html: no title"
+expect_rc 0 "export --from codex --to markdown" "$txc" export --from codex --to markdown --out md
+[ "$(find md -name '*.md' | wc -l)" -ge 3 ] && ok || bad "export: $(find md)"
+expect_rc 0 "export --from codex --json" "$txc" export --from codex --json
+json_ok out.txt && ok || bad "export --json: not JSON"
+if [ -n "${CLAUDE_CHECK:-}" ]; then
+	for f in a-claude.jsonl r-claude.jsonl; do
+		sh "$CLAUDE_CHECK" "$f" > cc.txt 2>&1 && ok "claude-check $f: $(grep PASS cc.txt)" || bad "claude-check $f: $(tail -5 cc.txt)"
+	done
+fi
+
+# --- search, view, ranges, redact, artifacts ---
+expect_rc 0 "search --from codex" "$txc" search --from codex 'last token'
+grep -q "$A" out.txt && ok || bad "search: $(cat out.txt)"
+expect_rc 0 "search --from codex in a tool output" "$txc" search --from codex hello-from-tool
+grep -q "$R" out.txt && ok || bad "search output: $(cat out.txt)"
+expect_rc 0 "search --from codex, no hit" "$txc" search --from codex zzyzzx
+! grep -q "$A\|$R" out.txt && ok || bad "search: a hit for nothing: $(cat out.txt)"
+expect_rc 0 "view codex:ID" "$txc" view codex:7d3
+grep -q 'shall I create one' out.txt && ok || bad "view: $(head -5 out.txt)"
+expect_rc 0 "a range codex:ID#20-23" "$txc" convert 'codex:7d3#20-23' --to markdown --utc
+grep -q 'Add a test for it' out.txt && ! grep -q 'Why does the parser' out.txt && ok || bad "range: $(cat out.txt)"
+mkdir -p sec/sessions/2026/06/01
+tok='ghp_aB3dE6gH9jK2mN5p''Q8sT1vW4yZ7bC0eF3hJ6'
+{
+	printf '{"timestamp":"2026-06-01T08:00:00.000Z","type":"session_meta","payload":{"id":"d4000000-0000-4000-8000-0000000000d4","timestamp":"2026-06-01T08:00:00.000Z","cwd":"/w","originator":"codex_exec","cli_version":"0.171.0"}}\n'
+	printf '{"timestamp":"2026-06-01T08:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"my token is %s"}]}}\n' "$tok"
+	printf '{"timestamp":"2026-06-01T08:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\\"cmd\\":\\"echo %s\\"}","call_id":"c1"}}\n' "$tok"
+	printf '{"timestamp":"2026-06-01T08:00:03.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"%s"}}\n' "$tok"
+} > sec/sessions/2026/06/01/rollout-2026-06-01T08-00-00-d4000000-0000-4000-8000-0000000000d4.jsonl
+for fmt in markdown claude hermes; do
+	expect_rc 0 "--redact --to $fmt" env CODEX_HOME="$work/sec" "$txc" convert codex:d4 --to "$fmt" --redact
+	! grep -q "$tok" out.txt && grep -q 'my token is' out.txt && ok || bad "redact $fmt: $(grep -c "$tok" out.txt) left"
+done
+expect_rc 0 "artifacts codex:ID" "$txc" artifacts codex:7d3 --json
+json_ok out.txt && ok || bad "artifacts: $(cat out.txt)"
+
+# --- Codex's own files are never an output ---
+cp -R "$src/fixtures/codex-home" home && chmod -R u+w home
+f=home/sessions/2026/05/01/rollout-2026-05-01T10-00-00-$A.jsonl
+cp "$f" before.jsonl
+expect_rc 4 "-o onto a rollout it reads" env CODEX_HOME="$work/home" "$txc" convert codex:7d3 --to claude -o "$f" --force
+cmp -s "$f" before.jsonl && ok "the rollout is untouched" || bad "the rollout was replaced"
+expect_rc 4 "-o onto a rollout, whatever the run reads" env CODEX_HOME="$work/home" "$txc" convert codex:7d3 \
+	--from codex --to markdown -o "$work/home/archived_sessions/rollout-2026-04-20T09-00-00-$C.jsonl" --force
+expect_rc 4 "a new file in a sessions folder" env CODEX_HOME="$work/home" "$txc" convert codex:7d3 --to claude \
+	-o home/sessions/2026/05/01/rollout-new.jsonl
+[ ! -e home/sessions/2026/05/01/rollout-new.jsonl ] && ok || bad "a file was made in Codex's sessions folder"
+expect_rc 4 "a Claude run never replaces a Codex rollout" env CODEX_HOME="$work/home" \
+	CLAUDE_CONFIG_DIR="$src/fixtures/claude-config" "$txc" convert claude:5f3 --to markdown -o "$f" --force
+cmp -s "$f" before.jsonl && ok || bad "the rollout was replaced"
+
+summary codex-tests
