@@ -864,7 +864,7 @@ const struct txc_writer_ops txc_writer_codex = {
 	.name = "codex",
 	.summary = "Codex CLI rollout JSONL, ready for `codex exec resume` / `codex resume`",
 	.ext = "jsonl",
-	.caps = 0,
+	.caps = TXC_WCAP_INSTALL,
 	.opts = TXC_WOPT_REASONING | TXC_WOPT_CWD | TXC_WOPT_COMPACTED,
 	.write = write_codex,
 };

@@ -128,6 +128,39 @@ CLAUDE_CONFIG_DIR=$src/fixtures/claude-config "$txc" convert claude:5f3c2a10-000
 	ok "claude:ID --include-compacted: a rollout, its compaction a compacted record, a Bash call with a timeout kept as it is (exec_command has none)" || bad "claude:ID: $(cat err.txt py.txt | head -3)"
 real_check "claude:ID" claude.jsonl
 
+# --- --install: where Codex looks, the resume command; never over a rollout Codex continued ---
+home=$work/codex-home
+rollout=$home/sessions/2026/01/02/rollout-2026-01-02T03-04-05-8c042766-8d84-5194-83d8-67c10f922962.jsonl
+CODEX_HOME=$home expect_rc 0 "install" "$txc" convert kimi --to codex --install --db t.db
+[ -f "$rollout" ] && cmp -s "$rollout" t-kimi.jsonl && grep -q "^resume with: cd '/tmp' && codex resume 8c042766-8d84-5194-83d8-67c10f922962$" out.txt &&
+	ok "install: the rollout under sessions/YYYY/MM/DD, the resume command" || bad "install: $(cat out.txt err.txt)"
+CODEX_HOME=$home expect_rc 0 "install again" "$txc" convert kimi --to codex --install --db t.db
+grep -q '^unchanged ' out.txt && ok "install again: unchanged" || bad "install again: $(cat out.txt)"
+# what Codex appends when it resumes (its lines carry an ordinal; a turn starts with task_started)
+printf '%s\n' '{"timestamp":"2026-12-02T03:18:39.903Z","ordinal":17,"type":"event_msg","payload":{"type":"task_started","turn_id":"t"}}' \
+	'{"timestamp":"2026-12-02T03:18:39.956Z","ordinal":18,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"more"}]}}' >> "$rollout"
+cp "$rollout" continued.jsonl
+CODEX_HOME=$home expect_rc 0 "install over a continued rollout, nothing new" "$txc" convert kimi --to codex --install --db t.db
+grep -q '(continued in Codex; nothing new to add)' out.txt && ok "continued, nothing new: said" || bad "continued: $(cat out.txt)"
+sed -i '3s/Read three files\./Read three files!/' "$rollout" && cp "$rollout" continued.jsonl
+CODEX_HOME=$home expect_rc 4 "install over a continued rollout that differs" "$txc" convert kimi --to codex --install --force --db t.db
+grep -q 'was continued in Codex; txc never replaces it' err.txt && cmp -s "$rollout" continued.jsonl &&
+	ok "continued rollout: refused, even with --force, untouched" || bad "continued: $(cat err.txt)"
+CODEX_HOME=$home expect_rc 0 "install --as-new" "$txc" convert kimi --to codex --install --as-new --db t.db
+[ "$(find "$home/sessions" -name 'rollout-*.jsonl' | wc -l)" = 2 ] && cmp -s "$rollout" continued.jsonl &&
+	ok "--as-new: a second rollout beside it" || bad "--as-new: $(find "$home" -type f)"
+mkdir -p "$home/sessions/2026/01/04"
+echo '{"not":"txc"}' > "$home/sessions/2026/01/04/rollout-2026-01-04T04-13-20-711e4e5a-3e35-584b-b18e-2251a8e4225d.jsonl"
+CODEX_HOME=$home expect_rc 1 "install over a file txc did not write" "$txc" convert long --to codex --install --db t.db
+grep -q 'is not a session txc installed; pass --force' err.txt && ok "stranger: refused without --force" || bad "stranger: $(cat err.txt)"
+CODEX_HOME=$home expect_rc 4 "-o into Codex's sessions" "$txc" convert kimi --to codex -o "$rollout" --force --db t.db
+cmp -s "$rollout" continued.jsonl && ok "-o: the continued rollout untouched" || bad "-o replaced the rollout"
+# bulk: every session installed, each where Codex looks
+CODEX_HOME=$work/bulk-home expect_rc 0 "export --install" "$txc" export --to codex --install --db t.db
+[ "$(find "$work/bulk-home/sessions" -name 'rollout-*.jsonl' | wc -l)" = 7 ] &&
+	rollout_ok $(find "$work/bulk-home/sessions" -name 'rollout-*.jsonl') > py.txt && ok "export --install: 7 rollouts" ||
+	bad "export --install: $(find "$work/bulk-home" -type f | wc -l) files; $(head -3 py.txt)"
+
 # --- the structural check itself catches what Codex refuses ---
 sed '1s/"id":"[^"]*"/"id":"not-a-uuid"/' t-kimi.jsonl > broken.jsonl
 ! rollout_ok broken.jsonl > /dev/null && ok "check: a non-UUID id fails" || bad "check: passed a non-UUID id"
