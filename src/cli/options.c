@@ -260,17 +260,19 @@ const struct cli_opt cli_opt_progress = {"progress", 0, NULL, NULL,
 					 AT(progress)};
 const struct cli_opt cli_opt_install = {
 	"install", 0, NULL, NULL,
-	"claude: install under $CLAUDE_CONFIG_DIR/projects for `claude --resume` (never over a session continued "
-	"there)",
+	"claude: install under $CLAUDE_CONFIG_DIR/projects for `claude --resume`; codex: under $CODEX_HOME/sessions "
+	"for `codex resume` (never over a session continued there)",
 	set_flag, AT(install)};
 const struct cli_opt cli_opt_as_new = {
 	"as-new", 0, NULL, NULL,
-	"with --install: install as a separate Claude Code session (same id every run), leaving the installed one",
+	"with --install: install as a separate Claude Code or Codex session (same id every run), leaving the installed "
+	"one",
 	set_flag, AT(as_new)};
 const struct cli_opt cli_opt_reasoning = {
 	"reasoning", 0, "MODE", "keep text drop",
 	"claude: keep (thinking blocks, default; Anthropic-signed ones with their signature), text, or drop (a turn "
-	"that was only reasoning is then left out)",
+	"that was only reasoning is then left out); codex: keep (OpenAI's encrypted reasoning as reasoning items, "
+	"other reasoning as agent_reasoning events the model is not sent), text, or drop",
 	set_choice, AT(w.reasoning), WORDS("keep", "text", "drop"), TXC_WOPT_REASONING};
 const struct cli_opt cli_opt_detail = {"detail", 0, "LEVEL", "full normal brief prompts",
 				       "markdown, html, terminal: full, normal (default), brief, or prompts", set_choice,
