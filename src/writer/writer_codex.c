@@ -781,12 +781,21 @@ static void compacted_record(struct ctx *c, size_t i)
 
 /* ---- usage ---- */
 
+/* a + b for counts, at least 0 and at most INT64_MAX: a store's counts are whatever it holds */
+static int64_t count_add(int64_t a, int64_t b)
+{
+	a = a < 0 ? 0 : a;
+	b = b < 0 ? 0 : b;
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 static void usage_fields(struct txc_buf *b, const int64_t v[4])
 {
 	txc_buf_addf(b,
 		     "{\"input_tokens\":%lld,\"cached_input_tokens\":%lld,\"output_tokens\":%lld,"
 		     "\"reasoning_output_tokens\":%lld,\"total_tokens\":%lld}",
-		     (long long)v[0], (long long)v[1], (long long)v[2], (long long)v[3], (long long)(v[0] + v[2]));
+		     (long long)v[0], (long long)v[1], (long long)v[2], (long long)v[3],
+		     (long long)count_add(v[0], v[2]));
 }
 
 /*
@@ -801,8 +810,9 @@ static void token_count(struct ctx *c, double time)
 	if (!mt->has_usage)
 		return;
 	/* OpenAI's input_tokens include the cached ones; Hermes's and Anthropic's do not */
-	int64_t total[4] = {mt->input_tokens + mt->cache_read_tokens + mt->cache_write_tokens, mt->cache_read_tokens,
-			    mt->output_tokens, mt->reasoning_tokens};
+	int64_t total[4] = {count_add(count_add(mt->input_tokens, mt->cache_read_tokens), mt->cache_write_tokens),
+			    count_add(mt->cache_read_tokens, 0), count_add(mt->output_tokens, 0),
+			    count_add(mt->reasoning_tokens, 0)};
 	int64_t zero[4] = {0, 0, 0, 0};
 	struct txc_buf *b = &c->out->buf;
 	begin_line(c, time, "event_msg");
