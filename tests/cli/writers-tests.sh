@@ -25,6 +25,7 @@ opt_args() {
 takes() { # writer option: does the writer read it?  (a new writer adds its line here)
 	case "$1:$2" in
 	claude:reasoning | claude:include-compacted) return 0 ;;
+	codex:reasoning | codex:include-compacted) return 0 ;;
 	markdown:detail | markdown:max-output-lines | markdown:images | markdown:include-compacted | markdown:utc) return 0 ;;
 	html:detail | html:max-output-lines | html:images | html:include-compacted | html:utc) return 0 ;;
 	terminal:detail | terminal:max-output-lines | terminal:include-compacted | terminal:utc) return 0 ;;
@@ -32,7 +33,7 @@ takes() { # writer option: does the writer read it?  (a new writer adds its line
 	esac
 	return 1
 }
-known() { case $1 in claude | hermes | markdown | html | terminal) return 0 ;; esac; return 1; }
+known() { case $1 in claude | codex | hermes | markdown | html | terminal) return 0 ;; esac; return 1; }
 refused() { # desc option writer: exit 2, exactly one line naming the option and the writer
 	n=$(wc -l < err.txt)
 	[ "$n" = 1 ] && grep -q "^txc: error: --$2 does not apply to --to $3 " err.txt && ok ||
