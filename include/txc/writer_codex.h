@@ -1,5 +1,5 @@
 /*
- * writer_codex.h - the Codex CLI writer (writer_codex.c): a rollout file that
+ * writer_codex.h - the Codex CLI writer (writer_codex.c; the ids in codex_ids.c): a rollout file that
  * `codex exec resume <id>` / `codex resume <id>` continues, and what --install
  * needs from the format: the session's Codex id and the rollout's file name.
  *
