@@ -101,13 +101,14 @@ int cli_check_writer(const struct cli_cmd_info *c, const struct cli_args *a, con
 int cli_writer_for(const char *cmd, const char *to, const struct txc_writer_ops **ops);
 
 /*
- * Install a converted session for `claude --resume` (install.c); unless quiet, prints what
+ * Install a converted session for its program (install.c: ops is claude or codex, the writers
+ * with TXC_WCAP_INSTALL), `claude --resume` or `codex resume`; unless quiet, prints what
  * happened and the resume command.  *res says what happened; TXC_OK (also for a session
  * without messages when quiet: a warning) or an error with d set.
  */
 enum { CLI_INST_NEW, CLI_INST_UPDATED, CLI_INST_SAME, CLI_INST_EMPTY, CLI_INST_REFUSED, CLI_INST_FAILED };
-enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
-				bool quiet, int *res, struct txc_diag *d);
+enum txc_err cli_install(const struct cli_args *a, const struct txc_writer_ops *ops, const struct txc_transcript *t,
+			 struct txc_write_opts *w, bool quiet, int *res, struct txc_diag *d);
 
 /* ---- the sessions a command names (select.c) ---- */
 

@@ -243,7 +243,7 @@ static void install_one(struct export_run *x, size_t i, struct txc_diag *d)
 {
 	struct txc_write_opts w = x->a->w;
 	w.scope = cli_profile_scope(x->st->v[x->v[i].store].profile);
-	cli_install_claude(x->a, x->cur, &w, true, &x->res, d); /* res says it all; d why */
+	cli_install(x->a, x->ops, x->cur, &w, true, &x->res, d); /* res says it all; d why */
 }
 
 /* The file is in place: its secrets counted for the run's warning, then --install too. */

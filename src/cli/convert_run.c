@@ -202,7 +202,7 @@ int cli_convert_run(const char *cmd, struct cli_args *a, const struct txc_writer
 		d = bad_range; /* no session of that name either: the range was meant */
 	if (err == TXC_OK && a->install) {
 		int res;
-		err = cli_install_claude(a, src.job.t, &a->w, false, &res, &d);
+		err = cli_install(a, ops, src.job.t, &a->w, false, &res, &d);
 	} else if (err == TXC_OK) {
 		err = convert_write(a, ops, &src, &d);
 	}

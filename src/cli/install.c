@@ -1,7 +1,8 @@
 /*
  * install.c - `--install`: a converted session where `claude --resume` finds it
- * ($CLAUDE_CONFIG_DIR/projects/<folder>/<uuid>.jsonl), never over what Claude
- * Code added to it.
+ * ($CLAUDE_CONFIG_DIR/projects/<folder>/<uuid>.jsonl) or where `codex resume`
+ * does ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl), never over
+ * what the program added to it.
  *
  * Claude Code appends to the file it resumes.  txc's records carry name-based
  * (version 5) uuids and Claude Code's random (version 4) ones, so a file that
@@ -18,9 +19,23 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "txc/harness.h"
 #include "txc/writer_claude.h"
+#include "txc/writer_codex.h"
 
 enum kind { K_OURS, K_CONTINUED, K_FOREIGN };
+
+/* The program a writer's output is installed for: what install_at writes with and says. */
+struct target {
+	const struct txc_writer_ops *ops;
+	enum kind (*classify)(const char *path, const char *uuid);
+	/* where t goes (its folder made) and under which uuid */
+	enum txc_err (*place)(const struct txc_transcript *t, struct txc_str scope, struct txc_buf *dir,
+			      struct txc_buf *path, char uuid[37], struct txc_diag *d);
+	const char *program; /* in messages: "Claude Code", "Codex" */
+	const char *resume;  /* the command that resumes a session: "claude --resume", "codex resume" */
+	bool subagents;      /* --children: subagent files beside the session */
+};
 
 enum line { L_OTHER, L_RECORD, L_SUMMARY, L_TITLE };
 
@@ -86,6 +101,64 @@ static enum kind classify(const char *path, const char *uuid)
 	return k;
 }
 
+/*
+ * A line of a rollout as txc's codex writer makes it for session uuid (first: its session_meta).
+ * Codex appends records txc never writes: every line it writes has an "ordinal", and a resumed
+ * turn starts with event_msg task_started, so txc's own file is txc's lines alone.
+ */
+static bool codex_txc_line(const char *line, size_t len, const char *uuid, bool first)
+{
+	if (len == 0 || line[len - 1] != '\n')
+		return false;
+	struct txc_arena *ar = txc_arena_new(0);
+	const struct txc_json *o;
+	bool ours = false;
+	if (txc_json_parse(ar, line, len - 1, &o) == 0 && o->kind == TXC_JSON_OBJECT && o->n == 3 &&
+	    txc_json_get(o, "ordinal") == NULL) {
+		const char *type = txc_json_cstr(txc_json_get(o, "type"));
+		const struct txc_json *p = txc_json_get(o, "payload");
+		const char *sub = p != NULL ? txc_json_cstr(txc_json_get(p, "type")) : NULL;
+		const char *id = p != NULL ? txc_json_cstr(txc_json_get(p, "id")) : NULL;
+		const char *by = p != NULL ? txc_json_cstr(txc_json_get(p, "originator")) : NULL;
+		if (type == NULL)
+			ours = false;
+		else if (first)
+			ours = strcmp(type, "session_meta") == 0 && id != NULL && strcmp(id, uuid) == 0 && by != NULL &&
+			       strcmp(by, "txc") == 0;
+		else
+			ours = strcmp(type, "turn_context") == 0 || strcmp(type, "response_item") == 0 ||
+			       strcmp(type, "compacted") == 0 ||
+			       (strcmp(type, "event_msg") == 0 && sub != NULL &&
+				(strcmp(sub, "token_count") == 0 || strcmp(sub, "agent_reasoning") == 0));
+	}
+	txc_arena_free(ar);
+	return ours;
+}
+
+/* txc's own rollout (txc's lines only), continued (txc's session_meta, then records of Codex's) or foreign */
+static enum kind codex_classify(const char *path, const char *uuid)
+{
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return K_FOREIGN;
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	ssize_t len;
+	enum kind k = K_OURS;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (!codex_txc_line(line, (size_t)len, uuid, n == 0)) {
+			k = n ? K_CONTINUED : K_FOREIGN;
+			break;
+		}
+		n++;
+	}
+	if (ferror(f) || n == 0)
+		k = K_FOREIGN;
+	free(line);
+	fclose(f);
+	return k;
+}
+
 /* 0: the same bytes; 1: a's bytes are a proper prefix of b's; 2: different (or unreadable) */
 static int compare_files(const char *a, const char *b)
 {
@@ -142,9 +215,9 @@ static bool has_messages(const struct txc_transcript *t)
  * Write t to path (or find it there already); *res what happened (CLI_INST_EMPTY: the
  * conversion came out empty), *again: --as-new found this name taken, try the next.
  */
-static enum txc_err install_at(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
-			       const char *path, const char *uuid, int *res, bool *again, bool *continued,
-			       struct txc_diag *d)
+static enum txc_err install_at(const struct target *tg, const struct cli_args *a, const struct txc_transcript *t,
+			       struct txc_write_opts *w, const char *path, const char *uuid, int *res, bool *again,
+			       bool *continued, struct txc_diag *d)
 {
 	struct cli_atomic f;
 	enum txc_err rc = cli_atomic_open(&f, path, true, d); /* the checks below decide what may be replaced */
@@ -152,7 +225,7 @@ static enum txc_err install_at(const struct cli_args *a, const struct txc_transc
 		return rc;
 	struct txc_out out;
 	txc_out_init_file(&out, f.f);
-	rc = txc_writer_claude.write(&out, t, w, d);
+	rc = tg->ops->write(&out, t, w, d);
 	if (rc == 0 && txc_out_flush(&out) != 0) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", path, strerror(out.err));
 		rc = TXC_E_FAIL;
@@ -163,7 +236,7 @@ static enum txc_err install_at(const struct cli_args *a, const struct txc_transc
 		rc = TXC_E_FAIL;
 	}
 	if (rc == 0 && ftell(f.f) == 0) {
-		cli_atomic_abort(&f); /* nothing Claude Code could resume */
+		cli_atomic_abort(&f); /* nothing the program could resume */
 		*res = CLI_INST_EMPTY;
 		return TXC_OK;
 	}
@@ -174,19 +247,19 @@ static enum txc_err install_at(const struct cli_args *a, const struct txc_transc
 		return cli_atomic_commit(&f, d);
 	}
 	int cmp = rc == 0 ? compare_files(f.tmp, path) : 2;
-	enum kind k = rc == 0 && cmp == 2 ? classify(path, uuid) : K_OURS;
+	enum kind k = rc == 0 && cmp == 2 ? tg->classify(path, uuid) : K_OURS;
 	if (rc != 0) {
 		/* the write failed: d says why */
 	} else if (cmp == 0 || (cmp == 1 && !a->as_new)) {
-		*res = CLI_INST_SAME; /* identical, or continued in Claude Code with nothing new from Hermes */
+		*res = CLI_INST_SAME; /* identical, or continued there with nothing new from the source */
 		*continued = cmp == 1;
 	} else if (a->as_new) {
 		*again = true; /* --as-new never replaces anything */
 	} else if (k == K_CONTINUED) {
 		txc_diag_set(d, TXC_E_REFUSED,
-			     "'%s' was continued in Claude Code; txc never replaces it (not even with --force): "
-			     "add --as-new to install this session again as a separate Claude Code session",
-			     path);
+			     "'%s' was continued in %s; txc never replaces it (not even with --force): "
+			     "add --as-new to install this session again as a separate %s session",
+			     path, tg->program, tg->program);
 		rc = TXC_E_REFUSED;
 	} else if (k == K_FOREIGN && !a->force) {
 		txc_diag_set(d, TXC_E_FAIL,
@@ -201,12 +274,14 @@ static enum txc_err install_at(const struct cli_args *a, const struct txc_transc
 	return rc;
 }
 
-static void print_result(const char *path, int res, bool continued, struct txc_str cwd, const char *uuid)
+static void print_result(const struct target *tg, const char *path, int res, bool continued, struct txc_str cwd,
+			 const char *uuid)
 {
 	static const char *const verb[] = {"installed", "updated", "unchanged"};
 	struct txc_buf msg = TXC_BUF_INIT, safe = TXC_BUF_INIT;
 	cli_safe_text(&msg, path, strlen(path), true);
-	printf("%s %s%s\n", verb[res], msg.buf, continued ? " (continued in Claude Code; nothing new to add)" : "");
+	printf("%s %s%s%s%s\n", verb[res], msg.buf, continued ? " (continued in " : "", continued ? tg->program : "",
+	       continued ? "; nothing new to add)" : "");
 	txc_buf_reset(&msg);
 	/* single-quote the directory for the shell */
 	txc_buf_addstr(&msg, "cd '");
@@ -216,7 +291,7 @@ static void print_result(const char *path, int res, bool continued, struct txc_s
 		else
 			txc_buf_addch(&msg, cwd.ptr[i]);
 	}
-	txc_buf_addf(&msg, "' && claude --resume %s", uuid);
+	txc_buf_addf(&msg, "' && %s %s", tg->resume, uuid);
 	cli_safe_text(&safe, msg.buf, msg.len, true);
 	printf("resume with: %s\n", safe.buf);
 	txc_buf_release(&safe);
@@ -245,7 +320,8 @@ static struct txc_str install_cwd(const struct txc_transcript *t, bool quiet, ch
 }
 
 /* A 0-byte file would be listed by Claude Code and could not be resumed: convert fails, bulk warns. */
-static enum txc_err empty_session(const struct txc_transcript *t, bool quiet, int *res, struct txc_diag *d)
+static enum txc_err empty_session(const struct target *tg, const struct txc_transcript *t, bool quiet, int *res,
+				  struct txc_diag *d)
 {
 	struct txc_buf id = TXC_BUF_INIT;
 	enum txc_err rc = TXC_OK;
@@ -254,66 +330,91 @@ static enum txc_err empty_session(const struct txc_transcript *t, bool quiet, in
 	if (quiet) {
 		cli_warn("session '%s' has no messages; not installed", id.buf);
 	} else {
-		txc_diag_set(d, TXC_E_FAIL,
-			     "session '%s' has no messages: nothing Claude Code could resume; nothing installed",
-			     id.buf);
+		txc_diag_set(d, TXC_E_FAIL, "session '%s' has no messages: nothing %s could resume; nothing installed",
+			     id.buf, tg->program);
 		rc = TXC_E_FAIL;
 	}
 	txc_buf_release(&id);
 	return rc;
 }
 
-/* $CLAUDE_CONFIG_DIR/projects/<folder of cwd>, made */
-static enum txc_err project_dir(struct txc_buf *dir, struct txc_str cwd, struct txc_diag *d)
+/* $CLAUDE_CONFIG_DIR/projects/<folder of cwd>, made; the file <uuid>.jsonl in it */
+static enum txc_err claude_place(const struct txc_transcript *t, struct txc_str scope, struct txc_buf *dir,
+				 struct txc_buf *path, char uuid[37], struct txc_diag *d)
 {
+	txc_buf_reset(dir);
 	enum txc_err rc = config_dir(dir, d);
 	if (rc != TXC_OK)
 		return rc;
 	txc_buf_addstr(dir, "/projects/");
 	/* the folder name has only [A-Za-z0-9-] and the file name is a UUID: nothing can escape */
-	txc_claude_project_folder(dir, cwd.ptr, cwd.len);
+	txc_claude_project_folder(dir, t->meta.cwd.ptr, t->meta.cwd.len);
+	txc_claude_session_uuid(t, scope, uuid);
+	txc_buf_reset(path);
+	txc_buf_addf(path, "%s/%s.jsonl", dir->buf, uuid);
 	return cli_mkdirs(dir->buf, d);
 }
 
-static enum txc_err install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
-				   bool quiet, int *res, struct txc_diag *d)
+/* $CODEX_HOME/sessions/YYYY/MM/DD (the session's start, UTC), made; rollout-<time>-<uuid>.jsonl in it */
+static enum txc_err codex_place(const struct txc_transcript *t, struct txc_str scope, struct txc_buf *dir,
+				struct txc_buf *path, char uuid[37], struct txc_diag *d)
+{
+	char *sessions = txc_codex_sessions_dir(d);
+	if (sessions == NULL)
+		return d->code;
+	txc_codex_session_uuid(t, scope, uuid);
+	txc_buf_reset(path);
+	txc_buf_addf(path, "%s/", sessions);
+	free(sessions);
+	txc_codex_rollout_name(path, t, uuid); /* digits, '-', 'T' and the UUID: nothing can escape */
+	txc_buf_reset(dir);
+	txc_buf_add(dir, path->buf, (size_t)(strrchr(path->buf, '/') - path->buf));
+	return cli_mkdirs(dir->buf, d);
+}
+
+static const struct target targets[] = {
+	{&txc_writer_claude, classify, claude_place, "Claude Code", "claude --resume", true},
+	{&txc_writer_codex, codex_classify, codex_place, "Codex", "codex resume", false},
+};
+
+static enum txc_err install_as(const struct target *tg, const struct cli_args *a, const struct txc_transcript *t,
+			       struct txc_write_opts *w, bool quiet, int *res, struct txc_diag *d)
 {
 	*res = CLI_INST_FAILED;
 	if (!has_messages(t))
-		return empty_session(t, quiet, res, d);
+		return empty_session(tg, t, quiet, res, d);
 	char cwd_now[4096];
 	struct txc_str cwd = install_cwd(t, quiet, cwd_now, sizeof(cwd_now));
 	/* the recorded cwd must match the folder: write the one we install for */
 	struct txc_transcript copy = *t;
 	copy.meta.cwd = cwd;
 	struct txc_buf dir = TXC_BUF_INIT, path = TXC_BUF_INIT, id = TXC_BUF_INIT;
-	enum txc_err rc = project_dir(&dir, cwd, d);
+	enum txc_err rc = TXC_OK;
 	char uuid[37];
-	bool continued = false, again = rc == TXC_OK;
-	for (unsigned n = a->as_new ? 2 : 1; again && n < 1000; n++) {
+	bool continued = false, again = true;
+	for (unsigned n = a->as_new ? 2 : 1; again && rc == TXC_OK && n < 1000; n++) {
 		if (n > 1) { /* --as-new: a separate session, the same every time */
 			txc_buf_reset(&id);
 			txc_buf_add(&id, t->meta.id.ptr ? t->meta.id.ptr : "", t->meta.id.len);
 			txc_buf_addf(&id, "#as-new-%u", n);
 			copy.meta.id = (struct txc_str){id.buf, id.len};
 		}
-		txc_claude_session_uuid(&copy, w->scope, uuid);
-		txc_buf_reset(&path);
-		txc_buf_addf(&path, "%s/%s.jsonl", dir.buf, uuid);
 		again = false;
-		rc = install_at(a, &copy, w, path.buf, uuid, res, &again, &continued, d);
+		rc = tg->place(&copy, w->scope, &dir, &path, uuid, d);
+		if (rc == TXC_OK)
+			rc = install_at(tg, a, &copy, w, path.buf, uuid, res, &again, &continued, d);
 	}
-	if (again) {
+	if (again && rc == TXC_OK) {
 		txc_diag_set(d, TXC_E_FAIL, "no free session name for --as-new in '%s'", dir.buf);
 		rc = TXC_E_FAIL;
 	}
 	if (rc == TXC_OK && *res == CLI_INST_EMPTY)
-		rc = empty_session(t, quiet, res, d);
+		rc = empty_session(tg, t, quiet, res, d);
 	else if (rc != TXC_OK)
 		*res = rc == TXC_E_REFUSED ? CLI_INST_REFUSED : CLI_INST_FAILED;
 	else if (!quiet)
-		print_result(path.buf, *res, continued, cwd, uuid);
-	if (rc == TXC_OK && *res != CLI_INST_EMPTY && a->children) { /* <project>/<uuid>/subagents/ */
+		print_result(tg, path.buf, *res, continued, cwd, uuid);
+	if (rc == TXC_OK && *res != CLI_INST_EMPTY && a->children && tg->subagents) { /* <project>/<uuid>/subagents/ */
 		txc_buf_reset(&id);
 		txc_buf_addf(&id, "%s/%s", dir.buf, uuid);
 		rc = cli_write_subagents(a, &copy, w, id.buf, uuid, d);
@@ -324,13 +425,22 @@ static enum txc_err install_claude(const struct cli_args *a, const struct txc_tr
 	return rc;
 }
 
-/* Claude Code's folder is guarded against every other output (cli_guard_tree): this write's own
+/* The program's folder is guarded against every other output (cli_guard_tree): this write's own
  * checks decide what it may replace. */
-enum txc_err cli_install_claude(const struct cli_args *a, const struct txc_transcript *t, struct txc_write_opts *w,
-				bool quiet, int *res, struct txc_diag *d)
+enum txc_err cli_install(const struct cli_args *a, const struct txc_writer_ops *ops, const struct txc_transcript *t,
+			 struct txc_write_opts *w, bool quiet, int *res, struct txc_diag *d)
 {
+	const struct target *tg = NULL;
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (targets[i].ops == ops)
+			tg = &targets[i];
+	*res = CLI_INST_FAILED;
+	if (tg == NULL) { /* cli_check_writer refused it already: TXC_WCAP_INSTALL names these */
+		txc_diag_set(d, TXC_E_USAGE, "--install does not apply to --to %s", ops->name);
+		return TXC_E_USAGE;
+	}
 	cli_guard_tree_open(true);
-	enum txc_err rc = install_claude(a, t, w, quiet, res, d);
+	enum txc_err rc = install_as(tg, a, t, w, quiet, res, d);
 	cli_guard_tree_open(false);
 	return rc;
 }

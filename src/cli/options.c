@@ -263,18 +263,21 @@ const struct cli_opt cli_opt_progress = {"progress", 0, NULL, NULL,
 					 AT(progress)};
 const struct cli_opt cli_opt_install = {
 	"install", 0, NULL, NULL,
-	"claude: install under $CLAUDE_CONFIG_DIR/projects for `claude --resume` (never over a session continued "
-	"there)",
+	"claude: install under $CLAUDE_CONFIG_DIR/projects for `claude --resume`; codex: under $CODEX_HOME/sessions "
+	"for `codex resume` (never over a session continued there)",
 	set_flag, AT(install)};
 const struct cli_opt cli_opt_as_new = {
 	"as-new", 0, NULL, NULL,
-	"with --install: install as a separate Claude Code session (same id every run), leaving the installed one",
+	"with --install: install as a separate Claude Code or Codex session (same id every run), leaving the installed "
+	"one",
 	set_flag, AT(as_new)};
 const struct cli_opt cli_opt_reasoning = {
 	"reasoning", 0, "MODE", "auto keep text drop",
 	"claude: auto (default: Anthropic-signed reasoning as thinking blocks, the rest as text, so that a resumed "
 	"session's first request is accepted), keep (all as thinking blocks; the API refuses unsigned ones and Claude "
-	"Code retries without them), text, or drop (a turn that was only reasoning is then left out)",
+	"Code retries without them), text, or drop (a turn that was only reasoning is then left out); codex: auto or "
+	"keep (OpenAI's encrypted reasoning as reasoning items, other reasoning as agent_reasoning events the model is "
+	"not sent), text, or drop",
 	set_choice, AT(w.reasoning), WORDS("auto", "keep", "text", "drop"), TXC_WOPT_REASONING};
 const struct cli_opt cli_opt_detail = {"detail", 0, "LEVEL", "full normal brief prompts",
 				       "markdown, html, terminal: full, normal (default), brief, or prompts", set_choice,

@@ -5,7 +5,7 @@
 #include "txc/writer.h"
 
 /* Every writer, in --help order: adding one is one word here (and its file in CMakeLists.txt). */
-#define TXC_WRITERS(X) X(claude) X(hermes) X(markdown) X(html) X(terminal)
+#define TXC_WRITERS(X) X(claude) X(codex) X(hermes) X(markdown) X(html) X(terminal)
 
 #define TXC_WRITER_DECL(n) extern const struct txc_writer_ops txc_writer_##n;
 #define TXC_WRITER_REF(n)  &txc_writer_##n,

@@ -25,6 +25,7 @@ opt_args() {
 takes() { # writer option: does the writer read it?  (a new writer adds its line here)
 	case "$1:$2" in
 	claude:reasoning | claude:include-compacted) return 0 ;;
+	codex:reasoning | codex:include-compacted) return 0 ;;
 	markdown:detail | markdown:max-output-lines | markdown:images | markdown:include-compacted | markdown:utc) return 0 ;;
 	html:detail | html:max-output-lines | html:images | html:include-compacted | html:utc) return 0 ;;
 	terminal:detail | terminal:max-output-lines | terminal:include-compacted | terminal:utc) return 0 ;;
@@ -32,7 +33,7 @@ takes() { # writer option: does the writer read it?  (a new writer adds its line
 	esac
 	return 1
 }
-known() { case $1 in claude | hermes | markdown | html | terminal) return 0 ;; esac; return 1; }
+known() { case $1 in claude | codex | hermes | markdown | html | terminal) return 0 ;; esac; return 1; }
 refused() { # desc option writer: exit 2, exactly one line naming the option and the writer
 	n=$(wc -l < err.txt)
 	[ "$n" = 1 ] && grep -q "^txc: error: --$2 does not apply to --to $3 " err.txt && ok ||
@@ -78,11 +79,11 @@ expect_rc 0 "json --utc" "$txc" export --db feat.db --json --utc --since 2000-01
 
 # capabilities, named from the registry
 expect_rc 2 "install markdown" "$txc" convert tools --db feat.db --to markdown --install
-grep -q "^txc: error: --install works with --to claude only" err.txt && ok || bad "install markdown: $(cat err.txt)"
+grep -q "^txc: error: --install works with --to claude or codex only" err.txt && ok || bad "install markdown: $(cat err.txt)"
 expect_rc 2 "export install hermes" "$txc" export --db feat.db --to hermes --install
-grep -q "^txc: error: --install works with --to claude only" err.txt && ok || bad "export install: $(cat err.txt)"
+grep -q "^txc: error: --install works with --to claude or codex only" err.txt && ok || bad "export install: $(cat err.txt)"
 expect_rc 2 "export without --out" "$txc" export --db feat.db --to markdown
-grep -q "^txc: error: missing --out DIR (or --install with --to claude)" err.txt && ok || bad "no --out: $(cat err.txt)"
+grep -q "^txc: error: missing --out DIR (or --install with --to claude or codex)" err.txt && ok || bad "no --out: $(cat err.txt)"
 expect_rc 2 "images files stdout" "$txc" convert img --db feat.db --to markdown --images files
 grep -q "^txc: error: --images files needs --to markdown or html and -o FILE" err.txt && ok || bad "images files: $(cat err.txt)"
 expect_rc 2 "unknown format" "$txc" convert tools --db feat.db --to pdf
@@ -93,7 +94,7 @@ expect_rc 2 "missing --to" "$txc" convert tools --db feat.db
 grep -q "^txc: error: missing --to FORMAT ($list)" err.txt && ok || bad "no --to: $(cat err.txt)"
 
 # the writers of today are listed; completions offer every writer --help lists
-[ "$list" = "claude, hermes, markdown, html or terminal" ] && ok || bad "format list: '$list'"
+[ "$list" = "claude, codex, hermes, markdown, html or terminal" ] && ok || bad "format list: '$list'"
 words=$(echo $writers)
 expect_rc 0 "bash completions" "$txc" completions bash
 grep -q -- "--to) COMPREPLY=(\$(compgen -W '$words'" out.txt && ok || bad "bash --to words"
