@@ -41,6 +41,13 @@ static const char page_css[] =
 	".msg h2{font-size:.9rem;margin:0 0 .3rem;color:var(--muted);font-weight:600}\n"
 	".msg h2 a{color:inherit;text-decoration:none}\n"
 	".text{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;margin:.4rem 0}\n"
+	".md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}\n"
+	".md p,.md ul,.md ol,.md blockquote{margin:.4rem 0}.md blockquote{border-left:3px solid var(--line);"
+	"padding-left:.6rem;color:var(--muted)}\n"
+	".md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-size:1rem;margin:.6rem 0 .3rem;color:inherit;font-weight:700}\n"
+	".md table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}\n"
+	".md th,.md td{border:1px solid var(--line);padding:.2rem .5rem}\n"
+	"code{background:var(--code);border-radius:3px;padding:0 .2em}pre code{padding:0;background:none}\n"
 	"pre{background:var(--code);border:1px solid var(--line);border-radius:4px;padding:.5rem;margin:.4rem 0;"
 	"white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;"
 	"font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}\n"
@@ -463,12 +470,10 @@ static void on_message_end(void *ctx, const struct txc_message *m)
 static void on_text(void *ctx, const struct txc_block *blk)
 {
 	struct page *pg = ctx;
-	txc_buf_addstr(pg->b, "<div class=\"text\">");
+	txc_buf_addstr(pg->b, "<div class=\"text md\">\n");
 	struct txc_buf c = TXC_BUF_INIT;
 	txc_text_clean(&c, blk->text.ptr ? blk->text.ptr : "", blk->text.len);
-	while (c.len && c.buf[c.len - 1] == '\n')
-		c.len--;
-	esc_clean(pg->b, c.buf, c.len);
+	txc_html_markdown(pg->b, c.buf ? c.buf : "", c.len); /* (rendered Markdown, made safe: html_md.c) */
 	txc_buf_release(&c);
 	txc_buf_addstr(pg->b, "</div>\n");
 }

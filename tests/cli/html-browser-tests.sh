@@ -113,6 +113,18 @@ for m in PAYLOAD-A PAYLOAD-B REASONING RESULT-1 RESULT-2 RESULT-3 IMAGES LAST-ME
 done
 grep -q 'onerror=document.documentElement.dataset.pwned=2&gt;' hostile.dom && ok "hostile: payloads are text" || bad "hostile: payload text missing"
 screenshot hostile hostile.html
+# rendered message Markdown: no payload ran, no image was fetched (page_checks' net log), the
+# table, fence and links are in the DOM, and each code block has its copy button
+"$txc" convert hostile-md --db h.db --to html --utc > md.html || bad "hostile-md: convert failed"
+open_page md md.html
+page_checks md 1
+for k in '<td>MD-TD</td>' '<code class="language-python">' '<a href="https://example.invalid/a">' 'MD-LINK-JS (javascript:'; do
+	grep -qF "$k" md.dom && ok "md: $k in the DOM" || bad "md: $k missing from the DOM"
+done
+grep -q '<img' md.dom && bad "md: an image element from a message" || ok "md: no image element"
+pres=$(grep -o '<pre' md.dom | wc -l) copies=$(grep -o '<button type="button" class="copy">' md.dom | wc -l)
+[ "$pres" -ge 2 ] && [ "$pres" = "$copies" ] && ok "md: $copies copy buttons for $pres code blocks" || bad "md: $copies copy buttons, $pres code blocks"
+screenshot md md.html
 # control: no CSP and the entities undone, as a writer that forgot to escape would write it
 sed -e '/Content-Security-Policy/d' -e '/<main>/,/<\/main>/s/&lt;/</g; /<main>/,/<\/main>/s/&gt;/>/g' \
 	-e '/<main>/,/<\/main>/s/&quot;/"/g' -e 's/data-txc/data-off/' hostile.html > control.html

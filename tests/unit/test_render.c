@@ -936,7 +936,8 @@ static void test_specials(void **state)
 	/* HTML: a BOM and C1 controls as U+FFFD; a text block without text is an empty one; an Edit without
 	 * strings counts nothing and shows an empty diff */
 	s = write_with("html", &t, &o);
-	has(s, "<div class=\"text\">x \xef\xbf\xbd y \xef\xbf\xbd z</div>\n<div class=\"text\"></div>\n");
+	has(s,
+	    "<div class=\"text md\">\n<p>x \xef\xbf\xbd y \xef\xbf\xbd z</p>\n</div>\n<div class=\"text md\">\n</div>\n");
 	has(s, "<span class=\"note\">+0 \xe2\x88\x92"
 	       "0</span></div>\n<pre class=\"lang-diff\"><code></code></pre>\n");
 	free(s);
