@@ -86,8 +86,8 @@ for f in site/*.html; do
 done
 [ "$(grep -c '^<tr><td' site/index.html)" = 4 ] && ok "4 rows" || bad "rows: $(grep -c '^<tr><td' site/index.html)"
 grep -q '"path":"index.html","format":"index"' site/manifest.jsonl && ok "index in the manifest" || bad "index not recorded"
-grep -q '<td class="n" data-key="0.25">\$0.25</td>' site/index.html && ok "cost shown" || bad "cost"
-grep -q '<td data-key="2026-01-02T03:04:05.000Z">2026-01-02</td><td data-key="cli">cli</td><td data-key="claude-sonnet-4-5">' site/index.html && ok "date, source, model" || bad "facts"
+grep -q '<td class="n" data-key="0.25"><span title="\$0.25">\$0.25</span></td>' site/index.html && ok "cost shown" || bad "cost"
+grep -q '<td class="d" data-key="2026-01-02T03:04:05.000Z">2026-01-02</td><td class="src" data-key="cli">cli</td><td class="mdl" data-key="claude-sonnet-4-5">' site/index.html && ok "date, source, model" || bad "facts"
 cp site/index.html index.before
 expect_rc 0 "export again" "$txc" export --db feat.db --to html --out site
 cmp -s site/index.html index.before && ok "unchanged on a re-run" || bad "index changed"
@@ -132,5 +132,12 @@ urls=$(printf '%s' "$body" | grep -oE '(href|src)="[^"]*"' | grep -vE '^href="(#
 [ -z "$urls" ] && ok "markdown: links only to http(s), mailto and anchors" || bad "markdown: urls: $urls"
 printf '%s' "$body" | grep -qE '<img|title="' && bad "markdown: an image or a link title" || ok "markdown: no image, no title"
 "$txc" convert hostile-md --db h.db --to html --utc | cmp -s - md.html && ok "markdown: the same bytes again" || bad "markdown: differs between runs"
+# an untitled session is listed by its first user text (one line, 60 characters), not its bare id
+cp h.db untitled.db
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = NULL"); c.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)", ("hostile-md", "user", "x", 1767400003.0)); c.commit()' untitled.db
+expect_rc 0 "export untitled" "$txc" export --db untitled.db --to html --out site-u
+grep -qF '<a class="pv" href="./hostile-md.html">Render **MD-BOLD** and `MD-CODE` line two</a>' site-u/index.html &&
+	ok "untitled: listed by its first user text" || bad "untitled: $(grep -o '<tr><td[^>]*><a[^>]*>[^<]*' site-u/index.html | head -3)"
+grep -qF '"preview":"Render **MD-BOLD** and `MD-CODE` line two"' site-u/manifest.jsonl && ok "untitled: the preview kept in the manifest" || bad "untitled: no preview in the manifest"
 summary html
 [ "$fails" = 0 ]
