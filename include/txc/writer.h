@@ -144,6 +144,7 @@ struct txc_writer_stream {
 struct txc_index_entry {
 	struct txc_str path;                     /* relative to the archive's folder, as written */
 	struct txc_str id, title, source, model; /* null when unknown */
+	struct txc_str preview;                  /* an untitled session's first user text, cut; or null */
 	struct txc_str started;                  /* ISO 8601 UTC text, or null */
 	struct txc_str cost;                     /* the cost in USD as a JSON number's text, or null */
 	int64_t messages;

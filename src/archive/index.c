@@ -46,6 +46,7 @@ static struct txc_index_entry *index_pages(const struct arun *r, struct txc_aren
 		p->path = txc_str_c(e->path);
 		p->id = jstr(o, "session_id");
 		p->title = jstr(o, "title");
+		p->preview = jstr(o, "preview");
 		p->source = jstr(o, "source");
 		p->model = jstr(o, "model");
 		p->started = jstr(o, "started");

@@ -105,6 +105,43 @@ static bool same_assets(const struct entry *e, const struct asset_rec *v, size_t
 	return true;
 }
 
+/* An untitled session's first user text on one line, at most 60 characters (as `hermes sessions
+ * list` previews it): what the index shows in place of a bare id.  Bytes cleaned by the writer. */
+static void preview_of(struct txc_buf *b, const struct txc_transcript *t)
+{
+	for (size_t i = 0; i < t->n_messages; i++) {
+		const struct txc_message *m = &t->messages[i];
+		for (size_t k = 0; m->role == TXC_ROLE_USER && !m->compacted && k < m->n_blocks; k++) {
+			const struct txc_block *blk = &m->blocks[k];
+			if (blk->kind != TXC_BLOCK_TEXT || blk->replayed || blk->text.len == 0)
+				continue;
+			const unsigned char *p = (const unsigned char *)blk->text.ptr;
+			size_t chars = 0, j = 0;
+			bool space = false;
+			for (; j < blk->text.len && chars < 60; chars++) {
+				uint32_t cp;
+				size_t n = txc_utf8_seq(p + j, blk->text.len - j, &cp);
+				if (n == 0)
+					n = 1; /* (a stray byte: the writer shows it as U+FFFD) */
+				if (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r') {
+					space = b->len > 0;
+					chars -= 1;
+				} else {
+					if (space)
+						txc_buf_addch(b, ' ');
+					space = false;
+					txc_buf_add(b, (const char *)p + j, n);
+				}
+				j += n;
+			}
+			if (j < blk->text.len)
+				txc_buf_addstr(b, "…");
+			if (b->len > 0)
+				return;
+		}
+	}
+}
+
 /* What a writer's index page shows of a session (the manifest keeps it for the next run's index). */
 static void page_facts(struct txc_buf *b, const struct txc_transcript *t)
 {
@@ -115,6 +152,15 @@ static void page_facts(struct txc_buf *b, const struct txc_transcript *t)
 			continue;
 		txc_buf_addf(b, ",\"%s\":", keys[i]);
 		txc_json_emit_str(b, v[i].ptr, v[i].len);
+	}
+	if (t->meta.title.ptr == NULL) {
+		struct txc_buf pv = TXC_BUF_INIT;
+		preview_of(&pv, t);
+		if (pv.len) {
+			txc_buf_addstr(b, ",\"preview\":");
+			txc_json_emit_str(b, pv.buf, pv.len);
+		}
+		txc_buf_release(&pv);
 	}
 	char iso[64];
 	if (t->meta.started_at != 0 && txc_time_iso_ms(iso, t->meta.started_at))

@@ -145,6 +145,70 @@ static void walk_call(struct walk *w, size_t mi, const struct txc_block *blk)
 		walk_children(w, mi, (size_t)(blk - w->t->messages[mi].blocks));
 }
 
+/* where "<think>" opens reasoning in answer text at or after from: at the text's start or a line's
+ * (after blanks), so that prose naming the tag ("the `<think>` tag") stays prose; len if none */
+static size_t think_open(const char *p, size_t len, size_t from)
+{
+	for (size_t i = from; i + 7 <= len; i++) {
+		if (memcmp(p + i, "<think>", 7) != 0)
+			continue;
+		size_t k = i;
+		while (k > 0 && (p[k - 1] == ' ' || p[k - 1] == '\t'))
+			k--;
+		if (k == 0 || p[k - 1] == '\n')
+			return i;
+	}
+	return len;
+}
+
+/* where "</think>" starts in p[from..len), len if nowhere */
+static size_t think_close(const char *p, size_t len, size_t from)
+{
+	for (size_t i = from; i + 8 <= len; i++)
+		if (p[i] == '<' && memcmp(p + i, "</think>", 8) == 0)
+			return i;
+	return len;
+}
+
+/* p[from..to) without the blank lines and spaces around it */
+static struct txc_str trimmed(const char *p, size_t from, size_t to)
+{
+	while (from < to && (p[from] == '\n' || p[from] == ' ' || p[from] == '\t' || p[from] == '\r'))
+		from++;
+	while (to > from && (p[to - 1] == '\n' || p[to - 1] == ' ' || p[to - 1] == '\t' || p[to - 1] == '\r'))
+		to--;
+	return (struct txc_str){p + from, to - from};
+}
+
+/* Answer text of a model that inlines its reasoning (<think>…</think>, an unclosed one to the end):
+ * the reasoning goes to the thinking handler, folded as reasoning blocks are (not with --detail brief),
+ * the rest to the text handler; text without the tag is one call, as it was. */
+static void walk_text(struct walk *w, const struct txc_block *blk, bool user)
+{
+	const struct txc_render_ops *ops = w->ops;
+	const char *p = blk->text.ptr;
+	size_t len = blk->text.len, at = user || p == NULL ? len : think_open(p, len, 0);
+	if (at == len) {
+		ops->text(w->ctx, blk);
+		return;
+	}
+	for (size_t i = 0; i < len;) {
+		struct txc_block part = *blk;
+		part.text = trimmed(p, i, at);
+		if (part.text.len)
+			ops->text(w->ctx, &part);
+		if (at == len)
+			break;
+		size_t close = think_close(p, len, at + 7);
+		part.kind = TXC_BLOCK_THINKING;
+		part.text = trimmed(p, at + 7, close);
+		if (part.text.len && ops->thinking && w->o->detail != TXC_DETAIL_BRIEF)
+			ops->thinking(w->ctx, &part);
+		i = close < len ? close + 8 : len;
+		at = think_open(p, len, i);
+	}
+}
+
 static void walk_block(struct walk *w, size_t mi, const struct txc_block *blk, bool user)
 {
 	const struct txc_render_ops *ops = w->ops;
@@ -154,7 +218,7 @@ static void walk_block(struct walk *w, size_t mi, const struct txc_block *blk, b
 			if (ops->replayed && w->o->detail != TXC_DETAIL_BRIEF)
 				ops->replayed(w->ctx, blk);
 		} else if (ops->text) {
-			ops->text(w->ctx, blk);
+			walk_text(w, blk, user);
 		}
 		break;
 	case TXC_BLOCK_IMAGE:

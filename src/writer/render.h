@@ -141,5 +141,7 @@ void txc_md_code_span(struct txc_buf *b, const char *p, size_t len);
 void txc_md_inline(struct txc_buf *b, const char *p, size_t len);
 /* a model's Markdown, kept but made inert (md_text.c; the rules are there) */
 void txc_md_text(struct txc_buf *b, const char *p, size_t len);
+/* a message's Markdown as safe HTML (html_md.c, cmark-gfm; the rules are there); p cleaned text */
+void txc_html_markdown(struct txc_buf *b, const char *p, size_t len);
 
 #endif

@@ -13,6 +13,7 @@
  * conveniences (expand/collapse all, copy buttons, a filter).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -41,6 +42,13 @@ static const char page_css[] =
 	".msg h2{font-size:.9rem;margin:0 0 .3rem;color:var(--muted);font-weight:600}\n"
 	".msg h2 a{color:inherit;text-decoration:none}\n"
 	".text{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;margin:.4rem 0}\n"
+	".md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}\n"
+	".md p,.md ul,.md ol,.md blockquote{margin:.4rem 0}.md blockquote{border-left:3px solid var(--line);"
+	"padding-left:.6rem;color:var(--muted)}\n"
+	".md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-size:1rem;margin:.6rem 0 .3rem;color:inherit;font-weight:700}\n"
+	".md table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}\n"
+	".md th,.md td{border:1px solid var(--line);padding:.2rem .5rem}\n"
+	"code{background:var(--code);border-radius:3px;padding:0 .2em}pre code{padding:0;background:none}\n"
 	"pre{background:var(--code);border:1px solid var(--line);border-radius:4px;padding:.5rem;margin:.4rem 0;"
 	"white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;"
 	"font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}\n"
@@ -117,7 +125,11 @@ static const char index_css[] =
 	"input{font:inherit;width:100%;max-width:30rem;margin:0 0 .8rem;padding:.3rem}\n"
 	"table{border-collapse:collapse;width:100%}\n"
 	"th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top;"
-	"overflow-wrap:anywhere;unicode-bidi:isolate}\n"
+	"overflow-wrap:break-word;word-break:normal;unicode-bidi:isolate}\n"
+	"td:first-child{min-width:9rem;max-width:32rem;word-break:break-word}td.d,td.n{white-space:nowrap}\n"
+	".pv{font-style:italic}\n"
+	"@media (max-width:48rem){body{padding:.5rem;font-size:14px}.src,.mdl{display:none}th,td{padding:.3rem .25rem}"
+	"td:first-child{min-width:7rem}}\n"
 	"th{background:var(--head);cursor:pointer;white-space:nowrap}\n"
 	"th[aria-sort=ascending]::after{content:\" \\25B2\"}th[aria-sort=descending]::after{content:\" \\25BC\"}\n"
 	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
@@ -361,6 +373,32 @@ static void fact_lineage(struct txc_buf *b, const struct txc_transcript *t)
 	txc_buf_addstr(b, "</dd>\n");
 }
 
+/* 255225000 as "255,225,000": counts people read */
+static void add_grouped(struct txc_buf *b, long long v)
+{
+	char d[24];
+	int n = snprintf(d, sizeof(d), "%lld", v < 0 ? -v : v);
+	if (v < 0)
+		txc_buf_addch(b, '-');
+	for (int i = 0; i < n; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			txc_buf_addch(b, ',');
+		txc_buf_addch(b, d[i]);
+	}
+}
+
+/* money as people read it: "$3.39" (cents, rounded), "<$0.01" for less than a cent; the exact
+ * value (exact: its JSON number's text) in a title for whoever wants it */
+static void add_money(struct txc_buf *b, double usd, const char *exact, size_t exact_len)
+{
+	txc_buf_addstr(b, "<span title=\"$");
+	txc_buf_add(b, exact, exact_len);
+	if (usd > 0 && usd < 0.005)
+		txc_buf_addstr(b, "\">&lt;$0.01</span>");
+	else
+		txc_buf_addf(b, "\">$%.2f</span>", usd);
+}
+
 static void facts(struct page *pg, const struct txc_render_counts *n)
 {
 	const struct txc_meta *me = &pg->t->meta;
@@ -375,20 +413,31 @@ static void facts(struct page *pg, const struct txc_render_counts *n)
 		fact_time(b, "Started", me->started_at, pg->o->utc);
 	if (me->has_ended)
 		fact_time(b, "Ended", me->ended_at, pg->o->utc);
-	txc_buf_addf(b, "<dt>Messages</dt><dd>%zu</dd>\n<dt>Tool calls</dt><dd>%zu</dd>\n", n->messages, n->tool_calls);
+	txc_buf_addstr(b, "<dt>Messages</dt><dd>");
+	add_grouped(b, (long long)n->messages);
+	txc_buf_addstr(b, "</dd>\n<dt>Tool calls</dt><dd>");
+	add_grouped(b, (long long)n->tool_calls);
+	txc_buf_addstr(b, "</dd>\n");
 	if (pg->t->n_segments > 0)
 		fact_lineage(b, pg->t);
-	if (me->has_usage)
-		txc_buf_addf(b,
-			     "<dt>Tokens</dt><dd>%lld in · %lld out · %lld cache read · %lld cache write · %lld "
-			     "reasoning</dd>\n",
-			     (long long)me->input_tokens, (long long)me->output_tokens,
-			     (long long)me->cache_read_tokens, (long long)me->cache_write_tokens,
-			     (long long)me->reasoning_tokens);
+	if (me->has_usage) {
+		const int64_t tok[] = {me->input_tokens, me->output_tokens, me->cache_read_tokens,
+				       me->cache_write_tokens, me->reasoning_tokens};
+		static const char *const what[] = {" in · ", " out · ", " cache read · ", " cache write · ",
+						   " reasoning</dd>\n"};
+		txc_buf_addstr(b, "<dt>Tokens</dt><dd>");
+		for (size_t i = 0; i < 5; i++) {
+			add_grouped(b, (long long)tok[i]);
+			txc_buf_addstr(b, what[i]);
+		}
+	}
 	if (me->has_cost) {
-		txc_buf_addstr(b, "<dt>Cost</dt><dd>$");
-		txc_json_emit_real(b, me->cost_usd);
+		struct txc_buf exact = TXC_BUF_INIT;
+		txc_json_emit_real(&exact, me->cost_usd);
+		txc_buf_addstr(b, "<dt>Cost</dt><dd>");
+		add_money(b, me->cost_usd, exact.buf, exact.len);
 		txc_buf_addf(b, " (%s)</dd>\n", me->cost_is_actual ? "actual" : "estimated");
+		txc_buf_release(&exact);
 	}
 	txc_buf_addstr(b, "</dl>\n");
 }
@@ -412,7 +461,11 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 	page_head(b, page_css, page_js, pg->o->images == TXC_IMAGES_FILES && pg->o->assets != NULL, title.buf);
 	txc_buf_addf(b, "<body>\n<header>\n<h1>%s</h1>\n", title.buf);
 	txc_buf_release(&title);
-	txc_buf_addf(b, "<p class=\"summary\">%zu messages · %zu tool calls</p>\n", n->messages, n->tool_calls);
+	txc_buf_addstr(b, "<p class=\"summary\">");
+	add_grouped(b, (long long)n->messages);
+	txc_buf_addstr(b, n->messages == 1 ? " message · " : " messages · ");
+	add_grouped(b, (long long)n->tool_calls);
+	txc_buf_addstr(b, n->tool_calls == 1 ? " tool call</p>\n" : " tool calls</p>\n");
 	facts(pg, n);
 	txc_buf_addstr(b, "<nav class=\"bar\" id=\"bar\" hidden></nav>\n</header>\n<main>\n");
 	if (pg->t->n_messages == 0)
@@ -463,12 +516,10 @@ static void on_message_end(void *ctx, const struct txc_message *m)
 static void on_text(void *ctx, const struct txc_block *blk)
 {
 	struct page *pg = ctx;
-	txc_buf_addstr(pg->b, "<div class=\"text\">");
+	txc_buf_addstr(pg->b, "<div class=\"text md\">\n");
 	struct txc_buf c = TXC_BUF_INIT;
 	txc_text_clean(&c, blk->text.ptr ? blk->text.ptr : "", blk->text.len);
-	while (c.len && c.buf[c.len - 1] == '\n')
-		c.len--;
-	esc_clean(pg->b, c.buf, c.len);
+	txc_html_markdown(pg->b, c.buf ? c.buf : "", c.len); /* (rendered Markdown, made safe: html_md.c) */
 	txc_buf_release(&c);
 	txc_buf_addstr(pg->b, "</div>\n");
 }
@@ -821,11 +872,13 @@ static void index_cell(struct txc_buf *b, const char *cls, struct txc_str key, s
 
 static void index_row(struct txc_buf *b, const struct txc_index_entry *e)
 {
-	struct txc_str title = e->title.ptr ? e->title : e->id.ptr ? e->id : txc_str_c("session");
+	/* an untitled session by its first words (in italics: not a title), else its id */
+	bool pv = e->title.ptr == NULL && e->preview.ptr != NULL;
+	struct txc_str title = e->title.ptr ? e->title : pv ? e->preview : e->id.ptr ? e->id : txc_str_c("session");
 	txc_buf_addstr(b, "<tr><td data-key=\"");
 	esc_attr(b, title);
 	/* the file name txc chose, percent-encoded: a relative link, never a scheme */
-	txc_buf_addstr(b, "\"><a href=\"./");
+	txc_buf_addf(b, "\"><a%s href=\"./", pv ? " class=\"pv\"" : "");
 	txc_text_percent_encode(b, e->path);
 	txc_buf_addstr(b, "\">");
 	esc_attr(b, title);
@@ -833,33 +886,40 @@ static void index_row(struct txc_buf *b, const struct txc_index_entry *e)
 	struct txc_str date = e->started;
 	if (date.ptr && date.len > 10)
 		date.len = 10; /* the day; the key keeps the time */
-	index_cell(b, "", e->started, date);
-	index_cell(b, "", e->source, e->source);
-	index_cell(b, "", e->model, e->model);
-	char n[24];
-	snprintf(n, sizeof(n), "%lld", (long long)e->messages);
-	index_cell(b, " class=\"n\"", txc_str_c(n), txc_str_c(n));
-	struct txc_buf cost = TXC_BUF_INIT;
-	if (e->cost.ptr) {
-		txc_buf_addch(&cost, '$');
-		txc_buf_add(&cost, e->cost.ptr, e->cost.len);
+	index_cell(b, " class=\"d\"", e->started, date);
+	index_cell(b, " class=\"src\"", e->source, e->source);
+	index_cell(b, " class=\"mdl\"", e->model, e->model);
+	txc_buf_addf(b, "<td class=\"n\" data-key=\"%lld\">", (long long)e->messages);
+	add_grouped(b, (long long)e->messages);
+	txc_buf_addstr(b, "</td>");
+	if (e->cost.ptr) { /* a JSON number's text (the manifest's): digits, sign, point, exponent */
+		char num[64];
+		snprintf(num, sizeof(num), "%.*s", (int)(e->cost.len < 63 ? e->cost.len : 63), e->cost.ptr);
+		txc_buf_addstr(b, "<td class=\"n\" data-key=\"");
+		esc_attr(b, e->cost);
+		txc_buf_addstr(b, "\">");
+		struct txc_buf exact = TXC_BUF_INIT;
+		esc_attr(&exact, e->cost);
+		add_money(b, strtod(num, NULL), exact.buf, exact.len);
+		txc_buf_release(&exact);
+		txc_buf_addstr(b, "</td>");
+	} else {
+		txc_buf_addstr(b, "<td class=\"n\" data-key=\"-1\"></td>");
 	}
-	index_cell(b, " class=\"n\"", e->cost.ptr ? e->cost : txc_str_c("-1"),
-		   (struct txc_str){cost.buf ? cost.buf : "", cost.len});
-	txc_buf_release(&cost);
 	txc_buf_addstr(b, "</tr>\n");
 }
 
 static void write_index(struct txc_buf *b, const struct txc_index_entry *v, size_t n)
 {
 	page_head(b, index_css, index_js, false, "Sessions");
-	txc_buf_addf(b,
-		     "<body>\n<h1>Sessions</h1>\n<p>%zu session%s exported by txc.</p>\n"
-		     "<input id=\"q\" type=\"search\" placeholder=\"Filter sessions\" aria-label=\"Filter sessions\" "
-		     "hidden>\n<table id=\"sessions\">\n<thead><tr><th>Title</th><th>Date</th><th>Source</th>"
-		     "<th>Model</th><th data-type=\"num\">Messages</th><th data-type=\"num\">Cost</th></tr></thead>\n"
-		     "<tbody>\n",
-		     n, n == 1 ? "" : "s");
+	txc_buf_addf(
+		b,
+		"<body>\n<h1>Sessions</h1>\n<p>%zu session%s exported by txc.</p>\n"
+		"<input id=\"q\" type=\"search\" placeholder=\"Filter sessions\" aria-label=\"Filter sessions\" "
+		"hidden>\n<table id=\"sessions\">\n<thead><tr><th>Title</th><th>Date</th><th class=\"src\">Source</th>"
+		"<th class=\"mdl\">Model</th><th data-type=\"num\">Messages</th><th data-type=\"num\">Cost</th></tr></thead>\n"
+		"<tbody>\n",
+		n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++)
 		index_row(b, &v[i]);
 	txc_buf_addf(b, "</tbody>\n</table>\n<script>%s</script>\n</body>\n</html>\n", index_js);

@@ -71,6 +71,8 @@ class Pipe:
 
 def main():
     browser, profile, url, script = sys.argv[1:5]
+    width = int(sys.argv[5]) if len(sys.argv) > 5 else 0  # a viewport this wide (a phone: 390)
+    scheme = sys.argv[6] if len(sys.argv) > 6 else ""  # "dark": prefers-color-scheme: dark
     try:
         p = Pipe(browser, profile)
         target = p.send("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -78,6 +80,12 @@ def main():
         p.send("Runtime.enable", session=s)
         p.send("Log.enable", session=s)
         p.send("Page.enable", session=s)
+        if width:
+            p.send("Emulation.setDeviceMetricsOverride",
+                   {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=s)
+        if scheme:
+            p.send("Emulation.setEmulatedMedia",
+                   {"features": [{"name": "prefers-color-scheme", "value": scheme}]}, session=s)
         p.send("Page.navigate", {"url": url}, session=s)
         for _ in range(100):
             r = p.send("Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True}, session=s)

@@ -113,6 +113,18 @@ for m in PAYLOAD-A PAYLOAD-B REASONING RESULT-1 RESULT-2 RESULT-3 IMAGES LAST-ME
 done
 grep -q 'onerror=document.documentElement.dataset.pwned=2&gt;' hostile.dom && ok "hostile: payloads are text" || bad "hostile: payload text missing"
 screenshot hostile hostile.html
+# rendered message Markdown: no payload ran, no image was fetched (page_checks' net log), the
+# table, fence and links are in the DOM, and each code block has its copy button
+"$txc" convert hostile-md --db h.db --to html --utc > md.html || bad "hostile-md: convert failed"
+open_page md md.html
+page_checks md 1
+for k in '<td>MD-TD</td>' '<code class="language-python">' '<a href="https://example.invalid/a">' 'MD-LINK-JS (javascript:'; do
+	grep -qF "$k" md.dom && ok "md: $k in the DOM" || bad "md: $k missing from the DOM"
+done
+grep -q '<img' md.dom && bad "md: an image element from a message" || ok "md: no image element"
+pres=$(grep -o '<pre' md.dom | wc -l) copies=$(grep -o '<button type="button" class="copy">' md.dom | wc -l)
+[ "$pres" -ge 2 ] && [ "$pres" = "$copies" ] && ok "md: $copies copy buttons for $pres code blocks" || bad "md: $copies copy buttons, $pres code blocks"
+screenshot md md.html
 # control: no CSP and the entities undone, as a writer that forgot to escape would write it
 sed -e '/Content-Security-Policy/d' -e '/<main>/,/<\/main>/s/&lt;/</g; /<main>/,/<\/main>/s/&gt;/>/g' \
 	-e '/<main>/,/<\/main>/s/&quot;/"/g' -e 's/data-txc/data-off/' hostile.html > control.html
@@ -144,9 +156,33 @@ grep -q '<input id="q" type="search"[^>]*>' index.dom && ! grep -q '<input id="q
 screenshot index index.html
 
 # ---- the conveniences, used as a person would (clicks and typing over the DevTools pipe) ----
-drive() { # file script: the script's value as JSON, with the console messages and exceptions
-	python3 "$src/cli/html-browser-drive.py" "$browser" "$work/profile-drive" "file://$work/$1" "$2"
+drive() { # file script [width [dark]]: the script's value as JSON, with the console messages and exceptions
+	python3 "$src/cli/html-browser-drive.py" "$browser" "$work/profile-drive" "file://$work/$1" "$2" ${3:-} ${4:-}
 }
+# ---- the index's layout at a phone's, a tablet's and a desktop's width, light and dark: no
+# horizontal scrolling, no date on two lines, a title column wide enough for words (never a letter a
+# line), the cost column on screen; screenshots index-W[-dark].png to look at ----
+layout="(() => { const W = window.innerWidth, one = e => { const r = document.createRange(); r.selectNodeContents(e);
+	return new Set(Array.from(r.getClientRects()).map(x => Math.round(x.top))).size === 1; };
+	const rows = Array.from(document.querySelectorAll('tbody tr'));
+	const over = document.documentElement.scrollWidth > W, dates = rows.every(r => one(r.cells[1]));
+	const titles = rows.every(r => r.cells[0].getBoundingClientRect().width >= 100);
+	const cost = rows.every(r => { const b = r.cells[5].getBoundingClientRect(); return b.width > 0 && b.right <= W; });
+	return [W, over ? 'overflow' : 'fits', dates ? 'dates-one-line' : 'date-wraps', titles ? 'titles-wide' : 'titles-narrow',
+		cost ? 'cost-visible' : 'cost-cut'].join(' '); })()"
+for w in 390 768 1280; do
+	for scheme in light dark; do
+		out=$(drive index.html "$layout" "$w" "$scheme")
+		echo "$out" | grep -q "\"result\": \"$w "'fits dates-one-line titles-wide cost-visible", "console": \[\], "exceptions": \[\]' &&
+			ok "index at $w px ($scheme): fits, dates on one line, titles wide, cost visible" || bad "index at $w px ($scheme): $out"
+	done
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+		--host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 --user-data-dir="$work/profile" \
+		--hide-scrollbars --window-size=$w,900 --screenshot="$work/index-$w.png" "file://$work/index.html" > /dev/null 2>&1
+	timeout 120 "$browser" --force-dark-mode --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+		--host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 --user-data-dir="$work/profile" \
+		--hide-scrollbars --window-size=$w,900 --screenshot="$work/index-$w-dark.png" "file://$work/index.html" > /dev/null 2>&1
+done
 # ---- whole conversations: --lineage segments and --children transcripts (tests/golden/lineage) ----
 for f in five.children.html dp.children.html cycle.lineage.html; do
 	n=lineage-${f%.html}

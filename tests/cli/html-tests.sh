@@ -30,7 +30,7 @@ sed -E 's/="[^"]*"/=""/g' h.html > h.attrs
 grep -qiE '<[a-z][^>]* (on[a-z]+|style)=' h.attrs && bad "an event handler or style attribute: $(grep -oiE '<[a-z][^>]* (on[a-z]+|style)=[^>]*' h.attrs | head -3)" || ok "no handler or style attribute"
 # the tags are txc's own, and every attribute is quoted
 tags=$(grep -oE '<[A-Za-z][A-Za-z0-9-]*' h.html | tr -d '<' | sort -u |
-	grep -vxE 'html|head|meta|title|style|body|header|h1|h2|p|dl|dt|dd|code|nav|main|section|a|div|details|summary|pre|span|strong|em|figure|img|footer|script')
+	grep -vxE 'html|head|meta|title|style|body|header|h1|h2|p|dl|dt|dd|code|nav|main|section|a|div|details|summary|pre|span|strong|em|figure|img|footer|script|br')
 [ -z "$tags" ] && ok "only txc's tags" || bad "tags: $(echo $tags)"
 grep -oE '<[a-z][a-z0-9]* [^>]*>' h.attrs | grep -E ' [a-z-]+=[^"]' && bad "an unquoted attribute" || ok "attributes quoted"
 # every URL: our anchors, or a checked data:image of an accepted type
@@ -86,8 +86,8 @@ for f in site/*.html; do
 done
 [ "$(grep -c '^<tr><td' site/index.html)" = 4 ] && ok "4 rows" || bad "rows: $(grep -c '^<tr><td' site/index.html)"
 grep -q '"path":"index.html","format":"index"' site/manifest.jsonl && ok "index in the manifest" || bad "index not recorded"
-grep -q '<td class="n" data-key="0.25">\$0.25</td>' site/index.html && ok "cost shown" || bad "cost"
-grep -q '<td data-key="2026-01-02T03:04:05.000Z">2026-01-02</td><td data-key="cli">cli</td><td data-key="claude-sonnet-4-5">' site/index.html && ok "date, source, model" || bad "facts"
+grep -q '<td class="n" data-key="0.25"><span title="\$0.25">\$0.25</span></td>' site/index.html && ok "cost shown" || bad "cost"
+grep -q '<td class="d" data-key="2026-01-02T03:04:05.000Z">2026-01-02</td><td class="src" data-key="cli">cli</td><td class="mdl" data-key="claude-sonnet-4-5">' site/index.html && ok "date, source, model" || bad "facts"
 cp site/index.html index.before
 expect_rc 0 "export again" "$txc" export --db feat.db --to html --out site
 cmp -s site/index.html index.before && ok "unchanged on a re-run" || bad "index changed"
@@ -110,5 +110,34 @@ cmp -s site/index.html index.before && ok "markdown run kept index.html" || bad 
 [ "$(grep -o '<script' site/index.html | wc -l)" = 1 ] && ok "index: one script" || bad "index scripts"
 grep -oE '(href|src)="[^"]*"' site/index.html | grep -vE '^href="\./[A-Za-z0-9._~/%-]+\.html"$' && bad "index: a link not to a page" || ok "index: links to pages only"
 
+# ---- message Markdown rendered by cmark-gfm, made safe (src/writer/html_md.c) ----
+expect_rc 0 "convert hostile-md" "$txc" convert hostile-md --db h.db --to html --utc
+mv out.txt md.html
+body=$(sed -n '/<main>/,/<\/main>/p' md.html)
+for want in '<strong>MD-BOLD</strong>' '<code>MD-CODE</code><br />' '<h2>MD-HEADING</h2>' '<li>MD-ITEM-1</li>' \
+	'<del>MD-STRIKE</del>' '<th>MD-TH</th>' '<td>MD-TD</td>' '<pre><code class="language-python">print(&quot;MD-FENCE&quot;)' \
+	'<a href="https://example.invalid/a">MD-LINK-HTTPS</a>' '<a href="#m1">MD-LINK-ANCHOR</a>' \
+	'<a href="mailto:md@example.invalid">' '<a href="http://www.example.invalid">' \
+	'MD-LINK-JS (javascript:' 'MD-LINK-REL (../../etc/passwd)' 'MD-LINK-DATA (data:text/html,&lt;script&gt;' \
+	'<a href="http://127.0.0.1:9/md.png">image: MD-IMG-HTTP</a>' 'image: MD-IMG-DATA (data:image/png' \
+	'Inline &lt;b&gt;MD-RAW-B&lt;/b&gt; &lt;img src=x onerror=' '&lt;script&gt;document.documentElement.dataset.pwned=23' \
+	'<pre><code>&lt;div onclick=&quot;' '&lt;style&gt;body{display:none}' '<span class="bidi">[U+202E]</span>MD-BIDI'; do
+	printf '%s' "$body" | grep -qF -- "$want" && ok "markdown: $want" || bad "markdown: missing $want"
+done
+# the tags of rendered Markdown and nothing else; links only http(s), mailto, #; no image at all
+tags=$(printf '%s' "$body" | grep -oE '<[A-Za-z][A-Za-z0-9-]*' | tr -d '<' | sort -u |
+	grep -vxE 'main|section|h2|a|div|p|strong|code|br|ul|li|del|table|thead|tbody|tr|th|td|pre|span')
+[ -z "$tags" ] && ok "markdown: only rendered Markdown's tags" || bad "markdown: tags: $(echo $tags)"
+urls=$(printf '%s' "$body" | grep -oE '(href|src)="[^"]*"' | grep -vE '^href="(#|https?://|mailto:)')
+[ -z "$urls" ] && ok "markdown: links only to http(s), mailto and anchors" || bad "markdown: urls: $urls"
+printf '%s' "$body" | grep -qE '<img|title="' && bad "markdown: an image or a link title" || ok "markdown: no image, no title"
+"$txc" convert hostile-md --db h.db --to html --utc | cmp -s - md.html && ok "markdown: the same bytes again" || bad "markdown: differs between runs"
+# an untitled session is listed by its first user text (one line, 60 characters), not its bare id
+cp h.db untitled.db
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = NULL"); c.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)", ("hostile-md", "user", "x", 1767400003.0)); c.commit()' untitled.db
+expect_rc 0 "export untitled" "$txc" export --db untitled.db --to html --out site-u
+grep -qF '<a class="pv" href="./hostile-md.html">Render **MD-BOLD** and `MD-CODE` line two</a>' site-u/index.html &&
+	ok "untitled: listed by its first user text" || bad "untitled: $(grep -o '<tr><td[^>]*><a[^>]*>[^<]*' site-u/index.html | head -3)"
+grep -qF '"preview":"Render **MD-BOLD** and `MD-CODE` line two"' site-u/manifest.jsonl && ok "untitled: the preview kept in the manifest" || bad "untitled: no preview in the manifest"
 summary html
 [ "$fails" = 0 ]

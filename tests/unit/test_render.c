@@ -937,7 +937,8 @@ static void test_specials(void **state)
 	/* HTML: a BOM and C1 controls as U+FFFD; a text block without text is an empty one; an Edit without
 	 * strings counts nothing and shows an empty diff */
 	s = write_with("html", &t, &o);
-	has(s, "<div class=\"text\">x \xef\xbf\xbd y \xef\xbf\xbd z</div>\n<div class=\"text\"></div>\n");
+	has(s,
+	    "<div class=\"text md\">\n<p>x \xef\xbf\xbd y \xef\xbf\xbd z</p>\n</div>\n<div class=\"text md\">\n</div>\n");
 	has(s, "<span class=\"note\">+0 \xe2\x88\x92"
 	       "0</span></div>\n<pre class=\"lang-diff\"><code></code></pre>\n");
 	free(s);
@@ -952,24 +953,34 @@ static void test_html_index(void **state)
 		{.path = txc_str_c("c.html"),
 		 .id = txc_str_c("id<1>"),
 		 .started = txc_str_c("2026-01-02"),
-		 .cost = txc_str_c("0.5"),
+		 .cost = txc_str_c("0.7200177600000001"),
 		 .source = txc_str_c("hermes"),
 		 .model = txc_str_c("m"),
-		 .messages = 1},
+		 .messages = 25000},
 	};
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_writer_lookup("html")->index(&b, e, 1);
 	has(b.buf, "<p>1 session exported by txc.</p>\n");
-	has(b.buf, "<tr><td data-key=\"session\"><a href=\"./a%20b.html\">session</a></td><td data-key=\"\"></td>"
-		   "<td data-key=\"\"></td><td data-key=\"\"></td><td class=\"n\" data-key=\"3\">3</td>"
-		   "<td class=\"n\" data-key=\"-1\"></td></tr>\n");
+	has(b.buf,
+	    "<tr><td data-key=\"session\"><a href=\"./a%20b.html\">session</a></td><td class=\"d\" data-key=\"\"></td>"
+	    "<td class=\"src\" data-key=\"\"></td><td class=\"mdl\" data-key=\"\"></td><td class=\"n\" data-key=\"3\">3</td>"
+	    "<td class=\"n\" data-key=\"-1\"></td></tr>\n");
 	txc_buf_reset(&b);
 	txc_writer_lookup("html")->index(&b, e, 2);
 	has(b.buf, "<p>2 sessions exported by txc.</p>\n");
 	has(b.buf,
 	    "<tr><td data-key=\"id&lt;1&gt;\"><a href=\"./c.html\">id&lt;1&gt;</a></td>"
-	    "<td data-key=\"2026-01-02\">2026-01-02</td><td data-key=\"hermes\">hermes</td><td data-key=\"m\">m</td>"
-	    "<td class=\"n\" data-key=\"1\">1</td><td class=\"n\" data-key=\"0.5\">$0.5</td></tr>\n");
+	    "<td class=\"d\" data-key=\"2026-01-02\">2026-01-02</td><td class=\"src\" data-key=\"hermes\">hermes</td>"
+	    "<td class=\"mdl\" data-key=\"m\">m</td>"
+	    "<td class=\"n\" data-key=\"25000\">25,000</td><td class=\"n\" data-key=\"0.7200177600000001\">"
+	    "<span title=\"$0.7200177600000001\">$0.72</span></td></tr>\n");
+	/* an untitled session by its first words; less than a cent */
+	txc_buf_reset(&b);
+	e[0].preview = txc_str_c("fix the <b> bug");
+	e[0].cost = txc_str_c("0.004");
+	txc_writer_lookup("html")->index(&b, e, 1);
+	has(b.buf, "<a class=\"pv\" href=\"./a%20b.html\">fix the &lt;b&gt; bug</a>");
+	has(b.buf, "<span title=\"$0.004\">&lt;$0.01</span>");
 	txc_buf_release(&b);
 }
 
