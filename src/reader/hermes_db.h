@@ -49,4 +49,28 @@ const struct txc_json *txc_hermes_db_decode_content(struct txc_arena *a, const s
 int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc_search_opts *o,
 			 const struct txc_hit_sink *sink, struct txc_search_info *info, struct txc_diag *d);
 
+/* The live tip of a session's compression chain (hermes_db_tip.c), of the last TIP_CACHE asked; NULL: none. */
+enum { TIP_CACHE = 16 };
+struct txc_hermes_db_tips {
+	char *from[TIP_CACHE], *tip[TIP_CACHE]; /* tip NULL: none */
+	size_t next;
+	sqlite3_stmt *st;
+};
+const char *txc_hermes_db_tip_of(struct hermes_db *s, struct txc_hermes_db_tips *c, const char *id);
+void txc_hermes_db_tip_free(struct txc_hermes_db_tips *c);
+
+/*
+ * txc's own index of the rows messages_fts does not hold as txc reads them (hermes_db_index.c),
+ * in the user's cache folder.  stamp: what the index must have been made from to be used (the
+ * store's files and headers, schema, last id, messages_fts's structure, cond: the rows it holds).
+ * attach: ATTACH it read-only as txc_index when its stamp is that one (false: none, scan).
+ * build: write a new one from the rows sql gives (column 0 their id; text gives the four texts a row is
+ * matched on, as the search's row check reads them), renamed into place; false: none made.
+ */
+void txc_hermes_db_index_stamp(struct hermes_db *s, const char *cond, struct txc_buf *b);
+bool txc_hermes_db_index_attach(struct hermes_db *s, const char *stamp);
+void txc_hermes_db_index_detach(struct hermes_db *s);
+typedef void txc_hermes_db_index_text(struct txc_arena *a, sqlite3_stmt *st, struct txc_str cols[4]);
+bool txc_hermes_db_index_build(struct hermes_db *s, const char *sql, const char *stamp, txc_hermes_db_index_text *text);
+
 #endif

@@ -444,19 +444,16 @@ static const struct txc_json *col_json(struct txc_arena *a, sqlite3_stmt *st, in
 	}
 }
 
-struct tip_cache;
-static const char *tip_of(struct hermes_db *s, struct tip_cache *c, const char *id);
-
 struct run {
 	struct hermes_db *s;
 	const struct txc_query *q;
 	const struct txc_search_opts *o;
 	const struct txc_hit_sink *sink;
 	struct txc_arena *a;
-	size_t offered, kept;    /* rows the SQL gave, rows that matched */
-	int stop;                /* what the sink said when it stopped the search */
-	struct tip_cache *tips;  /* NULL: the store has no compression links */
-	struct numbers *numbers; /* message numbers (number_of) */
+	size_t offered, kept;            /* rows the SQL gave, rows that matched */
+	int stop;                        /* what the sink said when it stopped the search */
+	struct txc_hermes_db_tips *tips; /* NULL: the store has no compression links */
+	struct numbers *numbers;         /* message numbers (number_of) */
 };
 
 /*
@@ -464,9 +461,11 @@ struct run {
  * among the session's rows of those roles that are active or compacted, by
  * id.  The ids of a session are read once (one indexed pass, 8 bytes a
  * row) and kept, least recently used dropped first beyond 256 sessions or
- * 512k ids (4 MiB); a number is a binary search.
+ * 512k ids (4 MiB); a number is a binary search.  The first FEW numbers
+ * are counted instead (the rows up to it, no more): a top 20 in a long
+ * session reads the rows before each hit, not the whole session.
  */
-enum { NUMBERED = 256, NUMBERED_IDS = 512 * 1024 };
+enum { NUMBERED = 256, NUMBERED_IDS = 512 * 1024, FEW = 32 };
 
 struct numbered {
 	int type;  /* the session id's SQLite type; 0: empty slot */
@@ -478,18 +477,20 @@ struct numbered {
 
 struct numbers {
 	struct numbered v[NUMBERED];
-	size_t clock, n_ids;
-	sqlite3_stmt *st;
+	size_t clock, n_ids, asked;
+	sqlite3_stmt *st, *count;
 };
 
-static int number_sql(struct hermes_db *s, sqlite3_stmt **st)
+/* The session's numbered ids in order, or (count) how many are <= ?2 and whether ?2 is one. */
+static int number_sql(struct hermes_db *s, sqlite3_stmt **st, bool count)
 {
 	struct txc_buf b = TXC_BUF_INIT;
-	txc_buf_addstr(&b, "SELECT id FROM messages WHERE session_id = ?1 AND role IN ('user', 'assistant', 'tool')");
+	txc_buf_addstr(&b, count ? "SELECT count(*), max(id = ?2) FROM messages" : "SELECT id FROM messages");
+	txc_buf_addstr(&b, " WHERE session_id = ?1 AND role IN ('user', 'assistant', 'tool')");
 	if (txc_hermes_db_has_col(&s->msg, "active"))
 		txc_buf_addstr(&b, txc_hermes_db_has_col(&s->msg, "compacted") ? " AND (active = 1 OR compacted = 1)"
 									       : " AND active = 1");
-	txc_buf_addstr(&b, " ORDER BY id");
+	txc_buf_addstr(&b, count ? " AND id <= ?2" : " ORDER BY id");
 	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, st, NULL);
 	txc_buf_release(&b);
 	return rc;
@@ -556,7 +557,19 @@ static size_t number_of(struct run *r, sqlite3_stmt *row, const struct txc_hit *
 	if (!h->has_row_id || (!h->active && !h->compacted) || !txc_hermes_db_has_col(&r->s->msg, "id") ||
 	    !txc_query_is_message_role(h->role))
 		return 0;
-	if (r->numbers->st == NULL && number_sql(r->s, &r->numbers->st) != SQLITE_OK)
+	struct numbers *c = r->numbers;
+	if (++c->asked <= FEW) {
+		if (c->count == NULL && number_sql(r->s, &c->count, true) != SQLITE_OK)
+			return 0;
+		sqlite3_bind_value(c->count, 1, sqlite3_column_value(row, C_SID));
+		sqlite3_bind_int64(c->count, 2, h->row_id);
+		size_t n = sqlite3_step(c->count) == SQLITE_ROW && sqlite3_column_int(c->count, 1) == 1
+				   ? (size_t)sqlite3_column_int64(c->count, 0)
+				   : 0;
+		sqlite3_reset(c->count);
+		return n;
+	}
+	if (r->numbers->st == NULL && number_sql(r->s, &r->numbers->st, false) != SQLITE_OK)
 		return 0;
 	const struct numbered *e = session_ids(r->numbers, sqlite3_column_value(row, C_SID));
 	size_t lo = 0, hi = e->n;
@@ -575,6 +588,7 @@ static void numbers_free(struct numbers *c)
 	for (size_t i = 0; i < NUMBERED; i++)
 		drop_numbered(c, &c->v[i]);
 	sqlite3_finalize(c->st);
+	sqlite3_finalize(c->count);
 }
 
 /* A column as a JSON string over SQLite's bytes (valid until the next step), or null. */
@@ -599,18 +613,24 @@ static void row_text(struct txc_arena *a, sqlite3_stmt *st, struct txc_str out[2
 	txc_hermes_search_text(a, o, out);
 }
 
+/* The four texts a row is matched on (row_hit's, and what txc's own index holds of a row). */
+static void match_text(struct txc_arena *a, sqlite3_stmt *st, struct txc_str cols[4])
+{
+	struct txc_str text[2];
+	row_text(a, st, text);
+	cols[0] = text[0];
+	cols[1] = col_str(st, C_TOOL);
+	cols[2] = col_str(st, C_CALLS);
+	cols[3] = text[1];
+}
+
 /* One row of a query: checked against the query, then handed on. */
 static int row_hit(struct run *r, sqlite3_stmt *st)
 {
 	struct txc_hit h = {0};
-	struct txc_str text[2];
 	r->offered++;
 	txc_arena_reset(r->a);
-	row_text(r->a, st, text);
-	h.cols[0] = text[0];
-	h.cols[1] = col_str(st, C_TOOL);
-	h.cols[2] = col_str(st, C_CALLS);
-	h.cols[3] = text[1];
+	match_text(r->a, st, h.cols);
 	if (!txc_query_match(r->q, h.cols, 4) ||
 	    (r->o->tool && !txc_source_uses_tool(r->a, h.cols[1], h.cols[2], r->o->tool)))
 		return 0;
@@ -628,7 +648,7 @@ static int row_hit(struct run *r, sqlite3_stmt *st)
 	h.rank = sqlite3_column_double(st, C_RANK);
 	h.number = number_of(r, st, &h);
 	if (r->tips != NULL && sqlite3_column_type(st, C_SID) == SQLITE_TEXT) {
-		const char *tip = tip_of(r->s, r->tips, (const char *)sqlite3_column_text(st, C_SID));
+		const char *tip = txc_hermes_db_tip_of(r->s, r->tips, (const char *)sqlite3_column_text(st, C_SID));
 		h.tip = tip ? txc_str_c(tip) : TXC_STR_NULL;
 	}
 	return r->sink->hit(r->sink->ctx, &h);
@@ -650,94 +670,6 @@ static int run_sql(struct run *r, const char *sql, const char *match)
 			;
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE || r->stop ? SQLITE_OK : rc;
-}
-
-/* ---- a compression chain's live tip (reference §2.3) ---- */
-
-enum { TIP_STEPS = 100, TIP_CACHE = 16 };
-
-/* The continuation Hermes resumes from session ?1, or nothing (not ended by compression, or no such child). */
-static void tip_sql(struct hermes_db *s, struct txc_buf *b)
-{
-	bool mc = txc_hermes_db_has_col(&s->sess, "model_config");
-	bool src = txc_hermes_db_has_col(&s->sess, "source");
-	txc_buf_addstr(b, "SELECT c.id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id"
-			  " WHERE p.id = ?1 AND p.end_reason = 'compression'");
-	if (mc)
-		txc_buf_addstr(
-			b, " AND NOT (json_valid(c.model_config) AND (json_extract(c.model_config, '$._branched_from')"
-			   " IS NOT NULL OR json_extract(c.model_config, '$._delegate_from') IS NOT NULL))");
-	if (src)
-		txc_buf_addstr(b, " AND COALESCE(c.source, '') <> 'tool'");
-	txc_buf_addstr(b, " ORDER BY c.end_reason = 'compression' DESC, c.ended_at IS NULL DESC, COALESCE(NULLIF(MAX(");
-	txc_buf_addstr(b,
-		       txc_hermes_db_has_col(&s->sess, "last_activity_at") ? "COALESCE(c.last_activity_at, 0)" : "0");
-	txc_buf_addstr(b, ", COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = c.id), 0)), 0),"
-			  " c.started_at) DESC, c.started_at DESC, c.id DESC LIMIT 1");
-}
-
-struct tip_cache {
-	char *from[TIP_CACHE], *tip[TIP_CACHE]; /* tip NULL: none */
-	size_t next;
-	sqlite3_stmt *st;
-};
-
-/* Follow continuations from id (TEXT ids only), seen-set and step cap against cycles; malloc'd, or NULL. */
-static char *walk_tip(sqlite3_stmt *st, const char *id)
-{
-	char *seen[TIP_STEPS + 1], *cur = txc_xstrdup(id);
-	size_t n = 0;
-	seen[n++] = cur;
-	while (n <= TIP_STEPS) {
-		sqlite3_bind_text(st, 1, cur, -1, SQLITE_STATIC);
-		char *next = NULL;
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
-			next = txc_xstrdup((const char *)sqlite3_column_text(st, 0));
-		sqlite3_reset(st);
-		bool looped = false;
-		for (size_t i = 0; next != NULL && i < n; i++)
-			looped |= strcmp(seen[i], next) == 0;
-		if (next == NULL || looped) {
-			free(next);
-			break;
-		}
-		seen[n++] = cur = next;
-	}
-	char *tip = n > 1 ? txc_xstrdup(cur) : NULL;
-	for (size_t i = 0; i < n; i++)
-		free(seen[i]);
-	return tip;
-}
-
-static const char *tip_of(struct hermes_db *s, struct tip_cache *c, const char *id)
-{
-	for (size_t i = 0; i < TIP_CACHE; i++)
-		if (c->from[i] != NULL && strcmp(c->from[i], id) == 0)
-			return c->tip[i];
-	if (c->st == NULL) {
-		struct txc_buf b = TXC_BUF_INIT;
-		tip_sql(s, &b);
-		if (sqlite3_prepare_v2(s->db, b.buf, -1, &c->st, NULL) != SQLITE_OK)
-			c->st = NULL;
-		txc_buf_release(&b);
-		if (c->st == NULL)
-			return NULL;
-	}
-	size_t k = c->next++ % TIP_CACHE;
-	free(c->from[k]);
-	free(c->tip[k]);
-	c->from[k] = txc_xstrdup(id);
-	c->tip[k] = walk_tip(c->st, id);
-	return c->tip[k];
-}
-
-static void tip_cache_free(struct tip_cache *c)
-{
-	for (size_t i = 0; i < TIP_CACHE; i++) {
-		free(c->from[i]);
-		free(c->tip[i]);
-	}
-	sqlite3_finalize(c->st);
 }
 
 /* ---- the op ---- */
@@ -867,9 +799,27 @@ static int scan_all(struct run *r)
 	return rc;
 }
 
+/* txc's own index (hermes_db_index.c) of the rows cond selects, attached, made first if missing or stale. */
+static bool use_index(struct run *r, const char *cond)
+{
+	struct txc_buf stamp = TXC_BUF_INIT, sql = TXC_BUF_INIT;
+	txc_hermes_db_index_stamp(r->s, cond, &stamp);
+	bool ok = txc_hermes_db_index_attach(r->s, stamp.buf);
+	if (!ok) {
+		select_cols(r->s, &sql, "NULL");
+		txc_buf_addf(&sql, " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE %s", cond);
+		ok = txc_hermes_db_index_build(r->s, sql.buf, stamp.buf, match_text) &&
+		     txc_hermes_db_index_attach(r->s, stamp.buf);
+	}
+	txc_buf_release(&stamp);
+	txc_buf_release(&sql);
+	return ok;
+}
+
 /*
  * The index, then in one scan what it lacks (the rows it found excluded): the rebuild's window,
- * cut tool rows, and the rows whose text is not what it holds (elsewhere_cond).
+ * cut tool rows, and the rows whose text is not what it holds (elsewhere_cond); without a
+ * window, those rows are narrowed by txc's own index of them (use_index) instead of read.
  */
 static int search_fts(struct run *r, const struct plan *p, const char *fts)
 {
@@ -883,16 +833,21 @@ static int search_fts(struct run *r, const struct plan *p, const char *fts)
 	}
 	txc_buf_addstr(&extra, " AND (");
 	elsewhere_cond(r->s, &extra);
-	if (p->window)
-		txc_buf_addf(&extra, " OR (m.id > %lld AND m.id <= %lld)", (long long)p->lo, (long long)p->hi);
 	if (p->tools_cut)
 		txc_buf_addstr(&extra, " OR " TOOL_UNHELD);
+	bool indexed = !p->window && rc == SQLITE_OK && use_index(r, extra.buf + 6);
+	if (p->window)
+		txc_buf_addf(&extra, " OR (m.id > %lld AND m.id <= %lld)", (long long)p->lo, (long long)p->hi);
 	txc_buf_addstr(&extra, ") AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)");
+	if (indexed)
+		txc_buf_addstr(&extra, " AND m.id IN (SELECT rowid FROM txc_index.words WHERE words MATCH ?1)");
 	if (rc == SQLITE_OK) {
 		txc_buf_reset(&b);
 		scan_query(r->s, &b, r->q, r->o, extra.buf, false);
 		rc = run_sql(r, b.buf, fts);
 	}
+	if (indexed)
+		txc_hermes_db_index_detach(r->s);
 	txc_buf_release(&extra);
 	txc_buf_release(&b);
 	return rc;
@@ -968,7 +923,7 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	p.replies = has_elsewhere(s);
 	char *fts = p.trigram ? txc_query_trigram(q) : txc_query_fts(q);
 	describe(&p, fts ? fts : "", info);
-	struct tip_cache tips = {0};
+	struct txc_hermes_db_tips tips = {0};
 	bool linked =
 		txc_hermes_db_has_col(&s->sess, "parent_session_id") && txc_hermes_db_has_col(&s->sess, "end_reason");
 	struct numbers numbers = {0};
@@ -987,7 +942,7 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 		txc_buf_release(&b);
 	}
 	txc_arena_free(r.a);
-	tip_cache_free(&tips);
+	txc_hermes_db_tip_free(&tips);
 	numbers_free(&numbers);
 	free(fts);
 	if (rc != SQLITE_OK)
