@@ -16,9 +16,85 @@
 
 /* ---- file names ---- */
 
+/*
+ * The letters of Latin-1 and Latin Extended-A (U+00C0..U+017F) as the lower-case ASCII they are
+ * spelt with: '1' ae, '2' th, '3' ss, '4' ij, '5' oe; '_' a sign, not a letter (x, /).
+ */
+static const char latin_base[] = "aaaaaa1ceeeeiiiidnooooo_ouuuuy23aaaaaa1ceeeeiiiidnooooo_ouuuuy2y"
+				 "aaaaaaccccccccddddeeeeeeeeeegggggggghhhhiiiiiiiiii44jjkkklllllll"
+				 "lllnnnnnnnnnoooooo55rrrrrrssssssssttttttuuuuuuuuuuuuwwyyyzzzzzzs";
+
+/*
+ * Whether cp is a letter of a script kept as it is in a name (Greek, Cyrillic, Armenian, Hebrew,
+ * Arabic, the Indic scripts, Thai, Hangul, kana, CJK): a fixed table, never the locale's, so that
+ * a name is the same on every machine.  Upper-case Greek and Cyrillic come back lower-case.
+ */
+static uint32_t kept_letter(uint32_t cp)
+{
+	if ((cp >= 0x391 && cp <= 0x3A9) || (cp >= 0x410 && cp <= 0x42F))
+		return cp + 0x20;
+	if (cp >= 0x400 && cp <= 0x40F)
+		return cp + 0x50;
+	static const uint32_t ranges[][2] = {
+		{0x3AC, 0x3FF},   {0x430, 0x481},   {0x48A, 0x52F},   {0x531, 0x556},   {0x561, 0x587},
+		{0x5D0, 0x5EA},   {0x620, 0x64A},   {0x671, 0x6D3},   {0x904, 0x939},   {0x980, 0xDFF},
+		{0xE01, 0xE30},   {0x1100, 0x11FF}, {0x3041, 0x3096}, {0x30A1, 0x30FA}, {0x30FC, 0x30FF},
+		{0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xAC00, 0xD7A3},
+	};
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+			return cp;
+	return 0;
+}
+
+/*
+ * The slug: the title's words, lower-case, joined by '-', at most about 48 bytes.  ASCII letters
+ * and digits are kept; Latin letters with marks become their ASCII letters (ünïcode: unicode),
+ * and a combining mark is skipped inside its word, so a title in NFD (as macOS spells names)
+ * gives the same slug as in NFC; the letters of other scripts are kept as UTF-8.  Everything else
+ * separates words.
+ */
+static void slug_add(struct txc_buf *b, struct txc_str title)
+{
+	static const char *const pairs[] = {"ae", "th", "ss", "ij", "oe"};
+	size_t mark = b->len;
+	bool dash = true;
+	for (size_t i = 0; i < title.len && b->len - mark < 48;) {
+		uint32_t cp = 0;
+		size_t n = txc_utf8_seq((const unsigned char *)title.ptr + i, title.len - i, &cp);
+		i += n ? n : 1;
+		if (n == 0 || (cp >= 0x300 && cp <= 0x36F)) {
+			dash |= n == 0; /* a mark stays inside its word; a bad byte separates */
+			continue;
+		}
+		char one[2] = {0};
+		const char *spell = NULL;
+		uint32_t keep = 0;
+		if (cp < 0x80 && ((cp | 0x20) - 'a' < 26 || cp - '0' < 10))
+			one[0] = (char)(cp >= 'A' && cp <= 'Z' ? cp + 32 : cp), spell = one;
+		else if (cp >= 0xC0 && cp <= 0x17F && latin_base[cp - 0xC0] >= 'a')
+			one[0] = latin_base[cp - 0xC0], spell = one;
+		else if (cp >= 0xC0 && cp <= 0x17F && latin_base[cp - 0xC0] != '_')
+			spell = pairs[latin_base[cp - 0xC0] - '1'];
+		else
+			keep = kept_letter(cp);
+		if (spell == NULL && keep == 0) {
+			dash = true;
+			continue;
+		}
+		if (dash)
+			txc_buf_addch(b, '-');
+		dash = false;
+		if (spell != NULL)
+			txc_buf_addstr(b, spell);
+		else
+			txc_utf8_put(b, keep);
+	}
+}
+
 /* <id>-<slug>.<ext>: ids keep [A-Za-z0-9._-] (others become '_', plus a hash so two ids
  * cannot meet; an id that is not text always has the hash of its kind and text, so that
- * 1 and "1" differ), the slug is the title in lower-case ASCII words, at most 48 bytes. */
+ * 1 and "1" differ), then the slug of the title (slug_add). */
 static void name_as(struct txc_buf *b, const struct txc_sid *sid, struct txc_str title, const char *ext, bool hashed)
 {
 	struct txc_str id = sid->text;
@@ -40,21 +116,7 @@ static void name_as(struct txc_buf *b, const struct txc_sid *sid, struct txc_str
 		txc_hex(hex, h, 4);
 		txc_buf_addf(b, "_%s", hex);
 	}
-	size_t mark = b->len;
-	bool dash = true;
-	for (size_t i = 0; i < title.len && b->len - mark < 48; i++) {
-		char c = title.ptr[i];
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-			if (dash)
-				txc_buf_addch(b, '-');
-			txc_buf_addch(b, c);
-			dash = false;
-		} else {
-			dash = true;
-		}
-	}
+	slug_add(b, title);
 	txc_buf_addf(b, ".%s", ext);
 }
 

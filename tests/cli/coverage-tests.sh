@@ -230,16 +230,16 @@ json_ok bo/manifest.jsonl && ok "hostile manifest: the rewrite is JSON" || bad "
 
 # ---- export --out: an asset replaced by a folder, its folder a file, then restored; --progress ----
 expect_rc 0 "bulk with an asset" "$txc" export --to markdown --out ba --db feat.db
-asset=ba/img-n-code-title.md.assets/image-1.png
+asset=ba/img-unicode-title.md.assets/image-1.png
 cp "$asset" asset.orig && rm "$asset" && mkdir "$asset"
 expect_rc 1 "an asset that is a folder" "$txc" export --to markdown --out ba --db feat.db
 has "asset folder: refused" "'$asset' exists and is not as txc wrote it; pass --force to overwrite it" err.txt
 [ -d "$asset" ] && ok "asset folder: left alone" || bad "asset folder removed"
-rm -rf ba/img-n-code-title.md.assets && echo x > ba/img-n-code-title.md.assets
+rm -rf ba/img-unicode-title.md.assets && echo x > ba/img-unicode-title.md.assets
 expect_rc 1 "the assets folder is a file" "$txc" export --to markdown --out ba --db feat.db
 has "assets folder a file: said" "Not a directory" err.txt
-[ "$(cat ba/img-n-code-title.md.assets)" = x ] && ok "assets folder a file: kept" || bad "a file replaced"
-rm ba/img-n-code-title.md.assets
+[ "$(cat ba/img-unicode-title.md.assets)" = x ] && ok "assets folder a file: kept" || bad "a file replaced"
+rm ba/img-unicode-title.md.assets
 expect_rc 0 "assets restored" "$txc" export --to markdown --out ba --db feat.db --progress
 cmp -s "$asset" asset.orig && has "restored: the document updated" '0 new, 1 updated, 3 unchanged' err.txt || bad "restore: $(cat err.txt)"
 has "--progress: counted to the end" '4/4 sessions' err.txt

@@ -137,7 +137,7 @@ expect_rc 0 "-o -" "$txc" convert s1 --to hermes --db inst.db -o -
 (umask 077 && "$txc" convert s1 --to markdown --db inst.db -o u77.md && "$mkdb" u77.db "$src/fixtures/features.sql" && "$txc" export --to markdown --out u77 --db u77.db)
 [ "$(stat -c %a u77.md)" = 600 ] && ok || bad "umask 077: -o made $(stat -c %a u77.md)"
 [ "$(stat -c %a u77/manifest.jsonl)" = 600 ] && [ "$(stat -c %a u77/tools-tools-quoted-and-a-second-line-b-bold-b.md)" = 600 ] && ok || bad "umask 077: bulk files"
-[ "$(stat -c %a u77/img-n-code-title.md.assets/image-1.png)" = 600 ] && ok || bad "umask 077: asset $(stat -c %a u77/img-*.assets/image-1.png)"
+[ "$(stat -c %a u77/img-unicode-title.md.assets/image-1.png)" = 600 ] && ok || bad "umask 077: asset $(stat -c %a u77/img-*.assets/image-1.png)"
 (umask 077 && CLAUDE_CONFIG_DIR="$work/c77" "$txc" convert s1 --to claude --install --db inst.db > /dev/null)
 [ "$(stat -c %a "$work"/c77/projects/*/*.jsonl)" = 600 ] && ok || bad "umask 077: installed file"
 (umask 002 && "$txc" convert s1 --to markdown --db inst.db -o u02.md)
@@ -148,7 +148,7 @@ expect_rc 0 "-o -" "$txc" convert s1 --to hermes --db inst.db -o -
 expect_rc 0 "bulk" "$txc" export --to markdown --out b --db b.db
 old=b/tools-tools-quoted-and-a-second-line-b-bold-b.md
 [ -s "$old" ] && ok || bad "bulk did not write $old"
-grep -q '"path":"img-n-code-title.md",.*"assets":\[{"path":"img-n-code-title.md.assets/image-1.png","sha256":"[0-9a-f]\{64\}"}\]' b/manifest.jsonl && ok || bad "assets not in the manifest: $(grep img b/manifest.jsonl)"
+grep -q '"path":"img-unicode-title.md",.*"assets":\[{"path":"img-unicode-title.md.assets/image-1.png","sha256":"[0-9a-f]\{64\}"}\]' b/manifest.jsonl && ok || bad "assets not in the manifest: $(grep img b/manifest.jsonl)"
 a=$(sed -n 's/.*"assets":\[{"path":"\([^"]*\)","sha256":"\([0-9a-f]*\)".*/\1 \2/p' b/manifest.jsonl); set -- ${a:-none none}
 [ "$(sum "b/$1")" = "$2" ] && ok || bad "asset sha256 in the manifest"
 # a renamed session: the old file (unchanged since) goes, one manifest entry stays
@@ -163,20 +163,20 @@ expect_rc 0 "bulk after a rename of an edited file" "$txc" export --to markdown 
 grep -q 'my notes' b/tools-renamed.md && grep -q "kept '.*tools-renamed.md'" err.txt && ok || bad "edited old file removed or no warning: $(cat err.txt)"
 [ "$(grep -c '"session_id":"tools"' b/manifest.jsonl)" = 1 ] && ok || bad "rename of edited: manifest entries"
 # a deleted asset is restored, a changed one refused
-rm b/img-n-code-title.md.assets/image-1.png
+rm b/img-unicode-title.md.assets/image-1.png
 expect_rc 0 "bulk restores a deleted asset" "$txc" export --to markdown --out b --db b.db --progress
-[ "$(sum b/img-n-code-title.md.assets/image-1.png)" = "$2" ] && ok || bad "asset not restored"
+[ "$(sum b/img-unicode-title.md.assets/image-1.png)" = "$2" ] && ok || bad "asset not restored"
 grep -q '0 new, 1 updated' err.txt && ok || bad "restore summary: $(tail -1 err.txt)"
-printf 'mine' > b/img-n-code-title.md.assets/image-1.png
+printf 'mine' > b/img-unicode-title.md.assets/image-1.png
 expect_rc 1 "bulk refuses a changed asset" "$txc" export --to markdown --out b --db b.db
-[ "$(cat b/img-n-code-title.md.assets/image-1.png)" = mine ] && ok || bad "changed asset replaced"
+[ "$(cat b/img-unicode-title.md.assets/image-1.png)" = mine ] && ok || bad "changed asset replaced"
 expect_rc 0 "bulk --force replaces a changed asset" "$txc" export --to markdown --out b --db b.db --force
-[ "$(sum b/img-n-code-title.md.assets/image-1.png)" = "$2" ] && ok || bad "--force did not restore the asset"
+[ "$(sum b/img-unicode-title.md.assets/image-1.png)" = "$2" ] && ok || bad "--force did not restore the asset"
 # a stopped run: temporary files left and no manifest; the next run finishes the job
 expect_rc 0 "bulk (fresh)" "$txc" export --to markdown --out s --db b.db
-rm s/manifest.jsonl; : > s/.txc-tmp-AbC123; mkdir -p s/img-n-code-title.md.assets; : > s/img-n-code-title.md.assets/.txc-tmp-x1y2z3
+rm s/manifest.jsonl; : > s/.txc-tmp-AbC123; mkdir -p s/img-unicode-title.md.assets; : > s/img-unicode-title.md.assets/.txc-tmp-x1y2z3
 expect_rc 0 "bulk after a stopped run" "$txc" export --to markdown --out s --db b.db
-[ ! -e s/.txc-tmp-AbC123 ] && [ ! -e s/img-n-code-title.md.assets/.txc-tmp-x1y2z3 ] && ok || bad "temporary files left: $(ls -a s)"
+[ ! -e s/.txc-tmp-AbC123 ] && [ ! -e s/img-unicode-title.md.assets/.txc-tmp-x1y2z3 ] && ok || bad "temporary files left: $(ls -a s)"
 [ "$(wc -l < s/manifest.jsonl)" = "$(ls s/*.md | wc -l)" ] && ok || bad "manifest not rebuilt"
 # a run killed half-way (SIGXFSZ while writing the last, big session): the files it wrote are in
 # the manifest already, so after the sessions change the next run updates them instead of refusing
@@ -453,9 +453,9 @@ done
 # a run of a txc that made no mark, stopped after it recorded a file: its manifest holds the
 # journal's extra line (not as a run ends it), which is enough to sweep the image folders too
 rm -rf up; "$txc" export --to markdown --out up --db fp.db > /dev/null 2>&1
-head -n 1 up/manifest.jsonl >> up/manifest.jsonl && : > up/img-n-code-title.md.assets/.txc-tmp-OldRun
+head -n 1 up/manifest.jsonl >> up/manifest.jsonl && : > up/img-unicode-title.md.assets/.txc-tmp-OldRun
 expect_rc 0 "after a stopped run of a txc without the mark" "$txc" export --to markdown --out up --db fp.db
-[ ! -e up/img-n-code-title.md.assets/.txc-tmp-OldRun ] && [ ! -e up/.txc-running ] &&
+[ ! -e up/img-unicode-title.md.assets/.txc-tmp-OldRun ] && [ ! -e up/.txc-running ] &&
 	[ "$(wc -l < up/manifest.jsonl)" = "$nfp" ] && ok "its leftover in an image folder removed, the manifest whole" || bad "old run's leftover: $(find up -name '.txc-*') $(wc -l < up/manifest.jsonl)"
 
 # a re-run that renders nothing but rewrites the manifest (hand-edited: CRLF) or the index page
@@ -864,7 +864,7 @@ grep -q ": 0 new, 0 updated, $nfp unchanged ($((nfp - 1)) not re-rendered)" err.
 # an entry whose image list is wrong: --force renders, finds the same bytes, and puts the list right
 sed -i '/"session_id":"img"/s/,"assets":\[[^]]*\]//' od/manifest.jsonl
 expect_rc 0 "an entry without its images, --force" "$txc" export --to markdown --out od --db fp.db --force --progress
-grep -q '"session_id":"img".*"assets":\[{"path":"img-n-code-title.md.assets/image-1.png","sha256":"[0-9a-f]\{64\}"}\]' od/manifest.jsonl && grep -q ": 0 new, 0 updated, $nfp unchanged" err.txt && ok || bad "images list: $(tail -1 err.txt)"
+grep -q '"session_id":"img".*"assets":\[{"path":"img-unicode-title.md.assets/image-1.png","sha256":"[0-9a-f]\{64\}"}\]' od/manifest.jsonl && grep -q ": 0 new, 0 updated, $nfp unchanged" err.txt && ok || bad "images list: $(tail -1 err.txt)"
 
 json_ok od/manifest.jsonl && ok || bad "the image list put right: the manifest is not JSON"
 sed -i '/"session_id":"img"/s/\("assets":\[{"path":"[^"]*","sha256":"\)[0-9a-f]*/\1'"$(printf '%064d' 0)"'/' od/manifest.jsonl
@@ -980,17 +980,17 @@ fi
 # ---- an image folder the system refuses: that session fails (its document not written), the rest lands;
 #      one that cannot be listed keeps a stopped run's leftover until a run can ----
 if command -v strace > /dev/null && strace -f -o /dev/null -e trace=none true 2> /dev/null; then
-	rm -rf kb; expect_rc 1 "an image folder cannot be made" env "$nolsan" strace -f -o /dev/null -P kb/img-n-code-title.md.assets -e trace=mkdir -e inject=mkdir:error=ENOSPC "$txc" export --to markdown --out kb --db fp.db
-	grep -q "^txc: error: cannot create folder 'kb/img-n-code-title.md.assets': No space left on device$" err.txt && [ ! -e kb/img-n-code-title.md ] && [ "$(ls kb/*.md | wc -l)" = $((nfp - 1)) ] && ok || bad "image folder: $(cat err.txt) $(ls kb)"
+	rm -rf kb; expect_rc 1 "an image folder cannot be made" env "$nolsan" strace -f -o /dev/null -P kb/img-unicode-title.md.assets -e trace=mkdir -e inject=mkdir:error=ENOSPC "$txc" export --to markdown --out kb --db fp.db
+	grep -q "^txc: error: cannot create folder 'kb/img-unicode-title.md.assets': No space left on device$" err.txt && [ ! -e kb/img-unicode-title.md ] && [ "$(ls kb/*.md | wc -l)" = $((nfp - 1)) ] && ok || bad "image folder: $(cat err.txt) $(ls kb)"
 	! grep -q '"session_id":"img"' kb/manifest.jsonl && ok || bad "image folder: the failed session is in the manifest"
 	expect_rc 0 "then it can" "$txc" export --to markdown --out kb --db fp.db
 	# (what a run stopped by kill -9 leaves: a temporary file, and DIR marked as being written)
-	[ -s kb/img-n-code-title.md.assets/image-1.png ] && : > kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf && : > kb/.txc-running && ok || bad "image folder: not written after"
-	expect_rc 0 "an image folder that cannot be listed" env "$nolsan" strace -f -o /dev/null -P kb/img-n-code-title.md.assets -e trace=openat -e inject=openat:error=EACCES "$txc" export --to markdown --out kb --db fp.db
-	[ -e kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf ] && ok || bad "a folder that cannot be listed: its leftover went"
+	[ -s kb/img-unicode-title.md.assets/image-1.png ] && : > kb/img-unicode-title.md.assets/.txc-tmp-AbCdEf && : > kb/.txc-running && ok || bad "image folder: not written after"
+	expect_rc 0 "an image folder that cannot be listed" env "$nolsan" strace -f -o /dev/null -P kb/img-unicode-title.md.assets -e trace=openat -e inject=openat:error=EACCES "$txc" export --to markdown --out kb --db fp.db
+	[ -e kb/img-unicode-title.md.assets/.txc-tmp-AbCdEf ] && ok || bad "a folder that cannot be listed: its leftover went"
 	[ -e kb/.txc-running ] && ok || bad "a folder that could not be listed: DIR no longer marked, its leftover would stay"
 	expect_rc 0 "an image folder listed again" "$txc" export --to markdown --out kb --db fp.db
-	[ ! -e kb/img-n-code-title.md.assets/.txc-tmp-AbCdEf ] && [ ! -e kb/.txc-running ] && ok || bad "the leftover or the mark stayed: $(ls -a kb | grep txc-)"
+	[ ! -e kb/img-unicode-title.md.assets/.txc-tmp-AbCdEf ] && [ ! -e kb/.txc-running ] && ok || bad "the leftover or the mark stayed: $(ls -a kb | grep txc-)"
 	# an unchanged re-run lists DIR, not each image folder (nothing says a run was stopped)
 	strace -f -o st.txt -e trace=openat,open "$txc" export --to markdown --out kb --db fp.db 2> /dev/null
 	! grep -q '\.assets' st.txt && grep -q 'O_DIRECTORY' st.txt && ok "an unchanged re-run opens no image folder" || bad "an unchanged re-run opened: $(grep -c '\.assets' st.txt) image folders"

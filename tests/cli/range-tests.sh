@@ -171,8 +171,12 @@ sys.exit(0 if got == want and want else 1)
 PY
 expect_rc 0 "signed reasoning to claude" "$txc" convert signed --db rs.db --to claude
 python3 signed.py rs.db out.txt 1 99 > py.txt && grep -qx '5 5' py.txt && ok "claude: 5 signed/redacted blocks, text and signature as stored" || bad "signed: $(cat py.txt)"
+grep -q '"text":"Reasoning:\\n\\nOther provider text."}' out.txt && ! grep -q '"thinking":"Other provider text."' out.txt &&
+	ok "unsigned reasoning: text by default (--reasoning auto)" || bad "unsigned auto: $(grep -o '"text":"Reasoning[^"]*"' out.txt)"
+expect_rc 0 "signed reasoning to claude, --reasoning keep" "$txc" convert signed --db rs.db --to claude --reasoning keep
+python3 signed.py rs.db out.txt 1 99 > py.txt && grep -qx '5 5' py.txt && ok "keep: 5 signed/redacted blocks, text and signature as stored" || bad "signed keep: $(cat py.txt)"
 grep -q '"thinking":"Other provider text."}' out.txt && grep -q '"thinking":"Streamed reasoning, no details."}' out.txt &&
-	ok "unsigned reasoning stays unsigned thinking" || bad "unsigned: $(grep -o '"thinking":"[^"]*"[^}]*}' out.txt)"
+	ok "keep: unsigned reasoning stays unsigned thinking" || bad "unsigned: $(grep -o '"thinking":"[^"]*"[^}]*}' out.txt)"
 if [ -n "${CLAUDE_CHECK:-}" ]; then "$CLAUDE_CHECK" out.txt > cc.txt 2>&1 && ok "claude-check: signed and unsigned reasoning" || bad "claude-check: $(head -n 3 cc.txt)"; fi
 expect_rc 0 "signed reasoning, a range" "$txc" convert 'signed#3-4' --db rs.db --to claude
 python3 signed.py rs.db out.txt 2 4 > py.txt && grep -qx '5 5' py.txt && [ "$(grep -c '"type":"assistant"' out.txt)" = 2 ] && ok "a range keeps the signed blocks of its (widened) turns" || bad "signed range: $(cat py.txt err.txt)"
