@@ -926,10 +926,10 @@ expect_rc 0 "a dangling manifest link" "$txc" export --to markdown --out os --db
 
 # ---- on a terminal: the progress bar ends its line before a session's warning ----
 if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
-	rm -rf tt && "$txc" export --to markdown --out tt --db fp.db && printf 'mine\n' >> tt/chat-quotes-caf.md
+	rm -rf tt && "$txc" export --to markdown --out tt --db fp.db && printf 'mine\n' >> tt/chat-日本語-quotes-cafe.md
 	NO_COLOR=1 script -qec "'$txc' export --to markdown --out tt --db fp.db" /dev/null > tty.txt 2>&1; rc=$?
 	tr -d '\r' < tty.txt > tty2.txt
-	[ $rc = 1 ] && grep -q "^\[#*  *\] 1/$nfp sessions  " tty2.txt && grep -q "^txc: warning: 'tt/chat-quotes-caf.md' exists and is not as txc wrote it" tty2.txt &&
+	[ $rc = 1 ] && grep -q "^\[#*  *\] 1/$nfp sessions  " tty2.txt && grep -q "^txc: warning: 'tt/chat-日本語-quotes-cafe.md' exists and is not as txc wrote it" tty2.txt &&
 		grep -q "\] $nfp/$nfp sessions  [0-9.]*/s$" tty2.txt && ok "the progress bar on a terminal" || bad "progress bar: exit $rc, $(cat -A tty.txt | head -5)"
 	# a transcript's tab reaches the terminal as a tab; its escape sequence does not
 	printf "CREATE TABLE sessions(id TEXT, source TEXT, started_at REAL, title TEXT);

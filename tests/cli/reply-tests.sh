@@ -110,8 +110,10 @@ expect_rc 0 "convert -f --to markdown" timeout 20 "$txc" convert rsp01 --db live
 has "convert -f --to markdown: every reply" out.txt BETWEENCALLS AFTERCALLS LIVEUSER LIVEREPLY
 
 # ---- Claude Code: the reply is the assistant record's text ----
-expect_rc 0 "claude api01" "$txc" convert api01 --db r.db --to claude -o api01.jsonl
-expect_rc 0 "claude rsp01" "$txc" convert rsp01 --db r.db --to claude -o rsp01.jsonl
+# --reasoning keep: these check where the replies go; the default writes the unsigned reasoning as a
+# text block of its own, which the round trip below would read back as part of the reply
+expect_rc 0 "claude api01" "$txc" convert api01 --db r.db --to claude -o api01.jsonl --reasoning keep
+expect_rc 0 "claude rsp01" "$txc" convert rsp01 --db r.db --to claude -o rsp01.jsonl --reasoning keep
 json_ok api01.jsonl rsp01.jsonl > /dev/null && ok "claude: strict JSON" || bad "claude: not strict JSON"
 cat > texts.py <<'PY'
 import json, sys
@@ -182,8 +184,8 @@ cmp -s rsp01.texts rsp01.file.texts && ok "export file: the same Claude replies"
 
 # ---- the Claude round trip: Hermes -> Claude Code -> Hermes keeps the reply, now in content ----
 mkdir -p cc
-CLAUDE_CONFIG_DIR=$PWD/cc "$txc" convert rsp01 --db r.db --to claude --install > /dev/null 2> err.txt &&
-	CLAUDE_CONFIG_DIR=$PWD/cc "$txc" convert api01 --db r.db --to claude --install > /dev/null 2>> err.txt &&
+CLAUDE_CONFIG_DIR=$PWD/cc "$txc" convert rsp01 --db r.db --to claude --install --reasoning keep > /dev/null 2> err.txt &&
+	CLAUDE_CONFIG_DIR=$PWD/cc "$txc" convert api01 --db r.db --to claude --install --reasoning keep > /dev/null 2>> err.txt &&
 	ok "claude --install" || bad "install: $(cat err.txt)"
 uuid_rsp=$(head -n 1 rsp01.jsonl | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["sessionId"])')
 uuid_api=$(head -n 1 api01.jsonl | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["sessionId"])')

@@ -130,7 +130,7 @@ echo "stranger" > cl-existing.txt; mkdir -p cl; cp cl-existing.txt cl/tools-tool
 expect_rc 1 "foreign file refused" "$txc" export --to claude --out cl --db feat.db
 [ "$(cat cl/tools-tools-quoted-and-a-second-line-b-bold-b.jsonl)" = stranger ] && ok || bad "foreign file replaced"
 # the refusal of one file does not stop the others: every other session is written, strict JSON, in the manifest
-for s in chat-quotes-caf img-unicode-title; do [ -s cl/$s.jsonl ] && "$jsoncheck" cl/$s.jsonl && grep -q "\"path\":\"$s.jsonl\"" cl/manifest.jsonl &&
+for s in chat-日本語-quotes-cafe img-unicode-title; do [ -s cl/$s.jsonl ] && "$jsoncheck" cl/$s.jsonl && grep -q "\"path\":\"$s.jsonl\"" cl/manifest.jsonl &&
 	ok "claude bulk wrote $s" || bad "claude bulk file $s missing, not JSON or not in the manifest"; done
 grep -q 'tools-tools' cl/manifest.jsonl && bad "the refused file is in the manifest" || ok "the refused file is not in the manifest"
 export CLAUDE_CONFIG_DIR="$work/claude"
