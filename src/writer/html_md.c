@@ -153,8 +153,9 @@ static bool bidi_control(uint32_t cp)
 	return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* cmark's HTML with bidi controls as visible marks and C1 controls and BOMs as U+FFFD (the rest of
- * the page's rules; cmark escaped & < > " already) */
+/* cmark's HTML with bidi controls as visible marks, C1 controls and BOMs as U+FFFD and ' as &#39;
+ * (the rest of the page's rules: cmark escaped & < > " already, and its own markup quotes with ",
+ * so every ' is the transcript's and none can end an attribute anywhere) */
 static void add_marked(struct txc_buf *b, const char *p, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)p;
@@ -163,13 +164,15 @@ static void add_marked(struct txc_buf *b, const char *p, size_t len)
 		uint32_t cp = 0;
 		size_t n = s[i] < 0x80 ? 1 : txc_utf8_seq(s + i, len - i, &cp);
 		bool bidi = n > 1 && bidi_control(cp),
-		     bad = n == 0 || (n > 1 && ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF));
-		if (!bidi && !bad) {
+		     bad = n == 0 || (n > 1 && ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF)), quote = s[i] == '\'';
+		if (!bidi && !bad && !quote) {
 			i += n;
 			continue;
 		}
 		txc_buf_add(b, p + run, i - run);
-		if (bidi)
+		if (quote)
+			txc_buf_addstr(b, "&#39;");
+		else if (bidi)
 			txc_buf_addf(b, "<span class=\"bidi\">[U+%04X]</span>", (unsigned)cp);
 		else
 			txc_buf_addstr(b, "\xEF\xBF\xBD");

@@ -47,11 +47,11 @@ dym 2 "txc frobnicate: nothing near" "txc: error: unknown command 'frobnicate' (
 dym 2 "--sinse" "txc: error: unknown option '--sinse'; did you mean '--since'? (see 'txc list --help')" "$txc" list --sinse 1d
 dym 2 "--sinse=1d" "txc: error: unknown option '--sinse=1d'; did you mean '--since'? (see 'txc list --help')" "$txc" list --sinse=1d
 dym 2 "--bogus: nothing near" "txc: error: unknown option '--bogus' (see 'txc list --help')" "$txc" list --bogus
-dym 2 "--to md" "txc: error: unknown format 'md' (claude, hermes, markdown, html or terminal); did you mean 'markdown'? (see 'txc convert --help')" \
+dym 2 "--to md" "txc: error: unknown format 'md' (claude, codex, hermes, markdown, html or terminal); did you mean 'markdown'? (see 'txc convert --help')" \
 	"$txc" convert m1 --db m.db --to md
-dym 2 "--to htm" "txc: error: unknown format 'htm' (claude, hermes, markdown, html or terminal); did you mean 'html'? (see 'txc export --help')" \
+dym 2 "--to htm" "txc: error: unknown format 'htm' (claude, codex, hermes, markdown, html or terminal); did you mean 'html'? (see 'txc export --help')" \
 	"$txc" export --db m.db --to htm --out x
-dym 2 "--to pdf: nothing near" "txc: error: unknown format 'pdf' (claude, hermes, markdown, html or terminal) (see 'txc convert --help')" \
+dym 2 "--to pdf: nothing near" "txc: error: unknown format 'pdf' (claude, codex, hermes, markdown, html or terminal) (see 'txc convert --help')" \
 	"$txc" convert m1 --db m.db --to pdf
 dym 2 "--detail ful" "txc: error: --detail takes normal, full, brief or prompts, not 'ful'; did you mean 'full'? (see 'txc view --help')" \
 	"$txc" view m1 --db m.db --detail ful

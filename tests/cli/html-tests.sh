@@ -82,7 +82,8 @@ expect_rc 0 "export html" "$txc" export --db feat.db --to html --out site
 [ -f site/index.html ] && ok "index.html written" || bad "no index.html"
 for f in site/*.html; do
 	[ "$f" = site/index.html ] && continue
-	grep -qF "href=\"./${f#site/}\"" site/index.html && ok "index links ${f#site/}" || bad "index misses ${f#site/}"
+	u=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "${f#site/}") # href: percent-encoded
+	grep -qF "href=\"./$u\"" site/index.html && ok "index links ${f#site/}" || bad "index misses ${f#site/}"
 done
 [ "$(grep -c '^<tr><td' site/index.html)" = 4 ] && ok "4 rows" || bad "rows: $(grep -c '^<tr><td' site/index.html)"
 grep -q '"path":"index.html","format":"index"' site/manifest.jsonl && ok "index in the manifest" || bad "index not recorded"
