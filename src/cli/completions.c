@@ -115,8 +115,12 @@ static void bash(FILE *f)
 		"\tlocal word=${line##*[[:space:]]} w\n"
 		"\t[[ $word == --*=* ]] && word=${word#*=}\n"
 		"\tIFS=$' \\t\\n' read -ra w <<< \"$line\"\n"
-		"\tCOMPREPLY=($(\"${COMP_WORDS[0]}\" __complete \"$1\" \"$word\" \"${w[@]:1}\" 2>/dev/null | cut -f1))\n"
-		"\t[ \"$1\" = sessions ] || COMPREPLY=($(compgen -W \"${COMPREPLY[*]}\" -- \"$word\"))\n"
+		/* read line by line, never through compgen -W or an unquoted $(...): a store's words are
+		 * data ('$(cmd)' as a source was run by compgen's expansion, '*' as an id globbed) */
+		"\tlocal l\n\tCOMPREPLY=()\n"
+		"\twhile IFS= read -r l; do\n\t\tl=${l%%%%$'\\t'*}\n"
+		"\t\t[ \"$1\" = sessions ] || [[ $l == \"$word\"* ]] && COMPREPLY+=(\"$l\")\n"
+		"\tdone < <(\"${COMP_WORDS[0]}\" __complete \"$1\" \"$word\" \"${w[@]:1}\" 2>/dev/null)\n"
 		"\tlocal pre=${word%%\"${word##*:}\"}\n"
 		"\tCOMPREPLY=(\"${COMPREPLY[@]#\"$pre\"}\")\n"
 		"}\n"

@@ -93,6 +93,21 @@ r=$(b 'txc convert x --to=ma')
 [ "$r" = "markdown" ] && ok "bash: --to=ma<TAB>" || bad "bash --to=ma: '$r'"
 r=$(b 'txc convert --home home --li')
 [ "$r" = "--lineage" ] && ok "bash: an option, not a session, after -" || bad "bash --li: '$r'"
+# a store's words are data: compgen -W expanded them ('$(cmd)' as a source ran cmd), an unquoted
+# $(...) globbed them ('*' as an id became the folder's files)
+cat > evil.sql << 'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('*', '$(touch${IFS}pwned-source)', 1789000000, NULL);
+INSERT INTO sessions VALUES ('x$(touch${IFS}pwned-id)', 'c`touch pwned-tick`', 1789000001, NULL);
+SQL
+"$mkdb" evil.db evil.sql || exit 1
+r=$(b 'txc list --db evil.db --source ')
+[ "$r" = 'c`touch pwned-tick` $(touch${IFS}pwned-source)' ] && ok "bash: a store's sources offered as they are" ||
+	bad "bash evil sources: '$r'"
+r=$(b 'txc view --db evil.db ')
+[ "$r" = 'x$(touch${IFS}pwned-id) *' ] && ok "bash: a store's ids offered as they are (no glob)" || bad "bash evil ids: '$r'"
+ls pwned-* > /dev/null 2>&1 && bad "bash: completing ran a store's word: $(ls pwned-*)" || ok "bash: no store word ran"
 
 # ---- zsh ----
 if command -v zsh > /dev/null; then
