@@ -30,8 +30,17 @@ static void fmt_time(char out[32], double secs, bool utc)
 		strcpy(out, "-");
 }
 
-/* display width: code points (wide East Asian glyphs are counted as one; good enough for a table) */
-static size_t text_width(const char *s, size_t len)
+/* the code point at s[i]: its length, and its columns in *cols (cli_safe_text made the text valid) */
+static size_t char_at(const char *s, size_t len, size_t i, size_t *cols)
+{
+	uint32_t cp;
+	size_t n = txc_utf8_seq((const unsigned char *)s + i, len - i, &cp);
+	*cols = n == 0 ? 1 : (size_t)txc_utf8_width(cp);
+	return n == 0 ? 1 : n;
+}
+
+/* code points: the continuation bytes not counted, eight bytes a step */
+static size_t code_points(const char *s, size_t len)
 {
 	const uint64_t high = 0x8080808080808080u;
 	size_t w = len, i = 0;
@@ -54,6 +63,18 @@ static size_t text_width(const char *s, size_t len)
 #endif
 	for (; i < len; i++)
 		w -= ((unsigned char)s[i] & 0xC0) == 0x80;
+	return w;
+}
+
+/* display width: a wide East Asian glyph is two columns (counted as one, a CJK title wrapped the row) */
+static size_t text_width(const char *s, size_t len)
+{
+	size_t w = code_points(s, len), cols;
+	if (w == len) /* ASCII */
+		return w;
+	w = 0;
+	for (size_t i = 0; i < len; w += cols)
+		i += char_at(s, len, i, &cols);
 	return w;
 }
 
@@ -81,15 +102,14 @@ static void cell(struct txc_buf *out, struct txc_buf *t, const char *s, size_t l
 	size_t tlen = dst->len - mark, w = text_width(text, tlen), shown = tlen;
 	bool cut = width && w > width;
 	if (cut) {
-		size_t i = 0, seen = 0;
-		while (i < tlen && seen < width - 1) {
-			i++;
-			while (i < tlen && ((unsigned char)text[i] & 0xC0) == 0x80)
-				i++;
-			seen++;
+		size_t i = 0, seen = 0, cols;
+		for (size_t n; i < tlen; i += n, seen += cols) { /* room for the ellipsis's column */
+			n = char_at(text, tlen, i, &cols);
+			if (seen + cols > width - 1)
+				break;
 		}
 		shown = i;
-		w = width;
+		w = seen + 1;
 	}
 	if (sgr != NULL)
 		cli_paint(out, sgr, t->buf, shown);

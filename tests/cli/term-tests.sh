@@ -127,6 +127,20 @@ grep -q '^ID  *STARTED  *SOURCE  *MODEL  *MSGS  *TITLE$' list120.txt &&
 	grep -q '^20251229_090000_dddddd  [5-9]m ago  ' list120.txt && grep -q '^20251228_090000_eeeeee  2d ago  ' list120.txt &&
 	grep -q '^20251227_090000_ffffff  \(just now\|[1-9]m ago\)  ' list120.txt &&
 	ok "list at 120: every column, 'just now', '5m ago', '2d ago', the date for an old session" || bad "list at 120: $(cat list120.txt)"
+# a wide glyph is two columns: a CJK title (or source) cut by code points wrapped the row
+cat > cjk.sql << 'SQL'
+CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL, title TEXT);
+CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, timestamp REAL);
+INSERT INTO sessions VALUES ('cjk1', '微信微信微信微信微信微信微信微信微信微信', 'm', 1766000000.0,
+  '日本語のタイトル日本語のタイトル日本語のタイトル日本語のタイトル日本語のタイトル日本語のタイトル');
+INSERT INTO sessions VALUES ('cjk2', 'cli', 'm', 1765000000.0, 'ascii after');
+SQL
+"$mkdb" cjk.db cjk.sql || exit 1
+for w in 40 80 120; do
+	tpane cjk$w $w "$txc" list --db "$work/cjk.db"
+	[ "$(wc -l < cjk$w.txt)" = 3 ] && grep -q '…$' cjk$w.txt && ok "list at $w: a CJK title cut to the width, not wrapped" ||
+		bad "list at $w, CJK: $(cat cjk$w.txt)"
+done
 for w in 40 80 120; do
 	tpane view$w $w "$txc" view $rd --db "$work/t.db" --max-output-lines 1
 	"$txc" view $rd --db t.db --max-output-lines 1 --width $w | awk 'NF { n = NR } { l[NR] = $0 } END { for (i = 1; i <= n; i++) print l[i] }' > piped$w.txt
