@@ -29,9 +29,16 @@ static bool strict(const char *p, size_t n)
 			i += 3;
 		}
 	}
-	cJSON *v = cJSON_ParseWithLength(p, n);
+	/* one document and nothing after it but white space: cJSON_ParseWithLength stops at the
+	 * end of the first value, so a JSONL file whose first line parsed passed whole */
+	const char *end = NULL;
+	cJSON *v = cJSON_ParseWithLengthOpts(p, n, &end, false);
 	bool ok = v != NULL;
 	cJSON_Delete(v);
+	if (ok && end != NULL)
+		for (; end < p + n; end++)
+			if (*end != ' ' && *end != '\t' && *end != '\n' && *end != '\r')
+				return false;
 	return ok;
 }
 
