@@ -127,6 +127,9 @@ enum txc_list_flags {
 	TXC_LIST_BRIEF = 1 << 2,
 	TXC_LIST_FINGERPRINT = 1 << 3, /* fill fingerprint (read from the index, not the messages) */
 	TXC_LIST_CWD = 1 << 4,         /* with TXC_LIST_BRIEF: cwd too (a brief listing may leave it out) */
+	TXC_LIST_NAMES = 1 << 5,       /* with TXC_LIST_BRIEF: only sid, title, source and start are needed
+					  (a completion); the order is the same, made by a sort, not the
+					  store's index (a seek a session) */
 };
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_session_info **out,
 		       size_t *n, struct txc_diag *d);

@@ -276,13 +276,14 @@ static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, 
 }
 
 /* ", <rowid>, <archived>" after a SELECT list over sessions s: a row's place and its archived value */
-static void identity_cols(struct hermes_db *s, struct txc_buf *b)
+static void identity_cols(struct hermes_db *s, struct txc_buf *b, bool archived)
 {
 	if (s->rowid != NULL)
 		txc_buf_addf(b, ", s.%s", s->rowid);
 	else
 		txc_buf_addstr(b, ", NULL");
-	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "archived") ? ", s.archived" : ", NULL");
+	/* (a completion of every session does not read it: the record's 57th column, its header parsed up to it) */
+	txc_buf_addstr(b, archived && txc_hermes_db_has_col(&s->sess, "archived") ? ", s.archived" : ", NULL");
 }
 
 /* the identity of a row whose id is v and whose identity_cols() start at column i */
@@ -347,8 +348,9 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 		for (int i = 0; i < B_N; i++) {
 			if (i)
 				txc_buf_addstr(b, ", ");
-			if (i == B_CWD && !(flags & TXC_LIST_CWD))
-				txc_buf_addstr(b, "NULL"); /* only a --cwd filter reads it */
+			if ((i == B_CWD && !(flags & TXC_LIST_CWD)) ||
+			    ((flags & TXC_LIST_NAMES) && i != B_ID && i != B_TITLE && i != B_SOURCE && i != B_STARTED))
+				txc_buf_addstr(b, "NULL"); /* only a --cwd filter reads it; a completion names */
 			else
 				col_or_null(b, &s->sess, "s", brief_cols[i]);
 			txc_buf_addf(b, " AS %s", brief_cols[i]);
@@ -361,14 +363,17 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 		last_active_expr(s, b);
 		txc_buf_addstr(b, " AS last_active");
 	}
-	identity_cols(s, b); /* not part of the row */
+	identity_cols(s, b, !(flags & TXC_LIST_NAMES) || !(flags & TXC_LIST_ARCHIVED)); /* not part of the row */
 	bool started = txc_hermes_db_has_col(&s->sess, "started_at");
 	if (!brief_layout(flags)) /* the first order key, for may_tie() (a brief row has it: B_STARTED) */
 		txc_buf_addstr(b, started ? ", s.\"started_at\"" : ", NULL");
 	if ((flags & TXC_LIST_FINGERPRINT) && s->rowid == NULL) /* (else fingerprint_sql(): unsorted) */
 		fingerprint_cols(s, b);
 	txc_buf_addstr(b, " FROM sessions s");
-	if (!started)
+	if (brief_layout(flags) && (flags & TXC_LIST_NAMES))
+		; /* the table as it is stored, sorted by the façade: walking the start's index was a seek a
+		     row, half of a completion's instructions */
+	else if (!started)
 		txc_buf_addstr(b, " ORDER BY id DESC");
 	else
 		txc_buf_addstr(b, by_id ? " ORDER BY started_at DESC, id DESC" : " ORDER BY started_at DESC");
@@ -656,7 +661,8 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 		       struct txc_diag *d)
 {
 	struct hermes_db *s = impl;
-	bool tied, by_id = !txc_hermes_db_has_col(&s->sess, "started_at"); /* then the id is the only key */
+	bool tied, by_id = !txc_hermes_db_has_col(&s->sess, "started_at") || /* then the id is the only key */
+			   (flags & TXC_LIST_NAMES);                             /* (no order by start to tie) */
 	int rc = read_listing(s, flags, by_id, a, out, n, &tied, d);
 	if (rc == TXC_OK && tied)
 		rc = read_listing(s, flags, true, a, out, n, &tied, d);
@@ -670,7 +676,7 @@ static int db_export_order(void *impl, struct txc_arena *a, struct txc_sid **ids
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
 	txc_buf_addstr(&b, "SELECT s.id");
-	identity_cols(s, &b);
+	identity_cols(s, &b, true);
 	txc_buf_addstr(&b, ", ");
 	last_active_expr(s, &b);
 	txc_buf_addstr(&b, " AS last_active FROM sessions s ORDER BY last_active DESC, ");
