@@ -3,7 +3,7 @@
  * and deterministically (a fixed PRNG seed: the same scale gives the same
  * bytes of content).
  *
- * usage: txc-genstore OUT.db SCHEMA.sql [SCALE]
+ * usage: txc-genstore OUT.db SCHEMA.sql [SCALE [SESSIONS]]
  *
  * SCALE 1 (default) is about 135 MB: 800 sessions, ~100,000 message rows,
  * one session of 25,000 messages (id "big"), the real mix of rows (tool calls
@@ -11,7 +11,10 @@
  * content with a small image, reasoning sidecars, archived sessions), current
  * schema, WAL mode.  SCALE 4 builds four times as many sessions and rows.
  * SCALE 0 is a quick store (20 sessions, the "big" one cut to 500 messages)
- * for `bench/run --quick`.
+ * for `bench/run --quick`.  SESSIONS spreads the same rows over that many
+ * sessions (14400 at scale 1: many small sessions, as completion and `list`
+ * meet on a long-used store); then every third session has no title (Hermes
+ * titles a session only after its first exchange), for the list's previews.
  */
 #include <sqlite3.h>
 #include <stdint.h>
@@ -197,11 +200,14 @@ static int session_msgs(const char *sid, double t0, int n, int *tool_calls)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: txc-genstore OUT.db SCHEMA.sql [SCALE]\n");
+		fprintf(stderr, "usage: txc-genstore OUT.db SCHEMA.sql [SCALE [SESSIONS]]\n");
 		return 2;
 	}
 	int scale = argc > 3 ? atoi(argv[3]) : 1;
 	int sessions = scale ? 800 * scale : 20;
+	int many = argc > 4 ? atoi(argv[4]) : 0; /* SESSIONS: many small sessions, a third untitled */
+	if (many > 1)
+		sessions = many;
 	int rows_total = scale ? 100000 * scale : 2000;
 	int big_n = scale ? 25000 : 500;
 	remove(argv[1]);
@@ -265,7 +271,10 @@ int main(int argc, char **argv)
 		sqlite3_bind_text(ins_s, 12, "/repo", -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins_s, 13, "main", -1, SQLITE_STATIC);
 		sqlite3_bind_double(ins_s, 14, written * 0.0125);
-		sqlite3_bind_text(ins_s, 15, title, -1, SQLITE_TRANSIENT);
+		if (many > 1 && s % 3 == 2)
+			sqlite3_bind_null(ins_s, 15);
+		else
+			sqlite3_bind_text(ins_s, 15, title, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_double(ins_s, 16, start + written * 10.0);
 		sqlite3_bind_int(ins_s, 17, pick(10) == 0);
 		sqlite3_bind_text(ins_s, 18, "openrouter", -1, SQLITE_STATIC);

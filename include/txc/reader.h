@@ -104,6 +104,9 @@ struct txc_session_info {
 	struct txc_str source, model; /* text, or an integer's digits */
 	struct txc_str n_messages;    /* the message count as the source wrote it (digits) */
 	double started, last_active;  /* seconds; NAN when unknown (last_active: TXC_LIST_LAST_ACTIVE) */
+	struct txc_str preview;       /* TXC_LIST_PREVIEW, a session without a title: the head of its first
+					  user text as Hermes shapes it (60 characters, then "..."; line
+					  breaks as spaces); NULL when there is none or the source cannot tell */
 	bool archived;
 	const struct txc_json *native; /* the source's own session row (Hermes: the columns in table
 					  order, then last_active), for `list --json`; every Hermes
@@ -127,6 +130,13 @@ enum txc_list_flags {
 	TXC_LIST_BRIEF = 1 << 2,
 	TXC_LIST_FINGERPRINT = 1 << 3, /* fill fingerprint (read from the index, not the messages) */
 	TXC_LIST_CWD = 1 << 4,         /* with TXC_LIST_BRIEF: cwd too (a brief listing may leave it out) */
+	TXC_LIST_ROW_ACTIVITY = 1 << 7, /* with TXC_LIST_LAST_ACTIVE: from the session row alone (Hermes:
+					   its heartbeat last_activity_at, which may lag the newest message by
+					   a minute, else ended_at): for people, no look at the messages */
+	TXC_LIST_PREVIEW = 1 << 6,     /* fill preview (a look at an untitled session's first user row) */
+	TXC_LIST_NAMES = 1 << 5,       /* with TXC_LIST_BRIEF: only sid, title, source and start are needed
+					  (a completion); the order is the same, made by a sort, not the
+					  store's index (a seek a session) */
 };
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_session_info **out,
 		       size_t *n, struct txc_diag *d);

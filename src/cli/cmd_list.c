@@ -127,7 +127,7 @@ static struct txc_str shown(struct txc_str s)
 	return s.ptr != NULL ? s : txc_str_c("-");
 }
 
-enum { C_PROFILE, C_ID, C_STARTED, C_SOURCE, C_MODEL, C_MSGS, C_TITLE, N_COLS };
+enum { C_PROFILE, C_ID, C_STARTED, C_ACTIVE, C_SOURCE, C_MODEL, C_MSGS, C_TITLE, N_COLS };
 
 /* on a terminal, when it started as people say it: "3h ago" within the week, the date before (and for a
  * clock that is behind) */
@@ -156,6 +156,22 @@ struct table {
 	double now; /* cols > 0: "3h ago" counts from here */
 };
 
+/* the title, else (on a terminal, TXC_LIST_PREVIEW) the head of the first user text, shown dim */
+static struct txc_str title_of(const struct txc_session_info *in)
+{
+	return in->title.len > 0 || in->preview.ptr == NULL ? in->title : in->preview;
+}
+
+/* On a terminal, when the session was last active, where that says more than its start: "2h ago"
+ * beside a start of "3d ago" (the same words as the start: nothing shown) */
+static bool active_cell(char out[32], const struct txc_session_info *in, const char *started, const struct table *tb)
+{
+	if (isnan(in->last_active) || isnan(in->started) || in->last_active <= in->started)
+		return false;
+	fmt_when(out, in->last_active, tb->utc, tb->now);
+	return strcmp(out, started) != 0;
+}
+
 static struct txc_str profile_of(const struct cli_stores *st, const struct cli_session *s)
 {
 	return txc_str_c(st->v[s->store].profile ? st->v[s->store].profile : "-");
@@ -164,10 +180,12 @@ static struct txc_str profile_of(const struct cli_stores *st, const struct cli_s
 /* the widest cell of each column but the title (capped), and of the title */
 static size_t measure(struct table *tb, const struct cli_stores *st, const struct cli_session *v, size_t n)
 {
-	static const char *const heads[N_COLS] = {"PROFILE", "ID", "STARTED", "SOURCE", "MODEL", "MSGS", "TITLE"};
-	static const size_t caps[N_COLS] = {24, 40, 16, 16, 28, 8, 0};
+	static const char *const heads[N_COLS] = {"PROFILE", "ID",    "STARTED", "ACTIVE",
+						  "SOURCE",  "MODEL", "MSGS",    "TITLE"};
+	static const size_t caps[N_COLS] = {24, 40, 16, 16, 16, 28, 8, 0};
 	size_t title = strlen(heads[C_TITLE]);
-	char when[32];
+	char when[32], active[32];
+	bool any_active = false;
 	for (int k = 0; k < N_COLS; k++)
 		tb->w[k] = strlen(heads[k]);
 	tb->w[C_STARTED] = 16;
@@ -177,11 +195,15 @@ static size_t measure(struct table *tb, const struct cli_stores *st, const struc
 		struct txc_str cells[N_COLS] = {
 			[C_PROFILE] = profile_of(st, &v[i]),     [C_ID] = v[i].id.text,
 			[C_SOURCE] = shown(v[i].info->source),   [C_MODEL] = shown(v[i].info->model),
-			[C_MSGS] = shown(v[i].info->n_messages), [C_TITLE] = v[i].info->title,
+			[C_MSGS] = shown(v[i].info->n_messages), [C_TITLE] = title_of(v[i].info),
 		};
 		if (tb->cols > 0) {
 			fmt_when(when, v[i].info->started, tb->utc, tb->now);
 			cells[C_STARTED] = txc_str_c(when);
+			if (active_cell(active, v[i].info, when, tb)) {
+				cells[C_ACTIVE] = txc_str_c(active);
+				any_active = true;
+			}
 		}
 		for (int k = 0; k <= C_TITLE; k++) {
 			if (cells[k].ptr == NULL || (k == C_STARTED && tb->cols == 0))
@@ -193,6 +215,8 @@ static size_t measure(struct table *tb, const struct cli_stores *st, const struc
 				tb->w[k] = cw > caps[k] ? caps[k] : cw;
 		}
 	}
+	if (!any_active) /* every session last active when it started: the column says nothing */
+		tb->w[C_ACTIVE] = 0;
 	return title;
 }
 
@@ -211,8 +235,8 @@ static void fit(struct table *tb, size_t title)
 	static const struct {
 		int col;
 		size_t to; /* 0: left out */
-	} steps[] = {{C_MODEL, 20},   {C_SOURCE, 0},  {C_MSGS, 0},    {C_MODEL, 12}, {C_MODEL, 0},
-		     {C_PROFILE, 12}, {C_STARTED, 0}, {C_PROFILE, 0}, {C_ID, 0}};
+	} steps[] = {{C_MODEL, 20},  {C_SOURCE, 0},   {C_MSGS, 0},    {C_ACTIVE, 0},  {C_MODEL, 12},
+		     {C_MODEL, 0},   {C_PROFILE, 12}, {C_STARTED, 0}, {C_PROFILE, 0}, {C_ID, 0}};
 	size_t cols = (size_t)tb->cols, want = title < 20 ? title : 20;
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && used_width(tb) + want > cols; i++) {
 		if (steps[i].col == C_ID) { /* nothing left to give: the id is cut, the title left out */
@@ -257,8 +281,9 @@ static struct txc_str model_cell(struct txc_str m, size_t w)
 static void print_table(const struct cli_stores *st, const struct cli_session *v, size_t n, bool profiles, bool utc,
 			size_t more)
 {
-	static const char *const bold[N_COLS] = {"1", "1", "1", "1", "1", "1", "1"};
+	static const char *const bold[N_COLS] = {"1", "1", "1", "1", "1", "1", "1", "1"};
 	static const char *const paint[N_COLS] = {[C_PROFILE] = "36", [C_ID] = "33"};
+	static const char *const paint_preview[N_COLS] = {[C_PROFILE] = "36", [C_ID] = "33", [C_TITLE] = "2"};
 	struct table tb = {
 		.first = profiles ? C_PROFILE : C_ID, .utc = utc, .cols = term_width(), .now = (double)time(NULL)};
 	size_t title = measure(&tb, st, v, n);
@@ -267,26 +292,31 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		fit(&tb, title);
 	struct txc_buf out = TXC_BUF_INIT, t = TXC_BUF_INIT;
 	const struct txc_str heads[N_COLS] = {txc_str_c("PROFILE"), txc_str_c("ID"),    txc_str_c("STARTED"),
-					      txc_str_c("SOURCE"),  txc_str_c("MODEL"), txc_str_c("MSGS"),
-					      txc_str_c("TITLE")};
+					      txc_str_c("ACTIVE"),  txc_str_c("SOURCE"), txc_str_c("MODEL"),
+					      txc_str_c("MSGS"),    txc_str_c("TITLE")};
+	if (tb.cols == 0)
+		tb.w[C_ACTIVE] = 0; /* a pipe's columns stay as they were */
 	print_row(&out, &t, &tb, heads, bold);
-	char when[32];
+	char when[32], active[32];
 	for (size_t i = 0; i < n; i++) {
 		const struct txc_session_info *in = v[i].info;
 		if (tb.cols > 0)
 			fmt_when(when, in->started, utc, tb.now);
 		else
 			fmt_time(when, in->started, utc);
+		bool act = tb.w[C_ACTIVE] > 0 && active_cell(active, in, when, &tb);
 		const struct txc_str cells[N_COLS] = {
 			[C_PROFILE] = profile_of(st, &v[i]),
 			[C_ID] = v[i].id.text,
 			[C_STARTED] = txc_str_c(when),
+			[C_ACTIVE] = act ? txc_str_c(active) : TXC_STR_NULL,
 			[C_SOURCE] = shown(in->source),
 			[C_MODEL] = model_cell(shown(in->model), tb.w[C_MODEL]),
 			[C_MSGS] = shown(in->n_messages),
-			[C_TITLE] = in->title,
+			[C_TITLE] = tb.cols > 0 ? title_of(in) : in->title,
 		};
-		print_row(&out, &t, &tb, cells, paint);
+		bool dim = tb.cols > 0 && in->title.len == 0 && in->preview.ptr != NULL;
+		print_row(&out, &t, &tb, cells, dim ? paint_preview : paint);
 	}
 	if (more)
 		txc_buf_addf(&out, "%zu more not shown (raise --limit)\n", more);
@@ -357,6 +387,12 @@ static int run(int argc, char **argv)
 	struct txc_arena *arena = txc_arena_new(0);
 	struct cli_session *v = NULL;
 	size_t n = 0, more = 0;
+	/* a terminal's table stands a preview for a missing title and says when a session was last
+	 * active; --json gives both ("preview", "last_active"); a pipe's table is as it was */
+	if (a.json)
+		a.sel.list_more = TXC_LIST_PREVIEW;
+	else if (term_width() > 0)
+		a.sel.list_more = TXC_LIST_PREVIEW | TXC_LIST_LAST_ACTIVE | TXC_LIST_ROW_ACTIVITY;
 	rc = cli_select_sessions(&a, &cmd_list, &st, arena, &v, &n, &more, &d);
 	/* the links of every store: lineage fields (--json), the tree (--tree) */
 	struct cli_links *lx = txc_xcalloc(st.n + 1, sizeof(*lx));
@@ -393,8 +429,11 @@ const struct cli_cmd_info cmd_list = {
 	.summary = "list sessions, newest first",
 	.about = "List sessions: id, start time, source, model, messages, title.  A missing\n"
 		 "store is not an error: nothing is listed and stderr says where txc looked.\n"
-		 "On a terminal the table fits its width (columns cut or left out, \"3h ago\");\n"
-		 "a pipe gets whole lines.\n",
+		 "On a terminal the table fits its width (columns cut or left out, \"3h ago\"),\n"
+		 "an untitled session shows the start of its first message (dim) and ACTIVE\n"
+		 "says when a session was last active, where that differs from its start.  A\n"
+		 "pipe gets whole lines, titles as the store has them.  --json adds last_active\n"
+		 "and, for an untitled session, preview (Hermes's: 60 characters, then ...).\n",
 	.examples = "  txc list --since 1w --source telegram      # last week's Telegram sessions\n"
 		    "  txc list -n 20 --model sonnet --cwd ~/src  # at most 20, by model and folder\n"
 		    "  txc list --all-profiles --archived         # every profile, archived too\n"

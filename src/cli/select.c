@@ -378,7 +378,9 @@ static int list_store(const struct cli_args *a, const struct cli_cmd_info *c, co
 	unsigned flags = (archived || a->store.all_sources ? TXC_LIST_ARCHIVED : 0) |
 			 (want_last ? TXC_LIST_LAST_ACTIVE : 0) | (a->json ? 0 : TXC_LIST_BRIEF) |
 			 (sel->cwd != NULL ? TXC_LIST_CWD : 0) |
-			 (exports && a->out_dir != NULL ? TXC_LIST_FINGERPRINT : 0);
+			 (exports && a->out_dir != NULL ? TXC_LIST_FINGERPRINT : 0) |
+			 (want_last ? sel->list_more & ~(unsigned)TXC_LIST_ROW_ACTIVITY : sel->list_more); /* (an order
+			 by last activity takes Hermes's own) */
 	const struct txc_session_info *infos;
 	size_t n_infos;
 	int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);

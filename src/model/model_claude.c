@@ -382,7 +382,15 @@ static void assistant_item(struct txc_claude_builder *b, struct blocks *bs, cons
 	if (type == NULL) {
 		raw_block(b->tmp, bs, item);
 	} else if (strcmp(type, "text") == 0 && (v = txc_json_get(item, "text")) && v->kind == TXC_JSON_STRING) {
-		add_block(bs, TXC_BLOCK_TEXT)->text = v->s;
+		/* txc's own shape of unsigned reasoning (writer_claude.c, --reasoning auto/text: "Reasoning:",
+		 * a blank line, the text, a text block of its own): reasoning again, not reply text, so that
+		 * a round trip through Claude Code gives it back (issue 30 item 11) */
+		static const char mark[] = "Reasoning:\n\n";
+		size_t ml = sizeof(mark) - 1;
+		if (v->s.len > ml && memcmp(v->s.ptr, mark, ml) == 0)
+			add_block(bs, TXC_BLOCK_THINKING)->text = (struct txc_str){v->s.ptr + ml, v->s.len - ml};
+		else
+			add_block(bs, TXC_BLOCK_TEXT)->text = v->s;
 	} else if (strcmp(type, "thinking") == 0 && (v = txc_json_get(item, "thinking")) &&
 		   v->kind == TXC_JSON_STRING) {
 		struct txc_block *blk = add_block(bs, TXC_BLOCK_THINKING);

@@ -74,6 +74,59 @@ static void last_active_021_expr(struct hermes_db *s, struct txc_buf *b)
 	txc_buf_addstr(b, " END)");
 }
 
+/*
+ * An untitled session's preview as Hermes's list_sessions_rich shapes it (hermes_state_common.py:
+ * the first user message with content, by timestamp then id; line breaks as spaces, trimmed, 60
+ * characters then "..."), of the first 240 characters only (a pasted file is not read whole: its
+ * overflow pages stay unread); a row of no text, or of "\0json:" (an image and its text: SQLite's text
+ * functions end at its NUL), is passed over: those sort below "\1" byte by byte.  Titled
+ * sessions get NULL: only what stands in for a missing title is looked up, one seek a session.
+ */
+static void preview_expr(struct hermes_db *s, struct txc_buf *b)
+{
+	static const char *const need[] = {"session_id", "role", "content"};
+	bool ok = s->has_messages && txc_hermes_db_has_col(&s->sess, "title");
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		ok = ok && txc_hermes_db_has_col(&s->msg, need[i]);
+	if (!ok) {
+		txc_buf_addstr(b, "NULL");
+		return;
+	}
+	const char *order = txc_hermes_db_has_col(&s->msg, "timestamp") ? "m.timestamp, m.rowid" : "m.rowid";
+	txc_buf_addf(b,
+		     "CASE WHEN s.title IS NULL OR s.title = '' THEN (SELECT substr(m.content, 1, 240) FROM messages m "
+		     "WHERE m.session_id = s.id AND m.role = 'user' AND m.content > CAST(X'01' AS TEXT) ORDER BY %s "
+		     "LIMIT 1) END",
+		     order);
+}
+
+/* The preview's text shaped as Hermes does, in C (SQL's replace() and trim() were 27,000 instructions a
+ * session): CR and LF as spaces, trimmed, 60 code points then "..."; NULL when nothing is left. */
+static const struct txc_json *shape_preview(struct txc_arena *a, const struct txc_json *v)
+{
+	if (v == NULL || v->kind != TXC_JSON_STRING)
+		return NULL;
+	const char *p = v->s.ptr, *end = p + v->s.len;
+	while (p < end && (*p == ' ' || (*p >= '\t' && *p <= '\r'))) /* Python's strip(): whitespace */
+		p++;
+	while (end > p && (end[-1] == ' ' || (end[-1] >= '\t' && end[-1] <= '\r')))
+		end--;
+	if (p == end)
+		return NULL;
+	size_t cut = 0, chars = 0;
+	for (; p + cut < end && chars < 60; cut++)
+		chars += ((unsigned char)p[cut] & 0xC0) != 0x80;
+	while (p + cut < end && ((unsigned char)p[cut] & 0xC0) == 0x80) /* the 60th's continuation bytes */
+		cut++;
+	bool more = p + cut < end;
+	char *out = txc_arena_alloc(a, cut + 4);
+	for (size_t i = 0; i < cut; i++)
+		out[i] = p[i] == '\n' || p[i] == '\r' ? ' ' : p[i];
+	if (more)
+		memcpy(out + cut, "...", 3);
+	return txc_json_string(a, out, cut + (more ? 3 : 0));
+}
+
 /* Whether the store's columns show a Hermes newer than v0.20.0 (hermes-current.md 2.1: the columns it
  * added since, none of which v0.20.0 creates): --hermes-format auto writes 0.21's export then. */
 static bool newer_store(struct hermes_db *s)
@@ -276,13 +329,14 @@ static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, 
 }
 
 /* ", <rowid>, <archived>" after a SELECT list over sessions s: a row's place and its archived value */
-static void identity_cols(struct hermes_db *s, struct txc_buf *b)
+static void identity_cols(struct hermes_db *s, struct txc_buf *b, bool archived)
 {
 	if (s->rowid != NULL)
 		txc_buf_addf(b, ", s.%s", s->rowid);
 	else
 		txc_buf_addstr(b, ", NULL");
-	txc_buf_addstr(b, txc_hermes_db_has_col(&s->sess, "archived") ? ", s.archived" : ", NULL");
+	/* (a completion of every session does not read it: the record's 57th column, its header parsed up to it) */
+	txc_buf_addstr(b, archived && txc_hermes_db_has_col(&s->sess, "archived") ? ", s.archived" : ", NULL");
 }
 
 /* the identity of a row whose id is v and whose identity_cols() start at column i */
@@ -347,8 +401,9 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 		for (int i = 0; i < B_N; i++) {
 			if (i)
 				txc_buf_addstr(b, ", ");
-			if (i == B_CWD && !(flags & TXC_LIST_CWD))
-				txc_buf_addstr(b, "NULL"); /* only a --cwd filter reads it */
+			if ((i == B_CWD && !(flags & TXC_LIST_CWD)) ||
+			    ((flags & TXC_LIST_NAMES) && i != B_ID && i != B_TITLE && i != B_SOURCE && i != B_STARTED))
+				txc_buf_addstr(b, "NULL"); /* only a --cwd filter reads it; a completion names */
 			else
 				col_or_null(b, &s->sess, "s", brief_cols[i]);
 			txc_buf_addf(b, " AS %s", brief_cols[i]);
@@ -358,17 +413,33 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 	}
 	if ((flags & TXC_LIST_LAST_ACTIVE) && !(flags & TXC_LIST_IDS_ONLY)) {
 		txc_buf_addstr(b, ", ");
-		last_active_expr(s, b);
+		if (flags & TXC_LIST_ROW_ACTIVITY) { /* (the newest message's seek was half of a terminal's list) */
+			txc_buf_addstr(b, "COALESCE(");
+			col_or_null(b, &s->sess, "s", "last_activity_at");
+			txc_buf_addstr(b, ", ");
+			col_or_null(b, &s->sess, "s", "ended_at");
+			txc_buf_addstr(b, ")");
+		} else {
+			last_active_expr(s, b);
+		}
 		txc_buf_addstr(b, " AS last_active");
 	}
-	identity_cols(s, b); /* not part of the row */
+	if ((flags & TXC_LIST_PREVIEW) && !(flags & TXC_LIST_IDS_ONLY)) {
+		txc_buf_addstr(b, ", ");
+		preview_expr(s, b);
+		txc_buf_addstr(b, " AS preview");
+	}
+	identity_cols(s, b, !(flags & TXC_LIST_NAMES) || !(flags & TXC_LIST_ARCHIVED)); /* not part of the row */
 	bool started = txc_hermes_db_has_col(&s->sess, "started_at");
 	if (!brief_layout(flags)) /* the first order key, for may_tie() (a brief row has it: B_STARTED) */
 		txc_buf_addstr(b, started ? ", s.\"started_at\"" : ", NULL");
 	if ((flags & TXC_LIST_FINGERPRINT) && s->rowid == NULL) /* (else fingerprint_sql(): unsorted) */
 		fingerprint_cols(s, b);
 	txc_buf_addstr(b, " FROM sessions s");
-	if (!started)
+	if (brief_layout(flags) && (flags & TXC_LIST_NAMES))
+		; /* the table as it is stored, sorted by the façade: walking the start's index was a seek a
+		     row, half of a completion's instructions */
+	else if (!started)
 		txc_buf_addstr(b, " ORDER BY id DESC");
 	else
 		txc_buf_addstr(b, by_id ? " ORDER BY started_at DESC, id DESC" : " ORDER BY started_at DESC");
@@ -552,11 +623,20 @@ static int fill_fingerprints(struct hermes_db *s, struct txc_arena *a, struct tx
 }
 
 /* A row of `s.*` (then last_active): the summary from its row object, kept as native; its id. */
-static const struct txc_json *full_info(struct txc_arena *a, sqlite3_stmt *st, int ncols, struct txc_str *keys,
-					struct txc_session_info *info)
+static const struct txc_json *full_info(struct txc_arena *a, sqlite3_stmt *st, unsigned flags, int ncols,
+					struct txc_str *keys, struct txc_session_info *info)
 {
 	const struct txc_json *row = row_object(a, st, ncols, keys, false);
 	txc_source_info(row, info);
+	if (flags & TXC_LIST_PREVIEW) { /* its column, the row's last, shaped in place (our arena's object) */
+		struct txc_json *r = (struct txc_json *)row;
+		if (r->kind == TXC_JSON_OBJECT && r->n > 0 && txc_str_eq(r->keys[r->n - 1], "preview")) {
+			const struct txc_json *pv = shape_preview(a, r->items[r->n - 1]);
+			r->items[r->n - 1] = pv != NULL ? pv : &txc_json_null_value;
+			if (pv != NULL)
+				info->preview = pv->s;
+		}
+	}
 	info->archived = txc_hermes_archived(column_value(a, st, ncols + 1)); /* the identity column's */
 	return txc_json_get(row, "id");
 }
@@ -568,9 +648,10 @@ static const struct txc_json *full_info(struct txc_arena *a, sqlite3_stmt *st, i
 static const struct txc_json *brief_info(struct txc_arena *a, sqlite3_stmt *st, unsigned flags, int ncols,
 					 struct txc_session_info *info)
 {
-	const struct txc_json *c[B_N + 1] = {NULL};
-	for (int i = 0; i < ncols && i <= B_N; i++)
+	const struct txc_json *c[B_N + 2] = {NULL};
+	for (int i = 0; i < ncols && i <= B_N + 1; i++)
 		c[i] = column_value(a, st, i);
+	int at = B_N + ((flags & TXC_LIST_LAST_ACTIVE) ? 1 : 0); /* the preview's column */
 	const struct txc_source_fields f = {
 		.title = c[B_TITLE],
 		.cwd = c[B_CWD],
@@ -582,6 +663,9 @@ static const struct txc_json *brief_info(struct txc_arena *a, sqlite3_stmt *st, 
 		.archived = column_value(a, st, ncols + 1), /* the identity column's */
 	};
 	txc_source_info_of(&f, NULL, info);
+	const struct txc_json *pv = (flags & TXC_LIST_PREVIEW) && at < ncols ? shape_preview(a, c[at]) : NULL;
+	if (pv != NULL)
+		info->preview = pv->s;
 	return c[B_ID];
 }
 
@@ -626,7 +710,7 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 		if (by_place)
 			id = brief_info(a, st, flags, ncols, &v[count]);
 		else
-			id = full_info(a, st, ncols, keys, &v[count]);
+			id = full_info(a, st, flags, ncols, keys, &v[count]);
 		v[count].sid = row_sid(a, st, id, ncols);
 		if (fp_apart)
 			rowid[count] = sqlite3_column_int64(st, ncols);
@@ -656,7 +740,8 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 		       struct txc_diag *d)
 {
 	struct hermes_db *s = impl;
-	bool tied, by_id = !txc_hermes_db_has_col(&s->sess, "started_at"); /* then the id is the only key */
+	bool tied, by_id = !txc_hermes_db_has_col(&s->sess, "started_at") || /* then the id is the only key */
+			   (flags & TXC_LIST_NAMES);                             /* (no order by start to tie) */
 	int rc = read_listing(s, flags, by_id, a, out, n, &tied, d);
 	if (rc == TXC_OK && tied)
 		rc = read_listing(s, flags, true, a, out, n, &tied, d);
@@ -670,7 +755,7 @@ static int db_export_order(void *impl, struct txc_arena *a, struct txc_sid **ids
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
 	txc_buf_addstr(&b, "SELECT s.id");
-	identity_cols(s, &b);
+	identity_cols(s, &b, true);
 	txc_buf_addstr(&b, ", ");
 	last_active_expr(s, &b);
 	txc_buf_addstr(&b, " AS last_active FROM sessions s ORDER BY last_active DESC, ");

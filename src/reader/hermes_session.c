@@ -39,6 +39,7 @@ void txc_source_info_of(const struct txc_source_fields *f, const struct txc_json
 	info->archived = txc_hermes_archived(f->archived);
 	info->native = native;
 	info->fingerprint = TXC_STR_NULL; /* a backend that can tell sets it after */
+	info->preview = TXC_STR_NULL;     /* likewise */
 }
 
 void txc_source_info(const struct txc_json *row, struct txc_session_info *info)

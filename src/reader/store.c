@@ -280,7 +280,8 @@ static int listing(struct txc_store *s, unsigned flags, struct txc_arena *a, str
 		   struct txc_diag *d)
 {
 	int rc = all_sessions(s, flags, a, v, n, d);
-	if (rc == TXC_OK && !(s->ops->caps & TXC_SRC_ORDERED))
+	/* TXC_LIST_NAMES: a backend may leave the order to this sort (reader.h) */
+	if (rc == TXC_OK && (!(s->ops->caps & TXC_SRC_ORDERED) || (flags & TXC_LIST_NAMES)))
 		sort_sessions(*v, *n, false);
 	return rc;
 }

@@ -227,6 +227,22 @@ expect_rc 0 "redacted thinking: --reasoning text" env CLAUDE_CONFIG_DIR="$work/r
 grep -qF '"content":[{"type":"text","text":"Reasoning:\n\nt"},{"type":"text","text":"yo"}]' out.txt &&
 	ok "--reasoning text leaves redacted thinking out" || bad "--reasoning text: $(grep -o '"content":\[[^]]*' out.txt | tail -1)"
 
+# --- txc's own text shape of unsigned reasoning ("Reasoning:", a blank line, the text; --reasoning
+# auto) read back as reasoning, so a round trip gives it back (issue 30 item 11); another text stays text ---
+mkdir -p rt-cfg/projects/-r
+cat > rt-cfg/projects/-r/rt.jsonl << 'EOF'
+{"type":"user","sessionId":"rt","uuid":"u1","parentUuid":null,"timestamp":"2026-02-03T08:00:00Z","message":{"role":"user","content":"hi"}}
+{"type":"assistant","sessionId":"rt","uuid":"u2","parentUuid":"u1","timestamp":"2026-02-03T08:00:01Z","message":{"id":"m","role":"assistant","model":"gpt-5.1","content":[{"type":"text","text":"Reasoning:\n\nplan it"},{"type":"text","text":"Reasoning: not mine"},{"type":"text","text":"yo"}],"stop_reason":"end_turn"}}
+EOF
+expect_rc 0 "txc's reasoning text read back" env CLAUDE_CONFIG_DIR="$work/rt-cfg" "$txc" convert claude:rt --to claude --reasoning keep
+grep -qF '"content":[{"type":"thinking","thinking":"plan it"},{"type":"text","text":"Reasoning: not mine"},{"type":"text","text":"yo"}]' out.txt &&
+	ok "'Reasoning:' and a blank line: reasoning again; another text stays text" ||
+	bad "reasoning text: $(grep -o '"content":\[[^]]*' out.txt | tail -1)"
+expect_rc 0 "and written back by default" env CLAUDE_CONFIG_DIR="$work/rt-cfg" "$txc" convert claude:rt --to claude
+grep -qF '"content":[{"type":"text","text":"Reasoning:\n\nplan it"},{"type":"text","text":"Reasoning: not mine"},{"type":"text","text":"yo"}]' out.txt &&
+	ok "--reasoning auto writes it as the same text (a file Claude Code resumed before)" ||
+	bad "auto: $(grep -o '"content":\[[^]]*' out.txt | tail -1)"
+
 # where Claude Code's folder is: CLAUDE_CONFIG_DIR, else HOME; Hermes's options refused; its files never an output
 for o in "--home h" "--profile p" "--input x.jsonl" "--remote http://127.0.0.1:1" "--all-profiles" "--db x.db"; do
 	expect_rc 2 "--from claude $o" "$txc" list --from claude $o

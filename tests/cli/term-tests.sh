@@ -121,12 +121,13 @@ head -n 1 list40.txt | grep -q '^ID  *TITLE$' && grep -q '^20251231_090000_bbbbb
 grep -q '^ID  *STARTED  *MODEL  *TITLE$' list80.txt && grep -q '^20260101_090000_aaaaaa  3h ago  *claude-sonnet-4.5  *Tool results' list80.txt &&
 	grep -q '…$' list80.txt && ok "list at 80: source and count left out, '3h ago', the model without its vendor, titles cut" ||
 	bad "list at 80: $(cat list80.txt)"
-grep -q '^ID  *STARTED  *SOURCE  *MODEL  *MSGS  *TITLE$' list120.txt &&
-	grep -q '^20260101_090000_aaaaaa  3h ago  *telegram  *anthropic/claude-sonnet-4.5  *6  *Tool results: a background server, a p…$' list120.txt &&
+grep -q '^ID  *STARTED  *ACTIVE  *SOURCE  *MODEL  *MSGS  *TITLE$' list120.txt &&
+	grep -q '^20260101_090000_aaaaaa  3h ago  *telegram  *anthropic/claude-sonnet-4.5  *6  *Tool results: a background ser…$' list120.txt &&
+	grep -q '^20251228_090000_eeeeee  2d ago  *1d ago  *cli  ' list120.txt &&
 	grep -q '^20251230_090000_cccccc  2025-12-28  ' list120.txt &&
 	grep -q '^20251229_090000_dddddd  [5-9]m ago  ' list120.txt && grep -q '^20251228_090000_eeeeee  2d ago  ' list120.txt &&
 	grep -q '^20251227_090000_ffffff  \(just now\|[1-9]m ago\)  ' list120.txt &&
-	ok "list at 120: every column, 'just now', '5m ago', '2d ago', the date for an old session" || bad "list at 120: $(cat list120.txt)"
+	ok "list at 120: every column, 'just now', '5m ago', '2d ago' (ACTIVE '1d ago': it ended a day later), the date for an old session" || bad "list at 120: $(cat list120.txt)"
 # a wide glyph is two columns: a CJK title (or source) cut by code points wrapped the row
 cat > cjk.sql << 'SQL'
 CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, model TEXT, started_at REAL NOT NULL, title TEXT);
