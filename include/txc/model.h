@@ -18,6 +18,11 @@
 
 enum txc_role { TXC_ROLE_USER, TXC_ROLE_ASSISTANT };
 
+/* Who a user-role message is from when it is not the user: instructions to the model (Codex's
+ * developer and system messages).  The role stays USER so that every consumer that only knows two
+ * roles still sends it to the model; writers that can say more say it (docs/FORMATS.md). */
+enum txc_instructions { TXC_INSTR_NONE, TXC_INSTR_DEVELOPER, TXC_INSTR_SYSTEM };
+
 enum txc_block_kind {
 	TXC_BLOCK_TEXT,
 	TXC_BLOCK_THINKING,
@@ -79,11 +84,12 @@ struct txc_message {
 	struct txc_str model; /* assistant: the model that wrote it */
 	enum txc_stop stop;
 	struct txc_str stop_other;
-	int64_t row_id;       /* source row id (Hermes messages.id), 0 if none */
-	bool compacted;       /* history archived by compaction (not live) */
-	int64_t number;       /* its message number, ID#N (search.h): what `txc search` prints and the
-				 Markdown headings show; 0 for a row that has none */
-	bool compact_summary; /* the summary that compaction put in place of archived history */
+	int64_t row_id;                     /* source row id (Hermes messages.id), 0 if none */
+	bool compacted;                     /* history archived by compaction (not live) */
+	int64_t number;                     /* its message number, ID#N (search.h): what `txc search` prints and the
+					       Markdown headings show; 0 for a row that has none */
+	bool compact_summary;               /* the summary that compaction put in place of archived history */
+	enum txc_instructions instructions; /* USER: instructions to the model, not what the user said */
 };
 
 /*

@@ -190,7 +190,8 @@ static void user_rows(struct txc_arena *a, struct txc_json *rows, int64_t *id, s
 {
 	const struct txc_json *content = content_of(a, m);
 	if (content->kind != TXC_JSON_NULL) {
-		struct txc_json *row = row_new(a, ++*id, sid, "user", m);
+		/* instructions to the model (Codex's developer/system messages) are Hermes's system rows */
+		struct txc_json *row = row_new(a, ++*id, sid, m->instructions ? "system" : "user", m);
 		set(row, "content", content);
 		set(row, "timestamp", txc_json_real(a, m->time));
 		txc_json_push(rows, row);

@@ -240,6 +240,11 @@ static void walk_block(struct walk *w, size_t mi, const struct txc_block *blk, b
 	}
 }
 
+const char *txc_render_instructions_name(const struct txc_message *m)
+{
+	return m->instructions == TXC_INSTR_SYSTEM ? "System instructions" : "Developer instructions";
+}
+
 /* how message mi is shown; false: not at all */
 static bool shown_as(const struct walk *w, size_t mi, enum txc_render_who *who)
 {
@@ -250,6 +255,8 @@ static bool shown_as(const struct walk *w, size_t mi, enum txc_render_who *who)
 		*who = TXC_RENDER_ASSISTANT;
 	else if (only_result(m))
 		*who = TXC_RENDER_TOOL_RESULT;
+	else if (m->instructions)
+		*who = TXC_RENDER_INSTRUCTIONS;
 	else
 		*who = TXC_RENDER_USER;
 	/* prompts: what people typed, no answers, no tools */

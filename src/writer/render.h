@@ -21,11 +21,15 @@
 
 /* ---- the turn walker (render.c) ---- */
 
+/* "Developer instructions" or "System instructions": the heading of a TXC_RENDER_INSTRUCTIONS message */
+const char *txc_render_instructions_name(const struct txc_message *m);
+
 /* what a message is shown as */
 enum txc_render_who {
 	TXC_RENDER_USER,        /* a user turn */
 	TXC_RENDER_TOOL_RESULT, /* a user message holding only a tool result no call claimed */
 	TXC_RENDER_ASSISTANT,
+	TXC_RENDER_INSTRUCTIONS, /* a user-role message of developer/system instructions (not the user's) */
 };
 
 struct txc_render_counts {

@@ -613,6 +613,10 @@ static void user_record(struct ctx *c, const struct txc_message *m)
 		close_open_calls(c, m->time);
 	begin_record(c, "user", m->time, uuid);
 	memcpy(c->last_msg_uuid, uuid, 37);
+	/* instructions (Codex's developer/system messages): Claude Code's own kind of record for what
+	 * the model is told but the user did not say (sent, not shown as the user's) */
+	if (m->instructions)
+		txc_buf_addstr(b, ",\"isMeta\":true");
 	txc_buf_addstr(b, ",\"message\":{\"role\":\"user\",\"content\":[");
 	bool first = true;
 	for (size_t i = 0; i < m->n_blocks; i++) {

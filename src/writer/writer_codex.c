@@ -31,18 +31,19 @@ struct ctx {
 	const struct txc_transcript *t;
 	const struct txc_write_opts *opt;
 	struct txc_str cwd;
-	struct txc_arena *ids;     /* the written call ids' bytes */
-	struct txc_strmap taken;   /* written call id -> (num) next suffix to try */
-	struct txc_strmap pending; /* provider id -> (num) 1 + its first call not yet answered, (ptr) 1 + its last */
-	struct call *calls;        /* every call written, in order */
-	size_t n_calls, cap_calls; /* ... */
-	size_t open_from;          /* calls before it are answered or closed */
-	struct txc_buf parts;      /* the content parts of the message being gathered */
-	int role;                  /* its role (enum txc_role), -1 when none */
-	double time;               /* its time */
-	struct txc_arena *scratch; /* tool outputs kept as JSON text are parsed here, one at a time */
-	unsigned char *bound;      /* a compacted record goes before message i (enum bound) */
-	bool *summary;             /* message i is that record's summary */
+	struct txc_arena *ids;       /* the written call ids' bytes */
+	struct txc_strmap taken;     /* written call id -> (num) next suffix to try */
+	struct txc_strmap pending;   /* provider id -> (num) 1 + its first call not yet answered, (ptr) 1 + its last */
+	struct call *calls;          /* every call written, in order */
+	size_t n_calls, cap_calls;   /* ... */
+	size_t open_from;            /* calls before it are answered or closed */
+	struct txc_buf parts;        /* the content parts of the message being gathered */
+	int role;                    /* its role (enum txc_role), -1 when none */
+	enum txc_instructions instr; /* a user-role one: developer or system instructions */
+	double time;                 /* its time */
+	struct txc_arena *scratch;   /* tool outputs kept as JSON text are parsed here, one at a time */
+	unsigned char *bound;        /* a compacted record goes before message i (enum bound) */
+	bool *summary;               /* message i is that record's summary */
 };
 
 enum bound { BOUND_NONE, BOUND_SEGMENT, BOUND_ARCHIVED };
@@ -117,10 +118,13 @@ static void flush_message(struct ctx *c)
 	if (c->role < 0)
 		return;
 	if (c->parts.len > 0) {
+		/* Codex's own roles: instructions go back as what they were */
+		const char *role = c->role != TXC_ROLE_USER          ? "assistant"
+				   : c->instr == TXC_INSTR_DEVELOPER ? "developer"
+				   : c->instr == TXC_INSTR_SYSTEM    ? "system"
+								     : "user";
 		begin_line(c, c->time, "response_item");
-		txc_buf_addstr(&c->out->buf, c->role == TXC_ROLE_USER
-						     ? "{\"type\":\"message\",\"role\":\"user\",\"content\":["
-						     : "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[");
+		txc_buf_addf(&c->out->buf, "{\"type\":\"message\",\"role\":\"%s\",\"content\":[", role);
 		txc_buf_add(&c->out->buf, c->parts.buf, c->parts.len);
 		txc_buf_addstr(&c->out->buf, "]}");
 		end_line(c);
@@ -139,11 +143,12 @@ static void add_text_part(struct ctx *c, const char *p, size_t len)
 	txc_buf_addch(&c->parts, '}');
 }
 
-static void begin_message(struct ctx *c, enum txc_role role, double time)
+static void begin_message(struct ctx *c, enum txc_role role, enum txc_instructions instr, double time)
 {
-	if (c->role != (int)role)
+	if (c->role != (int)role || c->instr != instr)
 		flush_message(c);
 	c->role = (int)role;
+	c->instr = instr;
 	c->time = time;
 }
 
@@ -576,7 +581,7 @@ static void emit_result(struct ctx *c, const struct txc_block *blk, double time)
 			     blk->name.len ? " from " : "", (int)blk->name.len, blk->name.ptr ? blk->name.ptr : "",
 			     blk->is_error ? " (error)" : "", (int)blk->id.len, blk->id.ptr ? blk->id.ptr : "");
 		output_text(&t, blk, out);
-		begin_message(c, TXC_ROLE_USER, time);
+		begin_message(c, TXC_ROLE_USER, TXC_INSTR_NONE, time);
 		add_text_part(c, t.buf, t.len);
 	} else {
 		flush_message(c);
@@ -619,7 +624,7 @@ static void emit_reasoning(struct ctx *c, const struct txc_message *m, const str
 		struct txc_buf t = TXC_BUF_INIT;
 		txc_buf_addstr(&t, "Reasoning:\n\n");
 		txc_buf_add(&t, blk->text.ptr, blk->text.len);
-		begin_message(c, TXC_ROLE_ASSISTANT, m->time);
+		begin_message(c, TXC_ROLE_ASSISTANT, TXC_INSTR_NONE, m->time);
 		add_text_part(c, t.buf, t.len);
 		txc_buf_release(&t);
 		return;
@@ -656,11 +661,11 @@ static void write_message(struct ctx *c, size_t mi)
 		case TXC_BLOCK_TEXT:
 			if (blk->replayed || (blk->text.len == 0))
 				break;
-			begin_message(c, m->role, m->time);
+			begin_message(c, m->role, m->instructions, m->time);
 			add_text_part(c, blk->text.ptr, blk->text.len);
 			break;
 		case TXC_BLOCK_IMAGE:
-			begin_message(c, m->role, m->time);
+			begin_message(c, m->role, m->instructions, m->time);
 			add_image(c, blk);
 			break;
 		case TXC_BLOCK_THINKING: emit_reasoning(c, m, blk); break;

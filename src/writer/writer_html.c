@@ -489,11 +489,13 @@ static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_
 		[TXC_RENDER_USER] = "User",
 		[TXC_RENDER_TOOL_RESULT] = "Tool result",
 		[TXC_RENDER_ASSISTANT] = "Assistant",
+		[TXC_RENDER_INSTRUCTIONS] = "Instructions",
 	};
 	static const char *const roles[] = {
 		[TXC_RENDER_USER] = "user",
 		[TXC_RENDER_TOOL_RESULT] = "tool",
 		[TXC_RENDER_ASSISTANT] = "assistant",
+		[TXC_RENDER_INSTRUCTIONS] = "instructions",
 	};
 	struct page *pg = ctx;
 	/* the number `txc search` prints as ID#N; a source without one: the place in the session */
@@ -504,7 +506,8 @@ static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_
 		     "<section class=\"msg %s%s\" id=\"%sm%zu\" data-role=\"%s\">\n"
 		     "<h2><a href=\"#%sm%zu\">#%zu</a> · %s · %s%s</h2>\n",
 		     roles[who], msg->compacted ? " compacted" : "", pg->id_prefix, no, roles[who], pg->id_prefix, no,
-		     no, names[who], when, msg->compacted ? " · <em>archived by compaction</em>" : "");
+		     no, who == TXC_RENDER_INSTRUCTIONS ? txc_render_instructions_name(msg) : names[who], when,
+		     msg->compacted ? " · <em>archived by compaction</em>" : "");
 }
 
 static void on_message_end(void *ctx, const struct txc_message *m)

@@ -370,6 +370,7 @@ static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_
 		[TXC_RENDER_USER] = "User",
 		[TXC_RENDER_TOOL_RESULT] = "Tool result",
 		[TXC_RENDER_ASSISTANT] = "Assistant",
+		[TXC_RENDER_INSTRUCTIONS] = "Instructions",
 	};
 	struct md *m = ctx;
 	char when[48];
@@ -378,7 +379,9 @@ static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_
 	txc_buf_addstr(m->b, "## ");
 	if (msg->number > 0)
 		txc_buf_addf(m->b, "#%lld · ", (long long)msg->number);
-	txc_buf_addf(m->b, "%s · %s%s\n\n", names[who], when, msg->compacted ? " · *archived by compaction*" : "");
+	txc_buf_addf(m->b, "%s · %s%s\n\n",
+		     who == TXC_RENDER_INSTRUCTIONS ? txc_render_instructions_name(msg) : names[who], when,
+		     msg->compacted ? " · *archived by compaction*" : "");
 }
 
 static void on_text(void *ctx, const struct txc_block *blk)

@@ -567,16 +567,19 @@ static void on_message_start(void *ctx, const struct txc_message *m, enum txc_re
 		[TXC_RENDER_USER] = "User",
 		[TXC_RENDER_TOOL_RESULT] = "Tool",
 		[TXC_RENDER_ASSISTANT] = "Assistant",
+		[TXC_RENDER_INSTRUCTIONS] = "Instructions",
 	};
 	static const char *const colors[] = {
 		[TXC_RENDER_USER] = "1;32",
 		[TXC_RENDER_TOOL_RESULT] = "1;33",
 		[TXC_RENDER_ASSISTANT] = "1;34",
+		[TXC_RENDER_INSTRUCTIONS] = "1;35",
 	};
 	struct term *T = ctx;
 	char head[64], when[48], tail[96];
-	int hn = m->number ? snprintf(head, sizeof(head), "#%zu %s", m->number, names[who])
-			   : snprintf(head, sizeof(head), "%s", names[who]);
+	const char *name = who == TXC_RENDER_INSTRUCTIONS ? txc_render_instructions_name(m) : names[who];
+	int hn = m->number ? snprintf(head, sizeof(head), "#%zu %s", m->number, name)
+			   : snprintf(head, sizeof(head), "%s", name);
 	fmt_time(when, m->time, T->o->utc);
 	int tn = snprintf(tail, sizeof(tail), " · %s%s ", when, m->compacted ? " · archived by compaction" : "");
 	sgr(T, colors[who]);

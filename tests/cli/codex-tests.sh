@@ -93,6 +93,34 @@ expect_rc 0 "export --from codex --to markdown" "$txc" export --from codex --to 
 [ "$(find md -name '*.md' | wc -l)" -ge 3 ] && ok || bad "export: $(find md)"
 expect_rc 0 "export --from codex --json" "$txc" export --from codex --json
 json_ok out.txt && ok || bad "export --json: not JSON"
+
+# --- Codex's developer messages are instructions to the model, not the user's words: every writer
+#     says so (Codex keeps the role, Claude Code an isMeta record, Hermes a system row, documents a
+#     heading of their own); the title and `--detail prompts` skip them ---
+expect_rc 0 "developer --to codex" "$txc" convert codex:7d3 --to codex --include-compacted
+grep -q '"role":"developer","content":\[{"type":"input_text","text":"<permissions instructions>read-only' out.txt &&
+	! grep -q '"role":"user","content":\[{"type":"input_text","text":"<permissions instructions>' out.txt &&
+	ok || bad "developer --to codex: $(grep -m1 'permissions' out.txt)"
+grep -q '"isMeta":true,"message":{"role":"user","content":\[{"type":"text","text":"<permissions instructions>read-only' \
+	a-claude.jsonl && [ "$(grep -c '"isMeta":true' a-claude.jsonl)" = 1 ] && ok "developer --to claude: isMeta" ||
+	bad "developer --to claude: $(grep -m1 'permissions' a-claude.jsonl | head -c 300)"
+expect_rc 0 "developer --to hermes" "$txc" convert "codex:$R" --to hermes
+python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["messages"]
+dev = [r for r in rows if "<skills_instructions>" in str(r.get("content"))]
+assert [r["role"] for r in dev] == ["system"], dev
+' out.txt > py.txt 2>&1 && ok "developer --to hermes: a system row" || bad "developer --to hermes: $(tail -2 py.txt)"
+grep -q '^## #1 · Developer instructions · ' a.md && ! grep -q '^## #1 · User' a.md && ok "markdown: Developer instructions" ||
+	bad "markdown developer heading: $(grep -n '^## #1' a.md)"
+expect_rc 0 "developer --to terminal" "$txc" convert codex:7d3 --to terminal --include-compacted --color never
+grep -q '^#1 Developer instructions' out.txt && ok || bad "terminal developer heading: $(grep -m2 '^#[12] ' out.txt)"
+expect_rc 0 "developer --to html" "$txc" convert codex:7d3 --to html --include-compacted
+grep -q 'class="msg instructions compacted" id="m1" data-role="instructions"' out.txt &&
+	grep -q '#1</a> · Developer instructions' out.txt && ok || bad "html developer: $(grep -o '<section [^>]* id="m1"[^>]*>' out.txt)"
+expect_rc 0 "--detail prompts leaves instructions out" "$txc" convert "codex:$R" --to markdown --detail prompts
+! grep -q 'Developer instructions\|skills_instructions' out.txt && grep -q 'Now look at the blue image' out.txt && ok ||
+	bad "prompts: $(grep -n '^## ' out.txt)"
 if [ -n "${CLAUDE_CHECK:-}" ]; then
 	for f in a-claude.jsonl r-claude.jsonl; do
 		"$CLAUDE_CHECK" "$f" > cc.txt 2>&1 && ok "claude-check $f: $(grep PASS cc.txt)" || bad "claude-check $f: $(tail -5 cc.txt)"

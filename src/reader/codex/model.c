@@ -3,8 +3,8 @@
  *
  * Rules (docs/FORMATS.md, "Codex CLI -> model"): session_meta gives the id,
  * start, cwd, git branch and model provider; turn_context the model of the
- * turns after it; response_item messages become messages (user, developer and
- * system ones user messages: the model has two roles), reasoning, calls of any
+ * turns after it; response_item messages become messages (developer and system
+ * ones user messages marked as instructions: the model has two roles), reasoning, calls of any
  * kind and assistant text join the assistant message they follow, and each
  * output is a user message of one tool result, as the model pairs them; a
  * compacted record marks everything before it compacted and its
@@ -191,8 +191,13 @@ static void parts(struct txc_arena *a, struct blocks *bs, const struct txc_json 
 
 static void message_item(struct txc_codex_builder *b, const struct txc_json *it)
 {
-	bool mine = is(txc_json_get(it, "role"), "assistant");
+	const struct txc_json *role = txc_json_get(it, "role");
+	bool mine = is(role, "assistant");
 	struct xmsg *x = mine ? assistant(b) : next_msg(b, TXC_ROLE_USER);
+	/* developer and system messages are instructions to the model, not the user's words */
+	x->m.instructions = is(role, "developer") ? TXC_INSTR_DEVELOPER
+			    : is(role, "system")  ? TXC_INSTR_SYSTEM
+						  : TXC_INSTR_NONE;
 	size_t from = x->bs.n;
 	parts(b->tmp, &x->bs, txc_json_get(it, "content"));
 	relocate(b, x, from);
@@ -618,7 +623,7 @@ static struct txc_str title(const struct txc_codex_builder *b)
 		return b->prompt;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct xmsg *x = &b->ms[i];
-		for (size_t k = 0; x->m.role == TXC_ROLE_USER && k < x->bs.n; k++)
+		for (size_t k = 0; x->m.role == TXC_ROLE_USER && !x->m.instructions && k < x->bs.n; k++)
 			if (x->bs.v[k].kind == TXC_BLOCK_TEXT && x->bs.v[k].text.len > 0 &&
 			    x->bs.v[k].text.ptr[0] != '<')
 				return x->bs.v[k].text;
