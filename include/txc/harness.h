@@ -9,8 +9,13 @@
  * (hermes_locate.c, claude_locate.c, codex/locate.c) holding one struct txc_harness: where
  * its sessions live by default and which variable moves them, the files it
  * reads (guarded), its own data that no run may write whatever it reads, and
- * the backend that opens a location.  The registry knows paths, not
- * messages: the CLI words what it says to the user.
+ * the backend that opens a location.  A harness with more than one kind of
+ * source lists them too (Hermes, in hermes_sources.c: the export file and
+ * the dashboard an option selects, the legacy folder beside each store, a
+ * home's profiles, and which of its options go together), so the CLI walks
+ * what the registry gives and names no harness.  The registry knows paths;
+ * the CLI words most of what it says to the user (a harness's check words
+ * the conflicts between its own options).
  *
  * Ownership: the registry and its entries are static; a locator's path is
  * malloc'd for the caller; guard sinks borrow each path for the call only.
@@ -34,9 +39,17 @@ enum txc_locate_opt {
 	TXC_LOC_REMOTE = 1 << 5,       /* --remote URL */
 };
 
-/* What the command line says about the location (NULL: not given). */
+/* What the command line says about the location (NULL, 0, false: not given). */
 struct txc_locate {
 	const char *db, *home, *profile;
+	const char *input;  /* --input FILE|- (an export file) */
+	const char *remote; /* --remote URL (a dashboard), with --token and --timeout */
+	const char *token;
+	long timeout;
+	bool skip_bad;     /* --skip-bad (--input) */
+	bool all_profiles; /* --all-profiles */
+	bool legacy;       /* --legacy: the harness's folder (struct txc_harness_folder) instead of its store */
+	bool all_sources;  /* --all-sources: the store, then its folder */
 };
 
 /* How a path is guarded (the CLI's output guard keeps the list). */
@@ -52,6 +65,38 @@ enum txc_guard_kind {
 struct txc_guard_sink {
 	void (*add)(void *ctx, const char *path, enum txc_guard_kind kind);
 	void *ctx;
+};
+
+/*
+ * A source a harness reads instead of its store when one location option names it (Hermes:
+ * --input's export file, --remote's dashboard).  The harness's check refused the options that
+ * do not go with it.
+ */
+struct txc_harness_source {
+	unsigned opt;  /* the enum txc_locate_opt bit that selects it */
+	bool profiled; /* its store is labelled with --profile (a dashboard's profile), else with none */
+	/* How messages name it (malloc'd): the file, the URL without its credentials. */
+	char *(*name)(const struct txc_locate *l);
+	/* Optional: the files it reads, never an output (the CLI then checks standard output too). */
+	void (*guard)(const struct txc_locate *l, const struct txc_guard_sink *g);
+	int (*open)(struct txc_store **out, const struct txc_locate *l, struct txc_diag *d);
+};
+
+/*
+ * A folder beside each store the harness reads (Hermes: a home's legacy sessions/ folder), read
+ * instead of the store (--legacy) or after it (--all-sources).
+ */
+struct txc_harness_folder {
+	/* The folder of the store at store_path (malloc'd). */
+	char *(*path)(const char *store_path);
+	/* The folder as a store; the folder and each file it reads go to g (never an output). */
+	int (*open)(struct txc_store **out, const char *path, const struct txc_guard_sink *g, struct txc_diag *d);
+};
+
+/* A profile's store (txc_harness.profiles). */
+struct txc_profile_store {
+	char *name, *path;
+	bool shadowed; /* a profile folder named as the root's store is ("default"): to be left out */
 };
 
 struct txc_harness {
@@ -71,6 +116,20 @@ struct txc_harness {
 	void (*protect)(const struct txc_locate *l, const struct txc_guard_sink *g);
 	/* The location as a store. */
 	int (*open)(struct txc_store **out, const char *path, struct txc_diag *d);
+	/* Optional: whether the location options go together (TXC_E_USAGE with d set if not). */
+	int (*check)(const struct txc_locate *l, struct txc_diag *d);
+	/* The sources an option selects instead of the store (n_sources of them). */
+	const struct txc_harness_source *sources;
+	size_t n_sources;
+	/* Optional (--legacy, --all-sources): the folder beside each store. */
+	const struct txc_harness_folder *folder;
+	/*
+	 * Optional (--all-profiles, and a session looked for in other profiles): the stores of the
+	 * profiles beside the root store at root_path, existing regular files only, sorted by name
+	 * (*n of them; names, paths and the array malloc'd); *home (malloc'd, may be NULL): the
+	 * folder they were looked for in, as messages name it.  NULL with *n 0 if there are none.
+	 */
+	struct txc_profile_store *(*profiles)(const char *root_path, char **home, size_t *n);
 };
 
 /* Every harness, the default (what runs without --from read) first. */
@@ -79,6 +138,12 @@ const struct txc_harness *const *txc_harness_all(size_t *n);
 const struct txc_harness *txc_harness_find(const char *name);
 /* The store of a harness at path (its opener): TXC_E_USAGE for a harness txc does not know. */
 int txc_store_open_kind(struct txc_store **out, const char *harness, const char *path, struct txc_diag *d);
+/* The location options l gives (enum txc_locate_opt bits). */
+unsigned txc_locate_given(const struct txc_locate *l);
+/* The source of h that the options select (an --input, a --remote), or NULL: its store. */
+const struct txc_harness_source *txc_harness_source_of(const struct txc_harness *h, const struct txc_locate *l);
+/* Free what txc_harness.profiles gave. */
+void txc_profile_stores_free(struct txc_profile_store *v, size_t n);
 
 /*
  * Hermes's homes (hermes_locate.c), for the options only Hermes takes (--profile, --all-profiles,

@@ -191,5 +191,9 @@ enum txc_stop txc_model_stop_from_text(const char *s, size_t len);
 const char *txc_model_stop_name(enum txc_stop s); /* Claude spelling, NULL for NONE */
 
 size_t txc_model_count_tool_uses(const struct txc_transcript *t);
+/* A model tool name (Claude's) as Hermes names it (Read -> read_file, Write -> write_file, Edit -> patch,
+ * Bash -> terminal), or NULL when Hermes keeps the name: the Hermes writer's rows (hermes_rows.c), the
+ * Claude reader, and --tool's match of either name (store.c). */
+const char *txc_model_hermes_name(struct txc_str name);
 
 #endif

@@ -36,8 +36,5 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active);
 
 /* An ISO-8601 timestamp ("2026-01-02T03:04:05.678Z", or with +hh:mm) as seconds; false when it is not one. */
 bool txc_claude_time(const char *s, size_t len, double *out);
-/* Claude's tool name as Hermes names it (Read -> read_file, ...), or NULL when it keeps its name (also the
- * Hermes writer's, for rows made from a model: hermes_rows.c) */
-const char *txc_claude_hermes_name(struct txc_str name);
 
 #endif

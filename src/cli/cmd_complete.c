@@ -182,7 +182,7 @@ static void profiles(const struct cli_args *a)
 	if (!(h->opts & TXC_LOC_PROFILE))
 		return;
 	struct txc_diag d = {0};
-	struct txc_locate l = {NULL, a->store.home, NULL};
+	struct txc_locate l = {.home = a->store.home};
 	char *path = h->locate(&l, &d);
 	if (path == NULL)
 		return;

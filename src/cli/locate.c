@@ -1,10 +1,10 @@
 /*
- * locate.c - the stores a command reads: the harness's default location (the registry,
- * harness.h, knows where each keeps its sessions and which files to guard), or what the
- * location options name (every profile, an --input file, a --remote dashboard, the legacy
- * folders), opened read-only.  No harness is named here: each comes from the registry.
+ * locate.c - the stores a command reads, opened read-only: the harness's location, or what the
+ * location options name.  The registry (harness.h) knows where each harness keeps its sessions,
+ * which files to guard, which options go together, the sources an option selects instead of the
+ * store (Hermes: an --input file, a --remote dashboard), the folder beside each store (the legacy
+ * files) and a home's profiles; this file only walks what it gives.  No harness is named here.
  */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,6 @@
 
 #include "cli.h"
 #include "txc/harness.h"
-#include "txc/http.h"
 
 static void add_store(struct cli_stores *st, const char *profile, char *path)
 {
@@ -36,7 +35,18 @@ static const struct txc_harness *run_harness(const struct cli_args *a)
 
 static struct txc_locate locate_of(const struct cli_args *a)
 {
-	return (struct txc_locate){a->store.db, a->store.home, a->store.profile};
+	const struct cli_store_opts *o = &a->store;
+	return (struct txc_locate){.db = o->db,
+				   .home = o->home,
+				   .profile = o->profile,
+				   .input = o->input,
+				   .remote = o->remote,
+				   .token = o->token,
+				   .timeout = o->timeout,
+				   .skip_bad = o->skip_bad,
+				   .all_profiles = a->all_profiles,
+				   .legacy = o->legacy,
+				   .all_sources = o->all_sources};
 }
 
 /* The registry's guard kinds into the output guard (files.c). */
@@ -54,110 +64,44 @@ static void guard_add(void *ctx, const char *path, enum txc_guard_kind kind)
 }
 static const struct txc_guard_sink guard_sink = {guard_add, NULL};
 
-/* profiles/<name>/state.db for every valid profile name, sorted (quiet: profiles/default unsaid) */
-static void add_profiles(struct cli_stores *st, const char *root, bool quiet)
+/* The stores of the profiles beside the root store at root_path, sorted (quiet: a shadowed one unsaid); *home: the
+ * folder they were looked for in (malloc'd, may be NULL). */
+static void add_profiles(struct cli_stores *st, const struct txc_harness *h, const char *root_path, char **home,
+			 bool quiet)
 {
-	struct txc_buf dir = TXC_BUF_INIT;
-	txc_buf_addf(&dir, "%s/profiles", root);
 	size_t n;
-	char **names = txc_hermes_profiles(root, &n);
+	struct txc_profile_store *v = h->profiles(root_path, home, &n);
 	for (size_t i = 0; i < n; i++) {
-		struct txc_buf p = TXC_BUF_INIT;
-		txc_buf_addf(&p, "%s/%s/state.db", dir.buf, names[i]);
-		struct stat sb;
-		if (strcmp(names[i], "default") == 0 && stat(p.buf, &sb) == 0) {
-			/* "default" is the root's name: this store would share its label, folder and --profile */
+		if (v[i].shadowed) {
 			if (!quiet)
-				cli_warn("profile default left out: the root store is profile default, not '%s'",
-					 p.buf);
+				cli_warn("profile %s left out: the root store is profile %s, not '%s'", v[i].name,
+					 v[i].name, v[i].path);
 			st->n_broken++;
-			txc_buf_release(&p);
-		} else if (stat(p.buf, &sb) == 0 && S_ISREG(sb.st_mode))
-			add_store(st, names[i], txc_buf_detach(&p, NULL));
-		else
-			txc_buf_release(&p);
-		free(names[i]);
+		} else {
+			add_store(st, v[i].name, v[i].path);
+			v[i].path = NULL; /* st's now */
+		}
 	}
-	free(names);
-	txc_buf_release(&dir);
+	txc_profile_stores_free(v, n);
 }
 
-static void flag_says(struct txc_diag *d, const char *flag)
-{
-	size_t fl = strlen(flag) + 2, ml = strlen(d->msg);
-	if (fl + ml >= sizeof(d->msg))
-		ml = sizeof(d->msg) - fl - 1;
-	memmove(d->msg + fl, d->msg, ml);
-	d->msg[fl + ml] = '\0';
-	memcpy(d->msg, flag, fl - 2);
-	memcpy(d->msg + fl - 2, ": ", 2);
-}
-
-/* --input FILE|-: an export file (a source: never an output) */
-static enum txc_err open_input(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
-{
-	if (a->store.profile != NULL) {
-		txc_diag_set(d, TXC_E_USAGE, "--profile does not apply to --input");
-		return TXC_E_USAGE;
-	}
-	add_store(out, NULL, txc_xstrdup(a->store.input));
-	cli_guard_source(a->store.input, false);
-	if (cli_guard_stdout(d) != 0)
-		return TXC_E_REFUSED;
-	d->warn = cli_warning; /* lines skipped with --skip-bad */
-	return txc_store_open_file(&out->v[0].s, a->store.input, a->store.skip_bad, d);
-}
-
-/* --remote URL: a dashboard; the token from --token, the environment, or its page */
-static enum txc_err open_remote(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
-{
-	const char *token = a->store.token;
-	const char *env = getenv("HERMES_DASHBOARD_SESSION_TOKEN");
-	if (token == NULL && env != NULL && env[0] != '\0')
-		token = env;
-	struct txc_remote_opts ro = {token, a->store.profile, a->store.timeout ? a->store.timeout : 300};
-	add_store(out, a->store.profile, txc_http_url_shown(a->store.remote)); /* no credentials */
-	d->warn = cli_warning; /* a dashboard that pages wrong, unusable ids */
-	enum txc_err rc = txc_store_open_remote(&out->v[0].s, a->store.remote, &ro, d);
-	if (rc == TXC_E_USAGE)
-		flag_says(d, "--remote"); /* the reader says what is wrong with the URL; we say where it came from */
-	return rc;
-}
-
-/* an option of another source would be silently ignored: refused, like a writer's (exit 2) */
-static const char *stray_option(const struct cli_args *a)
-{
-	if (a->store.skip_bad && a->store.input == NULL)
-		return "--skip-bad works with --input only";
-	if (a->store.token != NULL && a->store.remote == NULL)
-		return "--token works with --remote only";
-	if (a->store.timeout && a->store.remote == NULL)
-		return "--timeout works with --remote only";
-	return NULL;
-}
-
-/* --all-profiles: the root store, if any, and every profiles/NAME/state.db */
-static enum txc_err add_all_profiles(const struct cli_args *a, const struct txc_harness *h, struct cli_stores *out,
+/* --all-profiles: the root store, if any, and every profile's */
+static enum txc_err add_all_profiles(const struct txc_locate *l, const struct txc_harness *h, struct cli_stores *out,
 				     struct txc_diag *d)
 {
-	if (a->store.profile != NULL) { /* --db was refused before: one source */
-		txc_diag_set(d, TXC_E_USAGE, "--all-profiles cannot be combined with --db or --profile");
-		return TXC_E_USAGE;
-	}
-	struct txc_locate l = locate_of(a);
-	char *path = h->locate(&l, d);
+	char *path = h->locate(l, d), *home = NULL;
 	if (path == NULL)
 		return d->code;
-	char *home = txc_xstrndup(path, strlen(path) - strlen("/state.db"));
 	struct stat sb;
-	if (stat(path, &sb) == 0)
+	bool root = stat(path, &sb) == 0;
+	if (root)
 		add_store(out, "default", path);
-	else
+	add_profiles(out, h, path, &home, false);
+	if (!root)
 		free(path);
-	add_profiles(out, home, false);
 	enum txc_err rc = TXC_OK;
 	if (out->n == 0) {
-		txc_diag_set(d, TXC_E_NOTFOUND, "no Hermes store in '%s' or its profiles", home);
+		txc_diag_set(d, TXC_E_NOTFOUND, "no %s in '%s' or its profiles", h->missing, home ? home : path);
 		rc = TXC_E_NOTFOUND;
 	}
 	free(home);
@@ -175,22 +119,6 @@ static void drop_missing(struct cli_stores *out, size_t i, struct txc_diag *d)
 	out->n--;
 }
 
-/* A legacy folder; every session file in it is a source (never an output). */
-static enum txc_err open_legacy(struct cli_stores *out, size_t i, struct txc_diag *d)
-{
-	cli_guard_folder(out->v[i].path);
-	d->warn = cli_warning; /* skipped files, bad lines, unreadable files */
-	enum txc_err rc = txc_store_open_legacy(&out->v[i].s, out->v[i].path, d);
-	const char *name;
-	for (size_t k = 0; rc == TXC_OK && (name = txc_store_file(out->v[i].s, k)) != NULL; k++) {
-		struct txc_buf p = TXC_BUF_INIT;
-		txc_buf_addf(&p, "%s/%s", out->v[i].path, name);
-		cli_guard_source(p.buf, false);
-		txc_buf_release(&p);
-	}
-	return rc;
-}
-
 /* --all-sources: each legacy folder's twin is the state.db of the same home just before it. */
 static void set_twins(struct cli_stores *out)
 {
@@ -203,19 +131,14 @@ static void set_twins(struct cli_stores *out)
 	}
 }
 
-/* --legacy: each home's sessions/ folder instead of its state.db; --all-sources: after it. */
-static void add_legacy(const struct cli_args *a, struct cli_stores *out)
+/* --legacy: the folder beside each store instead of it; --all-sources: after it. */
+static void add_legacy(const struct cli_args *a, const struct txc_harness *h, struct cli_stores *out)
 {
 	struct cli_store_ref *v = txc_xmalloc((out->n * 2 + 1) * sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < out->n; i++) {
-		const char *path = out->v[i].path;
-		size_t len = strlen(path), home = len >= 8 ? len - 8 : 0; /* "state.db" */
-		struct txc_buf b = TXC_BUF_INIT;
-		txc_buf_add(&b, path, home);
-		txc_buf_addstr(&b, "sessions");
 		struct cli_store_ref legacy = out->v[i];
-		legacy.path = txc_buf_detach(&b, NULL);
+		legacy.path = h->folder->path(out->v[i].path);
 		legacy.legacy = true;
 		if (a->store.all_sources) {
 			v[n++] = out->v[i];
@@ -253,7 +176,10 @@ static enum txc_err open_stores(const struct cli_args *a, const struct txc_harne
 			h->guard(out->v[i].path, &guard_sink); /* never an output, whatever the flags */
 		if (cli_guard_stdout(d) != 0)
 			return TXC_E_REFUSED;
-		enum txc_err rc = out->v[i].legacy ? open_legacy(out, i, d) : h->open(&out->v[i].s, out->v[i].path, d);
+		if (out->v[i].legacy)
+			d->warn = cli_warning; /* skipped files, bad lines, unreadable files */
+		enum txc_err rc = out->v[i].legacy ? h->folder->open(&out->v[i].s, out->v[i].path, &guard_sink, d)
+						   : h->open(&out->v[i].s, out->v[i].path, d);
 		if (rc == TXC_E_NOTFOUND && a->store.all_sources && out->n > 1) {
 			drop_missing(out, i, d); /* the store or the folder: either may be missing, not both */
 			continue;
@@ -329,10 +255,8 @@ static enum txc_err foreign_options(const struct cli_args *a, const struct txc_h
 	} loc[] = {{TXC_LOC_DB, "--db"},           {TXC_LOC_HOME, "--home"},
 		   {TXC_LOC_PROFILE, "--profile"}, {TXC_LOC_ALL_PROFILES, "--all-profiles"},
 		   {TXC_LOC_INPUT, "--input"},     {TXC_LOC_REMOTE, "--remote"}};
-	const struct cli_store_opts *o = &a->store;
-	unsigned given = (o->db ? TXC_LOC_DB : 0) | (o->home ? TXC_LOC_HOME : 0) | (o->profile ? TXC_LOC_PROFILE : 0) |
-			 (a->all_profiles ? TXC_LOC_ALL_PROFILES : 0) | (o->input ? TXC_LOC_INPUT : 0) |
-			 (o->remote ? TXC_LOC_REMOTE : 0);
+	struct txc_locate l = locate_of(a);
+	unsigned given = txc_locate_given(&l);
 	if ((given & ~h->opts) == 0)
 		return TXC_OK;
 	size_t n;
@@ -367,12 +291,27 @@ static enum txc_err open_located(const struct cli_args *a, const struct txc_harn
 	return h->open(&out->v[0].s, out->v[0].path, d);
 }
 
+/* A source an option selects instead of the store (an --input file, a --remote dashboard). */
+static enum txc_err open_source(const struct txc_locate *l, const struct txc_harness_source *src,
+				struct cli_stores *out, struct txc_diag *d)
+{
+	add_store(out, src->profiled ? l->profile : NULL, src->name(l));
+	if (src->guard != NULL) {
+		src->guard(l, &guard_sink); /* the files it reads are sources: never an output */
+		if (cli_guard_stdout(d) != 0)
+			return TXC_E_REFUSED;
+	}
+	d->warn = cli_warning; /* lines skipped with --skip-bad; a dashboard that pages wrong, unusable ids */
+	return src->open(&out->v[0].s, l, d);
+}
+
 enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d)
 {
 	memset(out, 0, sizeof(*out));
 	size_t n_h;
 	const struct txc_harness *const *hs = txc_harness_all(&n_h), *h = run_harness(a);
 	struct txc_locate l = locate_of(a);
+	out->h = h;
 	for (size_t i = 0; i < n_h; i++) /* every harness's own data, whatever this run reads */
 		if (hs[i]->protect != NULL)
 			hs[i]->protect(&l, &guard_sink);
@@ -380,30 +319,13 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 		return TXC_E_USAGE;
 	if (h->opts == 0)
 		return open_located(a, h, out, d);
-	int sources = (a->store.db != NULL) + (a->store.input != NULL) + (a->store.remote != NULL);
-	if (sources > 1 || (sources && a->all_profiles) || ((a->store.input || a->store.db) && a->store.home)) {
-		txc_diag_set(d, TXC_E_USAGE,
-			     "give one source: --db, --home/--profile, --all-profiles, --input or --remote");
+	if (h->check != NULL && h->check(&l, d) != TXC_OK)
 		return TXC_E_USAGE;
-	}
-	const char *stray = stray_option(a);
-	if (stray != NULL) {
-		txc_diag_set(d, TXC_E_USAGE, "%s", stray);
-		return TXC_E_USAGE;
-	}
-	if ((a->store.legacy || a->store.all_sources) && sources) {
-		txc_diag_set(
-			d, TXC_E_USAGE,
-			"--legacy and --all-sources read the sessions/ folder of a Hermes home: not with --db, --input "
-			"or --remote");
-		return TXC_E_USAGE;
-	}
-	if (a->store.input != NULL)
-		return open_input(a, out, d);
-	if (a->store.remote != NULL)
-		return open_remote(a, out, d);
+	const struct txc_harness_source *src = txc_harness_source_of(h, &l);
+	if (src != NULL)
+		return open_source(&l, src, out, d);
 	if (a->all_profiles) {
-		enum txc_err rc = add_all_profiles(a, h, out, d);
+		enum txc_err rc = add_all_profiles(&l, h, out, d);
 		if (rc != TXC_OK)
 			return rc;
 	} else {
@@ -414,23 +336,22 @@ enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, s
 		add_store(out, a->store.db != NULL ? NULL : profile, path);
 		out->root_unnamed = a->store.db == NULL && a->store.profile == NULL && !a->store.legacy;
 	}
-	if (a->store.legacy || a->store.all_sources)
-		add_legacy(a, out);
+	if ((a->store.legacy || a->store.all_sources) && h->folder != NULL)
+		add_legacy(a, h, out);
 	return open_stores(a, h, out, d);
 }
 
-char *cli_profile_having(const char *root_path, struct txc_str id)
+char *cli_profile_having(const struct cli_stores *st, struct txc_str id)
 {
-	size_t n = strlen(root_path);
-	if (n < 9 || strcmp(root_path + n - 9, "/state.db") != 0 || memchr(id.ptr, '\0', id.len) != NULL)
+	if (st->n == 0 || st->h == NULL || st->h->profiles == NULL || memchr(id.ptr, '\0', id.len) != NULL)
 		return NULL;
-	char *home = txc_xstrndup(root_path, n - 9), *text = txc_xstrndup(id.ptr, id.len), *found = NULL;
+	char *text = txc_xstrndup(id.ptr, id.len), *found = NULL, *home = NULL;
 	struct cli_stores ps = {0};
-	add_profiles(&ps, home, true);
+	add_profiles(&ps, st->h, st->v[0].path, &home, true);
 	for (size_t i = 0; i < ps.n && found == NULL; i++) {
 		struct txc_diag d1 = {0};
 		struct txc_sid got = {0};
-		if (txc_store_open(&ps.v[i].s, ps.v[i].path, &d1) == TXC_OK &&
+		if (st->h->open(&ps.v[i].s, ps.v[i].path, &d1) == TXC_OK &&
 		    txc_store_resolve(ps.v[i].s, text, &got, &d1) == TXC_OK && got.kind == TXC_ID_TEXT &&
 		    got.text.len == id.len && memcmp(got.text.ptr, id.ptr, id.len) == 0)
 			found = txc_xstrdup(ps.v[i].profile);

@@ -11,6 +11,7 @@
 struct cli_args;
 struct cli_store_opts;
 struct cli_cmd_info;
+struct txc_harness;
 
 struct cli_store_ref {
 	char *profile; /* "default" for the root store, NULL with --db */
@@ -22,8 +23,9 @@ struct cli_store_ref {
 struct cli_stores {
 	struct cli_store_ref *v;
 	size_t n;
-	size_t n_broken;   /* --all-profiles: profiles that could not be opened (warned about, left out) */
-	bool root_unnamed; /* one store: the home's root store, no --profile or --db named it */
+	size_t n_broken;             /* --all-profiles: profiles that could not be opened (warned about, left out) */
+	bool root_unnamed;           /* one store: the home's root store, no --profile or --db named it */
+	const struct txc_harness *h; /* the harness they are of (the registry's) */
 };
 /* One store (--db, --home/--profile), or every profile with --all-profiles. */
 enum txc_err cli_stores_open(const struct cli_args *a, struct cli_stores *out, struct txc_diag *d);
@@ -37,9 +39,9 @@ bool cli_default_store_missing(const struct cli_args *a, const struct cli_stores
  * (taken off); against --from, a usage error (said). */
 enum txc_err cli_source_word(const struct cli_cmd_info *c, struct cli_args *a);
 
-/* The first profile of the home whose store is root_path (<home>/state.db) with a session of
- * exactly this id (malloc'd), or NULL; stores that cannot be read are passed over, silently. */
-char *cli_profile_having(const char *root_path, struct txc_str id);
+/* The first profile beside st's first store (its harness's profiles) with a session of exactly
+ * this id (malloc'd), or NULL; stores that cannot be read are passed over, silently. */
+char *cli_profile_having(const struct cli_stores *st, struct txc_str id);
 
 /* The registry's harness words, sep between them ("hermes claude"); --from's help text. */
 void cli_harness_words(struct txc_buf *b, const char *sep);

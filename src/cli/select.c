@@ -601,7 +601,7 @@ static void say_other_copy(const struct cli_stores *st, const struct txc_sid *id
 {
 	if (!st->root_unnamed || st->n != 1 || id->kind != TXC_ID_TEXT)
 		return;
-	char *profile = cli_profile_having(st->v[0].path, id->text);
+	char *profile = cli_profile_having(st, id->text);
 	if (profile == NULL)
 		return;
 	struct txc_buf shown = TXC_BUF_INIT;

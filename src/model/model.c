@@ -294,3 +294,14 @@ size_t txc_model_count_tool_uses(const struct txc_transcript *t)
 			n += t->messages[i].blocks[j].kind == TXC_BLOCK_TOOL_USE;
 	return n;
 }
+
+/* The model's (Claude's) tool names Hermes names otherwise: the inverse of what model_hermes.c normalises */
+const char *txc_model_hermes_name(struct txc_str name)
+{
+	static const char *const map[][2] = {
+		{"Read", "read_file"}, {"Write", "write_file"}, {"Edit", "patch"}, {"Bash", "terminal"}};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (txc_str_eq(name, map[i][0]))
+			return map[i][1];
+	return NULL;
+}

@@ -229,17 +229,6 @@ static struct cmsg *next_msg(struct txc_claude_builder *b, enum txc_role role, d
 	return c;
 }
 
-/* Claude's tool name as Hermes named it, where txc normalises Hermes's (model_hermes.c) */
-const char *txc_claude_hermes_name(struct txc_str name)
-{
-	static const char *const map[][2] = {
-		{"Read", "read_file"}, {"Write", "write_file"}, {"Edit", "patch"}, {"Bash", "terminal"}};
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (txc_str_eq(name, map[i][0]))
-			return map[i][1];
-	return NULL;
-}
-
 /* a block txc has no kind for: kept as text that says what it was */
 static void raw_block(struct txc_arena *a, struct blocks *bs, const struct txc_json *item)
 {
@@ -263,7 +252,7 @@ static void tool_use_block(struct txc_arena *a, struct blocks *bs, const struct 
 	blk->id = id != NULL && id->kind == TXC_JSON_STRING ? id->s : txc_str_c("");
 	name = txc_arena_str(a, name.ptr, name.len); /* NUL-terminated for the tool table */
 	txc_model_tool_set(a, blk, name, input != NULL ? input : txc_json_object(a, 0));
-	const char *h = txc_claude_hermes_name(name);
+	const char *h = txc_model_hermes_name(name);
 	blk->source_name = h ? txc_str_c(h) : name;
 }
 

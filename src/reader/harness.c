@@ -1,4 +1,5 @@
 /* harness.c - the harness registry: the one list of the harnesses txc reads (harness.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "txc/harness.h"
@@ -34,4 +35,29 @@ int txc_store_open_kind(struct txc_store **out, const char *harness, const char 
 		return TXC_E_USAGE;
 	}
 	return h->open(out, path, d);
+}
+
+unsigned txc_locate_given(const struct txc_locate *l)
+{
+	return (l->db ? TXC_LOC_DB : 0) | (l->home ? TXC_LOC_HOME : 0) | (l->profile ? TXC_LOC_PROFILE : 0) |
+	       (l->all_profiles ? TXC_LOC_ALL_PROFILES : 0) | (l->input ? TXC_LOC_INPUT : 0) |
+	       (l->remote ? TXC_LOC_REMOTE : 0);
+}
+
+const struct txc_harness_source *txc_harness_source_of(const struct txc_harness *h, const struct txc_locate *l)
+{
+	unsigned given = txc_locate_given(l);
+	for (size_t i = 0; i < h->n_sources; i++)
+		if (given & h->sources[i].opt)
+			return &h->sources[i];
+	return NULL;
+}
+
+void txc_profile_stores_free(struct txc_profile_store *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].path);
+	}
+	free(v);
 }

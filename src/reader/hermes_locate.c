@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "txc/harness.h"
+#include "hermes_locate.h"
 
 bool txc_hermes_profile_ok(const char *s)
 {
@@ -200,4 +200,9 @@ const struct txc_harness txc_harness_hermes = {
 	.guard = hermes_guard,
 	.protect = hermes_protect,
 	.open = txc_store_open,
+	.check = txc_hermes_check,
+	.sources = txc_hermes_sources,
+	.n_sources = sizeof(txc_hermes_sources) / sizeof(txc_hermes_sources[0]),
+	.folder = &txc_hermes_legacy_folder,
+	.profiles = txc_hermes_profile_stores,
 };

@@ -16,7 +16,6 @@
 
 #include "source.h"
 #include "txc/lineage.h"
-#include "txc/model_claude.h"
 #include "txc/search.h"
 
 struct txc_store {
@@ -659,7 +658,7 @@ static struct txc_str blocks_text(const struct txc_message *m, enum txc_block_ki
  */
 static bool tool_is(const struct txc_block *k, const char *tool)
 {
-	const char *h = txc_claude_hermes_name(k->name), *typed = txc_claude_hermes_name(txc_str_c(tool));
+	const char *h = txc_model_hermes_name(k->name), *typed = txc_model_hermes_name(txc_str_c(tool));
 	return txc_str_eq(k->name, tool) || (k->source_name.ptr != NULL && txc_str_eq(k->source_name, tool)) ||
 	       (h != NULL && strcmp(h, tool) == 0) || (typed != NULL && txc_str_eq(k->name, typed));
 }

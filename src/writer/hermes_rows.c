@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "hermes_rows.h"
-#include "txc/model_claude.h"
 
 static void put(struct txc_json *o, const char *k, const struct txc_json *v)
 {
@@ -93,7 +92,7 @@ static const struct txc_json *tool_calls(struct txc_arena *a, const struct txc_m
 		const struct txc_block *b = &m->blocks[i];
 		if (b->kind != TXC_BLOCK_TOOL_USE)
 			continue;
-		const char *h = txc_claude_hermes_name(b->name);
+		const char *h = txc_model_hermes_name(b->name);
 		struct txc_json *call = txc_json_object(a, 3), *fn = txc_json_object(a, 2);
 		put(call, "id", jstr(a, b->id));
 		put(call, "type", jlit(a, "function"));
@@ -201,7 +200,7 @@ static void user_rows(struct txc_arena *a, struct txc_json *rows, int64_t *id, s
 		if (b->kind != TXC_BLOCK_TOOL_RESULT)
 			continue;
 		struct txc_json *row = row_new(a, ++*id, sid, "tool", m);
-		const char *h = txc_claude_hermes_name(b->name);
+		const char *h = txc_model_hermes_name(b->name);
 		set(row, "tool_call_id", jstr(a, b->id));
 		set(row, "tool_name", h ? jlit(a, h) : jstr(a, b->name));
 		set(row, "content", b->output ? jstr(a, compact(a, b->output)) : jstr(a, b->output_text));
