@@ -459,7 +459,10 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 	struct txc_buf *b = pg->b, title = TXC_BUF_INIT;
 	title_of(&title, me);
 	page_head(b, page_css, page_js, pg->o->images == TXC_IMAGES_FILES && pg->o->assets != NULL, title.buf);
-	txc_buf_addf(b, "<body>\n<header>\n<h1>%s</h1>\n", title.buf);
+	txc_buf_addstr(b, "<body>\n<header>\n");
+	if (pg->o->nav) /* the archive's links go here (export --out: nav_links) */
+		txc_buf_addstr(b, TXC_NAV_OPEN TXC_NAV_CLOSE "\n");
+	txc_buf_addf(b, "<h1>%s</h1>\n", title.buf);
 	txc_buf_release(&title);
 	txc_buf_addstr(b, "<p class=\"summary\">");
 	add_grouped(b, (long long)n->messages);
@@ -476,9 +479,9 @@ static void on_doc_end(void *ctx)
 {
 	struct page *pg = ctx;
 	txc_buf_addf(pg->b,
-		     "</main>\n<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n"
+		     "</main>\n%s<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n"
 		     "</body>\n</html>\n",
-		     page_js);
+		     pg->o->nav ? TXC_NAV_OPEN TXC_NAV_CLOSE "\n" : "", page_js);
 }
 
 /* ---- messages ---- */
@@ -861,6 +864,13 @@ static int write_html(struct txc_out *out, const struct txc_transcript *t, const
 
 /* ---- the archive's index page ---- */
 
+/* the name a page goes by in the index: its title, an untitled one's first words, its id */
+static struct txc_str entry_name(const struct txc_index_entry *e, bool *pv)
+{
+	*pv = e->title.ptr == NULL && e->preview.ptr != NULL;
+	return e->title.ptr ? e->title : *pv ? e->preview : e->id.ptr ? e->id : txc_str_c("session");
+}
+
 static void index_cell(struct txc_buf *b, const char *cls, struct txc_str key, struct txc_str shown)
 {
 	txc_buf_addf(b, "<td%s data-key=\"", cls);
@@ -873,8 +883,8 @@ static void index_cell(struct txc_buf *b, const char *cls, struct txc_str key, s
 static void index_row(struct txc_buf *b, const struct txc_index_entry *e)
 {
 	/* an untitled session by its first words (in italics: not a title), else its id */
-	bool pv = e->title.ptr == NULL && e->preview.ptr != NULL;
-	struct txc_str title = e->title.ptr ? e->title : pv ? e->preview : e->id.ptr ? e->id : txc_str_c("session");
+	bool pv;
+	struct txc_str title = entry_name(e, &pv);
 	txc_buf_addstr(b, "<tr><td data-key=\"");
 	esc_attr(b, title);
 	/* the file name txc chose, percent-encoded: a relative link, never a scheme */
@@ -925,6 +935,49 @@ static void write_index(struct txc_buf *b, const struct txc_index_entry *v, size
 	txc_buf_addf(b, "</tbody>\n</table>\n<script>%s</script>\n</body>\n</html>\n", index_js);
 }
 
+/* ---- an archive page's links (the writer's .nav) ---- */
+
+/* at most 60 characters of a name, cut at a character: a link, not a heading */
+static void nav_name(struct txc_buf *b, const struct txc_index_entry *e)
+{
+	bool pv;
+	struct txc_str s = entry_name(e, &pv);
+	size_t i = 0, chars = 0;
+	while (i < s.len && chars < 60) {
+		uint32_t cp;
+		size_t n = txc_utf8_seq((const unsigned char *)s.ptr + i, s.len - i, &cp);
+		i += n ? n : 1;
+		chars++;
+	}
+	esc_attr(b, (struct txc_str){s.ptr, i});
+	if (i < s.len)
+		txc_buf_addstr(b, "…");
+}
+
+static void nav_link(struct txc_buf *b, const char *up, const struct txc_index_entry *e, const char *rel,
+		     const char *before, const char *after)
+{
+	txc_buf_addf(b, " · <a rel=\"%s\" href=\"%s", rel, up);
+	txc_text_percent_encode(b, e->path);
+	txc_buf_addf(b, "\">%s", before);
+	nav_name(b, e);
+	txc_buf_addf(b, "%s</a>", after);
+}
+
+/* "All sessions · ← newer one · older one →": relative links to txc's own files only */
+static void write_nav(struct txc_buf *b, const char *up, const struct txc_index_entry *prev,
+		      const struct txc_index_entry *next)
+{
+	txc_buf_addf(b, "<nav class=\"summary pager\" aria-label=\"Sessions\"><a rel=\"index\" href=\"%sindex.html\">"
+			"All sessions</a>",
+		     up);
+	if (prev != NULL)
+		nav_link(b, up, prev, "prev", "← ", "");
+	if (next != NULL)
+		nav_link(b, up, next, "next", "", " →");
+	txc_buf_addstr(b, "</nav>");
+}
+
 const struct txc_writer_ops txc_writer_html = {
 	.name = "html",
 	.summary = "one offline HTML page: the Markdown view, themes, strict CSP (export --out adds index.html)",
@@ -934,4 +987,5 @@ const struct txc_writer_ops txc_writer_html = {
 		TXC_WOPT_CHILDREN,
 	.write = write_html,
 	.index = write_index,
+	.nav = write_nav,
 };
