@@ -137,8 +137,9 @@ EOF
 }
 nav_ok && ok "nav: every page links the index and its neighbours" || bad "nav: links"
 grep -q '"page_sha256":"[0-9a-f]\{64\}","links":"[0-9a-f]\{32\}"}$' site-n/manifest.jsonl && ok "nav: the manifest records each page's links" || bad "nav: manifest"
-# the page's links change nothing else: its bytes with the slots emptied are convert's
-sed 's/<!--txc-nav-->.*<!--\/txc-nav-->/<!--txc-nav--><!--\/txc-nav-->/' site-n/empty.html | grep -v '^<!--txc-nav--><!--/txc-nav-->$' > empty.stripped
+# the page's links change nothing else: its bytes with the slots emptied are convert's (its CSP
+# names the script that forwards #mN to a later page too)
+sed -e 's/<!--txc-nav-->.*<!--\/txc-nav-->/<!--txc-nav--><!--\/txc-nav-->/' -e "/Content-Security-Policy/s/\\(script-src '[^']*'\\) '[^']*'/\\1/" site-n/empty.html | grep -v '^<!--txc-nav--><!--/txc-nav-->$' > empty.stripped
 "$txc" convert empty --db nav.db --to html > empty.conv 2> /dev/null
 cmp -s empty.stripped empty.conv && ok "nav: a page is convert's but for its nav slots" || bad "nav: the page differs from convert's: $(diff empty.conv empty.stripped | head -5)"
 files() { for f in site-n/*.html; do [ "$f" = site-n/index.html ] || stat -c '%i %Y %n' "$f"; done; } # (the index: its own checks)
@@ -187,6 +188,37 @@ expect_rc 0 "nav: the run after the kill" "$txc" export --db kill.db --to html -
 grep -q 'not as txc wrote it\|kept' err.txt && bad "nav: after a kill: $(cat err.txt)" || ok "nav: nothing refused after the kill"
 n_ok=0; for f in site-k/*.html; do [ "$f" = site-k/index.html ] || [ "$(grep -c '<!--txc-nav--><nav' "$f")" = 2 ] && n_ok=$((n_ok + 1)); done
 [ "$n_ok" = "$(ls site-k/*.html | wc -l)" ] && ok "nav: every page linked after the kill" || bad "nav: pages without links after the kill"
+
+# ---- a long session in an archive: pages of at most 1,000 messages, page 1 its file, the others in its folder ----
+cp feat.db long.db
+python3 -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("INSERT INTO sessions (id, source, title, started_at) VALUES (?, ?, ?, ?)", ("long", "cli", "Long one", 1767600000.0))
+c.executemany("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)",
+    [("long", "user" if i % 2 == 0 else "assistant", "LONG-%d <img src=x onerror=document.documentElement.dataset.pwned=%d>" % (i + 1, i + 1), 1767600000.0 + i) for i in range(2500)])
+c.commit()' long.db
+expect_rc 0 "export long" "$txc" export --db long.db --to html --out site-l
+L=site-l/long-long-one.html
+[ -f $L.assets/p2.html ] && [ -f $L.assets/p3.html ] && [ ! -e $L.assets/p4.html ] && ok "long: 3 pages (page 1 and 2 in its folder)" || bad "long: pages: $(ls $L.assets 2> /dev/null)"
+[ "$(grep -c '^<section class="msg' $L)" = 1000 ] && [ "$(grep -c '^<section class="msg' $L.assets/p2.html)" = 1000 ] &&
+	[ "$(grep -c '^<section class="msg' $L.assets/p3.html)" = 500 ] && ok "long: 1000, 1000 and 500 messages" || bad "long: messages per page"
+grep -q 'id="m1000"' $L && grep -q 'id="m1001"' $L.assets/p2.html && grep -q 'id="m2500"' $L.assets/p3.html && ok "long: each message on its page" || bad "long: ids"
+grep -qF '<nav class="summary" id="txc-pages" aria-label="Pages">Page 1 of 3: <strong>#m1–#m1000</strong> · <a href="long-long-one.html.assets/p2.html" data-first="m1001" data-last="m2000">#m1001–#m2000</a> · <a href="long-long-one.html.assets/p3.html" data-first="m2001" data-last="m2500">#m2001–#m2500</a></nav>' $L &&
+	ok "long: page 1's table of pages" || bad "long: page 1's table: $(grep -o '<nav class="summary" id="txc-pages".*' $L)"
+grep -qF '<a href="../long-long-one.html" data-first="m1" data-last="m1000">#m1–#m1000</a> · <strong>#m1001–#m2000</strong> · <a href="p3.html"' $L.assets/p2.html &&
+	grep -qF '<a rel="start" href="../long-long-one.html">Long one</a>' $L.assets/p2.html && ok "long: page 2 links page 1 and 3" || bad "long: page 2's links"
+grep -q '"path":"long-long-one.html.assets/p2.html","sha256":"[0-9a-f]*"},{"path":"long-long-one.html.assets/p3.html"' site-l/manifest.jsonl && ok "long: the pages in the manifest" || bad "long: manifest"
+for f in $L $L.assets/p2.html; do # one policy names both scripts, each by its hash
+	[ "$(grep -o '<script>' $f | wc -l)" = 2 ] && grep -q "script-src 'sha256-[A-Za-z0-9+/=]*' 'sha256-[A-Za-z0-9+/=]*'; img-src data:;" $f && ok "long: $f: 2 scripts, both by hash" || bad "long: $f: scripts/CSP"
+done
+grep -q 'onerror=document' $L.assets/p3.html && ! grep -q '<img src=x' $L.assets/p3.html && ok "long: transcript text escaped on later pages" || bad "long: escaping on page 3"
+ls -li $L $L.assets/* > long.0
+expect_rc 0 "long: re-run" "$txc" export --db long.db --to html --out site-l
+ls -li $L $L.assets/* | cmp -s - long.0 && ok "long: a re-run rewrites no page" || bad "long: a re-run rewrote pages"
+# convert -o FILE: one page, whatever its length (documented)
+"$txc" convert long --db long.db --to html -o long1.html 2> /dev/null
+[ "$(grep -c '^<section class="msg' long1.html)" = 2500 ] && ! grep -q 'txc-pages\|txc-nav' long1.html && ok "long: convert writes one page" || bad "long: convert paged"
 
 # ---- message Markdown rendered by cmark-gfm, made safe (src/writer/html_md.c) ----
 expect_rc 0 "convert hostile-md" "$txc" convert hostile-md --db h.db --to html --utc
