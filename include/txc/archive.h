@@ -116,6 +116,7 @@ struct txc_archive_opts {
 struct txc_archive_result {
 	size_t count[TXC_ARCHIVE_N];
 	size_t skipped;             /* of count[SAME]: known unchanged without rendering */
+	size_t relinked;            /* pages rewritten for their links alone (a neighbour changed) */
 	bool failed;                /* a session, the index page or the manifest failed */
 	bool index_bad;             /* the index page alone (index_d says why) */
 	struct txc_diag index_d;    /* the index page was not written (a warning) */

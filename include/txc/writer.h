@@ -87,7 +87,15 @@ struct txc_write_opts {
 	bool children;                        /* markdown: delegate children as nested transcripts, not a link line */
 	struct txc_str sidechain_session;     /* claude: write a subagent transcript of this session uuid ... */
 	struct txc_str agent_id;              /* claude: ... as this agent (txc_claude_agent_id) */
+	bool nav;                             /* html in an archive (export --out): the page carries the slots
+						 TXC_NAV_OPEN..TXC_NAV_CLOSE the archive fills with its links */
 };
+
+/* Where an archive page's links go (html: at the top and the bottom of the page, empty as the
+ * writer leaves them).  Transcript text never holds "<!--": it is escaped, so the first and the
+ * last slot are the writer's. */
+#define TXC_NAV_OPEN "<!--txc-nav-->"
+#define TXC_NAV_CLOSE "<!--/txc-nav-->"
 
 /*
  * What a writer can do, beyond write(); the CLI decides by these, never by name.
@@ -161,6 +169,11 @@ struct txc_writer_ops {
 	const struct txc_writer_stream *stream; /* TXC_WCAP_STREAM only */
 	/* export --out DIR: the folder's index page of the n pages in v (sorted as given), or NULL */
 	void (*index)(struct txc_buf *out, const struct txc_index_entry *v, size_t n);
+	/* export --out DIR: the links of a page's nav slots (what goes between TXC_NAV_OPEN and
+	 * TXC_NAV_CLOSE): to the index and to the pages before and after it in the index's order (NULL
+	 * at either end); up is "" or "../" for each folder the page lies below DIR.  NULL: none. */
+	void (*nav)(struct txc_buf *out, const char *up, const struct txc_index_entry *prev,
+		    const struct txc_index_entry *next);
 };
 
 /* The registry (writer.c): every writer, in --help order. */

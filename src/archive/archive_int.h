@@ -8,6 +8,7 @@
  *   plan.c      file names, render keys, fingerprints: what a run does with each session
  *   commit.c    the decision on a rendered file, its images, stale files, DIR's lock and mark
  *   index.c     the writer's index page
+ *   nav.c       the links of each page to the index and its neighbours, filled into its slots
  *   render.c    one session rendered into its temporary file; the worker wire format
  *   sync.c      txc_archive_sync: the run, serial or over the worker pool (pool.c)
  */
@@ -38,6 +39,10 @@ struct entry {
 	size_t n_assets;
 	char *exported_at;                /* kept while the bytes are */
 	char *source_fp, *render, *fstat; /* what shaped the file and how it lay on disk (NULL: unknown) */
+	size_t bytes;
+	/* a page whose nav slots the archive filled (nav.c): the SHA-256 of its bytes as rendered (the
+	 * slots empty) and the hash of the links it carries; "" when its slots are as rendered */
+	char base[65], links[33];
 	bool touched, dropped;
 };
 
@@ -150,7 +155,7 @@ bool up_to_date(struct arun *r, const struct txc_archive_item *it, const char *r
 void facts_of(struct facts *f, const struct txc_writer_ops *w, const struct txc_transcript *t);
 void facts_free(struct facts *f);
 void record(struct arun *r, const char *rel, const struct txc_archive_item *it, const struct facts *t, const char *sha,
-	    size_t bytes, struct asset_rec *av, size_t an);
+	    size_t bytes, struct asset_rec *av, size_t an, const struct entry *nav);
 
 /* commit.c */
 void test_kill(struct arun *r, const char *point);
@@ -174,6 +179,13 @@ enum txc_archive_outcome receive_rendered(const char *msg, size_t len, bool got,
 					  struct txc_diag *d);
 
 /* index.c */
-int write_index(struct arun *r, struct txc_diag *d);
+struct txc_index_entry;
+struct txc_index_entry *index_pages(const struct arun *r, struct txc_arena *a, size_t *n);
+int write_index(struct arun *r, const struct txc_index_entry *v, size_t n, struct txc_diag *d);
+
+/* nav.c */
+void nav_links(struct arun *r, const struct txc_index_entry *v, size_t n);
+bool nav_body_sha(const char *path, char out[65]);
+#define NAV_FIELDS ",\"page_sha256\":\"" /* the last fields of a page's line whose slots are filled */
 
 #endif

@@ -212,17 +212,24 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 				    struct rendered *rd, struct txc_diag *d)
 {
 	enum txc_archive_outcome oc;
-	char old[65];
+	char old[65], body[65];
 	struct stat sb;
-	const struct entry *e = manifest_find(&r->m, rel);
+	const struct entry *e = manifest_find(&r->m, rel), *nav = NULL;
+	struct entry keep; /* (a copy: record() rewrites the entry it came from) */
 	if (lstat(rd->path.buf, &sb) != 0) {
 		oc = TXC_ARCHIVE_NEW;
 	} else {
 		bool have_old = file_sha(rd->path.buf, old);
 		if (have_old && strcmp(old, rd->sha) == 0)
 			oc = TXC_ARCHIVE_SAME;
+		else if (have_old && e != NULL && e->base[0] && strcmp(old, e->sha) == 0 && strcmp(e->base, rd->sha) == 0)
+			oc = TXC_ARCHIVE_SAME, keep = *e, nav = &keep; /* as rendered but for the links nav.c filled in: they stay */
 		else if (r->o->force || (e != NULL && have_old && strcmp(old, e->sha) == 0))
 			oc = TXC_ARCHIVE_UPDATED; /* ours, as we left it: the session changed */
+		else if (have_old && r->o->writer->nav != NULL && nav_body_sha(rd->path.buf, body) &&
+			 strcmp(body, rd->sha) == 0)
+			oc = TXC_ARCHIVE_UPDATED; /* this very page with other links: a run stopped after it
+						     filled them, before it recorded them */
 		else {
 			txc_diag_set(d, TXC_E_FAIL,
 				     "'%s' exists and is not as txc wrote it; pass --force to overwrite it",
@@ -234,7 +241,8 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 		static const char *const verb[] = {"new", "update", "same", "refuse"};
 		r->ops->dry_line(r->ctx, verb[oc], rd->path.buf);
 		if (oc != TXC_ARCHIVE_REFUSED)
-			record(r, rel, it, &rd->facts, rd->sha, rd->bytes, NULL, 0);
+			record(r, rel, it, &rd->facts, nav ? nav->sha : rd->sha, nav ? nav->bytes : rd->bytes, NULL,
+			       0, nav);
 		return oc;
 	}
 	if (oc == TXC_ARCHIVE_REFUSED)
@@ -261,7 +269,10 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 		oc = TXC_ARCHIVE_UPDATED; /* the document was there; images were restored */
 	}
 	drop_old_assets(r, e, rel, av, an);
-	record(r, rel, it, &rd->facts, rd->sha, rd->bytes, av, an);
+	if (nav != NULL)
+		record(r, rel, it, &rd->facts, nav->sha, nav->bytes, av, an, nav);
+	else
+		record(r, rel, it, &rd->facts, rd->sha, rd->bytes, av, an, NULL);
 	return oc;
 }
 

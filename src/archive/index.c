@@ -31,8 +31,9 @@ static int cmp_page(const void *x, const void *y)
 	return c ? c : str_cmp(a->path, b->path);
 }
 
-/* The pages of this format the manifest lists (this run's and earlier ones'), as entries in a. */
-static struct txc_index_entry *index_pages(const struct arun *r, struct txc_arena *a, size_t *n)
+/* The pages of this format the manifest lists (this run's and earlier ones'), as entries in a, in
+ * the index's order (the caller frees the array; paths are the entries'). */
+struct txc_index_entry *index_pages(const struct arun *r, struct txc_arena *a, size_t *n)
 {
 	struct txc_index_entry *v = txc_xcalloc(r->m.n + 1, sizeof(*v));
 	*n = 0;
@@ -62,11 +63,8 @@ static struct txc_index_entry *index_pages(const struct arun *r, struct txc_aren
 
 /* DIR/index.html rewritten from the manifest, as any file of ours: replaced only when it is as
  * txc wrote it (or --force), and recorded so that the next run knows it. */
-int write_index(struct arun *r, struct txc_diag *d)
+int write_index(struct arun *r, const struct txc_index_entry *v, size_t n, struct txc_diag *d)
 {
-	struct txc_arena *a = txc_arena_new(0);
-	size_t n;
-	struct txc_index_entry *v = index_pages(r, a, &n);
 	struct txc_buf page = TXC_BUF_INIT, path = TXC_BUF_INIT;
 	r->o->writer->index(&page, v, n);
 	unsigned char h[32];
@@ -104,7 +102,5 @@ int write_index(struct arun *r, struct txc_diag *d)
 	}
 	txc_buf_release(&page);
 	txc_buf_release(&path);
-	free(v);
-	txc_arena_free(a);
 	return rc;
 }

@@ -109,6 +109,8 @@ char *mstr_c(struct manifest *m, const char *p)
 void entry_clear(struct entry *e)
 {
 	e->exported_at = e->source_fp = e->render = e->fstat = NULL;
+	e->base[0] = e->links[0] = '\0';
+	e->bytes = 0;
 	for (size_t i = 0; i < e->n_assets; i++)
 		free(e->assets[i].path);
 	free(e->assets);
@@ -178,6 +180,14 @@ static bool manifest_line(struct manifest *m, struct txc_arena *a, const char *l
 	e->source_fp = opt_str(m, o, "source_fingerprint");
 	e->render = opt_str(m, o, "render_key");
 	e->fstat = opt_str(m, o, "file_stat");
+	e->bytes = (size_t)bytes;
+	const char *base = txc_json_cstr(txc_json_get(o, "page_sha256"));
+	const char *links = txc_json_cstr(txc_json_get(o, "links"));
+	if (base != NULL && links != NULL && sha_hex(base) && strlen(links) == 32 &&
+	    strspn(links, "0123456789abcdef") == 32) {
+		memcpy(e->base, base, 65);
+		memcpy(e->links, links, 33);
+	}
 	as = txc_json_get(o, "assets");
 	for (size_t i = 0; as != NULL && as->kind == TXC_JSON_ARRAY && i < as->n; i++) {
 		const char *ap = txc_json_cstr(txc_json_get(as->items[i], "path"));

@@ -291,6 +291,8 @@ void render_key(struct arun *r, const struct txc_archive_item *it, char out[33])
 		txc_buf_addf(&b, "\nhermes-format %d", (int)w->hermes_format);
 	if (r->o->key_extra != NULL)
 		txc_buf_addf(&b, "\n%s", r->o->key_extra);
+	if (w->nav) /* (only then: other formats keep their keys) */
+		txc_buf_addstr(&b, "\nnav 1");
 	unsigned char h[32];
 	txc_sha256(b.buf, b.len, h);
 	txc_hex(out, h, 16);
@@ -335,8 +337,13 @@ void facts_free(struct facts *f)
 
 /* The manifest line of a file written or found unchanged; takes the asset list. */
 void record(struct arun *r, const char *rel, const struct txc_archive_item *it, const struct facts *t, const char *sha,
-	    size_t bytes, struct asset_rec *av, size_t an)
+	    size_t bytes, struct asset_rec *av, size_t an, const struct entry *nav)
 {
+	char base[65] = "", links[33] = ""; /* nav: the entry whose filled slots stay (finish_one) */
+	if (nav != NULL) {
+		memcpy(base, nav->base, sizeof(base));
+		memcpy(links, nav->links, sizeof(links));
+	}
 	struct entry *e = manifest_put(&r->m, rel);
 	e->touched = true;
 	/* the same bytes: the entry and its exported_at stay; its fingerprints are brought up to date */
@@ -363,6 +370,8 @@ void record(struct arun *r, const char *rel, const struct txc_archive_item *it, 
 			     (int)r->cur_fp.len, r->cur_fp.ptr, r->cur_render, fst);
 	assets_json(&b, av, an);
 	txc_buf_addstr(&b, t->page);
+	if (base[0]) /* last: nav.c rewrites them in place */
+		txc_buf_addf(&b, NAV_FIELDS "%s\",\"links\":\"%s\"", base, links);
 	txc_buf_addch(&b, '}');
 	if (same && strcmp(b.buf, e->line) == 0) {
 		free_assets(av, an);
@@ -385,6 +394,9 @@ void record(struct arun *r, const char *rel, const struct txc_archive_item *it, 
 	e->profile = mstr_c(m, it->profile);
 	e->format = mstr_c(m, r->o->writer->name);
 	memcpy(e->sha, sha, 65);
+	e->bytes = bytes;
+	memcpy(e->base, base, sizeof(base));
+	memcpy(e->links, links, sizeof(links));
 	e->assets = av;
 	e->n_assets = an;
 	if (!r->o->dry_run) {

@@ -388,10 +388,13 @@ static void summary(const struct cli_args *a, size_t n, const struct txc_archive
 	char note[64] = "";
 	if (res->skipped)
 		snprintf(note, sizeof(note), " (%zu not re-rendered)", res->skipped);
+	char relinked[48] = "";
+	if (res->relinked)
+		snprintf(relinked, sizeof(relinked), ", %zu relinked", res->relinked);
 	bool bad = c[TXC_ARCHIVE_REFUSED] || c[TXC_ARCHIVE_FAILED];
-	fprintf(stderr, "txc: %s %zu sessions%s%s: %zu new, %zu updated, %zu unchanged%s%s (%.2f s)\n",
+	fprintf(stderr, "txc: %s %zu sessions%s%s: %zu new, %zu updated, %zu unchanged%s%s%s (%.2f s)\n",
 		a->dry_run ? "would export" : "exported", n, a->out_dir ? " to " : "", a->out_dir ? a->out_dir : "",
-		c[TXC_ARCHIVE_NEW], c[TXC_ARCHIVE_UPDATED], c[TXC_ARCHIVE_SAME], note,
+		c[TXC_ARCHIVE_NEW], c[TXC_ARCHIVE_UPDATED], c[TXC_ARCHIVE_SAME], note, relinked,
 		bad ? ", some refused or failed (see above)" : "", mono_now() - t0);
 }
 
@@ -571,6 +574,7 @@ static int run(int argc, char **argv)
 		return cli_usage(cmd_export.name, "--dry-run and --force apply to --out DIR");
 
 	cli_write_opts_finish(&a, ops == NULL || !(ops->caps & TXC_WCAP_ONE_FILE));
+	a.w.nav = a.out_dir != NULL && ops != NULL && ops->nav != NULL; /* the archive fills the slots */
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);

@@ -96,6 +96,24 @@ static const char page_js[] =
 	"window.addEventListener('beforeprint',function(){all(true);});\n"
 	"})();\n";
 
+/* An archive's long session is split into pages (page 1 its file, the others in its .assets
+ * folder): #mN on any of them goes to the page that has message N, by the page table's ranges. */
+static const char fwd_js[] =
+	"(function(){'use strict';\n"
+	"function key(s){var x=/^(?:s(\\d+)-)?m(\\d+)$/.exec(s||'');return x?[+(x[1]||0),+x[2]]:null;}\n"
+	"function le(a,b){return a[0]<b[0]||(a[0]===b[0]&&a[1]<=b[1]);}\n"
+	"function go(){var h=location.hash.slice(1),k=key(h);if(!k||document.getElementById(h))return;\n"
+	"var l=document.querySelectorAll('#txc-pages a[data-first]');for(var i=0;i<l.length;i++){\n"
+	"var a=key(l[i].getAttribute('data-first')),b=key(l[i].getAttribute('data-last'));\n"
+	"if(a&&b&&le(a,k)&&le(k,b)){location.replace(l[i].getAttribute('href')+'#'+h);return;}}}\n"
+	"go();window.addEventListener('hashchange',go);\n"
+	"})();\n";
+
+/* a page of an archive's session holds at most this many messages, and starts a new page once
+ * it has this many bytes */
+#define PAGE_MESSAGES 1000
+#define PAGE_BYTES (1024 * 1024)
+
 /* the index page: sort by a column, filter rows by their text */
 static const char index_js[] =
 	"(function(){'use strict';\n"
@@ -161,13 +179,18 @@ static void csp_hash(struct txc_buf *b, const char *text)
 }
 
 /* the document's head: charset, the policy, the title (already escaped), the style */
-static void page_head(struct txc_buf *b, const char *css, const char *js, bool self_images, const char *title_html)
+static void page_head(struct txc_buf *b, const char *css, const char *js, const char *js2, bool self_images,
+		      const char *title_html)
 {
 	txc_buf_addstr(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 			  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src ");
 	csp_hash(b, css);
 	txc_buf_addstr(b, "; script-src ");
 	csp_hash(b, js);
+	if (js2 != NULL) {
+		txc_buf_addch(b, ' ');
+		csp_hash(b, js2);
+	}
 	txc_buf_addf(b, "; img-src data:%s; base-uri 'none'; form-action 'none'\">\n", self_images ? " 'self'" : "");
 	txc_buf_addstr(b, "<meta name=\"referrer\" content=\"no-referrer\">\n"
 			  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -319,6 +342,15 @@ struct page {
 	size_t image_no;
 	size_t child_no;    /* children shown with their transcript so far (their ids: "c1-m3") */
 	char id_prefix[32]; /* "" for one session, "s2-" in a chain's second, "c1-" in the first child */
+	/* an archive's page (o->nav), split into parts: parts[0] is page 1 (out's buffer), the others
+	 * are held until the end, when the page table is known */
+	bool paged, paged_root; /* paged_root: a child's page too (its images lie with its parent's) */
+	struct part {
+		struct txc_buf body;
+		char first[48], last[48]; /* the ids of its first and last message */
+	} * parts;
+	size_t n_parts, in_part, part_bytes, msg_start;
+	struct txc_buf title; /* escaped */
 };
 
 static void fmt_time(char out[48], double secs, bool utc)
@@ -458,8 +490,14 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 	const struct txc_meta *me = &pg->t->meta;
 	struct txc_buf *b = pg->b, title = TXC_BUF_INIT;
 	title_of(&title, me);
-	page_head(b, page_css, page_js, pg->o->images == TXC_IMAGES_FILES && pg->o->assets != NULL, title.buf);
-	txc_buf_addf(b, "<body>\n<header>\n<h1>%s</h1>\n", title.buf);
+	bool self_images = pg->o->images == TXC_IMAGES_FILES && pg->o->assets != NULL;
+	page_head(b, page_css, page_js, pg->o->nav ? fwd_js : NULL, self_images, title.buf);
+	if (pg->paged)
+		txc_buf_add(&pg->title, title.buf, title.len);
+	txc_buf_addstr(b, "<body>\n<header>\n");
+	if (pg->o->nav) /* the archive's links go here (export --out: nav_links) */
+		txc_buf_addstr(b, TXC_NAV_OPEN TXC_NAV_CLOSE "\n");
+	txc_buf_addf(b, "<h1>%s</h1>\n", title.buf);
 	txc_buf_release(&title);
 	txc_buf_addstr(b, "<p class=\"summary\">");
 	add_grouped(b, (long long)n->messages);
@@ -472,13 +510,96 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 		txc_buf_addstr(b, "<p class=\"note\">This session has no messages.</p>\n");
 }
 
+/* ---- an archive's long session: pages ---- */
+
+/* A new part once the one being written is full (at a message or a segment's heading) */
+static void maybe_split(struct page *pg)
+{
+	if (!pg->paged || pg->in_part == 0 || (pg->in_part < PAGE_MESSAGES && pg->part_bytes < PAGE_BYTES))
+		return;
+	pg->parts = txc_xrealloc(pg->parts, (pg->n_parts + 1) * sizeof(*pg->parts));
+	struct part *np = &pg->parts[pg->n_parts++];
+	memset(np, 0, sizeof(*np));
+	txc_buf_init(&np->body);
+	pg->b = &np->body;
+	pg->in_part = pg->part_bytes = 0;
+}
+
+/* the name of part k's file, relative to part from's ("x.html", "x.html.assets/p2.html", "p2.html") */
+static void part_href(struct txc_buf *b, const struct page *pg, size_t from, size_t k)
+{
+	struct txc_str link = pg->o->assets->assets_link; /* "x.html.assets" */
+	struct txc_str page = {link.ptr, link.len - 7};
+	if (k == 0) {
+		txc_buf_addstr(b, from ? "../" : "");
+		txc_text_percent_encode(b, page);
+		return;
+	}
+	if (from == 0) {
+		txc_text_percent_encode(b, link);
+		txc_buf_addch(b, '/');
+	}
+	txc_buf_addf(b, "p%zu.html", k + 1);
+}
+
+/* "Pages: 1 · 2 · 3": each part's link with its messages' range (fwd_js reads them) */
+static void page_table(struct txc_buf *b, const struct page *pg, size_t cur, const char *id)
+{
+	txc_buf_addf(b, "<nav class=\"summary\"%s%s%s aria-label=\"Pages\">Page %zu of %zu:", id ? " id=\"" : "",
+		     id ? id : "", id ? "\"" : "", cur + 1, pg->n_parts);
+	for (size_t k = 0; k < pg->n_parts; k++) {
+		const struct part *p = &pg->parts[k];
+		txc_buf_addstr(b, k ? " · " : " ");
+		if (k == cur) {
+			txc_buf_addf(b, "<strong>#%s–#%s</strong>", p->first, p->last);
+			continue;
+		}
+		txc_buf_addstr(b, "<a href=\"");
+		part_href(b, pg, cur, k);
+		txc_buf_addf(b, "\" data-first=\"%s\" data-last=\"%s\">#%s–#%s</a>", p->first, p->last, p->first,
+			     p->last);
+	}
+	txc_buf_addstr(b, "</nav>\n");
+}
+
+/* Part k (k > 0) as a page of its own, to the session's assets */
+static void part_page(struct page *pg, size_t k)
+{
+	struct txc_buf b = TXC_BUF_INIT, name = TXC_BUF_INIT;
+	struct txc_buf *title = &pg->title;
+	txc_buf_addf(&name, "%s · page %zu of %zu", title->buf ? title->buf : "", k + 1, pg->n_parts);
+	page_head(&b, page_css, page_js, fwd_js, pg->o->images == TXC_IMAGES_FILES, name.buf);
+	txc_buf_addstr(&b, "<body>\n<header>\n<p class=\"summary\"><a rel=\"start\" href=\"");
+	part_href(&b, pg, k, 0);
+	txc_buf_addf(&b, "\">%s</a></p>\n<h1>%s</h1>\n", title->buf ? title->buf : "", name.buf);
+	page_table(&b, pg, k, "txc-pages");
+	txc_buf_addstr(&b, "<nav class=\"bar\" id=\"bar\" hidden></nav>\n</header>\n<main>\n");
+	txc_buf_add(&b, pg->parts[k].body.buf ? pg->parts[k].body.buf : "", pg->parts[k].body.len);
+	txc_buf_addstr(&b, "</main>\n");
+	page_table(&b, pg, k, NULL);
+	txc_buf_addf(&b, "<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n<script>%s</script>\n"
+			 "</body>\n</html>\n",
+		     page_js, fwd_js);
+	char file[32];
+	snprintf(file, sizeof(file), "p%zu.html", k + 1);
+	pg->o->assets->put(pg->o->assets->ctx, file, b.buf, b.len);
+	txc_buf_release(&b);
+	txc_buf_release(&name);
+}
+
 static void on_doc_end(void *ctx)
 {
 	struct page *pg = ctx;
-	txc_buf_addf(pg->b,
-		     "</main>\n<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n"
-		     "</body>\n</html>\n",
-		     page_js);
+	bool split = pg->paged && pg->n_parts > 1;
+	pg->b = &pg->out->buf; /* page 1's end */
+	txc_buf_addstr(pg->b, "</main>\n");
+	if (split)
+		page_table(pg->b, pg, 0, "txc-pages");
+	txc_buf_addf(pg->b, "%s<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n%s%s%s</body>\n</html>\n",
+		     pg->o->nav ? TXC_NAV_OPEN TXC_NAV_CLOSE "\n" : "", page_js, split ? "<script>" : "",
+		     split ? fwd_js : "", split ? "</script>\n" : "");
+	for (size_t k = 1; split && k < pg->n_parts; k++)
+		part_page(pg, k);
 }
 
 /* ---- messages ---- */
@@ -502,6 +623,14 @@ static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_
 	size_t no = msg->number ? (size_t)msg->number : (size_t)(msg - pg->t->messages) + 1;
 	char when[48];
 	fmt_time(when, msg->time, pg->o->utc);
+	if (pg->paged) { /* (a child's messages are its parent message's) */
+		maybe_split(pg);
+		struct part *p = &pg->parts[pg->n_parts - 1];
+		snprintf(p->last, sizeof(p->last), "%sm%zu", pg->id_prefix, no);
+		if (pg->in_part++ == 0)
+			memcpy(p->first, p->last, sizeof(p->first));
+		pg->msg_start = pg->b->len;
+	}
 	txc_buf_addf(pg->b,
 		     "<section class=\"msg %s%s\" id=\"%sm%zu\" data-role=\"%s\">\n"
 		     "<h2><a href=\"#%sm%zu\">#%zu</a> · %s · %s%s</h2>\n",
@@ -513,7 +642,10 @@ static void on_message_start(void *ctx, const struct txc_message *msg, enum txc_
 static void on_message_end(void *ctx, const struct txc_message *m)
 {
 	(void)m;
-	txc_buf_addstr(((struct page *)ctx)->b, "</section>\n");
+	struct page *pg = ctx;
+	txc_buf_addstr(pg->b, "</section>\n");
+	if (pg->paged) /* (page 1's buffer may have been flushed meanwhile: then what is left) */
+		pg->part_bytes += pg->b->len >= pg->msg_start ? pg->b->len - pg->msg_start : pg->b->len;
 }
 
 static void on_text(void *ctx, const struct txc_block *blk)
@@ -730,8 +862,11 @@ static void image_file(struct page *pg, const struct txc_block *blk)
 	pg->o->assets->put(pg->o->assets->ctx, name, bytes.buf, bytes.len);
 	/* the folder is the output file's name, percent-encoded: a relative path, never a scheme */
 	txc_buf_addf(pg->b, "<figure><img alt=\"image %zu\" src=\"", pg->image_no);
-	txc_text_percent_encode(pg->b, pg->o->assets->assets_link);
-	txc_buf_addf(pg->b, "/%s\"></figure>\n", name);
+	if (pg->b == &pg->out->buf || !pg->paged_root) { /* (a later page lies in the folder itself) */
+		txc_text_percent_encode(pg->b, pg->o->assets->assets_link);
+		txc_buf_addch(pg->b, '/');
+	}
+	txc_buf_addf(pg->b, "%s\"></figure>\n", name);
 	txc_buf_release(&bytes);
 }
 
@@ -766,6 +901,7 @@ static void on_image(void *ctx, const struct txc_block *blk)
 static void on_segment(void *ctx, const struct txc_segment *s, size_t index, size_t n)
 {
 	struct page *pg = ctx;
+	maybe_split(pg);
 	struct txc_buf *b = pg->b;
 	char when[48];
 	txc_buf_addf(b, "<h2 class=\"segment\" id=\"seg%zu\"><a href=\"#seg%zu\">Segment %zu of %zu</a> · <code>",
@@ -819,7 +955,8 @@ static void on_child(void *ctx, const struct txc_child *c)
 	txc_buf_addstr(b, "<details class=\"child\"><summary>");
 	child_name(b, c, " · ");
 	txc_buf_addf(b, " · %zu messages</summary>\n", c->t->n_messages);
-	struct page sub = {.out = pg->out, .b = b, .t = c->t, .o = pg->o, .image_no = pg->image_no};
+	struct page sub = {
+		.out = pg->out, .b = b, .t = c->t, .o = pg->o, .image_no = pg->image_no, .paged_root = pg->paged_root};
 	snprintf(sub.id_prefix, sizeof(sub.id_prefix), "c%zu-", pg->child_no);
 	txc_render_walk(pg->out, c->t, pg->o, &html_nested_ops, &sub);
 	pg->image_no = sub.image_no; /* image files stay numbered through the whole page */
@@ -858,11 +995,28 @@ static int write_html(struct txc_out *out, const struct txc_transcript *t, const
 {
 	(void)d;
 	struct page pg = {.out = out, .b = &out->buf, .t = t, .o = o};
+	pg.paged = o->nav && o->assets != NULL && o->part == NULL;
+	pg.paged_root = pg.paged;
+	if (pg.paged) {
+		pg.parts = txc_xcalloc(1, sizeof(*pg.parts));
+		pg.n_parts = 1;
+	}
 	txc_render_walk(out, t, o, &html_ops, &pg);
+	for (size_t k = 0; k < pg.n_parts; k++)
+		txc_buf_release(&pg.parts[k].body);
+	free(pg.parts);
+	txc_buf_release(&pg.title);
 	return TXC_OK;
 }
 
 /* ---- the archive's index page ---- */
+
+/* the name a page goes by in the index: its title, an untitled one's first words, its id */
+static struct txc_str entry_name(const struct txc_index_entry *e, bool *pv)
+{
+	*pv = e->title.ptr == NULL && e->preview.ptr != NULL;
+	return e->title.ptr ? e->title : *pv ? e->preview : e->id.ptr ? e->id : txc_str_c("session");
+}
 
 static void index_cell(struct txc_buf *b, const char *cls, struct txc_str key, struct txc_str shown)
 {
@@ -876,8 +1030,8 @@ static void index_cell(struct txc_buf *b, const char *cls, struct txc_str key, s
 static void index_row(struct txc_buf *b, const struct txc_index_entry *e)
 {
 	/* an untitled session by its first words (in italics: not a title), else its id */
-	bool pv = e->title.ptr == NULL && e->preview.ptr != NULL;
-	struct txc_str title = e->title.ptr ? e->title : pv ? e->preview : e->id.ptr ? e->id : txc_str_c("session");
+	bool pv;
+	struct txc_str title = entry_name(e, &pv);
 	txc_buf_addstr(b, "<tr><td data-key=\"");
 	esc_attr(b, title);
 	/* the file name txc chose, percent-encoded: a relative link, never a scheme */
@@ -914,7 +1068,7 @@ static void index_row(struct txc_buf *b, const struct txc_index_entry *e)
 
 static void write_index(struct txc_buf *b, const struct txc_index_entry *v, size_t n)
 {
-	page_head(b, index_css, index_js, false, "Sessions");
+	page_head(b, index_css, index_js, NULL, false, "Sessions");
 	txc_buf_addf(
 		b,
 		"<body>\n<h1>Sessions</h1>\n<p>%zu session%s exported by txc.</p>\n"
@@ -928,6 +1082,49 @@ static void write_index(struct txc_buf *b, const struct txc_index_entry *v, size
 	txc_buf_addf(b, "</tbody>\n</table>\n<script>%s</script>\n</body>\n</html>\n", index_js);
 }
 
+/* ---- an archive page's links (the writer's .nav) ---- */
+
+/* at most 60 characters of a name, cut at a character: a link, not a heading */
+static void nav_name(struct txc_buf *b, const struct txc_index_entry *e)
+{
+	bool pv;
+	struct txc_str s = entry_name(e, &pv);
+	size_t i = 0, chars = 0;
+	while (i < s.len && chars < 60) {
+		uint32_t cp;
+		size_t n = txc_utf8_seq((const unsigned char *)s.ptr + i, s.len - i, &cp);
+		i += n ? n : 1;
+		chars++;
+	}
+	esc_attr(b, (struct txc_str){s.ptr, i});
+	if (i < s.len)
+		txc_buf_addstr(b, "…");
+}
+
+static void nav_link(struct txc_buf *b, const char *up, const struct txc_index_entry *e, const char *rel,
+		     const char *before, const char *after)
+{
+	txc_buf_addf(b, " · <a rel=\"%s\" href=\"%s", rel, up);
+	txc_text_percent_encode(b, e->path);
+	txc_buf_addf(b, "\">%s", before);
+	nav_name(b, e);
+	txc_buf_addf(b, "%s</a>", after);
+}
+
+/* "All sessions · ← newer one · older one →": relative links to txc's own files only */
+static void write_nav(struct txc_buf *b, const char *up, const struct txc_index_entry *prev,
+		      const struct txc_index_entry *next)
+{
+	txc_buf_addf(b, "<nav class=\"summary pager\" aria-label=\"Sessions\"><a rel=\"index\" href=\"%sindex.html\">"
+			"All sessions</a>",
+		     up);
+	if (prev != NULL)
+		nav_link(b, up, prev, "prev", "← ", "");
+	if (next != NULL)
+		nav_link(b, up, next, "next", "", " →");
+	txc_buf_addstr(b, "</nav>");
+}
+
 const struct txc_writer_ops txc_writer_html = {
 	.name = "html",
 	.summary = "one offline HTML page: the Markdown view, themes, strict CSP (export --out adds index.html)",
@@ -937,4 +1134,5 @@ const struct txc_writer_ops txc_writer_html = {
 		TXC_WOPT_CHILDREN,
 	.write = write_html,
 	.index = write_index,
+	.nav = write_nav,
 };

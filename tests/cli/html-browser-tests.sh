@@ -155,10 +155,58 @@ grep -q '<input id="q" type="search"[^>]*>' index.dom && ! grep -q '<input id="q
 	ok "index: filter box shown by the script" || bad "index: filter box hidden"
 screenshot index index.html
 
-# ---- the conveniences, used as a person would (clicks and typing over the DevTools pipe) ----
 drive() { # file script [width [dark]]: the script's value as JSON, with the console messages and exceptions
 	python3 "$src/cli/html-browser-drive.py" "$browser" "$work/profile-drive" "file://$work/$1" "$2" ${3:-} ${4:-}
 }
+# ---- an archive's session pages: links to the index and neighbours; a long one in pages, #mN forwarded ----
+python3 -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("INSERT INTO sessions (id, source, title, started_at) VALUES (?, ?, ?, ?)", ("long", "cli", "Long one", 1767600000.0))
+c.executemany("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)",
+    [("long", "user" if i % 2 == 0 else "assistant", "LONG-%d <img src=x onerror=document.documentElement.dataset.pwned=%d>" % (i + 1, i + 1), 1767600000.0 + i) for i in range(2500)])
+c.commit()' feat.db
+"$txc" export --db feat.db --to html --out site-l > /dev/null 2>&1 || bad "export long failed"
+# page 1 with #m2200 lands on page 3 at message 2200, page 2 with #m5 on page 1; no transcript script ran
+fwd() { # name url-tail: the DOM after the page's scripts (and any forwarding)
+	timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+		--host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 --user-data-dir="$work/profile" \
+		--enable-logging=stderr --v=0 --log-net-log="$work/$1.net" --virtual-time-budget=3000 \
+		--dump-dom "file://$work/site-l/$2" > "$1.dom" 2> "$1.log"
+}
+fwd fwd3 'long-long-one.html#m2200'
+page_checks fwd3 1
+grep -q '<title>Long one · page 3 of 3</title>' fwd3.dom && grep -q 'id="m2200"' fwd3.dom && ok "long: #m2200 on page 1 forwarded to page 3" || bad "long: #m2200: $(grep -o '<title>[^<]*' fwd3.dom)"
+fwd fwd1 'long-long-one.html.assets/p2.html#m5'
+grep -q '<title>Long one</title>' fwd1.dom && grep -q 'id="m5"' fwd1.dom && ok "long: #m5 on page 2 forwarded to page 1" || bad "long: #m5: $(grep -o '<title>[^<]*' fwd1.dom)"
+fwd fwd0 'long-long-one.html#m999'
+grep -q '<title>Long one</title>' fwd0.dom && ok "long: #m999 stays on page 1" || bad "long: #m999 left page 1"
+# the links of a page: the index and its neighbours resolve to files
+out=$(drive site-l/long-long-one.html "(() => Array.from(document.querySelectorAll('nav.pager a')).map(a => a.rel + ':' + a.href.split('/').pop()).join(' '))()")
+echo "$out" | grep -q '"result": "index:index.html next:empty.html index:index.html next:empty.html", "console": \[\], "exceptions": \[\]' &&
+	ok "long: links to the index and the next session, top and bottom" || bad "long: nav: $out"
+# session pages at a phone's, a tablet's and a desktop's width, light and dark: no horizontal
+# scrolling, the nav and the page table inside the window; screenshots page-W[-dark].png
+cp site-l/tools-tools-quoted-and-a-second-line-b-bold-b.html site-l/tools-page.html
+playout="(() => { const W = window.innerWidth, inside = s => Array.from(document.querySelectorAll(s)).every(e => e.getBoundingClientRect().right <= W + 1);
+	return [W, document.documentElement.scrollWidth > W ? 'overflow' : 'fits', inside('nav.pager, nav.pager a') ? 'nav-inside' : 'nav-cut',
+		inside('#txc-pages, #txc-pages a') ? 'pages-inside' : 'pages-cut'].join(' '); })()"
+for w in 390 768 1280; do
+	for scheme in light dark; do
+		for pgf in tools-page.html long-long-one.html.assets/p2.html; do
+			out=$(drive "site-l/$pgf" "$playout" "$w" "$scheme")
+			echo "$out" | grep -q "\"result\": \"$w "'fits nav-inside pages-inside", "console": \[\], "exceptions": \[\]' &&
+				ok "$pgf at $w px ($scheme): fits, links inside" || bad "$pgf at $w px ($scheme): $out"
+		done
+	done
+	for dark in "" --force-dark-mode; do
+		timeout 120 "$browser" $dark --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+			--host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 --user-data-dir="$work/profile" \
+			--hide-scrollbars --window-size=$w,900 --screenshot="$work/page-$w${dark:+-dark}.png" "file://$work/site-l/tools-page.html" > /dev/null 2>&1
+	done
+done
+
+# ---- the conveniences, used as a person would (clicks and typing over the DevTools pipe) ----
 # ---- the index's layout at a phone's, a tablet's and a desktop's width, light and dark: no
 # horizontal scrolling, no date on two lines, a title column wide enough for words (never a letter a
 # line), the cost column on screen; screenshots index-W[-dark].png to look at ----

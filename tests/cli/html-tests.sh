@@ -111,6 +111,115 @@ cmp -s site/index.html index.before && ok "markdown run kept index.html" || bad 
 [ "$(grep -o '<script' site/index.html | wc -l)" = 1 ] && ok "index: one script" || bad "index scripts"
 grep -oE '(href|src)="[^"]*"' site/index.html | grep -vE '^href="\./[A-Za-z0-9._~/%-]+\.html"$' && bad "index: a link not to a page" || ok "index: links to pages only"
 
+# ---- export --out: each page links the index and its neighbours in the index's order (src/archive/nav.c) ----
+cp feat.db nav.db
+expect_rc 0 "export nav" "$txc" export --db nav.db --to html --out site-n
+nav_ok() { # every page: two nav slots, the index link, prev/next the rows above and below it (one python)
+	python3 - site-n << 'EOF'
+import os, re, sys, urllib.parse
+d = sys.argv[1]
+rows = re.findall(r'^<tr><td[^>]*><a[^>]* href="\./([^"]*)"', open(os.path.join(d, "index.html"), encoding="utf-8").read(), re.M)
+bad = 0
+for i, href in enumerate(rows):
+    page = open(os.path.join(d, urllib.parse.unquote(href)), encoding="utf-8").read()
+    navs = re.findall(r'<!--txc-nav-->(.*?)<!--/txc-nav-->', page)
+    want_p = rows[i - 1] if i > 0 else None
+    want_n = rows[i + 1] if i + 1 < len(rows) else None
+    got = navs[0] if navs else ""
+    p = re.search(r'rel="prev" href="([^"]*)"', got)
+    n = re.search(r'rel="next" href="([^"]*)"', got)
+    if (len(navs) != 2 or navs[0] != navs[1] or '<a rel="index" href="index.html">All sessions</a>' not in got
+            or (p.group(1) if p else None) != want_p or (n.group(1) if n else None) != want_n):
+        print("# %s: %r (want prev %s, next %s)" % (href, navs, want_p, want_n))
+        bad += 1
+sys.exit(1 if bad or not rows else 0)
+EOF
+}
+nav_ok && ok "nav: every page links the index and its neighbours" || bad "nav: links"
+grep -q '"page_sha256":"[0-9a-f]\{64\}","links":"[0-9a-f]\{32\}"}$' site-n/manifest.jsonl && ok "nav: the manifest records each page's links" || bad "nav: manifest"
+# the page's links change nothing else: its bytes with the slots emptied are convert's (its CSP
+# names the script that forwards #mN to a later page too)
+sed -e 's/<!--txc-nav-->.*<!--\/txc-nav-->/<!--txc-nav--><!--\/txc-nav-->/' -e "/Content-Security-Policy/s/\\(script-src '[^']*'\\) '[^']*'/\\1/" site-n/empty.html | grep -v '^<!--txc-nav--><!--/txc-nav-->$' > empty.stripped
+"$txc" convert empty --db nav.db --to html > empty.conv 2> /dev/null
+cmp -s empty.stripped empty.conv && ok "nav: a page is convert's but for its nav slots" || bad "nav: the page differs from convert's: $(diff empty.conv empty.stripped | head -5)"
+files() { for f in site-n/*.html; do [ "$f" = site-n/index.html ] || stat -c '%i %Y %n' "$f"; done; } # (the index: its own checks)
+files > st.0
+expect_rc 0 "nav: re-run" "$txc" export --db nav.db --to html --out site-n --progress
+files | cmp -s - st.0 && ok "nav: a re-run rewrites nothing" || bad "nav: re-run rewrote $(files | diff st.0 - | grep '^>')"
+# --force renders every page again: the same bytes but for the links, so none is rewritten
+expect_rc 0 "nav: --force" "$txc" export --db nav.db --to html --out site-n --force --progress
+grep -q ': 0 new, 0 updated, 4 unchanged' err.txt && ok "nav: --force finds every page unchanged" || bad "nav: --force: $(tail -n 1 err.txt)"
+files | cmp -s - st.0 && ok "nav: --force rewrites nothing" || bad "nav: --force rewrote $(files | diff st.0 - | grep '^>')"
+changed() { files | diff st.0 - | sed -n 's/^> [0-9]* [0-9]* site-n\///p' | sort | tr '\n' ' '; }
+# one session's messages change: its page alone (its neighbours' links are the same)
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)", ("img", "user", "NAV-MORE", 1767400009.0)); c.commit()' nav.db
+expect_rc 0 "nav: one session changed" "$txc" export --db nav.db --to html --out site-n --progress
+[ "$(changed)" = "img-unicode-title.html " ] && ok "nav: only the changed page rewritten" || bad "nav: rewritten: $(changed)"
+grep -q ': 0 new, 1 updated, 3 unchanged (3 not re-rendered) (' err.txt && ok "nav: says 1 updated, nothing relinked" || bad "nav: $(tail -n 1 err.txt)"
+nav_ok && ok "nav: links right after the update" || bad "nav: links after the update"
+# one session retitled: its page (a new name), and the two whose links name it
+files > st.0
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = ? WHERE id = ?", ("NAV retitled", "img")); c.commit()' nav.db
+expect_rc 0 "nav: one session retitled" "$txc" export --db nav.db --to html --out site-n --progress
+[ "$(changed)" = "chat-日本語-quotes-cafe.html empty.html img-nav-retitled.html " ] && ok "nav: the retitled page and its neighbours rewritten" || bad "nav: rewritten: $(changed)"
+[ ! -e site-n/img-unicode-title.html ] && ok "nav: the old name removed" || bad "nav: the old name kept"
+grep -q ', 2 relinked (' err.txt && ok "nav: says 2 relinked" || bad "nav: $(tail -n 1 err.txt)"
+nav_ok && ok "nav: links right after the retitle" || bad "nav: links after the retitle"
+# a session added at the top of the index: its page and the one that was first
+files > st.0
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO sessions (id, source, title, started_at) VALUES (?, ?, ?, ?)", ("newest", "cli", "NAV newest", 1767600000.0)); c.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)", ("newest", "user", "hi", 1767600001.0)); c.commit()' nav.db
+expect_rc 0 "nav: one session added" "$txc" export --db nav.db --to html --out site-n --progress
+[ "$(changed)" = "empty.html newest-nav-newest.html " ] && ok "nav: the new page and its neighbour written" || bad "nav: rewritten: $(changed)"
+nav_ok && ok "nav: links right after the addition" || bad "nav: links after the addition"
+# a neighbour someone edited keeps its edit (and its old links): said, never overwritten
+echo '<!-- mine -->' >> site-n/empty.html
+cp site-n/empty.html empty.mine
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = ? WHERE id = ?", ("NAV newest 2", "newest")); c.commit()' nav.db
+"$txc" export --db nav.db --to html --out site-n > /dev/null 2> err.txt
+cmp -s site-n/empty.html empty.mine && ok "nav: an edited page is not relinked" || bad "nav: an edited page was rewritten"
+grep -qF "site-n/empty.html" err.txt && ok "nav: the kept page said" || bad "nav: not said: $(cat err.txt)"
+# a run killed after it filled a page's links, before it recorded them: the next run completes it
+rm -rf site-k && "$txc" export --db feat.db --to html --out site-k > /dev/null 2>&1
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = ? WHERE id = ?", ("NAV killed", "img")); c.commit()' nav.db
+cp nav.db kill.db
+rc=$(TXC_TEST_KILL_AT=relink:1 "$txc" export --db kill.db --to html --out site-k > /dev/null 2>&1; echo $?)
+[ "$rc" = 137 ] && ok "nav: killed while relinking" || bad "nav: kill rc $rc"
+expect_rc 0 "nav: the run after the kill" "$txc" export --db kill.db --to html --out site-k
+grep -q 'not as txc wrote it\|kept' err.txt && bad "nav: after a kill: $(cat err.txt)" || ok "nav: nothing refused after the kill"
+n_ok=0; for f in site-k/*.html; do [ "$f" = site-k/index.html ] || [ "$(grep -c '<!--txc-nav--><nav' "$f")" = 2 ] && n_ok=$((n_ok + 1)); done
+[ "$n_ok" = "$(ls site-k/*.html | wc -l)" ] && ok "nav: every page linked after the kill" || bad "nav: pages without links after the kill"
+
+# ---- a long session in an archive: pages of at most 1,000 messages, page 1 its file, the others in its folder ----
+cp feat.db long.db
+python3 -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("INSERT INTO sessions (id, source, title, started_at) VALUES (?, ?, ?, ?)", ("long", "cli", "Long one", 1767600000.0))
+c.executemany("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)",
+    [("long", "user" if i % 2 == 0 else "assistant", "LONG-%d <img src=x onerror=document.documentElement.dataset.pwned=%d>" % (i + 1, i + 1), 1767600000.0 + i) for i in range(2500)])
+c.commit()' long.db
+expect_rc 0 "export long" "$txc" export --db long.db --to html --out site-l
+L=site-l/long-long-one.html
+[ -f $L.assets/p2.html ] && [ -f $L.assets/p3.html ] && [ ! -e $L.assets/p4.html ] && ok "long: 3 pages (page 1 and 2 in its folder)" || bad "long: pages: $(ls $L.assets 2> /dev/null)"
+[ "$(grep -c '^<section class="msg' $L)" = 1000 ] && [ "$(grep -c '^<section class="msg' $L.assets/p2.html)" = 1000 ] &&
+	[ "$(grep -c '^<section class="msg' $L.assets/p3.html)" = 500 ] && ok "long: 1000, 1000 and 500 messages" || bad "long: messages per page"
+grep -q 'id="m1000"' $L && grep -q 'id="m1001"' $L.assets/p2.html && grep -q 'id="m2500"' $L.assets/p3.html && ok "long: each message on its page" || bad "long: ids"
+grep -qF '<nav class="summary" id="txc-pages" aria-label="Pages">Page 1 of 3: <strong>#m1–#m1000</strong> · <a href="long-long-one.html.assets/p2.html" data-first="m1001" data-last="m2000">#m1001–#m2000</a> · <a href="long-long-one.html.assets/p3.html" data-first="m2001" data-last="m2500">#m2001–#m2500</a></nav>' $L &&
+	ok "long: page 1's table of pages" || bad "long: page 1's table: $(grep -o '<nav class="summary" id="txc-pages".*' $L)"
+grep -qF '<a href="../long-long-one.html" data-first="m1" data-last="m1000">#m1–#m1000</a> · <strong>#m1001–#m2000</strong> · <a href="p3.html"' $L.assets/p2.html &&
+	grep -qF '<a rel="start" href="../long-long-one.html">Long one</a>' $L.assets/p2.html && ok "long: page 2 links page 1 and 3" || bad "long: page 2's links"
+grep -q '"path":"long-long-one.html.assets/p2.html","sha256":"[0-9a-f]*"},{"path":"long-long-one.html.assets/p3.html"' site-l/manifest.jsonl && ok "long: the pages in the manifest" || bad "long: manifest"
+for f in $L $L.assets/p2.html; do # one policy names both scripts, each by its hash
+	[ "$(grep -o '<script>' $f | wc -l)" = 2 ] && grep -q "script-src 'sha256-[A-Za-z0-9+/=]*' 'sha256-[A-Za-z0-9+/=]*'; img-src data:;" $f && ok "long: $f: 2 scripts, both by hash" || bad "long: $f: scripts/CSP"
+done
+grep -q 'onerror=document' $L.assets/p3.html && ! grep -q '<img src=x' $L.assets/p3.html && ok "long: transcript text escaped on later pages" || bad "long: escaping on page 3"
+ls -li $L $L.assets/* > long.0
+expect_rc 0 "long: re-run" "$txc" export --db long.db --to html --out site-l
+ls -li $L $L.assets/* | cmp -s - long.0 && ok "long: a re-run rewrites no page" || bad "long: a re-run rewrote pages"
+# convert -o FILE: one page, whatever its length (documented)
+"$txc" convert long --db long.db --to html -o long1.html 2> /dev/null
+[ "$(grep -c '^<section class="msg' long1.html)" = 2500 ] && ! grep -q 'txc-pages\|txc-nav' long1.html && ok "long: convert writes one page" || bad "long: convert paged"
+
 # ---- message Markdown rendered by cmark-gfm, made safe (src/writer/html_md.c) ----
 expect_rc 0 "convert hostile-md" "$txc" convert hostile-md --db h.db --to html --utc
 mv out.txt md.html
