@@ -128,15 +128,15 @@ enum txc_list_flags {
 	TXC_LIST_ARCHIVED = 1 << 0,
 	TXC_LIST_LAST_ACTIVE = 1 << 1,
 	TXC_LIST_BRIEF = 1 << 2,
-	TXC_LIST_FINGERPRINT = 1 << 3, /* fill fingerprint (read from the index, not the messages) */
-	TXC_LIST_CWD = 1 << 4,         /* with TXC_LIST_BRIEF: cwd too (a brief listing may leave it out) */
+	TXC_LIST_FINGERPRINT = 1 << 3,  /* fill fingerprint (read from the index, not the messages) */
+	TXC_LIST_CWD = 1 << 4,          /* with TXC_LIST_BRIEF: cwd too (a brief listing may leave it out) */
 	TXC_LIST_ROW_ACTIVITY = 1 << 7, /* with TXC_LIST_LAST_ACTIVE: from the session row alone (Hermes:
 					   its heartbeat last_activity_at, which may lag the newest message by
 					   a minute, else ended_at): for people, no look at the messages */
-	TXC_LIST_PREVIEW = 1 << 6,     /* fill preview (a look at an untitled session's first user row) */
-	TXC_LIST_NAMES = 1 << 5,       /* with TXC_LIST_BRIEF: only sid, title, source and start are needed
-					  (a completion); the order is the same, made by a sort, not the
-					  store's index (a seek a session) */
+	TXC_LIST_PREVIEW = 1 << 6,      /* fill preview (a look at an untitled session's first user row) */
+	TXC_LIST_NAMES = 1 << 5,        /* with TXC_LIST_BRIEF: only sid, title, source and start are needed
+					   (a completion); the order is the same, made by a sort, not the
+					   store's index (a seek a session) */
 };
 int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a, const struct txc_session_info **out,
 		       size_t *n, struct txc_diag *d);

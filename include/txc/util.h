@@ -91,6 +91,8 @@ bool txc_utf8_valid(const char *p, size_t len);
 
 /* Strict standard base64 (padding required); appends the bytes, false on bad input. */
 bool txc_base64_decode(struct txc_buf *out, const char *p, size_t len);
+/* appends the padded base64 of p[0..n) to b */
+void txc_base64_encode(struct txc_buf *b, const unsigned char *p, size_t n);
 /* Length of the valid sequence at p (1-4), or 0 when p starts an invalid one. */
 size_t txc_utf8_seq(const unsigned char *p, size_t len, uint32_t *cp);
 /* Append p to b, replacing each invalid byte sequence with U+FFFD. */

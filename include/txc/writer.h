@@ -94,7 +94,7 @@ struct txc_write_opts {
 /* Where an archive page's links go (html: at the top and the bottom of the page, empty as the
  * writer leaves them).  Transcript text never holds "<!--": it is escaped, so the first and the
  * last slot are the writer's. */
-#define TXC_NAV_OPEN "<!--txc-nav-->"
+#define TXC_NAV_OPEN  "<!--txc-nav-->"
 #define TXC_NAV_CLOSE "<!--/txc-nav-->"
 
 /*

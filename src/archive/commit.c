@@ -222,8 +222,10 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 		bool have_old = file_sha(rd->path.buf, old);
 		if (have_old && strcmp(old, rd->sha) == 0)
 			oc = TXC_ARCHIVE_SAME;
-		else if (have_old && e != NULL && e->base[0] && strcmp(old, e->sha) == 0 && strcmp(e->base, rd->sha) == 0)
-			oc = TXC_ARCHIVE_SAME, keep = *e, nav = &keep; /* as rendered but for the links nav.c filled in: they stay */
+		else if (have_old && e != NULL && e->base[0] && strcmp(old, e->sha) == 0 &&
+			 strcmp(e->base, rd->sha) == 0)
+			oc = TXC_ARCHIVE_SAME, keep = *e,
+			nav = &keep; /* as rendered but for the links nav.c filled in: they stay */
 		else if (r->o->force || (e != NULL && have_old && strcmp(old, e->sha) == 0))
 			oc = TXC_ARCHIVE_UPDATED; /* ours, as we left it: the session changed */
 		else if (have_old && r->o->writer->nav != NULL && nav_body_sha(rd->path.buf, body) &&
@@ -241,8 +243,8 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 		static const char *const verb[] = {"new", "update", "same", "refuse"};
 		r->ops->dry_line(r->ctx, verb[oc], rd->path.buf);
 		if (oc != TXC_ARCHIVE_REFUSED)
-			record(r, rel, it, &rd->facts, nav ? nav->sha : rd->sha, nav ? nav->bytes : rd->bytes, NULL,
-			       0, nav);
+			record(r, rel, it, &rd->facts, nav ? nav->sha : rd->sha, nav ? nav->bytes : rd->bytes, NULL, 0,
+			       nav);
 		return oc;
 	}
 	if (oc == TXC_ARCHIVE_REFUSED)

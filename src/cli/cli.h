@@ -32,7 +32,7 @@ struct cli_select {
 	const char *since_arg, *until_arg, *source, *model, *cwd, *title;
 	long limit;
 	bool archived, utc, order_set;
-	int order;         /* 0 started, 1 recent */
+	int order;          /* 0 started, 1 recent */
 	unsigned list_more; /* listing flags the command adds (list: TXC_LIST_PREVIEW, ...) */
 };
 

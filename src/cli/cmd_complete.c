@@ -96,7 +96,8 @@ static void each_session(struct cli_args *a, visit_fn visit, void *ctx)
 		for (size_t i = 0; i < st.n; i++) {
 			const struct txc_session_info *v;
 			size_t n;
-			if (txc_store_sessions(st.v[i].s, TXC_LIST_ARCHIVED | TXC_LIST_BRIEF | TXC_LIST_NAMES, ar, &v, &n, &d) != TXC_OK)
+			if (txc_store_sessions(st.v[i].s, TXC_LIST_ARCHIVED | TXC_LIST_BRIEF | TXC_LIST_NAMES, ar, &v,
+					       &n, &d) != TXC_OK)
 				continue;
 			for (size_t k = 0; k < n; k++) /* twice: a session may be in two stores (--all-sources) */
 				visit(ctx, &v[k], st.n > 1);

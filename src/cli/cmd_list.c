@@ -235,8 +235,8 @@ static void fit(struct table *tb, size_t title)
 	static const struct {
 		int col;
 		size_t to; /* 0: left out */
-	} steps[] = {{C_MODEL, 20},  {C_SOURCE, 0},   {C_MSGS, 0},    {C_ACTIVE, 0},  {C_MODEL, 12},
-		     {C_MODEL, 0},   {C_PROFILE, 12}, {C_STARTED, 0}, {C_PROFILE, 0}, {C_ID, 0}};
+	} steps[] = {{C_MODEL, 20}, {C_SOURCE, 0},   {C_MSGS, 0},    {C_ACTIVE, 0},  {C_MODEL, 12},
+		     {C_MODEL, 0},  {C_PROFILE, 12}, {C_STARTED, 0}, {C_PROFILE, 0}, {C_ID, 0}};
 	size_t cols = (size_t)tb->cols, want = title < 20 ? title : 20;
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && used_width(tb) + want > cols; i++) {
 		if (steps[i].col == C_ID) { /* nothing left to give: the id is cut, the title left out */
@@ -291,7 +291,7 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 	if (tb.cols > 0)
 		fit(&tb, title);
 	struct txc_buf out = TXC_BUF_INIT, t = TXC_BUF_INIT;
-	const struct txc_str heads[N_COLS] = {txc_str_c("PROFILE"), txc_str_c("ID"),    txc_str_c("STARTED"),
+	const struct txc_str heads[N_COLS] = {txc_str_c("PROFILE"), txc_str_c("ID"),     txc_str_c("STARTED"),
 					      txc_str_c("ACTIVE"),  txc_str_c("SOURCE"), txc_str_c("MODEL"),
 					      txc_str_c("MSGS"),    txc_str_c("TITLE")};
 	if (tb.cols == 0)
@@ -306,14 +306,10 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 			fmt_time(when, in->started, utc);
 		bool act = tb.w[C_ACTIVE] > 0 && active_cell(active, in, when, &tb);
 		const struct txc_str cells[N_COLS] = {
-			[C_PROFILE] = profile_of(st, &v[i]),
-			[C_ID] = v[i].id.text,
-			[C_STARTED] = txc_str_c(when),
-			[C_ACTIVE] = act ? txc_str_c(active) : TXC_STR_NULL,
-			[C_SOURCE] = shown(in->source),
-			[C_MODEL] = model_cell(shown(in->model), tb.w[C_MODEL]),
-			[C_MSGS] = shown(in->n_messages),
-			[C_TITLE] = tb.cols > 0 ? title_of(in) : in->title,
+			[C_PROFILE] = profile_of(st, &v[i]), [C_ID] = v[i].id.text,
+			[C_STARTED] = txc_str_c(when),       [C_ACTIVE] = act ? txc_str_c(active) : TXC_STR_NULL,
+			[C_SOURCE] = shown(in->source),      [C_MODEL] = model_cell(shown(in->model), tb.w[C_MODEL]),
+			[C_MSGS] = shown(in->n_messages),    [C_TITLE] = tb.cols > 0 ? title_of(in) : in->title,
 		};
 		bool dim = tb.cols > 0 && in->title.len == 0 && in->preview.ptr != NULL;
 		print_row(&out, &t, &tb, cells, dim ? paint_preview : paint);

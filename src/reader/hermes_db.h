@@ -43,6 +43,16 @@ bool txc_hermes_db_has_col(const struct columns *c, const char *name);
 int txc_hermes_db_error(struct hermes_db *s, int rc, struct txc_diag *d, const char *what);
 bool txc_hermes_db_is_ioerr(int rc);
 /* A content value as Hermes decodes it: "\0json:" + JSON parsed (into a), anything else as it is. */
+
+/* hermes_db_fp.c: what tells a re-run that a session changed.  _fingerprint_cols appends its
+ * first and last message rows and `s.*` to a listing's SELECT; _star_cols counts `s.*`;
+ * _fingerprint hashes a row's columns from `from` on (32 hex digits, in a); _fill_fingerprints
+ * reads them apart in rowid order for the n sessions of rowid[] (ascending) into v[].fingerprint */
+void txc_hermes_db_fingerprint_cols(struct hermes_db *s, struct txc_buf *b);
+int txc_hermes_db_star_cols(struct hermes_db *s);
+struct txc_str txc_hermes_db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, int from);
+int txc_hermes_db_fill_fingerprints(struct hermes_db *s, struct txc_arena *a, struct txc_session_info *v,
+				    const int64_t *rowid, size_t n);
 const struct txc_json *txc_hermes_db_decode_content(struct txc_arena *a, const struct txc_json *v);
 
 /* txc_source_ops.search (hermes_db_search.c): messages_fts read-only, else a scan. */

@@ -348,38 +348,6 @@ static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struc
 
 /* ---- listings ---- */
 
-/*
- * What tells that a session's rows changed, two seeks in the index on messages(session_id, id):
- * its first and last message rows (added, pruned, compaction's new rows); then its whole session
- * row (message_count, ended_at, title, tokens, rewind_count, ...), all hashed by db_fingerprint().
- * A count(*) would read every index entry: 7x the cost of `list`.
- */
-static void fingerprint_cols(struct hermes_db *s, struct txc_buf *b)
-{
-	if (s->has_messages && txc_hermes_db_has_col(&s->msg, "session_id")) {
-		const char *id = txc_hermes_db_has_col(&s->msg, "id") ? "m.\"id\"" : "m.rowid";
-		/* +s.id: the id compared without its column's affinity, as the render's bound id is (an
-		 * integer in a column of no type would not equal messages' TEXT session_id: a change unseen) */
-		txc_buf_addf(b,
-			     ", (SELECT min(%s) FROM messages m WHERE m.session_id = +s.id), (SELECT max(%s) FROM "
-			     "messages m WHERE m.session_id = +s.id)",
-			     id, id);
-	} else {
-		txc_buf_addstr(b, ", NULL, NULL");
-	}
-	txc_buf_addstr(b, ", s.*");
-}
-
-/* The fingerprints apart, in rowid order: sorting the listing with every session's whole row in
- * it (sixty columns) was a sixth of a re-run's instructions; a table read in rowid order is not
- * sorted.  Column 0 is the rowid. */
-static void fingerprint_sql(struct hermes_db *s, struct txc_buf *b)
-{
-	txc_buf_addf(b, "SELECT s.%s", s->rowid);
-	fingerprint_cols(s, b);
-	txc_buf_addf(b, " FROM sessions s ORDER BY s.%s", s->rowid);
-}
-
 /* TXC_LIST_BRIEF's columns, in this order (TXC_LIST_IDS_ONLY: the id alone); then last_active if asked */
 enum { B_ID, B_SOURCE, B_MODEL, B_STARTED, B_COUNT, B_CWD, B_TITLE, B_N }; /* archived: identity_cols() */
 static const char *const brief_cols[B_N] = {"id", "source", "model", "started_at", "message_count", "cwd", "title"};
@@ -433,8 +401,8 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 	bool started = txc_hermes_db_has_col(&s->sess, "started_at");
 	if (!brief_layout(flags)) /* the first order key, for may_tie() (a brief row has it: B_STARTED) */
 		txc_buf_addstr(b, started ? ", s.\"started_at\"" : ", NULL");
-	if ((flags & TXC_LIST_FINGERPRINT) && s->rowid == NULL) /* (else fingerprint_sql(): unsorted) */
-		fingerprint_cols(s, b);
+	if ((flags & TXC_LIST_FINGERPRINT) && s->rowid == NULL) /* (else hermes_db_fp.c's own read: unsorted) */
+		txc_hermes_db_fingerprint_cols(s, b);
 	txc_buf_addstr(b, " FROM sessions s");
 	if (brief_layout(flags) && (flags & TXC_LIST_NAMES))
 		; /* the table as it is stored, sorted by the façade: walking the start's index was a seek a
@@ -502,124 +470,6 @@ static bool may_tie(struct order_key *k, sqlite3_stmt *st, int i)
 	}
 	k->type = type;
 	return tie;
-}
-
-/* The number of columns of `s.*`, as SQLite counts them (the table may have more than we name). */
-static int star_cols(struct hermes_db *s)
-{
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->db, "SELECT * FROM sessions LIMIT 0", -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	int n = sqlite3_column_count(st);
-	sqlite3_finalize(st);
-	return n;
-}
-
-/* Two 64-bit lanes over 8 bytes at a time: a change detector (not a defence against someone
- * crafting rows), far cheaper than SHA-256, which was a third of a re-run's instructions. */
-struct fp_hash {
-	uint64_t a, b;
-};
-
-static void fp_mix(struct fp_hash *h, uint64_t w)
-{
-	h->a = (h->a ^ w) * 0x9E3779B97F4A7C15u;
-	h->a ^= h->a >> 29;
-	h->b = (h->b + w) * 0xC2B2AE3D27D4EB4Fu;
-	h->b ^= h->b >> 31;
-}
-
-static void fp_bytes(struct fp_hash *h, const unsigned char *p, size_t n)
-{
-	uint64_t w;
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		fp_mix(h, w);
-	}
-	w = 0;
-	memcpy(&w, p, n);
-	fp_mix(h, w ^ ((uint64_t)n << 56));
-}
-
-/* 32 hex digits over the columns from `from` on: each one's type, length and bytes. */
-static struct txc_str db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, int from)
-{
-	struct fp_hash h = {0x243F6A8885A308D3u, 0x13198A2E03707344u};
-	for (int i = from, to = sqlite3_column_count(st); i < to; i++) {
-		sqlite3_value *v = sqlite3_column_value(st, i); /* (one call into the statement, not three) */
-		int type = sqlite3_value_type(v);
-		if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) { /* their bits: no text conversion */
-			uint64_t w;
-			if (type == SQLITE_INTEGER) {
-				w = (uint64_t)sqlite3_value_int64(v);
-			} else {
-				double x = sqlite3_value_double(v);
-				memcpy(&w, &x, sizeof(w));
-			}
-			fp_mix(&h, (uint64_t)type << 32);
-			fp_mix(&h, w);
-			continue;
-		}
-		if (type == SQLITE_NULL) { /* (as an empty value: the same hash as before this shortcut) */
-			fp_mix(&h, (uint64_t)type << 32);
-			continue;
-		}
-		const unsigned char *p = sqlite3_value_blob(v);
-		int len = sqlite3_value_bytes(v);
-		fp_mix(&h, (uint64_t)type << 32 | (uint32_t)len);
-		if (p != NULL && len > 0)
-			fp_bytes(&h, p, (size_t)len);
-	}
-	unsigned char be[16]; /* "%016llx%016llx" without snprintf (once per session of every re-run) */
-	for (int k = 0; k < 8; k++) {
-		be[k] = (unsigned char)(h.a >> (56 - 8 * k));
-		be[8 + k] = (unsigned char)(h.b >> (56 - 8 * k));
-	}
-	char *hex = txc_arena_alloc(a, 33);
-	txc_hex(hex, be, 16);
-	return (struct txc_str){hex, 32};
-}
-
-struct fp_row {
-	int64_t rowid;
-	struct txc_str fp;
-};
-
-/* v[i].fingerprint for the n sessions whose rowids are rowid[i] (fingerprint_sql()); a session
- * not found (added between the two reads) has none, and is rendered */
-static int fill_fingerprints(struct hermes_db *s, struct txc_arena *a, struct txc_session_info *v, const int64_t *rowid,
-			     size_t n)
-{
-	struct txc_buf b = TXC_BUF_INIT;
-	sqlite3_stmt *st;
-	fingerprint_sql(s, &b);
-	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
-	txc_buf_release(&b);
-	if (rc != SQLITE_OK)
-		return rc;
-	size_t cap = n ? n : 1, count = 0;
-	struct fp_row *f = txc_xmalloc(cap * sizeof(*f));
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (count == cap)
-			f = txc_xrealloc(f, (cap *= 2) * sizeof(*f));
-		f[count].rowid = sqlite3_column_int64(st, 0);
-		f[count++].fp = db_fingerprint(a, st, 1);
-	}
-	sqlite3_finalize(st);
-	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) { /* rowids ascend: a binary search */
-		size_t lo = 0, hi = count;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (f[mid].rowid < rowid[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < count && f[lo].rowid == rowid[i])
-			v[i].fingerprint = f[lo].fp;
-	}
-	free(f);
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 /* A row of `s.*` (then last_active): the summary from its row object, kept as native; its id. */
@@ -690,7 +540,7 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 	bool fp = flags & TXC_LIST_FINGERPRINT, fp_apart = fp && s->rowid != NULL;
 	int64_t *rowid = fp_apart ? txc_xmalloc(cap * sizeof(*rowid)) : NULL;
 	int hidden = brief_layout(flags) ? 2 : 3; /* identity_cols(), then the order key but in a brief row */
-	int ncols = sqlite3_column_count(st) - hidden - (fp && !fp_apart ? 2 + star_cols(s) : 0);
+	int ncols = sqlite3_column_count(st) - hidden - (fp && !fp_apart ? 2 + txc_hermes_db_star_cols(s) : 0);
 	int key = brief_layout(flags) ? B_STARTED : ncols + 2;
 	bool by_place = flags & (TXC_LIST_BRIEF | TXC_LIST_IDS_ONLY);
 	struct txc_str *keys = by_place ? NULL : column_keys(a, st, ncols);
@@ -715,13 +565,13 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 		if (fp_apart)
 			rowid[count] = sqlite3_column_int64(st, ncols);
 		else if (fp)
-			v[count].fingerprint = db_fingerprint(a, st, ncols + hidden);
+			v[count].fingerprint = txc_hermes_db_fingerprint(a, st, ncols + hidden);
 		count++;
 	}
 	sqlite3_finalize(st);
 	txc_buf_release(&k.text);
 	if (rc == SQLITE_DONE && fp_apart) {
-		rc = fill_fingerprints(s, a, v, rowid, count);
+		rc = txc_hermes_db_fill_fingerprints(s, a, v, rowid, count);
 		rc = rc == SQLITE_OK ? SQLITE_DONE : rc;
 	}
 	free(rowid);
@@ -741,7 +591,7 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 {
 	struct hermes_db *s = impl;
 	bool tied, by_id = !txc_hermes_db_has_col(&s->sess, "started_at") || /* then the id is the only key */
-			   (flags & TXC_LIST_NAMES);                             /* (no order by start to tie) */
+			   (flags & TXC_LIST_NAMES);                         /* (no order by start to tie) */
 	int rc = read_listing(s, flags, by_id, a, out, n, &tied, d);
 	if (rc == TXC_OK && tied)
 		rc = read_listing(s, flags, true, a, out, n, &tied, d);

@@ -1,4 +1,4 @@
-/* base64.c - strict standard base64 decoding (images carried as data: URIs). */
+/* base64.c - strict standard base64 decoding (images carried as data: URIs) and encoding (CSP hashes). */
 #include "txc/util.h"
 
 static int value_of(unsigned char c)
@@ -42,4 +42,18 @@ bool txc_base64_decode(struct txc_buf *out, const char *p, size_t len)
 			txc_buf_addch(out, (char)(w & 0xff));
 	}
 	return true;
+}
+
+/* RFC 4648 base64 of p[0..n) with padding, appended to b */
+void txc_base64_encode(struct txc_buf *b, const unsigned char *p, size_t n)
+{
+	static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? (unsigned)p[i + 2] : 0);
+		txc_buf_addch(b, al[v >> 18 & 63]);
+		txc_buf_addch(b, al[v >> 12 & 63]);
+		txc_buf_addch(b, i + 1 < n ? al[v >> 6 & 63] : '=');
+		txc_buf_addch(b, i + 2 < n ? al[v & 63] : '=');
+	}
 }

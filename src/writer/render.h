@@ -147,5 +147,12 @@ void txc_md_inline(struct txc_buf *b, const char *p, size_t len);
 void txc_md_text(struct txc_buf *b, const char *p, size_t len);
 /* a message's Markdown as safe HTML (html_md.c, cmark-gfm; the rules are there); p cleaned text */
 void txc_html_markdown(struct txc_buf *b, const char *p, size_t len);
+/* HTML escaping (html_esc.c): entities for & < > " ', bidi controls made visible, C1 controls
+ * and BOMs as U+FFFD; _clean takes text already through txc_text_clean, the others any bytes;
+ * _attr keeps an attribute value on one line (the quotes are the caller's) */
+void txc_html_esc_clean(struct txc_buf *b, const char *p, size_t len);
+void txc_html_esc(struct txc_buf *b, const char *p, size_t len);
+void txc_html_esc_str(struct txc_buf *b, struct txc_str s);
+void txc_html_esc_attr(struct txc_buf *b, struct txc_str s);
 
 #endif

@@ -112,7 +112,7 @@ static const char fwd_js[] =
 /* a page of an archive's session holds at most this many messages, and starts a new page once
  * it has this many bytes */
 #define PAGE_MESSAGES 1000
-#define PAGE_BYTES (1024 * 1024)
+#define PAGE_BYTES    (1024 * 1024)
 
 /* the index page: sort by a column, filter rows by their text */
 static const char index_js[] =
@@ -155,26 +155,13 @@ static const char index_css[] =
 	"[hidden]{display:none!important}\n"
 	"@media print{input{display:none}th{background:none}}\n";
 
-static void base64_encode(struct txc_buf *b, const unsigned char *p, size_t n)
-{
-	static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
-			     (i + 2 < n ? (unsigned)p[i + 2] : 0);
-		txc_buf_addch(b, al[v >> 18 & 63]);
-		txc_buf_addch(b, al[v >> 12 & 63]);
-		txc_buf_addch(b, i + 1 < n ? al[v >> 6 & 63] : '=');
-		txc_buf_addch(b, i + 2 < n ? al[v & 63] : '=');
-	}
-}
-
 /* 'sha256-…' of the exact bytes between <script> and </script> (or <style>) */
 static void csp_hash(struct txc_buf *b, const char *text)
 {
 	unsigned char h[32];
 	txc_sha256(text, strlen(text), h);
 	txc_buf_addstr(b, "'sha256-");
-	base64_encode(b, h, sizeof(h));
+	txc_base64_encode(b, h, sizeof(h));
 	txc_buf_addch(b, '\'');
 }
 
@@ -199,106 +186,6 @@ static void page_head(struct txc_buf *b, const char *css, const char *js, const 
 	txc_buf_addf(b, "</title>\n<style>%s</style>\n</head>\n", css);
 }
 
-/* ---- escaping: everything from a transcript goes through here ---- */
-
-static bool bidi_control(uint32_t cp)
-{
-	return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
-/* the entity of an ASCII special, NULL for a byte that stays as it is */
-static const char *entity(unsigned char c)
-{
-	switch (c) {
-	case '&': return "&amp;";
-	case '<': return "&lt;";
-	case '>': return "&gt;";
-	case '"': return "&quot;";
-	case '\'': return "&#39;";
-	default: return NULL;
-	}
-}
-
-/* 0x80 in each byte of x that is zero, nothing elsewhere (exact: no carry crosses a byte) */
-static uint64_t zero_bytes(uint64_t x)
-{
-	const uint64_t low7 = 0x7F7F7F7F7F7F7F7Fu;
-	return ~(((x & low7) + low7) | x | low7);
-}
-
-/* past the ASCII bytes at p[i..len) that need no entity, eight at a time */
-static size_t skip_plain_html(const char *p, size_t i, size_t len)
-{
-	const uint64_t ones = 0x0101010101010101u;
-	for (uint64_t w; i + 8 <= len; i += 8) {
-		memcpy(&w, p + i, 8);
-		if ((w & 0x80 * ones) ||
-		    (zero_bytes(w ^ ('&' * ones)) | zero_bytes(w ^ ('<' * ones)) | zero_bytes(w ^ ('>' * ones)) |
-		     zero_bytes(w ^ ('"' * ones)) | zero_bytes(w ^ ('\'' * ones))))
-			break; /* one of them is among these 8: the caller's loop finds it */
-	}
-	return i;
-}
-
-/* text already cleaned: entities for the five specials, bidi controls made visible, C1 and BOM as
- * U+FFFD; the bytes that stay are copied a run at a time (a call per character was a fifth of an
- * HTML export) */
-static void esc_clean(struct txc_buf *b, const char *p, size_t len)
-{
-	static const bool special[128] = {['&'] = true, ['<'] = true, ['>'] = true, ['"'] = true, ['\''] = true};
-	const unsigned char *s = (const unsigned char *)p;
-	size_t i = 0, run = 0;
-	while ((i = skip_plain_html(p, i, len)) < len) {
-		if (s[i] < 0x80 && !special[s[i]]) { /* non-ASCII is looked at character by character */
-			i++;
-			continue;
-		}
-		const char *ent = entity(s[i]);
-		uint32_t cp = 0;
-		size_t n = ent ? 1 : txc_utf8_seq(s + i, len - i, &cp);
-		if (n != 0 && ent == NULL && !bidi_control(cp) && !((cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF)) {
-			i += n; /* a character that stays: part of the run */
-			continue;
-		}
-		txc_buf_add(b, p + run, i - run);
-		if (ent != NULL)
-			txc_buf_addstr(b, ent);
-		else if (n != 0 && bidi_control(cp))
-			txc_buf_addf(b, "<span class=\"bidi\">[U+%04X]</span>", (unsigned)cp);
-		else /* C1, BOM; a stray byte cannot happen after cleaning, and is never passed on */
-			txc_buf_addstr(b, "\xEF\xBF\xBD");
-		i += n ? n : 1;
-		run = i;
-	}
-	txc_buf_add(b, p + run, len - run);
-}
-
-/* untrusted text, any bytes: cleaned, then escaped */
-static void esc(struct txc_buf *b, const char *p, size_t len)
-{
-	struct txc_buf c = TXC_BUF_INIT;
-	txc_text_clean(&c, p, len);
-	esc_clean(b, c.buf, c.len);
-	txc_buf_release(&c);
-}
-
-static void esc_str(struct txc_buf *b, struct txc_str s)
-{
-	esc(b, s.ptr ? s.ptr : "", s.len);
-}
-
-/* an attribute value: escaped, on one line (the quotes are the caller's) */
-static void esc_attr(struct txc_buf *b, struct txc_str s)
-{
-	struct txc_buf c = TXC_BUF_INIT;
-	txc_text_clean(&c, s.ptr ? s.ptr : "", s.len);
-	for (size_t i = 0; i < c.len; i++)
-		if (c.buf[i] == '\n' || c.buf[i] == '\t')
-			c.buf[i] = ' ';
-	esc_clean(b, c.buf, c.len);
-	txc_buf_release(&c);
-}
-
 /* <pre><code>: text as it is; a diff's lines marked by kind */
 static void pre(struct txc_buf *b, const char *lang, struct txc_str text)
 {
@@ -311,7 +198,7 @@ static void pre(struct txc_buf *b, const char *lang, struct txc_str text)
 	else
 		txc_buf_addstr(b, "<pre><code>");
 	if (strcmp(lang, "diff") != 0) {
-		esc_clean(b, c.buf, c.len);
+		txc_html_esc_clean(b, c.buf, c.len);
 	} else {
 		for (size_t i = 0; i < c.len;) {
 			const char *nl = memchr(c.buf + i, '\n', c.len - i);
@@ -320,7 +207,7 @@ static void pre(struct txc_buf *b, const char *lang, struct txc_str text)
 			const char *cls = k == '+' ? "d-add" : k == '-' ? "d-del" : k == '@' ? "d-hunk" : NULL;
 			if (cls)
 				txc_buf_addf(b, "<span class=\"%s\">", cls);
-			esc_clean(b, c.buf + i, le - i);
+			txc_html_esc_clean(b, c.buf + i, le - i);
 			if (cls)
 				txc_buf_addstr(b, "</span>");
 			if (le < c.len)
@@ -366,7 +253,7 @@ static void fact(struct txc_buf *b, const char *name, struct txc_str v)
 	if (v.ptr == NULL)
 		return;
 	txc_buf_addf(b, "<dt>%s</dt><dd>", name);
-	esc_str(b, v);
+	txc_html_esc_str(b, v);
 	txc_buf_addstr(b, "</dd>\n");
 }
 
@@ -375,7 +262,7 @@ static void fact_code(struct txc_buf *b, const char *name, struct txc_str v)
 	if (v.ptr == NULL)
 		return;
 	txc_buf_addf(b, "<dt>%s</dt><dd><code>", name);
-	esc_attr(b, v);
+	txc_html_esc_attr(b, v);
 	txc_buf_addstr(b, "</code></dd>\n");
 }
 
@@ -397,7 +284,7 @@ static void fact_lineage(struct txc_buf *b, const struct txc_transcript *t)
 		if (links)
 			txc_buf_addf(b, "<a href=\"#seg%zu\">", i + 1);
 		txc_buf_addstr(b, "<code>");
-		esc_attr(b, t->segments[i].id);
+		txc_html_esc_attr(b, t->segments[i].id);
 		txc_buf_addstr(b, "</code>");
 		if (links)
 			txc_buf_addstr(b, "</a>");
@@ -477,9 +364,9 @@ static void facts(struct page *pg, const struct txc_render_counts *n)
 static void title_of(struct txc_buf *b, const struct txc_meta *me)
 {
 	if (me->title.ptr)
-		esc_attr(b, me->title);
+		txc_html_esc_attr(b, me->title);
 	else if (me->id.ptr)
-		esc_attr(b, me->id);
+		txc_html_esc_attr(b, me->id);
 	else
 		txc_buf_addstr(b, "session");
 }
@@ -577,8 +464,9 @@ static void part_page(struct page *pg, size_t k)
 	txc_buf_add(&b, pg->parts[k].body.buf ? pg->parts[k].body.buf : "", pg->parts[k].body.len);
 	txc_buf_addstr(&b, "</main>\n");
 	page_table(&b, pg, k, NULL);
-	txc_buf_addf(&b, "<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n<script>%s</script>\n"
-			 "</body>\n</html>\n",
+	txc_buf_addf(&b,
+		     "<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n<script>%s</script>\n"
+		     "</body>\n</html>\n",
 		     page_js, fwd_js);
 	char file[32];
 	snprintf(file, sizeof(file), "p%zu.html", k + 1);
@@ -595,9 +483,11 @@ static void on_doc_end(void *ctx)
 	txc_buf_addstr(pg->b, "</main>\n");
 	if (split)
 		page_table(pg->b, pg, 0, "txc-pages");
-	txc_buf_addf(pg->b, "%s<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n%s%s%s</body>\n</html>\n",
-		     pg->o->nav ? TXC_NAV_OPEN TXC_NAV_CLOSE "\n" : "", page_js, split ? "<script>" : "",
-		     split ? fwd_js : "", split ? "</script>\n" : "");
+	txc_buf_addf(
+		pg->b,
+		"%s<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n%s%s%s</body>\n</html>\n",
+		pg->o->nav ? TXC_NAV_OPEN TXC_NAV_CLOSE "\n" : "", page_js, split ? "<script>" : "",
+		split ? fwd_js : "", split ? "</script>\n" : "");
 	for (size_t k = 1; split && k < pg->n_parts; k++)
 		part_page(pg, k);
 }
@@ -682,7 +572,7 @@ static void on_replayed(void *ctx, const struct txc_block *blk)
 static void code(struct txc_buf *b, struct txc_str v)
 {
 	txc_buf_addstr(b, " <code>");
-	esc_attr(b, v);
+	txc_html_esc_attr(b, v);
 	txc_buf_addstr(b, "</code>");
 }
 
@@ -690,7 +580,7 @@ static void call_bash(struct txc_buf *b, const struct txc_tool_fields *f)
 {
 	if (f->description.ptr) {
 		txc_buf_addstr(b, " — ");
-		esc_attr(b, f->description);
+		txc_html_esc_attr(b, f->description);
 	}
 	if (f->workdir.ptr) {
 		txc_buf_addstr(b, " in");
@@ -756,7 +646,7 @@ static void tool_call(struct page *pg, const struct txc_block *blk)
 	struct txc_tool_fields f;
 	txc_render_tool_fields(blk, &f);
 	txc_buf_addstr(b, "<div class=\"call\"><span class=\"name\">");
-	esc_attr(b, blk->name);
+	txc_html_esc_attr(b, blk->name);
 	txc_buf_addstr(b, "</span>");
 	if (pg->o->detail == TXC_DETAIL_BRIEF) {
 		struct txc_str key = blk->tool == TXC_TOOL_BASH ? f.command : f.file_path;
@@ -807,7 +697,7 @@ static void on_tool(void *ctx, const struct txc_render_call *c)
 {
 	struct page *pg = ctx;
 	txc_buf_addstr(pg->b, "<div class=\"tool\" data-tool=\"");
-	esc_attr(pg->b, c->call->name);
+	txc_html_esc_attr(pg->b, c->call->name);
 	txc_buf_addstr(pg->b, "\">\n");
 	tool_call(pg, c->call);
 	if (c->show_result) {
@@ -823,13 +713,13 @@ static void on_orphan_result(void *ctx, const struct txc_block *blk, bool in_use
 {
 	struct page *pg = ctx;
 	txc_buf_addstr(pg->b, "<div class=\"tool\" data-tool=\"");
-	esc_attr(pg->b, blk->name);
+	txc_html_esc_attr(pg->b, blk->name);
 	txc_buf_addstr(pg->b, "\">\n");
 	if (in_user) {
 		txc_buf_addstr(pg->b, "<p class=\"note\">Result without a matching call");
 		if (blk->name.len) {
 			txc_buf_addstr(pg->b, " from <strong>");
-			esc_attr(pg->b, blk->name);
+			txc_html_esc_attr(pg->b, blk->name);
 			txc_buf_addstr(pg->b, "</strong>");
 		}
 		txc_buf_addstr(pg->b, "</p>\n");
@@ -843,7 +733,7 @@ static void on_orphan_result(void *ctx, const struct txc_block *blk, bool in_use
 static void image_note(struct page *pg, const struct txc_block *blk, const char *why)
 {
 	txc_buf_addf(pg->b, "<p class=\"note\">[image %zu: ", pg->image_no);
-	esc_attr(pg->b, blk->media_type);
+	txc_html_esc_attr(pg->b, blk->media_type);
 	txc_buf_addf(pg->b, " omitted%s%s]</p>\n", why ? ": " : "", why ? why : "");
 }
 
@@ -906,13 +796,13 @@ static void on_segment(void *ctx, const struct txc_segment *s, size_t index, siz
 	char when[48];
 	txc_buf_addf(b, "<h2 class=\"segment\" id=\"seg%zu\"><a href=\"#seg%zu\">Segment %zu of %zu</a> · <code>",
 		     index + 1, index + 1, index + 1, n);
-	esc_attr(b, s->id);
+	txc_html_esc_attr(b, s->id);
 	txc_buf_addstr(b, "</code>");
 	if (index > 0) {
 		const struct txc_segment *prev = s - 1;
 		txc_buf_addstr(b, " · after ");
 		if (prev->end_reason.ptr)
-			esc_attr(b, prev->end_reason);
+			txc_html_esc_attr(b, prev->end_reason);
 		else
 			txc_buf_addstr(b, "an unknown end");
 		fmt_time(when, prev->has_ended ? prev->ended : s->started, pg->o->utc);
@@ -932,11 +822,11 @@ static const struct txc_render_ops html_nested_ops;
 static void child_name(struct txc_buf *b, const struct txc_child *c, const char *sep)
 {
 	txc_buf_addstr(b, "Subagent session <code>");
-	esc_attr(b, c->id);
+	txc_html_esc_attr(b, c->id);
 	txc_buf_addstr(b, "</code>");
 	if (c->title.ptr) {
 		txc_buf_addstr(b, sep);
-		esc_attr(b, c->title);
+		txc_html_esc_attr(b, c->title);
 	}
 }
 
@@ -1021,9 +911,9 @@ static struct txc_str entry_name(const struct txc_index_entry *e, bool *pv)
 static void index_cell(struct txc_buf *b, const char *cls, struct txc_str key, struct txc_str shown)
 {
 	txc_buf_addf(b, "<td%s data-key=\"", cls);
-	esc_attr(b, key);
+	txc_html_esc_attr(b, key);
 	txc_buf_addstr(b, "\">");
-	esc_attr(b, shown);
+	txc_html_esc_attr(b, shown);
 	txc_buf_addstr(b, "</td>");
 }
 
@@ -1033,12 +923,12 @@ static void index_row(struct txc_buf *b, const struct txc_index_entry *e)
 	bool pv;
 	struct txc_str title = entry_name(e, &pv);
 	txc_buf_addstr(b, "<tr><td data-key=\"");
-	esc_attr(b, title);
+	txc_html_esc_attr(b, title);
 	/* the file name txc chose, percent-encoded: a relative link, never a scheme */
 	txc_buf_addf(b, "\"><a%s href=\"./", pv ? " class=\"pv\"" : "");
 	txc_text_percent_encode(b, e->path);
 	txc_buf_addstr(b, "\">");
-	esc_attr(b, title);
+	txc_html_esc_attr(b, title);
 	txc_buf_addstr(b, "</a></td>");
 	struct txc_str date = e->started;
 	if (date.ptr && date.len > 10)
@@ -1053,10 +943,10 @@ static void index_row(struct txc_buf *b, const struct txc_index_entry *e)
 		char num[64];
 		snprintf(num, sizeof(num), "%.*s", (int)(e->cost.len < 63 ? e->cost.len : 63), e->cost.ptr);
 		txc_buf_addstr(b, "<td class=\"n\" data-key=\"");
-		esc_attr(b, e->cost);
+		txc_html_esc_attr(b, e->cost);
 		txc_buf_addstr(b, "\">");
 		struct txc_buf exact = TXC_BUF_INIT;
-		esc_attr(&exact, e->cost);
+		txc_html_esc_attr(&exact, e->cost);
 		add_money(b, strtod(num, NULL), exact.buf, exact.len);
 		txc_buf_release(&exact);
 		txc_buf_addstr(b, "</td>");
@@ -1096,7 +986,7 @@ static void nav_name(struct txc_buf *b, const struct txc_index_entry *e)
 		i += n ? n : 1;
 		chars++;
 	}
-	esc_attr(b, (struct txc_str){s.ptr, i});
+	txc_html_esc_attr(b, (struct txc_str){s.ptr, i});
 	if (i < s.len)
 		txc_buf_addstr(b, "…");
 }
@@ -1115,8 +1005,9 @@ static void nav_link(struct txc_buf *b, const char *up, const struct txc_index_e
 static void write_nav(struct txc_buf *b, const char *up, const struct txc_index_entry *prev,
 		      const struct txc_index_entry *next)
 {
-	txc_buf_addf(b, "<nav class=\"summary pager\" aria-label=\"Sessions\"><a rel=\"index\" href=\"%sindex.html\">"
-			"All sessions</a>",
+	txc_buf_addf(b,
+		     "<nav class=\"summary pager\" aria-label=\"Sessions\"><a rel=\"index\" href=\"%sindex.html\">"
+		     "All sessions</a>",
 		     up);
 	if (prev != NULL)
 		nav_link(b, up, prev, "prev", "← ", "");
