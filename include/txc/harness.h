@@ -29,7 +29,11 @@
 #include "txc/diag.h"
 #include "txc/reader.h"
 
-/* The store options that name a location; a harness lists those it takes (the CLI refuses the rest). */
+/*
+ * The store options; a harness lists those it takes (the CLI refuses the rest by name, so that
+ * none is silently ignored).  The first six name a location (TXC_LOC_WHERE); the others say how
+ * one is read.
+ */
 enum txc_locate_opt {
 	TXC_LOC_DB = 1 << 0,           /* --db FILE */
 	TXC_LOC_HOME = 1 << 1,         /* --home DIR */
@@ -37,7 +41,14 @@ enum txc_locate_opt {
 	TXC_LOC_ALL_PROFILES = 1 << 3, /* --all-profiles */
 	TXC_LOC_INPUT = 1 << 4,        /* --input FILE */
 	TXC_LOC_REMOTE = 1 << 5,       /* --remote URL */
+	TXC_LOC_SKIP_BAD = 1 << 6,     /* --skip-bad */
+	TXC_LOC_TOKEN = 1 << 7,        /* --token TOKEN */
+	TXC_LOC_TIMEOUT = 1 << 8,      /* --timeout SECONDS */
+	TXC_LOC_LEGACY = 1 << 9,       /* --legacy */
+	TXC_LOC_ALL_SOURCES = 1 << 10, /* --all-sources */
 };
+#define TXC_LOC_WHERE \
+	(TXC_LOC_DB | TXC_LOC_HOME | TXC_LOC_PROFILE | TXC_LOC_ALL_PROFILES | TXC_LOC_INPUT | TXC_LOC_REMOTE)
 
 /* What the command line says about the location (NULL, 0, false: not given). */
 struct txc_locate {
@@ -138,7 +149,7 @@ const struct txc_harness *const *txc_harness_all(size_t *n);
 const struct txc_harness *txc_harness_find(const char *name);
 /* The store of a harness at path (its opener): TXC_E_USAGE for a harness txc does not know. */
 int txc_store_open_kind(struct txc_store **out, const char *harness, const char *path, struct txc_diag *d);
-/* The location options l gives (enum txc_locate_opt bits). */
+/* The store options l gives (enum txc_locate_opt bits). */
 unsigned txc_locate_given(const struct txc_locate *l);
 /* The source of h that the options select (an --input, a --remote), or NULL: its store. */
 const struct txc_harness_source *txc_harness_source_of(const struct txc_harness *h, const struct txc_locate *l);

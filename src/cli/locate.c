@@ -246,28 +246,41 @@ void cli_harness_help(struct txc_buf *b)
 		txc_buf_addf(b, "%s%s %s", i == 0 ? "" : i + 1 < n ? ", " : " or ", hs[i]->name, hs[i]->summary);
 }
 
-/* The location options given that h does not take: a usage error naming the harness that does. */
+/*
+ * The store options given that h does not take: a usage error naming the harness that does.  It
+ * lists the default harness's options of the same kind as one given (where to read, else how to
+ * read), so that none is silently ignored.
+ */
 static enum txc_err foreign_options(const struct cli_args *a, const struct txc_harness *h, struct txc_diag *d)
 {
 	static const struct {
 		unsigned bit;
-		const char *name;
-	} loc[] = {{TXC_LOC_DB, "--db"},           {TXC_LOC_HOME, "--home"},
-		   {TXC_LOC_PROFILE, "--profile"}, {TXC_LOC_ALL_PROFILES, "--all-profiles"},
-		   {TXC_LOC_INPUT, "--input"},     {TXC_LOC_REMOTE, "--remote"}};
+		const struct cli_opt *o;
+	} loc[] = {{TXC_LOC_DB, &cli_opt_db},
+		   {TXC_LOC_HOME, &cli_opt_home},
+		   {TXC_LOC_PROFILE, &cli_opt_profile},
+		   {TXC_LOC_ALL_PROFILES, &cli_opt_all_profiles},
+		   {TXC_LOC_INPUT, &cli_opt_input},
+		   {TXC_LOC_REMOTE, &cli_opt_remote},
+		   {TXC_LOC_SKIP_BAD, &cli_opt_skip_bad},
+		   {TXC_LOC_TOKEN, &cli_opt_token},
+		   {TXC_LOC_TIMEOUT, &cli_opt_timeout},
+		   {TXC_LOC_LEGACY, &cli_opt_legacy},
+		   {TXC_LOC_ALL_SOURCES, &cli_opt_all_sources}};
 	struct txc_locate l = locate_of(a);
-	unsigned given = txc_locate_given(&l);
-	if ((given & ~h->opts) == 0)
+	unsigned foreign = txc_locate_given(&l) & ~h->opts;
+	if (foreign == 0)
 		return TXC_OK;
 	size_t n;
 	const struct txc_harness *owner = txc_harness_all(&n)[0]; /* the default takes them all */
-	unsigned theirs = owner->opts & ~h->opts;
+	unsigned kind = (foreign & TXC_LOC_WHERE) ? TXC_LOC_WHERE : ~(unsigned)TXC_LOC_WHERE;
+	unsigned theirs = owner->opts & ~h->opts & kind;
 	struct txc_buf b = TXC_BUF_INIT;
 	size_t k = 0, total = (size_t)__builtin_popcount(theirs);
 	for (size_t i = 0; i < sizeof(loc) / sizeof(loc[0]); i++) {
 		if (!(theirs & loc[i].bit))
 			continue;
-		txc_buf_addf(&b, "%s%s", k == 0 ? "" : k + 1 == total ? " and " : ", ", loc[i].name);
+		txc_buf_addf(&b, "%s--%s", k == 0 ? "" : k + 1 == total ? " and " : ", ", loc[i].o->name);
 		k++;
 	}
 	txc_diag_set(d, TXC_E_USAGE, "--from %s reads %s; %s are %s's", h->name, h->where, b.buf, owner->label);

@@ -41,7 +41,9 @@ unsigned txc_locate_given(const struct txc_locate *l)
 {
 	return (l->db ? TXC_LOC_DB : 0) | (l->home ? TXC_LOC_HOME : 0) | (l->profile ? TXC_LOC_PROFILE : 0) |
 	       (l->all_profiles ? TXC_LOC_ALL_PROFILES : 0) | (l->input ? TXC_LOC_INPUT : 0) |
-	       (l->remote ? TXC_LOC_REMOTE : 0);
+	       (l->remote ? TXC_LOC_REMOTE : 0) | (l->skip_bad ? TXC_LOC_SKIP_BAD : 0) |
+	       (l->token ? TXC_LOC_TOKEN : 0) | (l->timeout ? TXC_LOC_TIMEOUT : 0) | (l->legacy ? TXC_LOC_LEGACY : 0) |
+	       (l->all_sources ? TXC_LOC_ALL_SOURCES : 0);
 }
 
 const struct txc_harness_source *txc_harness_source_of(const struct txc_harness *h, const struct txc_locate *l)

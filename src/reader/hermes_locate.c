@@ -195,7 +195,8 @@ const struct txc_harness txc_harness_hermes = {
 	.where = "$HERMES_HOME/state.db",
 	.missing = "Hermes store",
 	.hint = "set HERMES_HOME, or use --home or --db",
-	.opts = TXC_LOC_DB | TXC_LOC_HOME | TXC_LOC_PROFILE | TXC_LOC_ALL_PROFILES | TXC_LOC_INPUT | TXC_LOC_REMOTE,
+	.opts = TXC_LOC_WHERE | TXC_LOC_SKIP_BAD | TXC_LOC_TOKEN | TXC_LOC_TIMEOUT | TXC_LOC_LEGACY |
+		TXC_LOC_ALL_SOURCES,
 	.locate = hermes_locate,
 	.guard = hermes_guard,
 	.protect = hermes_protect,

@@ -249,6 +249,17 @@ for o in "--home h" "--profile p" "--input x.jsonl" "--remote http://127.0.0.1:1
 	[ "$(cat err.txt)" = "txc: error: --from claude reads \$CLAUDE_CONFIG_DIR/projects; --db, --home, --profile, --all-profiles, --input and --remote are Hermes's" ] &&
 		ok || bad "$(cat err.txt)"
 done
+# how Hermes's sources are read (--skip-bad, --token, ...): refused too, never silently ignored (item 28.4)
+for hw in 'claude $CLAUDE_CONFIG_DIR/projects' 'codex $CODEX_HOME/sessions'; do
+	h=${hw%% *} where=${hw#* }
+	for o in "--skip-bad" "--token t" "--timeout 5" "--legacy" "--all-sources"; do
+		expect_rc 2 "--from $h $o" "$txc" list --from $h $o
+		[ "$(cat err.txt)" = "txc: error: --from $h reads $where; --skip-bad, --token, --timeout, --legacy and --all-sources are Hermes's" ] &&
+			ok || bad "$(cat err.txt)"
+	done
+done
+expect_rc 2 "claude:ID --skip-bad" "$txc" convert claude:x --to markdown --skip-bad
+grep -qF -- "--from claude reads" err.txt && ok || bad "$(cat err.txt)"
 expect_rc 2 "--from claude, no CLAUDE_CONFIG_DIR nor HOME" env -u CLAUDE_CONFIG_DIR -u HOME "$txc" list --from claude
 [ "$(cat err.txt)" = "txc: error: cannot find Claude Code's folder: neither CLAUDE_CONFIG_DIR nor HOME is set" ] && ok || bad "$(cat err.txt)"
 expect_rc 2 "--from claude, CLAUDE_CONFIG_DIR and HOME empty" env CLAUDE_CONFIG_DIR= HOME= "$txc" list --from claude
