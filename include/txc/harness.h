@@ -141,6 +141,12 @@ struct txc_harness {
 	 * folder they were looked for in, as messages name it.  NULL with *n 0 if there are none.
 	 */
 	struct txc_profile_store *(*profiles)(const char *root_path, char **home, size_t *n);
+	/*
+	 * Optional (--profile's completions): the names --profile takes beside the root store at
+	 * root_path, "default" (the root) first, then every profile folder's, sorted, a store in it
+	 * or not (*n of them, each malloc'd, the array too).
+	 */
+	char **(*profile_names)(const char *root_path, size_t *n);
 };
 
 /* Every harness, the default (what runs without --from read) first. */
@@ -155,14 +161,6 @@ unsigned txc_locate_given(const struct txc_locate *l);
 const struct txc_harness_source *txc_harness_source_of(const struct txc_harness *h, const struct txc_locate *l);
 /* Free what txc_harness.profiles gave. */
 void txc_profile_stores_free(struct txc_profile_store *v, size_t n);
-
-/*
- * Hermes's homes (hermes_locate.c), for the options only Hermes takes (--profile, --all-profiles,
- * --legacy): a profile's name is [a-z0-9][a-z0-9_-]{0,63}; the names under <home>/profiles that are
- * one, sorted (*n of them, each malloc'd, the array too).
- */
-bool txc_hermes_profile_ok(const char *name);
-char **txc_hermes_profiles(const char *home, size_t *n);
 
 /*
  * Codex CLI's folders (src/reader/codex/locate.c): its home ($CODEX_HOME, else ~/.codex), the

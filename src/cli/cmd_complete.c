@@ -175,24 +175,23 @@ static void sources(struct cli_args *a)
 	txc_strmap_free(&c.seen);
 }
 
-/* the profiles of the home the line names: "default" (the root store) and those under profiles/ */
+/* the profiles of the home the line names, as the line's harness gives them ("default" first) */
 static void profiles(const struct cli_args *a)
 {
 	size_t n;
-	const struct txc_harness *h = txc_harness_all(&n)[0]; /* the harness that has profiles */
-	if (!(h->opts & TXC_LOC_PROFILE))
+	const struct txc_harness *h = txc_harness_find(a->store.from);
+	if (h == NULL)
+		h = txc_harness_all(&n)[0];
+	if (h->profile_names == NULL)
 		return;
 	struct txc_diag d = {0};
 	struct txc_locate l = {.home = a->store.home};
 	char *path = h->locate(&l, &d);
 	if (path == NULL)
 		return;
-	path[strlen(path) - strlen("/state.db")] = '\0';
-	char **names = txc_hermes_profiles(path, &n);
-	puts("default");
+	char **names = h->profile_names(path, &n);
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(names[i], "default") != 0)
-			puts(names[i]);
+		puts(names[i]);
 		free(names[i]);
 	}
 	free(names);

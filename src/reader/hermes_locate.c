@@ -206,4 +206,5 @@ const struct txc_harness txc_harness_hermes = {
 	.n_sources = sizeof(txc_hermes_sources) / sizeof(txc_hermes_sources[0]),
 	.folder = &txc_hermes_legacy_folder,
 	.profiles = txc_hermes_profile_stores,
+	.profile_names = txc_hermes_profile_names,
 };

@@ -151,3 +151,23 @@ struct txc_profile_store *txc_hermes_profile_stores(const char *root_path, char 
 	*home_out = home;
 	return v;
 }
+
+/* "default", then every profile folder's name but "default" (the root's), sorted */
+char **txc_hermes_profile_names(const char *root_path, size_t *n_out)
+{
+	size_t len = strlen(root_path), n;
+	char *home = txc_xstrndup(root_path, len >= 9 ? len - 9 : 0); /* "/state.db" */
+	char **names = txc_hermes_profiles(home, &n), **v = txc_xmalloc((n + 1) * sizeof(*v));
+	size_t k = 0;
+	v[k++] = txc_xstrdup("default");
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], "default") != 0)
+			v[k++] = names[i];
+		else
+			free(names[i]);
+	}
+	free(names);
+	free(home);
+	*n_out = k;
+	return v;
+}
