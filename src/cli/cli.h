@@ -12,6 +12,7 @@
 
 #include "txc/convert.h"
 #include "txc/diag.h"
+#include "txc/install.h"
 #include "txc/reader.h"
 #include "txc/util.h"
 #include "txc/writer.h"
@@ -102,12 +103,12 @@ int cli_check_writer(const struct cli_cmd_info *c, const struct cli_args *a, con
 int cli_writer_for(const char *cmd, const char *to, const struct txc_writer_ops **ops);
 
 /*
- * Install a converted session for its program (install.c: ops is claude or codex, the writers
- * with TXC_WCAP_INSTALL), `claude --resume` or `codex resume`; unless quiet, prints what
- * happened and the resume command.  *res says what happened; TXC_OK (also for a session
- * without messages when quiet: a warning) or an error with d set.
+ * Install a converted session for its program (install.c, over the library's txc_install: ops
+ * is claude or codex, the writers with TXC_WCAP_INSTALL), `claude --resume` or `codex resume`;
+ * unless quiet, prints what happened and the resume command.  *res (enum txc_install_res) says
+ * what happened; TXC_OK (also for a session without messages when quiet: a warning) or an
+ * error with d set.
  */
-enum { CLI_INST_NEW, CLI_INST_UPDATED, CLI_INST_SAME, CLI_INST_EMPTY, CLI_INST_REFUSED, CLI_INST_FAILED };
 enum txc_err cli_install(const struct cli_args *a, const struct txc_writer_ops *ops, const struct txc_transcript *t,
 			 struct txc_write_opts *w, bool quiet, int *res, struct txc_diag *d);
 

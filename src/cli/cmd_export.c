@@ -260,9 +260,9 @@ static int accept_cb(void *ctx, size_t i, const char *note, size_t len, struct t
 	if (!x->a->install || x->a->dry_run || x->cur == NULL)
 		return 0;
 	install_one(x, i, d);
-	if (x->res == CLI_INST_REFUSED)
+	if (x->res == TXC_INST_REFUSED)
 		return TXC_E_REFUSED;
-	return x->res == CLI_INST_FAILED ? TXC_E_FAIL : 0;
+	return x->res == TXC_INST_FAILED ? TXC_E_FAIL : 0;
 }
 
 static void release_cb(void *ctx, size_t i)
@@ -286,9 +286,9 @@ static void said_cb(void *ctx, size_t i, enum txc_archive_outcome oc, int rc, co
 			cli_warn("%s", d->msg);
 		else if (d->msg[0])
 			cli_report(d);
-		x->hard |= d->code == TXC_E_REFUSED || x->res == CLI_INST_REFUSED;
+		x->hard |= d->code == TXC_E_REFUSED || x->res == TXC_INST_REFUSED;
 	}
-	x->res = CLI_INST_NEW;
+	x->res = TXC_INST_NEW;
 	if (x->show)
 		progress(++x->done, x->n, x->t0, x->tty);
 }
@@ -423,14 +423,14 @@ static struct txc_archive_item *archive_items(const struct cli_args *a, const st
 static void install_one_session(struct export_run *x, size_t i, struct txc_archive_result *res)
 {
 	static const enum txc_archive_outcome map[] = {
-		[CLI_INST_NEW] = TXC_ARCHIVE_NEW,         [CLI_INST_UPDATED] = TXC_ARCHIVE_UPDATED,
-		[CLI_INST_SAME] = TXC_ARCHIVE_SAME,       [CLI_INST_EMPTY] = TXC_ARCHIVE_SKIPPED,
-		[CLI_INST_REFUSED] = TXC_ARCHIVE_REFUSED, [CLI_INST_FAILED] = TXC_ARCHIVE_FAILED};
+		[TXC_INST_NEW] = TXC_ARCHIVE_NEW,         [TXC_INST_UPDATED] = TXC_ARCHIVE_UPDATED,
+		[TXC_INST_SAME] = TXC_ARCHIVE_SAME,       [TXC_INST_EMPTY] = TXC_ARCHIVE_SKIPPED,
+		[TXC_INST_REFUSED] = TXC_ARCHIVE_REFUSED, [TXC_INST_FAILED] = TXC_ARCHIVE_FAILED};
 	const struct cli_session *s = &x->v[i];
 	struct txc_diag d = {0};
 	int rc = export_assemble(x->a, x->st->v[s->store].s, &s->id, cli_load_flags(x->a, x->ops), &x->cur, &d);
 	enum txc_archive_outcome oc = TXC_ARCHIVE_FAILED;
-	x->res = CLI_INST_NEW;
+	x->res = TXC_INST_NEW;
 	if (rc == 0 && x->a->dry_run) {
 		struct txc_buf line = TXC_BUF_INIT; /* the id is the transcript's: never raw */
 		cli_safe_text(&line, s->id.text.ptr, s->id.text.len, true);
@@ -499,7 +499,7 @@ static int export_files(const struct cli_args *a, struct cli_stores *st, const s
 			       .n_stores = st->n,
 			       .v = v,
 			       .n = n,
-			       .res = CLI_INST_NEW};
+			       .res = TXC_INST_NEW};
 	x.tty = isatty(STDERR_FILENO);
 	x.show = x.tty || a->progress;
 	x.t0 = mono_now();
