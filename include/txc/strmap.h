@@ -1,5 +1,5 @@
 /*
- * strmap.h - a map from byte strings to a pointer or a number: FNV-1a and linear probing.
+ * strmap.h - a map from byte strings to a pointer or a number: linear probing.
  *
  * Ownership: a map owns only its slot array, which txc_strmap_free() releases.  Keys are
  * borrowed: the map keeps the pointer the caller passed, so the bytes must outlive the map
@@ -36,7 +36,7 @@ struct txc_strmap {
 		NULL, 0, 0 \
 	}
 
-/* 64-bit FNV-1a of the bytes. */
+/* A 64-bit hash of the bytes, eight at a time (the same bytes, the same hash, in every run). */
 uint64_t txc_strmap_hash(const void *key, size_t len);
 
 /* The entry with this key, or NULL. */
@@ -47,6 +47,9 @@ struct txc_strmap_entry *txc_strmap_get(const struct txc_strmap *m, const void *
  * says which.  Never NULL: out of memory aborts.
  */
 struct txc_strmap_entry *txc_strmap_put(struct txc_strmap *m, const void *key, size_t len, bool *added);
+
+/* Room for n keys in all, so that putting them grows the table at most once (here). */
+void txc_strmap_reserve(struct txc_strmap *m, size_t n);
 
 /* Iteration: start with *at = 0; each call returns the next entry or NULL at the end. */
 struct txc_strmap_entry *txc_strmap_next(const struct txc_strmap *m, size_t *at);

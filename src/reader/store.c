@@ -17,6 +17,7 @@
 #include "source.h"
 #include "txc/lineage.h"
 #include "txc/search.h"
+#include "txc/strmap.h"
 
 struct txc_store {
 	const struct txc_source_ops *ops;
@@ -128,40 +129,18 @@ static bool name_taken(const struct repeat *r, size_t n, struct txc_str t)
 	return false;
 }
 
-/* eight bytes a step: ids are tens of bytes */
-static uint64_t text_hash(struct txc_str t)
-{
-	uint64_t h = 0xcbf29ce484222325u ^ t.len, w;
-	size_t i = 0;
-	for (; i + 8 <= t.len; i += 8) {
-		memcpy(&w, t.ptr + i, 8);
-		h = (h ^ w) * 0x9E3779B97F4A7C15u;
-		h ^= h >> 29;
-	}
-	w = 0;
-	if (t.len > i)
-		memcpy(&w, t.ptr + i, t.len - i);
-	h = (h ^ w) * 0x9E3779B97F4A7C15u;
-	return h ^ (h >> 32);
-}
-
-/* Whether two of the n sids (stride bytes apart) share a text: a hash set, not a sort. */
+/* Whether two of the n sids (stride bytes apart) share a text: a hash set (util's), not a sort. */
 static bool any_repeat(const struct txc_sid *first, size_t n, size_t stride)
 {
-	size_t cap = 16;
-	while (cap < 2 * n)
-		cap *= 2;
-	const struct txc_sid **set = txc_xcalloc(cap, sizeof(*set));
-	bool found = false;
-	for (size_t i = 0; i < n && !found; i++) {
+	struct txc_strmap set = TXC_STRMAP_INIT;
+	bool added = true;
+	txc_strmap_reserve(&set, n);
+	for (size_t i = 0; i < n && added; i++) {
 		const struct txc_sid *sid = (const struct txc_sid *)((const char *)first + i * stride);
-		size_t k = (size_t)text_hash(sid->text) & (cap - 1);
-		for (; set[k] != NULL && !found; k = (k + 1) & (cap - 1))
-			found = cmp_bytes(set[k]->text, sid->text) == 0;
-		set[k] = sid;
+		txc_strmap_put(&set, sid->text.ptr, sid->text.len, &added);
 	}
-	free(set);
-	return found;
+	txc_strmap_free(&set);
+	return !added;
 }
 
 /*

@@ -1,4 +1,4 @@
-/* strmap.c - the one string-keyed hash table (strmap.h): FNV-1a, linear probing, doubling. */
+/* strmap.c - the one string-keyed hash table (strmap.h): a word-at-a-time hash, linear probing, doubling. */
 #include "txc/strmap.h"
 
 #include <stdlib.h>
@@ -6,13 +6,22 @@
 
 #include "txc/util.h"
 
+/* eight bytes a step (keys are ids and names, tens of bytes): a multiply and a shift mix each word */
 uint64_t txc_strmap_hash(const void *key, size_t len)
 {
-	const unsigned char *p = key;
-	uint64_t h = 14695981039346656037u; /* the FNV-1a offset basis (the six tables before had it one digit short) */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 1099511628211u;
-	return h;
+	const char *p = key;
+	uint64_t h = 0xcbf29ce484222325u ^ len, w;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x9E3779B97F4A7C15u;
+		h ^= h >> 29;
+	}
+	w = 0;
+	if (len > i)
+		memcpy(&w, p + i, len - i);
+	h = (h ^ w) * 0x9E3779B97F4A7C15u;
+	return h ^ (h >> 32);
 }
 
 /* the slot holding the key, or the empty slot where it would go (cap > 0, never full) */
@@ -37,15 +46,29 @@ struct txc_strmap_entry *txc_strmap_get(const struct txc_strmap *m, const void *
 	return e->key != NULL ? e : NULL;
 }
 
-static void grow(struct txc_strmap *m)
+static void grow_to(struct txc_strmap *m, size_t cap)
 {
-	struct txc_strmap big = {NULL, m->cap ? m->cap * 2 : 64, m->n};
+	struct txc_strmap big = {NULL, cap, m->n};
 	big.v = txc_xcalloc(big.cap, sizeof(*big.v));
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->v[i].key != NULL)
 			*probe(&big, m->v[i].key, m->v[i].len, m->v[i].hash) = m->v[i];
 	free(m->v);
 	*m = big;
+}
+
+static void grow(struct txc_strmap *m)
+{
+	grow_to(m, m->cap ? m->cap * 2 : 64);
+}
+
+void txc_strmap_reserve(struct txc_strmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+	while (cap < 2 * n)
+		cap *= 2;
+	if (cap > m->cap)
+		grow_to(m, cap);
 }
 
 struct txc_strmap_entry *txc_strmap_put(struct txc_strmap *m, const void *key, size_t len, bool *added)

@@ -12,13 +12,42 @@
 #include "txc/strmap.h"
 #include "txc/util.h"
 
-static void test_hash_fnv1a(void **state)
+static void test_hash(void **state)
 {
 	(void)state;
-	/* the published FNV-1a 64 vectors */
-	assert_true(txc_strmap_hash("", 0) == 0xcbf29ce484222325u);
-	assert_true(txc_strmap_hash("a", 1) == 0xaf63dc4c8601ec8cu);
-	assert_true(txc_strmap_hash("foobar", 6) == 0x85944171f73967e8u);
+	/* the bytes decide, not where they sit: the same key at another alignment hashes the same */
+	char buf[64];
+	const char *key = "20260914_101500_7f3e9a2b-the-session-id";
+	size_t len = strlen(key);
+	memcpy(buf + 1, key, len);
+	assert_true(txc_strmap_hash(key, len) == txc_strmap_hash(buf + 1, len));
+	/* a byte changed anywhere (a word's, the tail's) or a zero byte more: another hash */
+	for (size_t i = 0; i < len; i++) {
+		memcpy(buf, key, len);
+		buf[i] ^= 1;
+		assert_true(txc_strmap_hash(buf, len) != txc_strmap_hash(key, len));
+	}
+	assert_true(txc_strmap_hash("a", 1) != txc_strmap_hash("a\0", 2));
+	assert_true(txc_strmap_hash("", 0) != txc_strmap_hash("\0", 1));
+	assert_true(txc_strmap_hash("12345678", 8) != txc_strmap_hash("123456780", 9));
+}
+
+static void test_reserve(void **state)
+{
+	(void)state;
+	struct txc_strmap m = TXC_STRMAP_INIT;
+	txc_strmap_reserve(&m, 1000);
+	size_t cap = m.cap;
+	assert_true(cap >= 2000);
+	char k[16];
+	for (int i = 0; i < 1000; i++) {
+		int n = snprintf(k, sizeof(k), "k%d", i);
+		txc_strmap_put(&m, k, (size_t)n, NULL)->num = (size_t)i;
+	}
+	assert_int_equal(m.cap, cap); /* no growth while putting them */
+	assert_int_equal(m.n, 1000);
+	assert_int_equal(txc_strmap_get(&m, "k999", 4)->num, 999);
+	txc_strmap_free(&m);
 }
 
 static void test_put_get(void **state)
@@ -225,7 +254,8 @@ static void test_sort_partial_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hash_fnv1a),
+		cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_put_get),
 		cmocka_unit_test(test_empty_and_binary_keys),
 		cmocka_unit_test(test_collisions),
