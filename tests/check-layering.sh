@@ -109,6 +109,13 @@ fi
 checks=$((checks + 1))
 report "a hash table of its own (use txc_strmap): " "$(grep -nE '& \(cap - 1\)' -r src | grep -v '^src/util/strmap.c:')"
 
+# No global sort keys: a file that calls qsort keeps no pointer at file scope for its comparison
+# to read (qsort has no context: txc_sort, util/sort.c, takes one).
+checks=$((checks + 1))
+report "a sort key in a global (use txc_sort): " "$(for f in $(grep -lE '\bqsort\(' -r src); do
+	grep -nE '^static [^=(]*\*[a-z_]+;$' "$f" /dev/null
+done)"
+
 # diag.c is below the tables: it words a usage error with the command's name it is given and
 # never looks a command up (it did, and options.c -> diag.c -> options.c was a circle).
 checks=$((checks + 1))

@@ -554,13 +554,12 @@ static int cmp_sid(const struct txc_sid *a, const struct txc_sid *b)
 	return cmp_bytes(a->text, b->text);
 }
 
-/* qsort has no context: the array being sorted (one search at a time) */
-static const struct txc_session_info *const *sort_ctx;
-
-static int cmp_chosen(const void *pa, const void *pb)
+/* indexes into the selection (ctx), by their sessions' ids */
+static int cmp_chosen(const void *pa, const void *pb, void *ctx)
 {
 	const size_t *a = pa, *b = pb;
-	return cmp_sid(&sort_ctx[*a]->sid, &sort_ctx[*b]->sid);
+	const struct txc_session_info *const *sel = ctx;
+	return cmp_sid(&sel[*a]->sid, &sel[*b]->sid);
 }
 
 /* A session named by its place, or (a backend that names hits by id alone) by identity text. */
@@ -735,8 +734,7 @@ int txc_store_search(struct txc_store *s, const struct txc_query *q, const struc
 	struct chosen c = {sel, txc_xmalloc(n * sizeof(size_t)), n};
 	for (size_t i = 0; i < n; i++)
 		c.order[i] = i;
-	sort_ctx = sel;
-	qsort(c.order, n, sizeof(size_t), cmp_chosen);
+	txc_sort(c.order, n, sizeof(size_t), cmp_chosen, (void *)sel);
 	struct search_ctx x = {.c = &c,
 			       .sink = sink,
 			       .q = q,
