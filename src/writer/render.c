@@ -316,6 +316,17 @@ void txc_render_walk(struct txc_out *out, const struct txc_transcript *t, const 
 	result_ix_free(&w.ix);
 }
 
+void txc_render_walk_child(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *o,
+			   const struct txc_render_ops *ops, void *ctx)
+{
+	struct txc_render_ops turns = *ops;
+	turns.doc_start = NULL;
+	turns.doc_end = NULL;
+	turns.segment = NULL;
+	turns.child = NULL;
+	txc_render_walk(out, t, o, &turns, ctx);
+}
+
 /* ---- tool calls ---- */
 
 struct txc_str txc_render_jstr(const struct txc_json *o, const char *key)

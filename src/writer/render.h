@@ -71,6 +71,10 @@ struct txc_render_ops {
 /* Walk t with the options in o, flushing out after each message. */
 void txc_render_walk(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *o,
 		     const struct txc_render_ops *ops, void *ctx);
+/* Walk a child's transcript inside its parent's document: ops without doc_start, doc_end, segment
+ * and child (its turns only; a child's own children are named by its calls, not shown). */
+void txc_render_walk_child(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *o,
+			   const struct txc_render_ops *ops, void *ctx);
 
 /* ---- what a tool call names (render.c) ---- */
 

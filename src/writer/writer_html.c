@@ -816,7 +816,7 @@ static void on_segment(void *ctx, const struct txc_segment *s, size_t index, siz
 	snprintf(pg->id_prefix, sizeof(pg->id_prefix), "s%zu-", index + 1);
 }
 
-static const struct txc_render_ops html_nested_ops;
+static const struct txc_render_ops html_ops; /* (a child is walked with it: txc_render_walk_child) */
 
 /* "Subagent session <code>id</code>" and its title after sep */
 static void child_name(struct txc_buf *b, const struct txc_child *c, const char *sep)
@@ -848,22 +848,10 @@ static void on_child(void *ctx, const struct txc_child *c)
 	struct page sub = {
 		.out = pg->out, .b = b, .t = c->t, .o = pg->o, .image_no = pg->image_no, .paged_root = pg->paged_root};
 	snprintf(sub.id_prefix, sizeof(sub.id_prefix), "c%zu-", pg->child_no);
-	txc_render_walk(pg->out, c->t, pg->o, &html_nested_ops, &sub);
+	txc_render_walk_child(pg->out, c->t, pg->o, &html_ops, &sub);
 	pg->image_no = sub.image_no; /* image files stay numbered through the whole page */
 	txc_buf_addstr(b, "</details>\n");
 }
-
-/* a child's transcript inside its parent's page: its turns only */
-static const struct txc_render_ops html_nested_ops = {
-	.message_start = on_message_start,
-	.message_end = on_message_end,
-	.text = on_text,
-	.thinking = on_thinking,
-	.replayed = on_replayed,
-	.image = on_image,
-	.tool = on_tool,
-	.orphan_result = on_orphan_result,
-};
 
 static const struct txc_render_ops html_ops = {
 	.doc_start = on_doc_start,

@@ -462,7 +462,7 @@ static void on_segment(void *ctx, const struct txc_segment *s, size_t index, siz
 	txc_buf_addstr(b, "\n\n");
 }
 
-static const struct txc_render_ops md_nested_ops;
+static const struct txc_render_ops md_ops; /* (a child is walked with it: txc_render_walk_child) */
 
 /* a link line naming the child, or (--children) its transcript folded under the call */
 static void on_child(void *ctx, const struct txc_child *c)
@@ -487,7 +487,7 @@ static void on_child(void *ctx, const struct txc_child *c)
 	}
 	txc_buf_addf(b, " · %zu messages</summary>\n\n", c->t->n_messages);
 	struct md sub = {.out = m->out, .b = b, .t = c->t, .o = m->o, .image_no = m->image_no};
-	txc_render_walk(m->out, c->t, m->o, &md_nested_ops, &sub);
+	txc_render_walk_child(m->out, c->t, m->o, &md_ops, &sub);
 	m->image_no = sub.image_no; /* image files stay numbered through the whole document */
 	txc_buf_addstr(b, "</details>\n\n");
 }
@@ -504,17 +504,6 @@ static const struct txc_render_ops md_ops = {
 	.orphan_result = on_orphan_result,
 	.segment = on_segment,
 	.child = on_child,
-};
-
-/* a child's transcript inside its parent's document: its turns only */
-static const struct txc_render_ops md_nested_ops = {
-	.message_start = on_message_start,
-	.text = on_text,
-	.thinking = on_thinking,
-	.replayed = on_replayed,
-	.image = on_image,
-	.tool = on_tool,
-	.orphan_result = on_orphan_result,
 };
 
 static int write_markdown(struct txc_out *out, const struct txc_transcript *t, const struct txc_write_opts *o,

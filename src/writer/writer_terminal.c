@@ -785,7 +785,7 @@ static void child_line(struct term *T, const struct txc_child *c, const char *se
 	txc_buf_release(&line);
 }
 
-static const struct txc_render_ops term_nested_ops;
+static const struct txc_render_ops term_ops; /* (a child is walked with it: txc_render_walk_child) */
 
 /* a line naming the child, or (--children) its transcript under it, each line behind a bar */
 static void on_child(void *ctx, const struct txc_child *c)
@@ -802,7 +802,7 @@ static void on_child(void *ctx, const struct txc_child *c)
 	struct txc_buf sub = TXC_BUF_INIT;
 	struct term U = {.out = T->out, .b = &sub, .t = c->t, .o = T->o, .image_no = T->image_no};
 	U.width = T->width - CHILD_INDENT < MIN_WIDTH ? MIN_WIDTH : T->width - CHILD_INDENT;
-	txc_render_walk(T->out, c->t, T->o, &term_nested_ops, &U);
+	txc_render_walk_child(T->out, c->t, T->o, &term_ops, &U);
 	T->image_no = U.image_no;
 	while (sub.len && sub.buf[sub.len - 1] == '\n')
 		sub.len--;
@@ -821,18 +821,6 @@ static void on_child(void *ctx, const struct txc_child *c)
 	}
 	txc_buf_release(&sub);
 }
-
-/* a child's transcript inside its parent's: its turns only */
-static const struct txc_render_ops term_nested_ops = {
-	.message_start = on_message_start,
-	.message_end = on_message_end,
-	.text = on_text,
-	.thinking = on_thinking,
-	.replayed = on_replayed,
-	.image = on_image,
-	.tool = on_tool,
-	.orphan_result = on_orphan_result,
-};
 
 static const struct txc_render_ops term_ops = {
 	.doc_start = on_doc_start,
