@@ -48,6 +48,16 @@ struct txc_strmap_entry *txc_strmap_get(const struct txc_strmap *m, const void *
  */
 struct txc_strmap_entry *txc_strmap_put(struct txc_strmap *m, const void *key, size_t len, bool *added);
 
+/*
+ * The text in t made a key m does not have yet: t itself, else t with "_2", "_3", ... added (the
+ * first free; the entry of the text as given remembers where to start next time, so repeats stay
+ * linear).  It is put, its bytes copied into arena (the entry's key), and that copy returned; t
+ * holds it too.  For the ids a writer mints, which must differ (tool call ids).
+ */
+struct txc_arena;
+struct txc_buf;
+const char *txc_strmap_unique(struct txc_strmap *m, struct txc_buf *t, struct txc_arena *arena);
+
 /* Room for n keys in all, so that putting them grows the table at most once (here). */
 void txc_strmap_reserve(struct txc_strmap *m, size_t n);
 

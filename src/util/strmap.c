@@ -101,3 +101,24 @@ void txc_strmap_free(struct txc_strmap *m)
 	free(m->v);
 	*m = (struct txc_strmap)TXC_STRMAP_INIT;
 }
+
+const char *txc_strmap_unique(struct txc_strmap *m, struct txc_buf *t, struct txc_arena *arena)
+{
+	size_t base = t->len;
+	struct txc_strmap_entry *taken = txc_strmap_get(m, t->buf, t->len);
+	if (taken != NULL) {
+		/* the k before num were all taken when tried, and taken ids stay taken */
+		size_t k = taken->num ? taken->num : 2;
+		for (;; k++) {
+			txc_buf_truncate(t, base);
+			txc_buf_addf(t, "_%zu", k);
+			if (txc_strmap_get(m, t->buf, t->len) == NULL)
+				break;
+		}
+		taken->num = k + 1; /* before the put below, which may move the table */
+	}
+	/* a new key: only texts the map does not have reach here */
+	struct txc_strmap_entry *e = txc_strmap_put(m, t->buf, t->len, NULL);
+	e->key = txc_arena_str(arena, t->buf, t->len).ptr;
+	return e->key;
+}

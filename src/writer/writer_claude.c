@@ -69,24 +69,9 @@ static const char *unique_call_id(struct idset *s, struct txc_str id, size_t mi,
 		txc_buf_addf(&t, "toolu_txc_noid_%zu_%zu", mi, bi);
 	else
 		map_id(&t, id);
-	size_t base = t.len;
-	struct txc_strmap_entry *taken = txc_strmap_get(&s->map, t.buf, t.len);
-	if (taken != NULL) {
-		/* the k before num were all taken when tried, and taken ids stay taken */
-		size_t k = taken->num ? taken->num : 2;
-		for (;; k++) {
-			txc_buf_truncate(&t, base);
-			txc_buf_addf(&t, "_%zu", k);
-			if (txc_strmap_get(&s->map, t.buf, t.len) == NULL)
-				break;
-		}
-		taken->num = k + 1; /* before the put below, which may move the table */
-	}
-	/* a new id: only ids the set does not have reach here */
-	struct txc_strmap_entry *e = txc_strmap_put(&s->map, t.buf, t.len, NULL);
-	e->key = txc_arena_str(s->arena, t.buf, t.len).ptr;
+	const char *key = txc_strmap_unique(&s->map, &t, s->arena);
 	txc_buf_release(&t);
-	return e->key;
+	return key;
 }
 
 /* ---- records ---- */

@@ -246,22 +246,9 @@ static const char *unique_call_id(struct ctx *c, struct txc_str id, size_t mi, s
 		txc_hex(hex, h, 6);
 		txc_buf_addf(&t, "_txc%s", hex);
 	}
-	size_t base = t.len;
-	struct txc_strmap_entry *e = txc_strmap_get(&c->taken, t.buf, t.len);
-	if (e != NULL) {
-		size_t k = e->num ? e->num : 2;
-		for (;; k++) {
-			txc_buf_truncate(&t, base);
-			txc_buf_addf(&t, "_%zu", k);
-			if (txc_strmap_get(&c->taken, t.buf, t.len) == NULL)
-				break;
-		}
-		e->num = k + 1; /* before the put below, which may move the table */
-	}
-	e = txc_strmap_put(&c->taken, t.buf, t.len, NULL);
-	e->key = txc_arena_str(c->ids, t.buf, t.len).ptr;
+	const char *key = txc_strmap_unique(&c->taken, &t, c->ids);
 	txc_buf_release(&t);
-	return e->key;
+	return key;
 }
 
 /* Calls of one provider id are answered in the order they were made: a turn that calls "dup"

@@ -32,6 +32,33 @@ static void test_hash(void **state)
 	assert_true(txc_strmap_hash("12345678", 8) != txc_strmap_hash("123456780", 9));
 }
 
+static const char *unique(struct txc_strmap *m, struct txc_arena *a, const char *text)
+{
+	struct txc_buf t = TXC_BUF_INIT;
+	txc_buf_addstr(&t, text);
+	const char *k = txc_strmap_unique(m, &t, a);
+	assert_string_equal(k, t.buf);
+	txc_buf_release(&t);
+	return k;
+}
+
+static void test_unique(void **state)
+{
+	(void)state;
+	struct txc_strmap m = TXC_STRMAP_INIT;
+	struct txc_arena *a = txc_arena_new(0);
+	assert_string_equal(unique(&m, a, "call"), "call");
+	assert_string_equal(unique(&m, a, "call"), "call_2");
+	assert_string_equal(unique(&m, a, "call"), "call_3");
+	assert_string_equal(unique(&m, a, "call_2"), "call_2_2"); /* taken by a repeat: made unique too */
+	assert_string_equal(unique(&m, a, "call_4"), "call_4");
+	assert_string_equal(unique(&m, a, "call"), "call_5"); /* call_4 was taken meanwhile */
+	assert_int_equal(m.n, 6);
+	assert_non_null(txc_strmap_get(&m, "call_3", 6));
+	txc_strmap_free(&m);
+	txc_arena_free(a);
+}
+
 static void test_reserve(void **state)
 {
 	(void)state;
@@ -256,6 +283,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_reserve),
+		cmocka_unit_test(test_unique),
 		cmocka_unit_test(test_put_get),
 		cmocka_unit_test(test_empty_and_binary_keys),
 		cmocka_unit_test(test_collisions),
