@@ -15,6 +15,12 @@
 
 struct txc_store;
 void fuzz_check_store(struct txc_store *s);
+/* Write n bytes of p to path (abort on failure). */
+void fuzz_put_file(const char *path, const uint8_t *p, size_t n);
+/* What the Claude writer makes of t, read back by the Claude Code reader, has t's tool calls in
+ * its live assistant messages, in order (abort otherwise). */
+struct txc_transcript;
+void fuzz_claude_round_trip(const struct txc_transcript *t);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #endif
