@@ -56,7 +56,7 @@ report "output or exit below the CLI: " "$(grep -nE '\bexit\(|\b(printf|vprintf|
 	-r $below | grep -v '^src/util/alloc.c:')"
 
 # Upward includes.  util: util.h json.h diag.h; model: model.h artifacts.h; redact: redact.h;
-# reader: reader.h http.h source.h; writer: writer.h; convert: convert.h; archive: archive.h and
+# reader: reader.h http.h source.h; writer: writer.h; convert: convert.h install.h; archive: archive.h and
 # its own (archive_int.h, pool.h); cli: src/cli/*.h.  The archive keeps a folder of files a writer
 # made: it needs the writer (its name, extension and index page) and the model (a session's
 # facts), never a reader or the pipeline (the caller's render callback converts the session) nor the CLI.
@@ -69,16 +69,16 @@ checks=$((checks + 1))
 cli_h='cli/[a-z_]+\.h|cli\.h|commands\.h|locate\.h|files\.h|output\.h'
 report "" "$(
 	no_include util "$(find src/util -name '*.[ch]') include/txc/util.h include/txc/json.h include/txc/diag.h" \
-		"model\.h|artifacts\.h|redact\.h|reader\.h|http\.h|source\.h|writer\.h|convert\.h|archive\.h|$cli_h"
+		"model\.h|artifacts\.h|redact\.h|reader\.h|http\.h|source\.h|writer\.h|convert\.h|install\.h|archive\.h|$cli_h"
 	no_include model "$(find src/model -name '*.[ch]') include/txc/model.h include/txc/artifacts.h" \
-		"reader\.h|http\.h|source\.h|writer\.h|convert\.h|archive\.h|$cli_h"
+		"reader\.h|http\.h|source\.h|writer\.h|convert\.h|install\.h|archive\.h|$cli_h"
 	no_include redact "$(find src/redact -name '*.[ch]') include/txc/redact.h" \
-		"reader\.h|http\.h|source\.h|writer\.h|writer_[a-z]+\.h|convert\.h|archive\.h|$cli_h"
-	no_include reader "$(find src/reader -name '*.[ch]') include/txc/reader.h include/txc/http.h" "writer\.h|convert\.h|archive\.h|$cli_h"
-	no_include writer "$(find src/writer -name '*.[ch]') include/txc/writer.h" "reader\.h|http\.h|source\.h|convert\.h|archive\.h|$cli_h"
+		"reader\.h|http\.h|source\.h|writer\.h|writer_[a-z]+\.h|convert\.h|install\.h|archive\.h|$cli_h"
+	no_include reader "$(find src/reader -name '*.[ch]') include/txc/reader.h include/txc/http.h" "writer\.h|convert\.h|install\.h|archive\.h|$cli_h"
+	no_include writer "$(find src/writer -name '*.[ch]') include/txc/writer.h" "reader\.h|http\.h|source\.h|convert\.h|install\.h|archive\.h|$cli_h"
 	# the pipeline sits on the public reader and writer interfaces: never a backend's private header
-	no_include convert "$(find src/convert -name '*.[ch]') include/txc/convert.h" "source\.h|hermes_db\.h|render\.h|archive\.h|$cli_h"
-	no_include archive "$(find src/archive -name '*.[ch]') include/txc/archive.h" "reader\.h|http\.h|source\.h|convert\.h|$cli_h"
+	no_include convert "$(find src/convert -name '*.[ch]') include/txc/convert.h include/txc/install.h" "source\.h|hermes_db\.h|render\.h|archive\.h|$cli_h"
+	no_include archive "$(find src/archive -name '*.[ch]') include/txc/archive.h" "reader\.h|http\.h|source\.h|convert\.h|install\.h|$cli_h"
 )"
 
 # Writer objects export their ops struct only (txc_writer_<name>); writer.c is the registry.

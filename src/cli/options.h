@@ -63,12 +63,12 @@ extern const struct cli_opt cli_opt_db, cli_opt_home, cli_opt_profile, cli_opt_a
 /* which sessions: list's filters, which export, search and view take too */
 #define CLI_FILTER_OPTIONS \
 	&cli_opt_since, &cli_opt_until, &cli_opt_source, &cli_opt_model, &cli_opt_cwd, &cli_opt_title, &cli_opt_limit
-/* every command that takes options takes these */
 /* "@harness" in a usage or a list of words: the harness registry's names, SEP between them (in
  * TMP, or TEXT itself when it has none); an option's help, --from's made from the registry. */
 const char *cli_with_harnesses(const char *text, const char *sep, struct txc_buf *tmp);
 const char *cli_opt_help_text(const struct cli_opt *o, struct txc_buf *tmp);
 
+/* every command that takes options takes these */
 #define CLI_COMMON_OPTIONS &cli_opt_utc, &cli_opt_color, &cli_opt_help, &cli_opt_version
 /* how a transcript is rendered (convert, export, view) */
 #define CLI_RENDER_OPTIONS &cli_opt_detail, &cli_opt_max_output_lines, &cli_opt_include_compacted, &cli_opt_width
