@@ -74,6 +74,14 @@ struct txc_install_req {
 const char *txc_install_program(const struct txc_writer_ops *ops);
 
 /*
+ * -o FILE --children: the folder whose subagents/ holds t's subagent files beside FILE (FILE less
+ * its .jsonl, else FILE.d, in base) and the session uuid they name (as the program keeps them
+ * beside an installed session); false: ops's program keeps no subagent files.
+ */
+bool txc_install_beside(const struct txc_writer_ops *ops, const struct txc_transcript *t, struct txc_str scope,
+			const char *file, struct txc_buf *base, char uuid[37]);
+
+/*
  * Install t written by ops with w: *res says what happened.  TXC_OK (TXC_INST_EMPTY included: the
  * caller words it) or an error with d set (TXC_E_REFUSED: continued in the program, never
  * replaced; TXC_E_USAGE: ops has no target).

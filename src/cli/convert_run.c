@@ -13,7 +13,6 @@
 
 #include "cli.h"
 #include "txc/range.h"
-#include "txc/writer_claude.h"
 
 /* The session to convert: its store open, and the pipeline's job (the model, or its rows to stream). */
 struct convert_src {
@@ -88,17 +87,14 @@ static void convert_close(struct convert_src *src)
 }
 
 /* -o DIR/NAME.jsonl --children: the subagents in DIR/NAME/subagents/, as Claude Code keeps them */
-static enum txc_err subagents_beside(const struct cli_args *a, const struct txc_transcript *t, struct txc_diag *d)
+static enum txc_err subagents_beside(const struct cli_args *a, const struct txc_writer_ops *ops,
+				     const struct txc_transcript *t, struct txc_diag *d)
 {
 	char uuid[37];
-	txc_claude_session_uuid(t, a->w.scope, uuid);
 	struct txc_buf base = TXC_BUF_INIT;
-	txc_buf_addstr(&base, a->output);
-	if (base.len > 6 && strcmp(base.buf + base.len - 6, ".jsonl") == 0)
-		txc_buf_truncate(&base, base.len - 6);
-	else
-		txc_buf_addstr(&base, ".d");
-	enum txc_err rc = cli_write_subagents(a, t, &a->w, base.buf, uuid, d);
+	enum txc_err rc = TXC_OK;
+	if (txc_install_beside(ops, t, a->w.scope, a->output, &base, uuid))
+		rc = cli_write_subagents(a, t, &a->w, base.buf, uuid, d);
 	txc_buf_release(&base);
 	return rc;
 }
@@ -132,7 +128,7 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 	if (rc == TXC_OK)
 		rc = txc_convert_write(&src->job, &a->w, &out, d);
 	if (rc == TXC_OK && a->output != NULL && a->children && (ops->caps & TXC_WCAP_INSTALL))
-		rc = subagents_beside(a, src->job.t, d);
+		rc = subagents_beside(a, ops, src->job.t, d);
 	convert_close(src); /* the store is done with before the file lands */
 	if (rc == TXC_OK && page && cli_page(out.buf.buf, out.buf.len) != 0)
 		out.err = errno ? errno : EIO;

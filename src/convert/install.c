@@ -46,6 +46,7 @@ struct target {
 	const char *program; /* in messages: "Claude Code", "Codex" */
 	const char *resume;  /* the command that resumes a session: "claude --resume", "codex resume" */
 	bool subagents;      /* --children: subagent files beside the session */
+	void (*uuid)(const struct txc_transcript *t, struct txc_str scope, char out[37]); /* the session's */
 };
 
 enum line { L_OTHER, L_RECORD, L_SUMMARY, L_TITLE };
@@ -330,8 +331,8 @@ static enum txc_err codex_place(const struct txc_install_ops *io, const struct t
 }
 
 static const struct target targets[] = {
-	{&txc_writer_claude, classify, claude_place, "Claude Code", "claude --resume", true},
-	{&txc_writer_codex, codex_classify, codex_place, "Codex", "codex resume", false},
+	{&txc_writer_claude, classify, claude_place, "Claude Code", "claude --resume", true, txc_claude_session_uuid},
+	{&txc_writer_codex, codex_classify, codex_place, "Codex", "codex resume", false, txc_codex_session_uuid},
 };
 
 static enum txc_err write_tmp(const struct target *tg, struct txc_install_file *f, const struct txc_transcript *t,
@@ -376,6 +377,25 @@ static enum txc_err install_named(struct inst *x, const struct txc_transcript *t
 		rc = TXC_E_FAIL;
 	}
 	return rc;
+}
+
+bool txc_install_beside(const struct txc_writer_ops *ops, const struct txc_transcript *t, struct txc_str scope,
+			const char *file, struct txc_buf *base, char uuid[37])
+{
+	const struct target *tg = NULL;
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (targets[i].ops == ops && targets[i].subagents)
+			tg = &targets[i];
+	if (tg == NULL)
+		return false;
+	tg->uuid(t, scope, uuid);
+	size_t len = strlen(file);
+	txc_buf_reset(base);
+	if (len > 6 && strcmp(file + len - 6, ".jsonl") == 0)
+		txc_buf_add(base, file, len - 6);
+	else
+		txc_buf_addf(base, "%s.d", file);
+	return true;
 }
 
 const char *txc_install_program(const struct txc_writer_ops *ops)
