@@ -73,6 +73,11 @@ struct txc_install_req {
 /* The program writer ops installs for, in messages ("Claude Code", "Codex"), or NULL: it has no target. */
 const char *txc_install_program(const struct txc_writer_ops *ops);
 
+/* The session uuid writer ops's program knows t by (scope: the store's profile, as
+ * txc_write_opts.scope); false: ops has no install target. */
+bool txc_install_session(const struct txc_writer_ops *ops, const struct txc_transcript *t, struct txc_str scope,
+			 char uuid[37]);
+
 /*
  * -o FILE --children: the folder whose subagents/ holds t's subagent files beside FILE (FILE less
  * its .jsonl, else FILE.d, in base) and the session uuid they name (as the program keeps them

@@ -31,7 +31,6 @@
 
 #include "cli.h"
 #include "txc/lineage.h"
-#include "txc/writer_claude.h"
 
 enum { WAIT_CHILD = 60 }; /* seconds to wait for a compressed session's continuation to appear */
 
@@ -391,7 +390,8 @@ static void chain_session(const struct follow *f, struct txc_write_part *part)
 		whole.meta.id = f->id.text;
 		whole.segments = &tip;
 		whole.n_segments = 1;
-		txc_claude_session_uuid(&whole, f->a->w.scope, part->session);
+		txc_install_session(f->ops, &whole, f->a->w.scope,
+				    part->session); /* Claude Code's: the writer reads it */
 		free(c.v);
 	}
 	cli_links_close(&x);

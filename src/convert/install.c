@@ -379,14 +379,30 @@ static enum txc_err install_named(struct inst *x, const struct txc_transcript *t
 	return rc;
 }
 
+/* The install target of writer ops, or NULL */
+static const struct target *target_of(const struct txc_writer_ops *ops)
+{
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (targets[i].ops == ops)
+			return &targets[i];
+	return NULL;
+}
+
+bool txc_install_session(const struct txc_writer_ops *ops, const struct txc_transcript *t, struct txc_str scope,
+			 char uuid[37])
+{
+	const struct target *tg = target_of(ops);
+	if (tg == NULL)
+		return false;
+	tg->uuid(t, scope, uuid);
+	return true;
+}
+
 bool txc_install_beside(const struct txc_writer_ops *ops, const struct txc_transcript *t, struct txc_str scope,
 			const char *file, struct txc_buf *base, char uuid[37])
 {
-	const struct target *tg = NULL;
-	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		if (targets[i].ops == ops && targets[i].subagents)
-			tg = &targets[i];
-	if (tg == NULL)
+	const struct target *tg = target_of(ops);
+	if (tg == NULL || !tg->subagents)
 		return false;
 	tg->uuid(t, scope, uuid);
 	size_t len = strlen(file);
@@ -400,20 +416,15 @@ bool txc_install_beside(const struct txc_writer_ops *ops, const struct txc_trans
 
 const char *txc_install_program(const struct txc_writer_ops *ops)
 {
-	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		if (targets[i].ops == ops)
-			return targets[i].program;
-	return NULL;
+	const struct target *tg = target_of(ops);
+	return tg != NULL ? tg->program : NULL;
 }
 
 int txc_install(const struct txc_writer_ops *ops, const struct txc_transcript *t, const struct txc_write_opts *w,
 		const struct txc_install_req *req, const struct txc_install_ops *io, enum txc_install_res *res,
 		struct txc_diag *d)
 {
-	const struct target *tg = NULL;
-	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		if (targets[i].ops == ops)
-			tg = &targets[i];
+	const struct target *tg = target_of(ops);
 	*res = TXC_INST_FAILED;
 	if (tg == NULL) { /* the CLI refused it already: TXC_WCAP_INSTALL names these */
 		txc_diag_set(d, TXC_E_USAGE, "--install does not apply to --to %s", ops->name);
