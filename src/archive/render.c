@@ -19,6 +19,7 @@ static void assets_put(void *ctx, const char *name, const char *bytes, size_t n)
 {
 	struct assets *as = ctx;
 	as->items = txc_xrealloc(as->items, (as->n + 1) * sizeof(*as->items));
+	memset(&as->items[as->n], 0, sizeof(as->items[as->n]));
 	as->items[as->n].name = txc_xstrdup(name);
 	as->items[as->n].bytes = txc_xmalloc(n ? n : 1);
 	if (n)
@@ -40,13 +41,20 @@ void assets_init(struct assets *as, const char *output)
 	as->sink.assets_link = txc_str_c(base ? base + 1 : as->dir);
 }
 
-void assets_release(struct assets *as)
+void assets_release(const struct arun *r, struct assets *as)
 {
+	bool unused = false;
 	for (size_t i = 0; i < as->n; i++) {
+		if (as->items[i].tmp.f != NULL || as->items[i].tmp.tmp != NULL) {
+			r->ops->io.tmp_abort(&as->items[i].tmp); /* written ahead, not used */
+			unused = true;
+		}
 		free(as->items[i].name);
 		free(as->items[i].bytes);
 	}
 	free(as->items);
+	if (unused)
+		rmdir(as->dir); /* the folder made for them, when nothing else is in it */
 	free(as->dir);
 }
 
@@ -166,7 +174,7 @@ void rendered_release(const struct arun *r, struct rendered *rd)
 {
 	if (rd->tmp.f != NULL || rd->tmp.tmp != NULL)
 		r->ops->io.tmp_abort(&rd->tmp);
-	assets_release(&rd->assets);
+	assets_release(r, &rd->assets);
 	txc_buf_release(&rd->path);
 	txc_buf_release(&rd->note);
 	facts_free(&rd->facts);

@@ -127,15 +127,23 @@ static size_t read_ahead(struct arun *r, struct txc_pool *pool, struct txc_buf *
 	size_t end = k, fresh = 0;
 	for (; end < n && end - k < WINDOW; end++)
 		if (!r->plan[ord[end]].skip) {
-			receive_one(r, pool, msg, ord[end], &win[end - k]);
-			fresh += win[end - k].oc == TXC_ARCHIVE_NEW;
+			struct ahead *a = &win[end - k];
+			receive_one(r, pool, msg, ord[end], a);
+			fresh += a->oc == TXC_ARCHIVE_NEW;
+			if (a->oc == TXC_ARCHIVE_NEW)
+				assets_ahead(r, r->plan[ord[end]].rel.buf, &a->rd.assets);
 		}
 #ifdef __linux__
 	/* the workers closed these files before they said so: their bytes are in the page cache of
 	 * DIR's file system (a failure leaves each file to its commit's own fsync, which reports it) */
 	if (fresh > 0 && r->dir_fd >= 0 && syncfs(r->dir_fd) == 0)
-		for (size_t j = k; j < end; j++)
-			win[j - k].rd.tmp.synced = !r->plan[ord[j]].skip && win[j - k].oc == TXC_ARCHIVE_NEW;
+		for (size_t j = k; j < end; j++) {
+			struct ahead *a = &win[j - k];
+			bool fresh_j = !r->plan[ord[j]].skip && a->oc == TXC_ARCHIVE_NEW;
+			a->rd.tmp.synced = fresh_j;
+			for (size_t i = 0; fresh_j && i < a->rd.assets.n; i++)
+				a->rd.assets.items[i].tmp.synced = a->rd.assets.items[i].tmp.f != NULL;
+		}
 #endif
 	return end;
 }
