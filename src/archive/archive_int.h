@@ -89,6 +89,7 @@ struct assets {
 	struct {
 		char *name, *bytes;
 		size_t len;
+		struct txc_archive_tmp tmp; /* written ahead into a temporary file (assets_ahead), or empty */
 	} * items;
 	size_t n;
 };
@@ -163,13 +164,14 @@ void warn_at(const struct arun *r, enum txc_warn w, const char *where, size_t n)
 enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_item *it, const char *rel,
 				    struct rendered *rd, struct txc_diag *d);
 void drop_stale(struct arun *r, const char *rel, struct txc_str id, const char *profile);
+void assets_ahead(const struct arun *r, const char *rel, struct assets *as);
 int open_dir(struct arun *r, char **manifest, struct txc_diag *d);
 void mark_running(struct arun *r);
 void unmark_running(struct arun *r);
 
 /* render.c */
 void assets_init(struct assets *as, const char *output);
-void assets_release(struct assets *as);
+void assets_release(const struct arun *r, struct assets *as);
 enum txc_archive_outcome render_one(const struct arun *r, size_t i, const char *rel, struct rendered *rd, int *rrc,
 				    struct txc_diag *d);
 void rendered_release(const struct arun *r, struct rendered *rd);

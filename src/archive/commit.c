@@ -120,7 +120,7 @@ void drop_stale(struct arun *r, const char *rel, struct txc_str id, const char *
  * only when it is as txc wrote it (its manifest hash) or with --force.  Returns TXC_ARCHIVE_SAME (done),
  * TXC_ARCHIVE_REFUSED or TXC_ARCHIVE_FAILED; *out the list for the manifest, *wrote whether a file was written.
  */
-static enum txc_archive_outcome sync_assets(const struct arun *r, const struct entry *old, const struct assets *as,
+static enum txc_archive_outcome sync_assets(const struct arun *r, const struct entry *old, struct assets *as,
 					    const char *rel, struct asset_rec **out, size_t *n_out, bool *wrote,
 					    struct txc_diag *d)
 {
@@ -166,8 +166,13 @@ static enum txc_archive_outcome sync_assets(const struct arun *r, const struct e
 		*strrchr(full.buf, '/') = '\0';
 		int rc = r->ops->io.mkdirs(full.buf, d);
 		full.buf[strlen(full.buf)] = '/';
-		if (rc == 0)
+		struct txc_archive_tmp *t = &as->items[i].tmp;
+		if (rc == 0 && t->f != NULL && t->synced && strcmp(t->path, full.buf) == 0) {
+			t->force = true; /* as write_file's */
+			rc = r->ops->io.tmp_commit(t, d);
+		} else if (rc == 0) {
 			rc = r->ops->io.write_file(full.buf, as->items[i].bytes, as->items[i].len, true, d);
+		}
 		if (rc != 0)
 			oc = rc == TXC_E_REFUSED ? TXC_ARCHIVE_REFUSED : TXC_ARCHIVE_FAILED;
 		*wrote = true;
@@ -182,6 +187,31 @@ static enum txc_archive_outcome sync_assets(const struct arun *r, const struct e
 		*n_out = 0;
 	}
 	return oc;
+}
+
+/* -j N: a new session's images that are not on disk yet, written ahead into temporary files beside
+ * their places (DIR/rel.assets/) so that the window's one syncfs makes them durable too (sync.c);
+ * sync_assets() renames them into place if it still writes them, else they are removed.  Anything
+ * out of the ordinary (a folder that is a link, a file there already, an error) is left to it. */
+void assets_ahead(const struct arun *r, const char *rel, struct assets *as)
+{
+	struct txc_buf full = TXC_BUF_INIT;
+	struct txc_diag d = {0};
+	struct stat sb;
+	if (r->o->dry_run || as->n == 0 || r->ops->io.assets_dir_check(as->dir, &d) != 0 ||
+	    r->ops->io.mkdirs(as->dir, &d) != 0)
+		return;
+	for (size_t i = 0; i < as->n; i++) {
+		txc_buf_reset(&full);
+		txc_buf_addf(&full, "%s/%s.assets/%s", r->o->dir, rel, as->items[i].name);
+		struct txc_archive_tmp *t = &as->items[i].tmp;
+		if (lstat(full.buf, &sb) == 0 || errno != ENOENT || r->ops->io.tmp_open(t, full.buf, &d) != 0)
+			continue;
+		if ((as->items[i].len && fwrite(as->items[i].bytes, 1, as->items[i].len, t->f) != as->items[i].len) ||
+		    fflush(t->f) != 0)
+			r->ops->io.tmp_abort(t); /* (written again by sync_assets, which says what failed) */
+	}
+	txc_buf_release(&full);
 }
 
 /* The session now has other images: the ones it no longer links go, if still as txc wrote them. */

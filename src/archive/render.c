@@ -19,6 +19,7 @@ static void assets_put(void *ctx, const char *name, const char *bytes, size_t n)
 {
 	struct assets *as = ctx;
 	as->items = txc_xrealloc(as->items, (as->n + 1) * sizeof(*as->items));
+	memset(&as->items[as->n], 0, sizeof(as->items[as->n]));
 	as->items[as->n].name = txc_xstrdup(name);
 	as->items[as->n].bytes = txc_xmalloc(n ? n : 1);
 	if (n)
@@ -40,13 +41,20 @@ void assets_init(struct assets *as, const char *output)
 	as->sink.assets_link = txc_str_c(base ? base + 1 : as->dir);
 }
 
-void assets_release(struct assets *as)
+void assets_release(const struct arun *r, struct assets *as)
 {
+	bool unused = false;
 	for (size_t i = 0; i < as->n; i++) {
+		if (as->items[i].tmp.f != NULL || as->items[i].tmp.tmp != NULL) {
+			r->ops->io.tmp_abort(&as->items[i].tmp); /* written ahead, not used */
+			unused = true;
+		}
 		free(as->items[i].name);
 		free(as->items[i].bytes);
 	}
 	free(as->items);
+	if (unused)
+		rmdir(as->dir); /* the folder made for them, when nothing else is in it */
 	free(as->dir);
 }
 
@@ -166,7 +174,7 @@ void rendered_release(const struct arun *r, struct rendered *rd)
 {
 	if (rd->tmp.f != NULL || rd->tmp.tmp != NULL)
 		r->ops->io.tmp_abort(&rd->tmp);
-	assets_release(&rd->assets);
+	assets_release(r, &rd->assets);
 	txc_buf_release(&rd->path);
 	txc_buf_release(&rd->note);
 	facts_free(&rd->facts);
@@ -186,7 +194,9 @@ static void put_bytes(struct txc_buf *b, const char *p, size_t n)
 		txc_buf_add(b, p, n);
 }
 
-/* One session rendered by a worker: its temporary file synced and closed (it stays), the rest sent. */
+/* One session rendered by a worker: its temporary file flushed and closed (it stays), the rest sent.
+ * Not synced here: the parent makes a window of sessions durable with one syncfs before it renames
+ * any of them into place (sync.c); an fsync per file was a third of a first export's CPU. */
 void send_rendered(struct txc_buf *b, int rrc, enum txc_archive_outcome oc, const struct txc_diag *d,
 		   struct rendered *rd)
 {
@@ -196,9 +206,8 @@ void send_rendered(struct txc_buf *b, int rrc, enum txc_archive_outcome oc, cons
 	put_bytes(b, d->msg, strlen(d->msg));
 	if (oc != TXC_ARCHIVE_NEW)
 		return;
-	/* in parallel: fsync is most of a write */
-	bool ok = fflush(rd->tmp.f) == 0 && fsync(fileno(rd->tmp.f)) == 0;
-	fclose(rd->tmp.f);
+	bool ok = fflush(rd->tmp.f) == 0 && !ferror(rd->tmp.f);
+	ok &= fclose(rd->tmp.f) == 0;
 	rd->tmp.f = NULL;
 	put_u64(b, ok);
 	put_bytes(b, rd->tmp.tmp, strlen(rd->tmp.tmp));
@@ -310,9 +319,7 @@ enum txc_archive_outcome receive_rendered(const char *msg, size_t len, bool got,
 	receive_body(&w, rd, &ok);
 	if (w.ok && ok)
 		rd->tmp.f = fopen(rd->tmp.tmp, "ab"); /* the commit renames it */
-	/* the worker's fsync made its bytes durable: a second one here was a device flush per file,
-	 * one after the other in this process that every worker waits on */
-	rd->tmp.synced = true;
+	rd->tmp.synced = false;                       /* until the window's syncfs (sync.c); else the commit's fsync */
 	if (rd->tmp.f == NULL) {
 		int err = errno;
 		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", rd->path.buf,

@@ -777,11 +777,27 @@ if [ $native = 1 ] && command -v strace > /dev/null && strace -f -o /dev/null -e
 	rm -rf jx; expect_rc 1 "-j 2, the workers die" inj dup2:signal=SIGKILL "" "$txc" export --to markdown --out jx -j 2 --db fp.db
 	[ "$(grep -c 'a worker process stopped; the session was not exported' err.txt)" = "$nfp" ] && grep -q ": 0 new, 0 updated, 0 unchanged, some refused or failed" err.txt && ok || bad "dead workers: $(cat err.txt)"
 	[ "$(ls jx | wc -l)" = 0 ] && [ "$(find jx -name '.txc-tmp-*' | wc -l)" = 0 ] && ok || bad "dead workers: files left: $(ls -a jx)"
-	rm -rf jx; expect_rc 1 "-j 2, every fsync fails" inj fsync:error=EIO "" "$txc" export --to markdown --out jx -j 2 --db fp.db
+	# (with workers, one syncfs makes a window of their files durable; when it fails, each file's own fsync
+	# says which could not be written)
+	rm -rf jx; expect_rc 1 "-j 2, every fsync fails" inj fsync,syncfs:error=EIO "" "$txc" export --to markdown --out jx -j 2 --db fp.db
 	[ "$(grep -c "cannot write 'jx/.*': Input/output error" err.txt)" = "$nfp" ] && ok || bad "-j 2 fsync: $(cat err.txt)"
 	[ "$(find jx -type f | wc -l)" = 0 ] && ok || bad "-j 2 fsync: files left: $(find jx -type f)"
 	expect_rc 0 "-j 2 after the failures" "$txc" export --to markdown --out jx -j 2 --db fp.db
 	diff -r -x manifest.jsonl jr jx > /dev/null && ok || bad "-j 2 after the failures: other files"
+	# a first export with workers: no fsync per document or image (one syncfs per window of sessions,
+	# their images written ahead, before any of them is renamed into place)
+	rm -rf jy; strace -f -o jy.trace -e trace=fsync,syncfs "$txc" export --to markdown --out jy -j 2 --db fp.db 2> /dev/null
+	n_img=$(find jy -path '*.assets/*' -type f | wc -l) n_doc=$(find jy -maxdepth 1 -name '*.md' | wc -l)
+	n_fsync=$(grep -c '^[0-9]* *fsync(' jy.trace) n_syncfs=$(grep -c 'syncfs(' jy.trace)
+	! grep -q "syncfs.*= -1" jy.trace || n_syncfs=0
+	[ "$n_doc" -gt 2 ] && [ "$n_syncfs" -ge 1 ] && [ "$n_img" -ge 1 ] && [ "$n_fsync" = 0 ] && ok "-j 2: one syncfs for $n_doc documents and $n_img images" ||
+		bad "-j 2: $n_fsync fsync and $n_syncfs syncfs calls for $n_doc documents and $n_img images"
+	diff -r -x manifest.jsonl jr jy > /dev/null && ok || bad "-j 2 with a syncfs: other files"
+	# an image written ahead whose document is then refused (someone else's file by that name): removed
+	rm -rf jz && mkdir jz && echo mine > jz/img-unicode-title.md
+	expect_rc 1 "-j 2, a document refused after its image was written ahead" "$txc" export --to markdown --out jz -j 2 --db fp.db
+	[ "$(cat jz/img-unicode-title.md)" = mine ] && [ ! -e jz/img-unicode-title.md.assets ] &&
+		[ "$(find jz -name '.txc-*' | wc -l)" = 0 ] && ok || bad "-j 2, refused with an image ahead: $(find jz)"
 else
 	skip "-j N without workers" "strace cannot trace here, or txc runs in a wrapper"
 fi
