@@ -186,6 +186,8 @@ int write_index(struct arun *r, const struct txc_index_entry *v, size_t n, struc
 /* nav.c */
 void nav_links(struct arun *r, const struct txc_index_entry *v, size_t n);
 bool nav_body_sha(const char *path, char out[65]);
+bool nav_is_part(const char *rel);
+bool nav_ours(const char *rel, const char *full, const char *sha);
 #define NAV_FIELDS ",\"page_sha256\":\"" /* the last fields of a page's line whose slots are filled */
 
 #endif

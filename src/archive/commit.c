@@ -77,11 +77,10 @@ static void remove_ours(const struct arun *r, const char *rel, const char *sha)
 	struct txc_buf full = TXC_BUF_INIT;
 	txc_buf_addf(&full, "%s/%s", r->o->dir, rel);
 	struct stat sb;
-	char now[65];
 	struct txc_diag d = {0};
 	if (!safe_rel(rel) || !under_dir(r->o->dir, full.buf) || lstat(full.buf, &sb) != 0) {
 		/* gone already, or not a path of ours: only the entry goes */
-	} else if (!S_ISREG(sb.st_mode) || !file_sha(full.buf, now) || strcmp(now, sha) != 0) {
+	} else if (!S_ISREG(sb.st_mode) || !nav_ours(rel, full.buf, sha)) {
 		warn_at(r, TXC_W_KEPT_CHANGED, full.buf, 0);
 	} else if (r->o->dry_run) {
 		r->ops->dry_line(r->ctx, "remove", full.buf);
@@ -144,11 +143,16 @@ static enum txc_archive_outcome sync_assets(const struct arun *r, const struct e
 			continue;
 		}
 		bool have = S_ISREG(sb.st_mode) && file_sha(full.buf, now);
-		if (have && strcmp(now, v[i].sha) == 0)
+		/* a later page of a long session: as rendered, its links (nav.c) apart */
+		char body[65];
+		bool part = have && r->o->writer->nav != NULL && nav_is_part(v[i].path) && nav_body_sha(full.buf, body);
+		if (have && (strcmp(now, v[i].sha) == 0 || (part && strcmp(body, v[i].sha) == 0)))
 			continue;
 		bool ours = false;
 		for (size_t k = 0; have && old != NULL && k < old->n_assets; k++)
-			ours |= strcmp(old->assets[k].path, v[i].path) == 0 && strcmp(old->assets[k].sha, now) == 0;
+			ours |= strcmp(old->assets[k].path, v[i].path) == 0 &&
+				(strcmp(old->assets[k].sha, now) == 0 ||
+				 (part && strcmp(old->assets[k].sha, body) == 0));
 		if (!ours && !r->o->force && oc == TXC_ARCHIVE_SAME) {
 			txc_diag_set(d, TXC_E_FAIL,
 				     "'%s' exists and is not as txc wrote it; pass --force to overwrite it", full.buf);

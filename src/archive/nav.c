@@ -81,6 +81,26 @@ bool nav_body_sha(const char *path, char out[65])
 	return ok;
 }
 
+/* A later page of a long session (DIR/x.html.assets/p2.html...): the manifest records its bytes
+ * as rendered (slots empty), so that filling its slots changes no line. */
+bool nav_is_part(const char *rel)
+{
+	size_t n = strlen(rel);
+	const char *s = strrchr(rel, '/');
+	return n > 5 && strcmp(rel + n - 5, ".html") == 0 && s != NULL && s - rel >= 7 &&
+	       memcmp(s - 7, ".assets", 7) == 0 && s[1] == 'p';
+}
+
+/* DIR/rel (at full) is as txc wrote it: its bytes' SHA-256 is sha, or, for a later page, its
+ * bytes with the slots emptied */
+bool nav_ours(const char *rel, const char *full, const char *sha)
+{
+	char now[65];
+	if (file_sha(full, now) && strcmp(now, sha) == 0)
+		return true;
+	return nav_is_part(rel) && nav_body_sha(full, now) && strcmp(now, sha) == 0;
+}
+
 /* "../" for each folder of rel */
 static void up_of(struct txc_buf *b, const char *rel)
 {
@@ -122,11 +142,72 @@ static char *relined(struct arun *r, const struct entry *e, const char *fst)
 	return s;
 }
 
+/* p (len bytes, slots at o1..c1, o2..c2) with nav in its slots, into page */
+static void filled(struct txc_buf *page, const char *p, size_t len, const size_t s[4], const char *nav, size_t nav_len)
+{
+	txc_buf_add(page, p, s[0]);
+	txc_buf_add(page, nav, nav_len);
+	if (s[2] != s[0]) {
+		txc_buf_add(page, p + s[1], s[2] - s[1]);
+		txc_buf_add(page, nav, nav_len);
+	}
+	txc_buf_add(page, p + s[3], len - s[3]);
+}
+
+/* A later page of e's session (its asset k) with the links of page 1, as seen from its folder:
+ * written only when it is as txc rendered it and its links are other ones.  False: not written
+ * (someone changed it, or it could not be). */
+static bool relink_part(struct arun *r, const struct asset_rec *a, const struct txc_index_entry *prev,
+			const struct txc_index_entry *next)
+{
+	struct txc_buf full = TXC_BUF_INIT, page = TXC_BUF_INIT, up = TXC_BUF_INIT, nav = TXC_BUF_INIT;
+	txc_buf_addf(&full, "%s/%s", r->o->dir, a->path);
+	up_of(&up, a->path);
+	r->o->writer->nav(&nav, up.buf, prev, next);
+	size_t len, s[4];
+	struct stat sb;
+	char body[65];
+	struct txc_diag d = {0};
+	bool ok = false;
+	char *p = file_bytes(full.buf, &len, &sb);
+	if (p == NULL || !S_ISREG(sb.st_mode) || !find_slots(p, len, &s[0], &s[1], &s[2], &s[3]))
+		goto out; /* gone (the next run restores it), or not a page with slots */
+	body_sha(p, len, s[0], s[1], s[2], s[3], body);
+	if (strcmp(body, a->sha) != 0) {
+		warn_at(r, TXC_W_KEPT_CHANGED, full.buf, 0);
+		goto out;
+	}
+	filled(&page, p, len, s, nav.buf, nav.len);
+	ok = page.len == len && memcmp(page.buf, p, len) == 0; /* its links already */
+	if (!ok) {
+		mark_running(r);
+		ok = r->ops->io.write_file(full.buf, page.buf, page.len, true, &d) == 0;
+		if (!ok)
+			warn_at(r, TXC_W_KEPT_CHANGED, full.buf, 0);
+	}
+out:
+	free(p);
+	txc_buf_release(&full);
+	txc_buf_release(&page);
+	txc_buf_release(&up);
+	txc_buf_release(&nav);
+	return ok;
+}
+
 /* One page's slots filled with nav (links: its hash), if it is as txc wrote it. */
 static void relink(struct arun *r, struct entry *e, const char *nav, size_t nav_len, const char *links)
 {
 	struct txc_buf full = TXC_BUF_INIT, page = TXC_BUF_INIT;
 	txc_buf_addf(&full, "%s/%s", r->o->dir, e->path);
+	if (r->o->dry_run) { /* what it would do, said and counted (a page this run renders: written
+				with its links, not relinked) */
+		if (e->links[0] != '\0') {
+			r->res->relinked++;
+			r->ops->dry_line(r->ctx, "relink", full.buf);
+		}
+		txc_buf_release(&full);
+		return;
+	}
 	size_t len, o1, c1, o2, c2;
 	struct stat sb;
 	char now[65], body[65], fst[33] = "";
@@ -143,13 +224,8 @@ static void relink(struct arun *r, struct entry *e, const char *nav, size_t nav_
 		warn_at(r, TXC_W_KEPT_CHANGED, full.buf, 0);
 		goto out;
 	}
-	txc_buf_add(&page, p, o1);
-	txc_buf_add(&page, nav, nav_len);
-	if (o2 != o1) {
-		txc_buf_add(&page, p + c1, o2 - c1);
-		txc_buf_add(&page, nav, nav_len);
-	}
-	txc_buf_add(&page, p + c2, len - c2);
+	const size_t s[4] = {o1, c1, o2, c2};
+	filled(&page, p, len, s, nav, nav_len);
 	mark_running(r);
 	if (r->ops->io.write_file(full.buf, page.buf, page.len, true, &d) != 0) {
 		warn_at(r, TXC_W_KEPT_CHANGED, full.buf, 0);
@@ -196,6 +272,10 @@ void nav_links(struct arun *r, const struct txc_index_entry *v, size_t n)
 		txc_hex(links, h, 16);
 		if (e->base[0] && strcmp(e->links, links) == 0)
 			continue; /* its links are these already: not even read */
+		/* its later pages first: page 1's line records that all of them carry these links */
+		for (size_t k = 0; k < e->n_assets && !r->o->dry_run; k++)
+			if (nav_is_part(e->assets[k].path))
+				relink_part(r, &e->assets[k], i > 0 ? &v[i - 1] : NULL, i + 1 < n ? &v[i + 1] : NULL);
 		relink(r, e, nav.buf, nav.len, links);
 	}
 	txc_buf_release(&up);

@@ -164,13 +164,13 @@ static void finish_run(struct arun *r, const char *manifest)
 {
 	struct txc_archive_result *res = r->res;
 	size_t kept = res->count[TXC_ARCHIVE_NEW] + res->count[TXC_ARCHIVE_UPDATED] + res->count[TXC_ARCHIVE_SAME];
-	if (!r->o->dry_run && r->o->writer->index != NULL && kept > 0) {
+	if (r->o->writer->index != NULL && kept > 0) {
 		struct txc_arena *a = txc_arena_new(0);
 		size_t n;
 		struct txc_index_entry *v = index_pages(r, a, &n);
 		if (r->o->writer->nav != NULL)
 			nav_links(r, v, n); /* (before the index: its entries' paths are the manifest's) */
-		if (write_index(r, v, n, &res->index_d) != 0) {
+		if (!r->o->dry_run && write_index(r, v, n, &res->index_d) != 0) {
 			res->index_bad = !res->failed; /* as a session's file: said, left alone, the run fails */
 			res->failed = true;
 		}

@@ -456,7 +456,9 @@ static void part_page(struct page *pg, size_t k)
 	struct txc_buf *title = &pg->title;
 	txc_buf_addf(&name, "%s · page %zu of %zu", title->buf ? title->buf : "", k + 1, pg->n_parts);
 	page_head(&b, page_css, page_js, fwd_js, pg->o->images == TXC_IMAGES_FILES, name.buf);
-	txc_buf_addstr(&b, "<body>\n<header>\n<p class=\"summary\"><a rel=\"start\" href=\"");
+	/* (the archive fills its slots as page 1's: the index and the neighbouring sessions) */
+	txc_buf_addstr(&b, "<body>\n<header>\n" TXC_NAV_OPEN TXC_NAV_CLOSE
+			   "\n<p class=\"summary\"><a rel=\"start\" href=\"");
 	part_href(&b, pg, k, 0);
 	txc_buf_addf(&b, "\">%s</a></p>\n<h1>%s</h1>\n", title->buf ? title->buf : "", name.buf);
 	page_table(&b, pg, k, "txc-pages");
@@ -465,8 +467,9 @@ static void part_page(struct page *pg, size_t k)
 	txc_buf_addstr(&b, "</main>\n");
 	page_table(&b, pg, k, NULL);
 	txc_buf_addf(&b,
-		     "<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n<script>%s</script>\n"
-		     "</body>\n</html>\n",
+		     TXC_NAV_OPEN TXC_NAV_CLOSE
+		     "\n<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n"
+		     "<script>%s</script>\n</body>\n</html>\n",
 		     page_js, fwd_js);
 	char file[32];
 	snprintf(file, sizeof(file), "p%zu.html", k + 1);
