@@ -133,8 +133,10 @@ static enum txc_archive_outcome sync_assets(const struct arun *r, const struct e
 		struct txc_buf rb = TXC_BUF_INIT;
 		txc_buf_addf(&rb, "%s.assets/%s", rel, as->items[i].name);
 		v[i].path = txc_buf_detach(&rb, NULL);
+		char writes[65]; /* the sha of its bytes; the manifest's is a later page's as rendered */
 		txc_sha256(as->items[i].bytes, as->items[i].len, h);
-		txc_hex(v[i].sha, h, 32);
+		txc_hex(writes, h, 32);
+		memcpy(v[i].sha, as->items[i].base[0] ? as->items[i].base : writes, 65);
 		txc_buf_reset(&full);
 		txc_buf_addf(&full, "%s/%s", r->o->dir, v[i].path);
 		struct stat sb;
@@ -146,7 +148,7 @@ static enum txc_archive_outcome sync_assets(const struct arun *r, const struct e
 		/* a later page of a long session: as rendered, its links (nav.c) apart */
 		char body[65];
 		bool part = have && r->o->writer->nav != NULL && nav_is_part(v[i].path) && nav_body_sha(full.buf, body);
-		if (have && (strcmp(now, v[i].sha) == 0 || (part && strcmp(body, v[i].sha) == 0)))
+		if (have && strcmp(now, writes) == 0)
 			continue;
 		bool ours = false;
 		for (size_t k = 0; have && old != NULL && k < old->n_assets; k++)
@@ -219,7 +221,15 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 	char old[65], body[65];
 	struct stat sb;
 	const struct entry *e = manifest_find(&r->m, rel), *nav = NULL;
-	struct entry keep; /* (a copy: record() rewrites the entry it came from) */
+	struct entry keep;       /* (a copy: record() rewrites the entry it came from) */
+	struct entry mine = {0}; /* the links it was written with (nav_predict) */
+	if (rd->links[0]) {
+		memcpy(mine.base, rd->base, sizeof(mine.base));
+		memcpy(mine.links, rd->links, sizeof(mine.links));
+		memcpy(mine.sha, rd->sha, sizeof(mine.sha));
+		mine.bytes = rd->bytes;
+		nav = &mine;
+	}
 	if (lstat(rd->path.buf, &sb) != 0) {
 		oc = TXC_ARCHIVE_NEW;
 	} else {
@@ -227,13 +237,13 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 		if (have_old && strcmp(old, rd->sha) == 0)
 			oc = TXC_ARCHIVE_SAME;
 		else if (have_old && e != NULL && e->base[0] && strcmp(old, e->sha) == 0 &&
-			 strcmp(e->base, rd->sha) == 0)
+			 strcmp(e->base, rd->base) == 0)
 			oc = TXC_ARCHIVE_SAME, keep = *e,
 			nav = &keep; /* as rendered but for the links nav.c filled in: they stay */
 		else if (r->o->force || (e != NULL && have_old && strcmp(old, e->sha) == 0))
 			oc = TXC_ARCHIVE_UPDATED; /* ours, as we left it: the session changed */
 		else if (have_old && r->o->writer->nav != NULL && nav_body_sha(rd->path.buf, body) &&
-			 strcmp(body, rd->sha) == 0)
+			 strcmp(body, rd->base) == 0)
 			oc = TXC_ARCHIVE_UPDATED; /* this very page with other links: a run stopped after it
 						     filled them, before it recorded them */
 		else {

@@ -154,6 +154,26 @@ static void filled(struct txc_buf *page, const char *p, size_t len, const size_t
 	txc_buf_add(page, p + s[3], len - s[3]);
 }
 
+/* A session's later pages (its .assets/pN.html) as rendered, their slots filled with nav before
+ * they are written (nav_predict); each one's SHA-256 as rendered kept as its base. */
+void nav_fill_parts(struct assets *as, const char *nav, size_t nav_len)
+{
+	for (size_t i = 0; nav != NULL && i < as->n; i++) {
+		size_t s[4], n = strlen(as->items[i].name);
+		const char *p = as->items[i].bytes;
+		if (as->items[i].name[0] != 'p' || n < 5 || strcmp(as->items[i].name + n - 5, ".html") != 0 ||
+		    !find_slots(p, as->items[i].len, &s[0], &s[1], &s[2], &s[3]))
+			continue;
+		unsigned char h[32];
+		txc_sha256(p, as->items[i].len, h);
+		txc_hex(as->items[i].base, h, 32);
+		struct txc_buf page = TXC_BUF_INIT;
+		filled(&page, p, as->items[i].len, s, nav, nav_len);
+		free(as->items[i].bytes);
+		as->items[i].bytes = txc_buf_detach(&page, &as->items[i].len);
+	}
+}
+
 /* A later page of e's session (its asset k) with the links of page 1, as seen from its folder:
  * written only when it is as txc rendered it and its links are other ones.  False: not written
  * (someone changed it, or it could not be). */
@@ -280,4 +300,81 @@ void nav_links(struct arun *r, const struct txc_index_entry *v, size_t n)
 	}
 	txc_buf_release(&up);
 	txc_buf_release(&nav);
+}
+
+/* The rendered items' entries as the listing predicts them, in the index's order with the
+ * manifest's others (the ones a rendered session replaces or renames left out): v, *n in a. */
+static struct txc_index_entry *predicted(struct arun *r, size_t n, struct txc_arena *a, struct txc_strmap *mine,
+					 size_t *nv)
+{
+	bool *but = txc_xcalloc(r->m.n + 1, sizeof(*but));
+	size_t more = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct txc_archive_item *it = &r->items[i];
+		if (r->plan[i].skip)
+			continue;
+		size_t k, *c = eindex_get(&r->m.by_session, &r->m, it->id.text.ptr ? it->id.text.ptr : "",
+					  it->id.text.len, true, &k);
+		for (size_t j = 0; j < k; j++) {
+			const struct entry *e = &r->m.v[c[j]];
+			but[c[j]] |= opt_eq(e->profile, it->profile) && opt_eq(e->format, r->o->writer->name);
+		}
+		free(c);
+		const struct entry *at = manifest_find(&r->m, r->plan[i].rel.buf);
+		if (at != NULL)
+			but[at - r->m.v] = true;
+		more++;
+	}
+	struct txc_index_entry *v = index_pages_but(r, a, but, more, nv);
+	free(but);
+	for (size_t i = 0; i < n; i++) {
+		const struct txc_archive_item *it = &r->items[i];
+		if (r->plan[i].skip)
+			continue;
+		struct txc_index_entry *p = &v[(*nv)++];
+		p->path = txc_str_c(r->plan[i].rel.buf);
+		p->id = it->id.text;
+		p->title = it->title;
+		p->preview = it->title.ptr == NULL ? it->preview : TXC_STR_NULL;
+		char iso[64];
+		if (it->started == it->started && it->started != 0 && txc_time_iso_ms(iso, it->started))
+			p->started = txc_arena_str(a, iso, strlen(iso));
+		txc_strmap_put(mine, p->path.ptr, p->path.len, NULL)->num = i + 1;
+	}
+	index_sort(v, *nv);
+	return v;
+}
+
+/* Before rendering: the links each page to render is written with, from what the listing says of
+ * the sessions (nav_links() relinks the few whose rendered facts tell otherwise). */
+void nav_predict(struct arun *r, size_t n)
+{
+	struct txc_arena *a = txc_arena_new(0);
+	struct txc_strmap mine = TXC_STRMAP_INIT;
+	size_t nv;
+	struct txc_index_entry *v = predicted(r, n, a, &mine, &nv);
+	struct txc_buf up = TXC_BUF_INIT, nav = TXC_BUF_INIT;
+	for (size_t k = 0; k < nv; k++) {
+		const struct txc_strmap_entry *me = txc_strmap_get(&mine, v[k].path.ptr, v[k].path.len);
+		if (me == NULL || me->num == 0)
+			continue;
+		struct plan *p = &r->plan[me->num - 1];
+		const struct txc_index_entry *prev = k > 0 ? &v[k - 1] : NULL, *next = k + 1 < nv ? &v[k + 1] : NULL;
+		txc_buf_reset(&up);
+		up_of(&up, p->rel.buf);
+		txc_buf_reset(&nav);
+		r->o->writer->nav(&nav, up.buf, prev, next);
+		unsigned char h[32];
+		txc_sha256(nav.buf, nav.len, h);
+		txc_hex(p->links, h, 16);
+		p->nav = txc_buf_detach(&nav, &p->nav_len);
+		txc_buf_addstr(&up, "../"); /* (DIR/x.html.assets/p2.html) */
+		r->o->writer->nav(&nav, up.buf, prev, next);
+		p->nav_part = txc_buf_detach(&nav, &p->nav_part_len);
+	}
+	txc_buf_release(&up);
+	txc_buf_release(&nav);
+	txc_strmap_free(&mine);
+	free(v);
+	txc_arena_free(a);
 }

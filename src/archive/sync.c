@@ -117,8 +117,10 @@ static enum txc_archive_outcome one_session(struct arun *r, struct txc_pool *poo
 	} else {
 		oc = render_one(r, i, rel, &rd, rrc, d);
 	}
-	if (oc == TXC_ARCHIVE_NEW)
+	if (oc == TXC_ARCHIVE_NEW) {
+		nav_fill_parts(&rd.assets, r->plan[i].nav_part, r->plan[i].nav_part_len);
 		oc = finish_one(r, it, rel, &rd, d);
+	}
 	if (oc != TXC_ARCHIVE_FAILED && oc != TXC_ARCHIVE_REFUSED) {
 		drop_stale(r, rel, it->id.text, it->profile);
 		if (r->ops->accept(r->ctx, i, rd.note.buf, rd.note.len, d) != 0)
@@ -184,8 +186,11 @@ static void finish_run(struct arun *r, const char *manifest)
 
 static void free_run(struct arun *r, char *manifest, size_t n, size_t *ord)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		txc_buf_release(&r->plan[i].rel);
+		free(r->plan[i].nav);
+		free(r->plan[i].nav_part);
+	}
 	free(r->plan);
 	free(ord);
 	free(r->tz);
@@ -213,6 +218,8 @@ int txc_archive_sync(const struct txc_archive_opts *o, const struct txc_archive_
 	r.tz = local_tz();
 	r.plan = txc_xcalloc(n ? n : 1, sizeof(*r.plan));
 	size_t renders = plan_all(&r, n);
+	if (renders > 0 && o->writer->nav != NULL && o->writer->index != NULL)
+		nav_predict(&r, n); /* (before the workers start: they write the pages) */
 	if (plan_order(&r, n, renders, &ord, d) != 0) {
 		free_run(&r, manifest, n, ord);
 		return d->code;

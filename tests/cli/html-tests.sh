@@ -144,6 +144,12 @@ sys.exit(1 if bad or not rows else 0)
 EOF
 }
 nav_ok && ok "nav: every page links the index and its neighbours" || bad "nav: links"
+# a first run writes each page once, with its links (predicted from the listing): nothing is
+# relinked, so a run that would be killed at its first relink ends
+rc=$(TXC_TEST_KILL_AT=relink:1 "$txc" export --db nav.db --to html --out site-w --progress 2> err.txt > /dev/null; echo $?)
+[ "$rc" = 0 ] && ok "nav: a first run relinks no page" || bad "nav: a first run relinked (rc $rc)"
+grep -q 'relinked' err.txt && bad "nav: a first run says relinked: $(tail -n 1 err.txt)" || ok "nav: a first run says no relink"
+nav_ok site-w && ok "nav: the first run's pages carry their links" || bad "nav: first run links"
 grep -q '"page_sha256":"[0-9a-f]\{64\}","links":"[0-9a-f]\{32\}"}$' site-n/manifest.jsonl && ok "nav: the manifest records each page's links" || bad "nav: manifest"
 # the page's links change nothing else: its bytes with the slots emptied are convert's (its CSP
 # names the script that forwards #mN to a later page too)
@@ -262,6 +268,8 @@ nav_ok site-l && ok "long: links right after its retitle" || bad "long: links af
 mkdir -p home-n/profiles/work && cp long.db home-n/state.db && cp feat.db home-n/profiles/work/state.db
 expect_rc 0 "nav: --all-profiles" "$txc" export --home home-n --all-profiles --to html --out site-p
 nav_ok site-p && ok "nav: profile folders' pages link the index and their neighbours" || bad "nav: --all-profiles links"
+rm -rf site-p && rc=$(TXC_TEST_KILL_AT=relink:1 "$txc" export --home home-n --all-profiles --to html --out site-p -j 2 2> /dev/null > /dev/null; echo $?)
+[ "$rc" = 0 ] && nav_ok site-p && ok "nav: -j 2, profiles and a long session: each page written once, with its links" || bad "nav: -j 2 first run (rc $rc)"
 grep -qF '<a rel="index" href="../../index.html">All sessions</a>' site-p/default/long-long-two.html.assets/p2.html && ok "nav: a later page in a profile folder links ../../index.html" || bad "nav: profile later page"
 # convert -o FILE: one page, whatever its length (documented)
 "$txc" convert long --db long.db --to html -o long1.html 2> /dev/null
