@@ -415,7 +415,8 @@ static struct txc_archive_item *archive_items(const struct cli_args *a, const st
 		it[i].scope = cli_profile_scope(ref->profile);
 		it[i].group = ref;
 		it[i].started = v[i].info->started;
-		it[i].preview = v[i].info->title.ptr == NULL ? v[i].info->preview : TXC_STR_NULL;
+		struct txc_str pv = v[i].info->title.ptr == NULL ? v[i].info->preview : TXC_STR_NULL;
+		it[i].preview = names && pv.ptr ? txc_redact_str(names, ar, pv) : pv; /* (the index shows it) */
 	}
 	txc_redactor_free(names);
 	return it;

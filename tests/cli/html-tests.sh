@@ -304,5 +304,11 @@ expect_rc 0 "export untitled" "$txc" export --db untitled.db --to html --out sit
 grep -qF '<a class="pv" href="./hostile-md.html">Render **MD-BOLD** and `MD-CODE` line two</a>' site-u/index.html &&
 	ok "untitled: listed by its first user text" || bad "untitled: $(grep -o '<tr><td[^>]*><a[^>]*>[^<]*' site-u/index.html | head -3)"
 grep -qF '"preview":"Render **MD-BOLD** and `MD-CODE` line two"' site-u/manifest.jsonl && ok "untitled: the preview kept in the manifest" || bad "untitled: no preview in the manifest"
+# --redact: a key in an untitled session's first message is not in its preview (the listing's)
+cp untitled.db untitled-k.db
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO sessions (id, source, started_at) VALUES (?, ?, ?)", ("keyed", "cli", 1767700000.0)); c.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)", ("keyed", "user", "use ghp_aB3dE6gH9jK2mN5p" "Q8sT1vW4yZ7bC0eF3hJ6 now", 1767700001.0)); c.commit()' untitled-k.db
+expect_rc 0 "export untitled --redact" "$txc" export --db untitled-k.db --to html --out site-uk --redact
+grep -rq 'Q8sT1vW4yZ7bC0eF3hJ6' site-uk && bad "untitled --redact: the key is in $(grep -rl 'Q8sT1vW4yZ7bC0eF3hJ6' site-uk)" || ok "untitled --redact: no key in the index, pages or manifest"
+grep -qF '<a class="pv" href="./keyed.html">use [REDACTED' site-uk/index.html && ok "untitled --redact: its preview redacted" || bad "untitled --redact: $(grep -o 'keyed.html">[^<]*' site-uk/index.html)"
 summary html
 [ "$fails" = 0 ]
