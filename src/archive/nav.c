@@ -168,6 +168,9 @@ void nav_fill_parts(struct assets *as, const char *nav, size_t nav_len)
 		txc_sha256(p, as->items[i].len, h);
 		txc_hex(as->items[i].base, h, 32);
 		struct txc_buf page = TXC_BUF_INIT;
+		page.buf = txc_xmalloc(as->items[i].len + 2 * nav_len + 1); /* (exactly: 25 pages of 1 MiB each) */
+		page.alloc = as->items[i].len + 2 * nav_len + 1;
+		page.buf[0] = '\0';
 		filled(&page, p, as->items[i].len, s, nav, nav_len);
 		free(as->items[i].bytes);
 		as->items[i].bytes = txc_buf_detach(&page, &as->items[i].len);
