@@ -231,6 +231,14 @@ for w in 390 768 1280; do
 		--host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 --user-data-dir="$work/profile" \
 		--hide-scrollbars --window-size=$w,900 --screenshot="$work/index-$w-dark.png" "file://$work/index.html" > /dev/null 2>&1
 done
+# a source or model with no space in it (the hostile corpus's) wraps: it pushed the messages and
+# cost columns off a 1280 px window (overflow-wrap:break-word does not narrow a table's column)
+"$txc" export --db feat.db --to html --out site-h > /dev/null 2>&1 && "$txc" export --db h.db --to html --out site-h > /dev/null 2>&1 || bad "export hostile to site-h failed"
+for w in 390 768 1280; do
+	out=$(drive site-h/index.html "$layout" "$w" light)
+	echo "$out" | grep -q "\"result\": \"$w "'fits dates-one-line titles-wide cost-visible", "console": \[\], "exceptions": \[\]' &&
+		ok "index with long unbroken values at $w px: fits, cost visible" || bad "index with long unbroken values at $w px: $out"
+done
 # ---- whole conversations: --lineage segments and --children transcripts (tests/golden/lineage) ----
 for f in five.children.html dp.children.html cycle.lineage.html; do
 	n=lineage-${f%.html}
