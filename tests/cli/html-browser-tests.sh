@@ -238,6 +238,10 @@ for w in 390 768 1280; do
 	out=$(drive site-h/index.html "$layout" "$w" light)
 	echo "$out" | grep -q "\"result\": \"$w "'fits dates-one-line titles-wide cost-visible", "console": \[\], "exceptions": \[\]' &&
 		ok "index with long unbroken values at $w px: fits, cost visible" || bad "index with long unbroken values at $w px: $out"
+	# a page whose neighbour's title has no space: its bar of links wraps (it ran off a phone)
+	out=$(drive site-h/hostile-md-markdown.html "$playout" "$w" dark)
+	echo "$out" | grep -q "\"result\": \"$w "'fits nav-inside pages-inside", "console": \[\], "exceptions": \[\]' &&
+		ok "page beside a long unbroken title at $w px: fits, links inside" || bad "page beside a long unbroken title at $w px: $out"
 done
 # ---- whole conversations: --lineage segments and --children transcripts (tests/golden/lineage) ----
 for f in five.children.html dp.children.html cycle.lineage.html; do
