@@ -20,8 +20,7 @@
 
 /* ---- the page's own style and script: allowed by hash, nothing else is ---- */
 
-/* (a macro: an archive page adds its rules to the same sheet) */
-#define PAGE_CSS                                                                                                          \
+#define PAGE_CSS /* (a macro: an archive page adds a rule to the same sheet) */                                           \
 	":root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--user:#ddf4ff;"             \
 	"--asst:#f6f8fa;--res:#fff8c5;--code:#ffffff;--add:#dafbe1;--del:#ffebe9;--link:#0969da;--err:#cf222e}\n"         \
 	"@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;"              \
@@ -69,8 +68,7 @@
 	"--code:#fff;--add:#e6ffec;--del:#ffebe9;--link:#000}body{max-width:none;padding:0;font-size:11pt}"               \
 	".bar,.copy{display:none!important}.msg{break-inside:avoid-page}a{text-decoration:none}}\n"
 static const char page_css[] = PAGE_CSS;
-/* export --out: the bar of links to the neighbours wraps a title without spaces (it ran off a phone) */
-static const char archive_css[] = PAGE_CSS "nav.pager{overflow-wrap:anywhere}\n";
+static const char archive_css[] = PAGE_CSS "nav.pager{overflow-wrap:anywhere}\n"; /* a title with no space */
 
 /* Conveniences only: the page is whole without them.  No innerHTML, no eval: text goes in as text. */
 static const char page_js[] =
