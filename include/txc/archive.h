@@ -45,6 +45,11 @@ struct txc_archive_item {
 	bool in_folder;             /* its file goes in DIR/<profile>/ */
 	struct txc_str scope;       /* the profile's scope, part of the render key */
 	const void *group;          /* items of one group share a render key (their store) */
+	/* what the listing says the index will show of it (a writer with .nav: its page is written
+	 * with the links these predict, and relinked only when the rendered facts differ) */
+	double started;         /* seconds; NAN or 0: unknown */
+	struct txc_str preview; /* an untitled session's first user text as the listing shapes it, or null:
+				   the index's and the manifest's preview when given */
 };
 
 /* A file being written: a temporary name beside path, renamed into place by commit. */

@@ -80,6 +80,11 @@ struct plan {
 	struct txc_buf rel; /* DIR/rel */
 	char render[33];
 	bool skip; /* up_to_date() */
+	/* a writer with .nav: the links its pages are written with (nav_predict), page 1's and its
+	 * later pages' (one folder further down), and the hash of page 1's; NULL: none predicted */
+	char *nav, *nav_part;
+	size_t nav_len, nav_part_len;
+	char links[33];
 };
 
 /* A session's images as its writer hands them over (kept until the document is decided on). */
@@ -90,6 +95,7 @@ struct assets {
 		char *name, *bytes;
 		size_t len;
 		struct txc_archive_tmp tmp; /* written ahead into a temporary file (assets_ahead), or empty */
+		char base[65]; /* a later page's bytes as rendered, before its links were filled in; "" */
 	} * items;
 	size_t n;
 };
@@ -99,7 +105,9 @@ struct rendered {
 	struct txc_buf path;        /* DIR/rel */
 	struct txc_archive_tmp tmp; /* tmp.f NULL in a dry run, and while a -j worker's file travels */
 	struct assets assets;
-	char sha[65];
+	char sha[65];   /* of its bytes as written */
+	char base[65];  /* of its bytes as rendered (its slots empty): sha but for the links filled in */
+	char links[33]; /* the hash of those links (plan.links), "" when its slots are empty */
 	size_t bytes;
 	struct facts facts;
 	struct txc_buf note; /* the caller's, for accept() */
@@ -153,7 +161,7 @@ void render_key(struct arun *r, const struct txc_archive_item *it, char out[33])
 char *local_tz(void);
 bool file_stat_sig(const struct arun *r, const char *rel, const struct asset_rec *av, size_t an, char out[33]);
 bool up_to_date(struct arun *r, const struct txc_archive_item *it, const char *rel);
-void facts_of(struct facts *f, const struct txc_writer_ops *w, const struct txc_transcript *t);
+void facts_of(struct facts *f, const struct txc_writer_ops *w, const struct txc_transcript *t, struct txc_str listed);
 void facts_free(struct facts *f);
 void record(struct arun *r, const char *rel, const struct txc_archive_item *it, const struct facts *t, const char *sha,
 	    size_t bytes, struct asset_rec *av, size_t an, const struct entry *nav);
@@ -183,11 +191,18 @@ enum txc_archive_outcome receive_rendered(const char *msg, size_t len, bool got,
 /* index.c */
 struct txc_index_entry;
 struct txc_index_entry *index_pages(const struct arun *r, struct txc_arena *a, size_t *n);
+struct txc_index_entry *index_pages_but(const struct arun *r, struct txc_arena *a, const bool *but, size_t more,
+					size_t *n);
+void index_sort(struct txc_index_entry *v, size_t n);
 int write_index(struct arun *r, const struct txc_index_entry *v, size_t n, struct txc_diag *d);
 
 /* nav.c */
 void nav_links(struct arun *r, const struct txc_index_entry *v, size_t n);
+void nav_predict(struct arun *r, size_t n);
 bool nav_body_sha(const char *path, char out[65]);
+bool nav_is_part(const char *rel);
+void nav_fill_parts(struct assets *as, const char *nav, size_t nav_len);
+bool nav_ours(const char *rel, const char *full, const char *sha);
 #define NAV_FIELDS ",\"page_sha256\":\"" /* the last fields of a page's line whose slots are filled */
 
 #endif

@@ -77,11 +77,10 @@ static void remove_ours(const struct arun *r, const char *rel, const char *sha)
 	struct txc_buf full = TXC_BUF_INIT;
 	txc_buf_addf(&full, "%s/%s", r->o->dir, rel);
 	struct stat sb;
-	char now[65];
 	struct txc_diag d = {0};
 	if (!safe_rel(rel) || !under_dir(r->o->dir, full.buf) || lstat(full.buf, &sb) != 0) {
 		/* gone already, or not a path of ours: only the entry goes */
-	} else if (!S_ISREG(sb.st_mode) || !file_sha(full.buf, now) || strcmp(now, sha) != 0) {
+	} else if (!S_ISREG(sb.st_mode) || !nav_ours(rel, full.buf, sha)) {
 		warn_at(r, TXC_W_KEPT_CHANGED, full.buf, 0);
 	} else if (r->o->dry_run) {
 		r->ops->dry_line(r->ctx, "remove", full.buf);
@@ -134,8 +133,10 @@ static enum txc_archive_outcome sync_assets(const struct arun *r, const struct e
 		struct txc_buf rb = TXC_BUF_INIT;
 		txc_buf_addf(&rb, "%s.assets/%s", rel, as->items[i].name);
 		v[i].path = txc_buf_detach(&rb, NULL);
+		char writes[65]; /* the sha of its bytes; the manifest's is a later page's as rendered */
 		txc_sha256(as->items[i].bytes, as->items[i].len, h);
-		txc_hex(v[i].sha, h, 32);
+		txc_hex(writes, h, 32);
+		memcpy(v[i].sha, as->items[i].base[0] ? as->items[i].base : writes, 65);
 		txc_buf_reset(&full);
 		txc_buf_addf(&full, "%s/%s", r->o->dir, v[i].path);
 		struct stat sb;
@@ -144,11 +145,16 @@ static enum txc_archive_outcome sync_assets(const struct arun *r, const struct e
 			continue;
 		}
 		bool have = S_ISREG(sb.st_mode) && file_sha(full.buf, now);
-		if (have && strcmp(now, v[i].sha) == 0)
+		/* a later page of a long session: as rendered, its links (nav.c) apart */
+		char body[65];
+		bool part = have && r->o->writer->nav != NULL && nav_is_part(v[i].path) && nav_body_sha(full.buf, body);
+		if (have && strcmp(now, writes) == 0)
 			continue;
 		bool ours = false;
 		for (size_t k = 0; have && old != NULL && k < old->n_assets; k++)
-			ours |= strcmp(old->assets[k].path, v[i].path) == 0 && strcmp(old->assets[k].sha, now) == 0;
+			ours |= strcmp(old->assets[k].path, v[i].path) == 0 &&
+				(strcmp(old->assets[k].sha, now) == 0 ||
+				 (part && strcmp(old->assets[k].sha, body) == 0));
 		if (!ours && !r->o->force && oc == TXC_ARCHIVE_SAME) {
 			txc_diag_set(d, TXC_E_FAIL,
 				     "'%s' exists and is not as txc wrote it; pass --force to overwrite it", full.buf);
@@ -245,7 +251,15 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 	char old[65], body[65];
 	struct stat sb;
 	const struct entry *e = manifest_find(&r->m, rel), *nav = NULL;
-	struct entry keep; /* (a copy: record() rewrites the entry it came from) */
+	struct entry keep;       /* (a copy: record() rewrites the entry it came from) */
+	struct entry mine = {0}; /* the links it was written with (nav_predict) */
+	if (rd->links[0]) {
+		memcpy(mine.base, rd->base, sizeof(mine.base));
+		memcpy(mine.links, rd->links, sizeof(mine.links));
+		memcpy(mine.sha, rd->sha, sizeof(mine.sha));
+		mine.bytes = rd->bytes;
+		nav = &mine;
+	}
 	if (lstat(rd->path.buf, &sb) != 0) {
 		oc = TXC_ARCHIVE_NEW;
 	} else {
@@ -253,13 +267,13 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 		if (have_old && strcmp(old, rd->sha) == 0)
 			oc = TXC_ARCHIVE_SAME;
 		else if (have_old && e != NULL && e->base[0] && strcmp(old, e->sha) == 0 &&
-			 strcmp(e->base, rd->sha) == 0)
+			 strcmp(e->base, rd->base) == 0)
 			oc = TXC_ARCHIVE_SAME, keep = *e,
 			nav = &keep; /* as rendered but for the links nav.c filled in: they stay */
 		else if (r->o->force || (e != NULL && have_old && strcmp(old, e->sha) == 0))
 			oc = TXC_ARCHIVE_UPDATED; /* ours, as we left it: the session changed */
 		else if (have_old && r->o->writer->nav != NULL && nav_body_sha(rd->path.buf, body) &&
-			 strcmp(body, rd->sha) == 0)
+			 strcmp(body, rd->base) == 0)
 			oc = TXC_ARCHIVE_UPDATED; /* this very page with other links: a run stopped after it
 						     filled them, before it recorded them */
 		else {

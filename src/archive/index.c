@@ -35,13 +35,20 @@ static int cmp_page(const void *x, const void *y)
  * the index's order (the caller frees the array; paths are the entries'). */
 struct txc_index_entry *index_pages(const struct arun *r, struct txc_arena *a, size_t *n)
 {
-	struct txc_index_entry *v = txc_xcalloc(r->m.n + 1, sizeof(*v));
+	return index_pages_but(r, a, NULL, 0, n);
+}
+
+/* index_pages() without the entries marked in but (by manifest entry), with room for more more */
+struct txc_index_entry *index_pages_but(const struct arun *r, struct txc_arena *a, const bool *but, size_t more,
+					size_t *n)
+{
+	struct txc_index_entry *v = txc_xcalloc(r->m.n + more + 1, sizeof(*v));
 	*n = 0;
 	for (size_t i = 0; i < r->m.n; i++) {
 		const struct entry *e = &r->m.v[i];
 		const struct txc_json *o;
-		if (e->dropped || e->line == NULL || !opt_eq(e->format, r->o->writer->name) ||
-		    txc_json_parse(a, e->line, strlen(e->line), &o) != 0)
+		if ((but != NULL && but[i]) || e->dropped || e->line == NULL ||
+		    !opt_eq(e->format, r->o->writer->name) || txc_json_parse(a, e->line, strlen(e->line), &o) != 0)
 			continue;
 		struct txc_index_entry *p = &v[(*n)++];
 		p->path = txc_str_c(e->path);
@@ -57,8 +64,13 @@ struct txc_index_entry *index_pages(const struct arun *r, struct txc_arena *a, s
 		if (m != NULL)
 			txc_json_is_int(m, &p->messages);
 	}
-	qsort(v, *n, sizeof(*v), cmp_page);
+	index_sort(v, *n);
 	return v;
+}
+
+void index_sort(struct txc_index_entry *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_page);
 }
 
 /* DIR/index.html rewritten from the manifest, as any file of ours: replaced only when it is as

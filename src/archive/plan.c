@@ -205,7 +205,7 @@ static void preview_of(struct txc_buf *b, const struct txc_transcript *t)
 }
 
 /* What a writer's index page shows of a session (the manifest keeps it for the next run's index). */
-static void page_facts(struct txc_buf *b, const struct txc_transcript *t)
+static void page_facts(struct txc_buf *b, const struct txc_transcript *t, struct txc_str listed)
 {
 	static const char *const keys[] = {"title", "source", "model"};
 	const struct txc_str v[] = {t->meta.title, t->meta.source, t->meta.model};
@@ -217,7 +217,10 @@ static void page_facts(struct txc_buf *b, const struct txc_transcript *t)
 	}
 	if (t->meta.title.ptr == NULL) {
 		struct txc_buf pv = TXC_BUF_INIT;
-		preview_of(&pv, t);
+		if (listed.ptr != NULL) /* the listing's (the links predicted before rendering name it so) */
+			txc_buf_add(&pv, listed.ptr, listed.len);
+		else
+			preview_of(&pv, t);
 		if (pv.len) {
 			txc_buf_addstr(b, ",\"preview\":");
 			txc_json_emit_str(b, pv.buf, pv.len);
@@ -312,7 +315,7 @@ char *local_tz(void)
 	return txc_buf_detach(&b, NULL);
 }
 
-void facts_of(struct facts *f, const struct txc_writer_ops *w, const struct txc_transcript *t)
+void facts_of(struct facts *f, const struct txc_writer_ops *w, const struct txc_transcript *t, struct txc_str listed)
 {
 	f->id_len = t->meta.id.len;
 	f->id = txc_xmalloc(f->id_len + 1);
@@ -324,7 +327,7 @@ void facts_of(struct facts *f, const struct txc_writer_ops *w, const struct txc_
 	struct txc_buf b = TXC_BUF_INIT;
 	txc_buf_addstr(&b, "");
 	if (w->index != NULL)
-		page_facts(&b, t);
+		page_facts(&b, t, listed);
 	f->page = txc_buf_detach(&b, NULL);
 }
 

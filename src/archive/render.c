@@ -25,6 +25,7 @@ static void assets_put(void *ctx, const char *name, const char *bytes, size_t n)
 	if (n)
 		memcpy(as->items[as->n].bytes, bytes, n);
 	as->items[as->n].len = n;
+	as->items[as->n].base[0] = '\0';
 	as->n++;
 }
 
@@ -64,8 +65,12 @@ struct hashing_file {
 	const struct arun *r;
 	struct rendered *rd;
 	const char *rel;
-	struct txc_sha256 sha;
+	struct txc_sha256 sha, base; /* of the file's bytes; of the bytes as rendered (slots empty) */
 	size_t bytes;
+	const char *nav;         /* what goes in the slots as they are written (NULL: they stay empty) */
+	size_t nav_len, matched; /* and how much of an empty slot the last bytes were */
+	bool filled;
+	struct txc_buf wb; /* emit()'s bytes not yet written: a page goes out in 64 KiB writes, not in 4 KiB ones */
 	bool opened;
 	int open_rc; /* the temporary file could not be made: open_d says why */
 	struct txc_diag open_d;
@@ -90,6 +95,75 @@ static int open_tmp(struct hashing_file *h)
 	return h->open_rc = rc;
 }
 
+static int emit_flush(struct hashing_file *h)
+{
+	size_t n = h->wb.len;
+	h->wb.len = 0;
+	return h->rd->tmp.f != NULL && n > 0 && fwrite(h->wb.buf, 1, n, h->rd->tmp.f) != n ? -1 : 0;
+}
+
+static int emit(struct hashing_file *h, const char *p, size_t n)
+{
+	txc_sha256_update(&h->sha, p, n);
+	h->bytes += n;
+	if (h->rd->tmp.f == NULL)
+		return 0;
+	txc_buf_add(&h->wb, p, n);
+	return h->wb.len >= (1u << 16) ? emit_flush(h) : 0;
+}
+
+static const char slot[] = TXC_NAV_OPEN TXC_NAV_CLOSE; /* an empty slot, as the writer renders it */
+#define SLOT_LEN (sizeof(slot) - 1)
+
+/* KMP's table for slot: fail[k] is the longest proper prefix of slot[0..k] that is its suffix */
+static void slot_fail(size_t fail[SLOT_LEN])
+{
+	fail[0] = 0;
+	for (size_t k = 1, m = 0; k < SLOT_LEN; k++) {
+		while (m > 0 && slot[k] != slot[m])
+			m = fail[m - 1];
+		m += slot[k] == slot[m];
+		fail[k] = m;
+	}
+}
+
+/* p with each empty slot filled with h->nav as it goes to the file (a slot may span two calls: its
+ * first h->matched bytes are held back): the page is written once, with its links (nav_predict) */
+static int fill_slots(struct hashing_file *h, const char *p, size_t n)
+{
+	static size_t fail[SLOT_LEN];
+	if (fail[SLOT_LEN - 1] == 0)
+		slot_fail(fail);
+	for (size_t i = 0; i < n; i++) {
+		if (h->matched == 0) { /* (most bytes: up to the next '<' at once) */
+			const char *lt = memchr(p + i, '<', n - i);
+			size_t j = lt ? (size_t)(lt - p) : n;
+			if (emit(h, p + i, j - i) != 0)
+				return -1;
+			if ((i = j) == n)
+				break;
+		}
+		size_t m = h->matched;
+		while (m > 0 && p[i] != slot[m])
+			m = fail[m - 1];
+		m += p[i] == slot[m];
+		/* the held bytes and this one, but for the last m (a slot's start still): no slot */
+		size_t out = h->matched + 1 - m;
+		if (emit(h, slot, out < h->matched ? out : h->matched) != 0 ||
+		    (out > h->matched && emit(h, p + i, 1) != 0))
+			return -1;
+		h->matched = m;
+		if (m == SLOT_LEN) {
+			h->matched = 0;
+			h->filled = true;
+			if (emit(h, TXC_NAV_OPEN, strlen(TXC_NAV_OPEN)) != 0 || emit(h, h->nav, h->nav_len) != 0 ||
+			    emit(h, TXC_NAV_CLOSE, strlen(TXC_NAV_CLOSE)) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int hashing_sink(void *ctx, const char *p, size_t n)
 {
 	struct hashing_file *h = ctx;
@@ -99,23 +173,21 @@ static int hashing_sink(void *ctx, const char *p, size_t n)
 		errno = EACCES; /* (the caller reports open_d, not this) */
 		return -1;
 	}
-	txc_sha256_update(&h->sha, p, n);
-	h->bytes += n;
-	if (h->rd->tmp.f != NULL && fwrite(p, 1, n, h->rd->tmp.f) != n)
-		return -1;
-	return 0;
+	txc_sha256_update(&h->base, p, n);
+	return h->nav != NULL ? fill_slots(h, p, n) : emit(h, p, n);
 }
 
 struct job_priv {
 	struct facts *facts;
 	const struct txc_writer_ops *w;
+	struct txc_str preview; /* the listing's */
 };
 
 void txc_archive_job_done(struct txc_archive_job *job, const struct txc_transcript *t)
 {
 	struct job_priv *p = job->facts;
 	facts_free(p->facts);
-	facts_of(p->facts, p->w, t);
+	facts_of(p->facts, p->w, t, p->preview);
 }
 
 static enum txc_archive_outcome failed(int code)
@@ -133,17 +205,22 @@ enum txc_archive_outcome render_one(const struct arun *r, size_t i, const char *
 	*rrc = 0;
 	txc_buf_addf(&rd->path, "%s/%s", r->o->dir, rel);
 	assets_init(&rd->assets, rd->path.buf);
-	struct hashing_file hf = {.r = r, .rd = rd, .rel = rel};
+	struct hashing_file hf = {.r = r, .rd = rd, .rel = rel, .nav = r->plan[i].nav, .nav_len = r->plan[i].nav_len};
 	txc_sha256_init(&hf.sha);
+	txc_sha256_init(&hf.base);
 	struct txc_out out;
 	txc_buf_init(&out.buf);
 	out.sink = hashing_sink;
 	out.ctx = &hf;
 	out.err = 0;
-	struct job_priv priv = {&rd->facts, r->o->writer};
+	struct job_priv priv = {&rd->facts, r->o->writer, r->items[i].preview};
 	struct txc_archive_job job = {i, &out, &rd->assets.sink, TXC_BUF_INIT, &priv};
 	int rc = r->ops->render(r->ctx, &job, d);
-	if (rc == 0 && txc_out_flush(&out) != 0 && hf.open_rc == 0) {
+	/* the end of a page: held bytes that were no slot, and the last bytes not written yet */
+	if (rc == 0 && txc_out_flush(&out) == 0 && (emit(&hf, slot, hf.matched) != 0 || emit_flush(&hf) != 0))
+		out.err = errno ? errno : EIO;
+	txc_buf_release(&hf.wb);
+	if (rc == 0 && (out.err != 0 || txc_out_flush(&out) != 0) && hf.open_rc == 0) {
 		txc_diag_set(d, TXC_E_FAIL, "cannot write '%s': %s", rd->path.buf, strerror(out.err));
 		rc = TXC_E_FAIL;
 	} else if (rc == 0 && !hf.opened) {
@@ -162,6 +239,10 @@ enum txc_archive_outcome render_one(const struct arun *r, size_t i, const char *
 	unsigned char h[32];
 	txc_sha256_final(&hf.sha, h);
 	txc_hex(rd->sha, h, 32);
+	txc_sha256_final(&hf.base, h);
+	txc_hex(rd->base, h, 32);
+	if (hf.filled) /* (else rd->links stays "": the page's slots are empty, as rendered) */
+		memcpy(rd->links, r->plan[i].links, sizeof(rd->links));
 	rd->bytes = hf.bytes;
 	if (rd->facts.page == NULL) { /* (a render callback that did not say) */
 		rd->facts.id = txc_xstrdup("");
@@ -212,6 +293,8 @@ void send_rendered(struct txc_buf *b, int rrc, enum txc_archive_outcome oc, cons
 	put_u64(b, ok);
 	put_bytes(b, rd->tmp.tmp, strlen(rd->tmp.tmp));
 	put_bytes(b, rd->sha, 64);
+	put_bytes(b, rd->base, 64);
+	put_bytes(b, rd->links, strlen(rd->links));
 	put_u64(b, rd->bytes);
 	put_bytes(b, rd->facts.id, rd->facts.id_len);
 	put_u64(b, rd->facts.messages);
@@ -275,6 +358,16 @@ static void receive_body(struct wire *w, struct rendered *rd, uint64_t *ok)
 		memcpy(rd->sha, sha, 65);
 	w->ok &= sha != NULL && len == 64;
 	free(sha);
+	char *base = get_bytes(w, &len);
+	if (base != NULL && len == 64)
+		memcpy(rd->base, base, 65);
+	w->ok &= base != NULL && len == 64;
+	free(base);
+	char *links = get_bytes(w, &len);
+	if (links != NULL && len < sizeof(rd->links))
+		memcpy(rd->links, links, len + 1);
+	w->ok &= links != NULL && len < sizeof(rd->links);
+	free(links);
 	rd->bytes = (size_t)get_u64(w);
 	rd->facts.id = get_bytes(w, &rd->facts.id_len);
 	rd->facts.messages = (size_t)get_u64(w);

@@ -168,8 +168,10 @@ static enum txc_archive_outcome one_session(struct arun *r, struct ahead *a, siz
 	} else {
 		oc = render_one(r, i, rel, &rd, rrc, d);
 	}
-	if (oc == TXC_ARCHIVE_NEW)
+	if (oc == TXC_ARCHIVE_NEW) {
+		nav_fill_parts(&rd.assets, r->plan[i].nav_part, r->plan[i].nav_part_len);
 		oc = finish_one(r, it, rel, &rd, d);
+	}
 	if (oc != TXC_ARCHIVE_FAILED && oc != TXC_ARCHIVE_REFUSED) {
 		drop_stale(r, rel, it->id.text, it->profile);
 		if (r->ops->accept(r->ctx, i, rd.note.buf, rd.note.len, d) != 0)
@@ -220,13 +222,13 @@ static void finish_run(struct arun *r, const char *manifest)
 {
 	struct txc_archive_result *res = r->res;
 	size_t kept = res->count[TXC_ARCHIVE_NEW] + res->count[TXC_ARCHIVE_UPDATED] + res->count[TXC_ARCHIVE_SAME];
-	if (!r->o->dry_run && r->o->writer->index != NULL && kept > 0) {
+	if (r->o->writer->index != NULL && kept > 0) {
 		struct txc_arena *a = txc_arena_new(0);
 		size_t n;
 		struct txc_index_entry *v = index_pages(r, a, &n);
 		if (r->o->writer->nav != NULL)
 			nav_links(r, v, n); /* (before the index: its entries' paths are the manifest's) */
-		if (write_index(r, v, n, &res->index_d) != 0) {
+		if (!r->o->dry_run && write_index(r, v, n, &res->index_d) != 0) {
 			res->index_bad = !res->failed; /* as a session's file: said, left alone, the run fails */
 			res->failed = true;
 		}
@@ -240,8 +242,11 @@ static void finish_run(struct arun *r, const char *manifest)
 
 static void free_run(struct arun *r, char *manifest, size_t n, size_t *ord)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		txc_buf_release(&r->plan[i].rel);
+		free(r->plan[i].nav);
+		free(r->plan[i].nav_part);
+	}
 	free(r->plan);
 	free(ord);
 	free(r->tz);
@@ -269,6 +274,8 @@ int txc_archive_sync(const struct txc_archive_opts *o, const struct txc_archive_
 	r.tz = local_tz();
 	r.plan = txc_xcalloc(n ? n : 1, sizeof(*r.plan));
 	size_t renders = plan_all(&r, n);
+	if (renders > 0 && o->writer->nav != NULL && o->writer->index != NULL)
+		nav_predict(&r, n); /* (before the workers start: they write the pages) */
 	if (plan_order(&r, n, renders, &ord, d) != 0) {
 		free_run(&r, manifest, n, ord);
 		return d->code;

@@ -414,6 +414,9 @@ static struct txc_archive_item *archive_items(const struct cli_args *a, const st
 		it[i].in_folder = a->all_profiles || (ref->profile != NULL && strcmp(ref->profile, "default") != 0);
 		it[i].scope = cli_profile_scope(ref->profile);
 		it[i].group = ref;
+		it[i].started = v[i].info->started;
+		struct txc_str pv = v[i].info->title.ptr == NULL ? v[i].info->preview : TXC_STR_NULL;
+		it[i].preview = names && pv.ptr ? txc_redact_str(names, ar, pv) : pv; /* (the index shows it) */
 	}
 	txc_redactor_free(names);
 	return it;
@@ -575,6 +578,8 @@ static int run(int argc, char **argv)
 
 	cli_write_opts_finish(&a, ops == NULL || !(ops->caps & TXC_WCAP_ONE_FILE));
 	a.w.nav = a.out_dir != NULL && ops != NULL && ops->nav != NULL; /* the archive fills the slots */
+	if (a.w.nav) /* what the pages' links and the index name an untitled session by */
+		a.sel.list_more |= TXC_LIST_PREVIEW;
 	struct txc_diag d = {0};
 	struct cli_stores st;
 	rc = cli_stores_open(&a, &st, &d);

@@ -20,53 +20,55 @@
 
 /* ---- the page's own style and script: allowed by hash, nothing else is ---- */
 
-static const char page_css[] =
-	":root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--user:#ddf4ff;"
-	"--asst:#f6f8fa;--res:#fff8c5;--code:#ffffff;--add:#dafbe1;--del:#ffebe9;--link:#0969da;--err:#cf222e}\n"
-	"@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;"
-	"--user:#0c2d48;--asst:#151b23;--res:#2d2400;--code:#0d1117;--add:#12361f;--del:#3d1418;--link:#4493f8;"
-	"--err:#f85149}}\n"
-	"*{box-sizing:border-box}\n"
-	"body{margin:0 auto;max-width:62rem;padding:1rem;background:var(--bg);color:var(--fg);"
-	"font:15px/1.5 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}\n"
-	"a{color:var(--link)}\n"
-	"h1{font-size:1.5rem;margin:.5rem 0;overflow-wrap:anywhere;unicode-bidi:isolate}\n"
-	".summary{color:var(--muted);margin:0 0 .5rem}\n"
-	".facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:0 0 1rem}\n"
-	".facts dt{font-weight:600;color:var(--muted)}.facts dd{margin:0;overflow-wrap:anywhere;unicode-bidi:isolate}\n"
-	".bar{position:sticky;top:0;z-index:1;background:var(--bg);padding:.4rem 0;border-bottom:1px solid var(--line);"
-	"display:flex;gap:.5rem;flex-wrap:wrap}\n"
-	"button,select,input{font:inherit}\n"
-	".msg{border:1px solid var(--line);border-radius:6px;margin:1rem 0;padding:.5rem .9rem;background:var(--asst)}\n"
-	".msg.user{background:var(--user)}.msg.tool{background:var(--res)}\n"
-	".msg h2{font-size:.9rem;margin:0 0 .3rem;color:var(--muted);font-weight:600}\n"
-	".msg h2 a{color:inherit;text-decoration:none}\n"
-	".text{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;margin:.4rem 0}\n"
-	".md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}\n"
-	".md p,.md ul,.md ol,.md blockquote{margin:.4rem 0}.md blockquote{border-left:3px solid var(--line);"
-	"padding-left:.6rem;color:var(--muted)}\n"
-	".md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-size:1rem;margin:.6rem 0 .3rem;color:inherit;font-weight:700}\n"
-	".md table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}\n"
-	".md th,.md td{border:1px solid var(--line);padding:.2rem .5rem}\n"
-	"code{background:var(--code);border-radius:3px;padding:0 .2em}pre code{padding:0;background:none}\n"
-	"pre{background:var(--code);border:1px solid var(--line);border-radius:4px;padding:.5rem;margin:.4rem 0;"
-	"white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;"
-	"font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}\n"
-	"code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em;overflow-wrap:anywhere;"
-	"unicode-bidi:isolate}\n"
-	".tool{border-left:3px solid var(--line);padding-left:.6rem;margin:.6rem 0}\n"
-	".call .name{font-weight:700}\n"
-	"details>summary{cursor:pointer;color:var(--muted)}\n"
-	".status-error>summary,.status-denied>summary{color:var(--err)}\n"
-	".d-add{background:var(--add)}.d-del{background:var(--del)}.d-hunk{color:var(--muted)}\n"
-	".note{color:var(--muted);font-style:italic}\n"
-	".bidi{color:var(--err);font-size:.8em;font-style:normal}\n"
-	"img{max-width:100%;height:auto;border:1px solid var(--line)}\n"
-	".copy{float:right;font-size:.75rem;margin-left:.5rem}\n"
-	"[hidden]{display:none!important}\n"
-	"@media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--user:#fff;--asst:#fff;--res:#fff;"
-	"--code:#fff;--add:#e6ffec;--del:#ffebe9;--link:#000}body{max-width:none;padding:0;font-size:11pt}"
-	".bar,.copy{display:none!important}.msg{break-inside:avoid-page}a{text-decoration:none}}\n";
+#define PAGE_CSS /* (a macro: an archive page adds a rule to the same sheet) */                                           \
+	":root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--user:#ddf4ff;"             \
+	"--asst:#f6f8fa;--res:#fff8c5;--code:#ffffff;--add:#dafbe1;--del:#ffebe9;--link:#0969da;--err:#cf222e}\n"         \
+	"@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;"              \
+	"--user:#0c2d48;--asst:#151b23;--res:#2d2400;--code:#0d1117;--add:#12361f;--del:#3d1418;--link:#4493f8;"          \
+	"--err:#f85149}}\n"                                                                                               \
+	"*{box-sizing:border-box}\n"                                                                                      \
+	"body{margin:0 auto;max-width:62rem;padding:1rem;background:var(--bg);color:var(--fg);"                           \
+	"font:15px/1.5 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}\n"                                         \
+	"a{color:var(--link)}\n"                                                                                          \
+	"h1{font-size:1.5rem;margin:.5rem 0;overflow-wrap:anywhere;unicode-bidi:isolate}\n"                               \
+	".summary{color:var(--muted);margin:0 0 .5rem}\n"                                                                 \
+	".facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:0 0 1rem}\n"                     \
+	".facts dt{font-weight:600;color:var(--muted)}.facts dd{margin:0;overflow-wrap:anywhere;unicode-bidi:isolate}\n"  \
+	".bar{position:sticky;top:0;z-index:1;background:var(--bg);padding:.4rem 0;border-bottom:1px solid var(--line);"  \
+	"display:flex;gap:.5rem;flex-wrap:wrap}\n"                                                                        \
+	"button,select,input{font:inherit}\n"                                                                             \
+	".msg{border:1px solid var(--line);border-radius:6px;margin:1rem 0;padding:.5rem .9rem;background:var(--asst)}\n" \
+	".msg.user{background:var(--user)}.msg.tool{background:var(--res)}\n"                                             \
+	".msg h2{font-size:.9rem;margin:0 0 .3rem;color:var(--muted);font-weight:600}\n"                                  \
+	".msg h2 a{color:inherit;text-decoration:none}\n"                                                                 \
+	".text{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;margin:.4rem 0}\n"                        \
+	".md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}\n"                         \
+	".md p,.md ul,.md ol,.md blockquote{margin:.4rem 0}.md blockquote{border-left:3px solid var(--line);"             \
+	"padding-left:.6rem;color:var(--muted)}\n"                                                                        \
+	".md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-size:1rem;margin:.6rem 0 .3rem;color:inherit;font-weight:700}\n"  \
+	".md table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}\n"                              \
+	".md th,.md td{border:1px solid var(--line);padding:.2rem .5rem}\n"                                               \
+	"code{background:var(--code);border-radius:3px;padding:0 .2em}pre code{padding:0;background:none}\n"              \
+	"pre{background:var(--code);border:1px solid var(--line);border-radius:4px;padding:.5rem;margin:.4rem 0;"         \
+	"white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate;"                                               \
+	"font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}\n"                                           \
+	"code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em;overflow-wrap:anywhere;"   \
+	"unicode-bidi:isolate}\n"                                                                                         \
+	".tool{border-left:3px solid var(--line);padding-left:.6rem;margin:.6rem 0}\n"                                    \
+	".call .name{font-weight:700}\n"                                                                                  \
+	"details>summary{cursor:pointer;color:var(--muted)}\n"                                                            \
+	".status-error>summary,.status-denied>summary{color:var(--err)}\n"                                                \
+	".d-add{background:var(--add)}.d-del{background:var(--del)}.d-hunk{color:var(--muted)}\n"                         \
+	".note{color:var(--muted);font-style:italic}\n"                                                                   \
+	".bidi{color:var(--err);font-size:.8em;font-style:normal}\n"                                                      \
+	"img{max-width:100%;height:auto;border:1px solid var(--line)}\n"                                                  \
+	".copy{float:right;font-size:.75rem;margin-left:.5rem}\n"                                                         \
+	"[hidden]{display:none!important}\n"                                                                              \
+	"@media print{:root{--bg:#fff;--fg:#000;--muted:#444;--line:#bbb;--user:#fff;--asst:#fff;--res:#fff;"             \
+	"--code:#fff;--add:#e6ffec;--del:#ffebe9;--link:#000}body{max-width:none;padding:0;font-size:11pt}"               \
+	".bar,.copy{display:none!important}.msg{break-inside:avoid-page}a{text-decoration:none}}\n"
+static const char page_css[] = PAGE_CSS;
+static const char archive_css[] = PAGE_CSS "nav.pager{overflow-wrap:anywhere}\n"; /* a title with no space */
 
 /* Conveniences only: the page is whole without them.  No innerHTML, no eval: text goes in as text. */
 static const char page_js[] =
@@ -143,8 +145,8 @@ static const char index_css[] =
 	"input{font:inherit;width:100%;max-width:30rem;margin:0 0 .8rem;padding:.3rem}\n"
 	"table{border-collapse:collapse;width:100%}\n"
 	"th,td{border-bottom:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top;"
-	"overflow-wrap:break-word;word-break:normal;unicode-bidi:isolate}\n"
-	"td:first-child{min-width:9rem;max-width:32rem;word-break:break-word}td.d,td.n{white-space:nowrap}\n"
+	"overflow-wrap:anywhere;word-break:normal;unicode-bidi:isolate}\n"
+	"td:first-child{min-width:9rem;max-width:32rem}td.d,td.n{white-space:nowrap}\n"
 	".pv{font-style:italic}\n"
 	"@media (max-width:48rem){body{padding:.5rem;font-size:14px}.src,.mdl{display:none}th,td{padding:.3rem .25rem}"
 	"td:first-child{min-width:7rem}}\n"
@@ -378,7 +380,7 @@ static void on_doc_start(void *ctx, const struct txc_render_counts *n)
 	struct txc_buf *b = pg->b, title = TXC_BUF_INIT;
 	title_of(&title, me);
 	bool self_images = pg->o->images == TXC_IMAGES_FILES && pg->o->assets != NULL;
-	page_head(b, page_css, page_js, pg->o->nav ? fwd_js : NULL, self_images, title.buf);
+	page_head(b, pg->o->nav ? archive_css : page_css, page_js, pg->o->nav ? fwd_js : NULL, self_images, title.buf);
 	if (pg->paged)
 		txc_buf_add(&pg->title, title.buf, title.len);
 	txc_buf_addstr(b, "<body>\n<header>\n");
@@ -455,8 +457,10 @@ static void part_page(struct page *pg, size_t k)
 	struct txc_buf b = TXC_BUF_INIT, name = TXC_BUF_INIT;
 	struct txc_buf *title = &pg->title;
 	txc_buf_addf(&name, "%s · page %zu of %zu", title->buf ? title->buf : "", k + 1, pg->n_parts);
-	page_head(&b, page_css, page_js, fwd_js, pg->o->images == TXC_IMAGES_FILES, name.buf);
-	txc_buf_addstr(&b, "<body>\n<header>\n<p class=\"summary\"><a rel=\"start\" href=\"");
+	page_head(&b, archive_css, page_js, fwd_js, pg->o->images == TXC_IMAGES_FILES, name.buf);
+	/* (the archive fills its slots as page 1's: the index and the neighbouring sessions) */
+	txc_buf_addstr(&b, "<body>\n<header>\n" TXC_NAV_OPEN TXC_NAV_CLOSE
+			   "\n<p class=\"summary\"><a rel=\"start\" href=\"");
 	part_href(&b, pg, k, 0);
 	txc_buf_addf(&b, "\">%s</a></p>\n<h1>%s</h1>\n", title->buf ? title->buf : "", name.buf);
 	page_table(&b, pg, k, "txc-pages");
@@ -465,8 +469,9 @@ static void part_page(struct page *pg, size_t k)
 	txc_buf_addstr(&b, "</main>\n");
 	page_table(&b, pg, k, NULL);
 	txc_buf_addf(&b,
-		     "<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n<script>%s</script>\n"
-		     "</body>\n</html>\n",
+		     TXC_NAV_OPEN TXC_NAV_CLOSE
+		     "\n<footer class=\"note\">Exported by txc.</footer>\n<script>%s</script>\n"
+		     "<script>%s</script>\n</body>\n</html>\n",
 		     page_js, fwd_js);
 	char file[32];
 	snprintf(file, sizeof(file), "p%zu.html", k + 1);

@@ -703,7 +703,18 @@ static void on_orphan_result(void *ctx, const struct txc_block *blk, bool in_use
 		sgr(T, "2");
 		txc_buf_addstr(T->b, "↳ result without a matching call");
 		if (blk->name.len) {
-			txc_buf_addstr(T->b, " from ");
+			/* too wide for one line: "from NAME" under it, indented, not wrapped by the terminal */
+			size_t name = cols_of(blk->name.ptr, blk->name.len);
+			const char *what = "↳ result without a matching call from ";
+			if (INDENT + cols_of(what, strlen(what)) + (name < 24 ? name : 24) > T->width) {
+				sgr_end(T);
+				txc_buf_addch(T->b, '\n');
+				spaces(T->b, INDENT + 2);
+				sgr(T, "2");
+				txc_buf_addstr(T->b, "from ");
+			} else {
+				txc_buf_addstr(T->b, " from ");
+			}
 			put_clip(T, blk->name.ptr, blk->name.len, 24);
 		}
 		sgr_end(T);

@@ -231,6 +231,18 @@ for w in 390 768 1280; do
 		--host-resolver-rules='MAP * ~NOTFOUND' --proxy-server=127.0.0.1:9 --user-data-dir="$work/profile" \
 		--hide-scrollbars --window-size=$w,900 --screenshot="$work/index-$w-dark.png" "file://$work/index.html" > /dev/null 2>&1
 done
+# a source or model with no space in it (the hostile corpus's) wraps: it pushed the messages and
+# cost columns off a 1280 px window (overflow-wrap:break-word does not narrow a table's column)
+"$txc" export --db feat.db --to html --out site-h > /dev/null 2>&1 && "$txc" export --db h.db --to html --out site-h > /dev/null 2>&1 || bad "export hostile to site-h failed"
+for w in 390 768 1280; do
+	out=$(drive site-h/index.html "$layout" "$w" light)
+	echo "$out" | grep -q "\"result\": \"$w "'fits dates-one-line titles-wide cost-visible", "console": \[\], "exceptions": \[\]' &&
+		ok "index with long unbroken values at $w px: fits, cost visible" || bad "index with long unbroken values at $w px: $out"
+	# a page whose neighbour's title has no space: its bar of links wraps (it ran off a phone)
+	out=$(drive site-h/hostile-md-markdown.html "$playout" "$w" dark)
+	echo "$out" | grep -q "\"result\": \"$w "'fits nav-inside pages-inside", "console": \[\], "exceptions": \[\]' &&
+		ok "page beside a long unbroken title at $w px: fits, links inside" || bad "page beside a long unbroken title at $w px: $out"
+done
 # ---- whole conversations: --lineage segments and --children transcripts (tests/golden/lineage) ----
 for f in five.children.html dp.children.html cycle.lineage.html; do
 	n=lineage-${f%.html}

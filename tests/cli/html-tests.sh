@@ -114,33 +114,49 @@ grep -oE '(href|src)="[^"]*"' site/index.html | grep -vE '^href="\./[A-Za-z0-9._
 # ---- export --out: each page links the index and its neighbours in the index's order (src/archive/nav.c) ----
 cp feat.db nav.db
 expect_rc 0 "export nav" "$txc" export --db nav.db --to html --out site-n
-nav_ok() { # every page: two nav slots, the index link, prev/next the rows above and below it (one python)
-	python3 - site-n << 'EOF'
-import os, re, sys, urllib.parse
+nav_ok() { # every page and its later pages (DIR/x.html.assets/pN.html): two nav slots, the index link,
+	# prev/next the rows above and below it, each relative to the page's folder (one python)
+	python3 - "${1:-site-n}" << 'EOF'
+import glob, os, re, sys, urllib.parse
 d = sys.argv[1]
 rows = re.findall(r'^<tr><td[^>]*><a[^>]* href="\./([^"]*)"', open(os.path.join(d, "index.html"), encoding="utf-8").read(), re.M)
 bad = 0
-for i, href in enumerate(rows):
-    page = open(os.path.join(d, urllib.parse.unquote(href)), encoding="utf-8").read()
+def check(rel, i):
+    global bad
+    page = open(os.path.join(d, rel), encoding="utf-8").read()
+    up = "../" * rel.count("/")
     navs = re.findall(r'<!--txc-nav-->(.*?)<!--/txc-nav-->', page)
-    want_p = rows[i - 1] if i > 0 else None
-    want_n = rows[i + 1] if i + 1 < len(rows) else None
+    want_p = up + rows[i - 1] if i > 0 else None
+    want_n = up + rows[i + 1] if i + 1 < len(rows) else None
     got = navs[0] if navs else ""
     p = re.search(r'rel="prev" href="([^"]*)"', got)
     n = re.search(r'rel="next" href="([^"]*)"', got)
-    if (len(navs) != 2 or navs[0] != navs[1] or '<a rel="index" href="index.html">All sessions</a>' not in got
+    if (len(navs) != 2 or navs[0] != navs[1] or '<a rel="index" href="%sindex.html">All sessions</a>' % up not in got
             or (p.group(1) if p else None) != want_p or (n.group(1) if n else None) != want_n):
-        print("# %s: %r (want prev %s, next %s)" % (href, navs, want_p, want_n))
+        print("# %s: %r (want prev %s, next %s)" % (rel, navs, want_p, want_n))
         bad += 1
+for i, href in enumerate(rows):
+    rel = urllib.parse.unquote(href)
+    check(rel, i)
+    for part in sorted(glob.glob(os.path.join(glob.escape(os.path.join(d, rel)) + ".assets", "p*.html"))):
+        check(os.path.relpath(part, d), i)
 sys.exit(1 if bad or not rows else 0)
 EOF
 }
 nav_ok && ok "nav: every page links the index and its neighbours" || bad "nav: links"
+# a first run writes each page once, with its links (predicted from the listing): nothing is
+# relinked, so a run that would be killed at its first relink ends
+rc=$(TXC_TEST_KILL_AT=relink:1 "$txc" export --db nav.db --to html --out site-w --progress 2> err.txt > /dev/null; echo $?)
+[ "$rc" = 0 ] && ok "nav: a first run relinks no page" || bad "nav: a first run relinked (rc $rc)"
+grep -q 'relinked' err.txt && bad "nav: a first run says relinked: $(tail -n 1 err.txt)" || ok "nav: a first run says no relink"
+nav_ok site-w && ok "nav: the first run's pages carry their links" || bad "nav: first run links"
 grep -q '"page_sha256":"[0-9a-f]\{64\}","links":"[0-9a-f]\{32\}"}$' site-n/manifest.jsonl && ok "nav: the manifest records each page's links" || bad "nav: manifest"
 # the page's links change nothing else: its bytes with the slots emptied are convert's (its CSP
 # names the script that forwards #mN to a later page too)
-sed -e 's/<!--txc-nav-->.*<!--\/txc-nav-->/<!--txc-nav--><!--\/txc-nav-->/' -e "/Content-Security-Policy/s/\\(script-src '[^']*'\\) '[^']*'/\\1/" site-n/empty.html | grep -v '^<!--txc-nav--><!--/txc-nav-->$' > empty.stripped
-"$txc" convert empty --db nav.db --to html > empty.conv 2> /dev/null
+# and its one style rule more, for the bar: style-src names that sheet's hash)
+sed -e 's/<!--txc-nav-->.*<!--\/txc-nav-->/<!--txc-nav--><!--\/txc-nav-->/' -e "/Content-Security-Policy/s/\\(script-src '[^']*'\\) '[^']*'/\\1/" \
+	-e "s/style-src '[^']*'/style-src X/" -e '/^nav\.pager{overflow-wrap:anywhere}$/d' site-n/empty.html | grep -v '^<!--txc-nav--><!--/txc-nav-->$' > empty.stripped
+"$txc" convert empty --db nav.db --to html 2> /dev/null | sed "s/style-src '[^']*'/style-src X/" > empty.conv
 cmp -s empty.stripped empty.conv && ok "nav: a page is convert's but for its nav slots" || bad "nav: the page differs from convert's: $(diff empty.conv empty.stripped | head -5)"
 # a page's inode, its time to the nanosecond and its bytes' sum: a page rewritten within the same
 # second can get the freed inode back, which whole seconds alone did not tell (ASan's timing)
@@ -215,9 +231,48 @@ for f in $L $L.assets/p2.html; do # one policy names both scripts, each by its h
 	[ "$(grep -o '<script>' $f | wc -l)" = 2 ] && grep -q "script-src 'sha256-[A-Za-z0-9+/=]*' 'sha256-[A-Za-z0-9+/=]*'; img-src data:;" $f && ok "long: $f: 2 scripts, both by hash" || bad "long: $f: scripts/CSP"
 done
 grep -q 'onerror=document' $L.assets/p3.html && ! grep -q '<img src=x' $L.assets/p3.html && ok "long: transcript text escaped on later pages" || bad "long: escaping on page 3"
-ls -li $L $L.assets/* > long.0
+# the later pages link the index and the neighbouring sessions too, as page 1 does
+nav_ok site-l && ok "long: every page of it links the index and its neighbours" || bad "long: later pages' links"
+grep -qF '<!--txc-nav--><nav class="summary pager" aria-label="Sessions"><a rel="index" href="../index.html">All sessions</a> · <a rel="next" href="../empty.html">empty →</a></nav><!--/txc-nav-->' $L.assets/p3.html &&
+	ok "long: page 3 links ../index.html and the next session" || bad "long: page 3: $(grep -o '<!--txc-nav-->.*' $L.assets/p3.html | head -1)"
+long_files() { for f in $L $L.assets/*; do echo "$(stat -c '%i-%.9Y' "$f")-$(cksum < "$f" | tr ' ' -) $f"; done; }
+long_files > long.0
 expect_rc 0 "long: re-run" "$txc" export --db long.db --to html --out site-l
-ls -li $L $L.assets/* | cmp -s - long.0 && ok "long: a re-run rewrites no page" || bad "long: a re-run rewrote pages"
+long_files | cmp -s - long.0 && ok "long: a re-run rewrites no page" || bad "long: a re-run rewrote pages"
+expect_rc 0 "long: --force" "$txc" export --db long.db --to html --out site-l --force
+long_files | cmp -s - long.0 && ok "long: --force rewrites no page (its links kept)" || bad "long: --force rewrote $(long_files | diff long.0 - | grep '^>')"
+# a neighbour retitled: a dry run first (says what it would relink, writes nothing), then the run
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = ? WHERE id = ?", ("NAV next one", "empty")); c.commit()' long.db
+"$txc" export --db long.db --to html --out site-l --dry-run --progress > dry.txt 2> err.txt
+grep -qx "relink $L" dry.txt && ok "long: --dry-run says the page it would relink" || bad "long: dry run: $(cat dry.txt)"
+grep -q ', 2 relinked (' err.txt && grep -q '^txc: would export' err.txt && ok "long: --dry-run counts relinks" || bad "long: dry run summary: $(tail -n 1 err.txt)"
+long_files | cmp -s - long.0 && ok "long: --dry-run writes nothing" || bad "long: --dry-run wrote"
+expect_rc 0 "long: neighbour retitled" "$txc" export --db long.db --to html --out site-l --progress
+grep -q ', 2 relinked (' err.txt && ok "long: relinked, it and the other neighbour" || bad "long: $(tail -n 1 err.txt)"
+nav_ok site-l && grep -qF 'href="../empty-nav-next-one.html">NAV next one →</a>' $L.assets/p2.html && ok "long: later pages relinked to the new name" || bad "long: later pages after the retitle"
+[ "$(long_files | diff long.0 - | grep -c '^>')" = 3 ] && ok "long: its three pages relinked" || bad "long: rewritten: $(long_files | diff long.0 - | grep '^>')"
+long_files > long.0
+expect_rc 0 "long: --force after the relink" "$txc" export --db long.db --to html --out site-l --force
+long_files | cmp -s - long.0 && ok "long: relinked pages found unchanged by --force" || bad "long: --force after the relink rewrote $(long_files | diff long.0 - | grep '^>')"
+# a later page someone edited is kept, said, and not relinked
+echo '<!-- mine -->' >> $L.assets/p2.html
+cp $L.assets/p2.html p2.mine
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = ? WHERE id = ?", ("NAV next two", "empty")); c.commit()' long.db
+"$txc" export --db long.db --to html --out site-l > /dev/null 2> err.txt
+cmp -s $L.assets/p2.html p2.mine && grep -qF "$L.assets/p2.html" err.txt && ok "long: an edited later page kept and said" || bad "long: edited p2: $(cat err.txt)"
+rm $L.assets/p2.html # (restored by the next run)
+# the long session retitled: its later pages under the old name go with it
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE sessions SET title = ? WHERE id = ?", ("Long two", "long")); c.commit()' long.db
+"$txc" export --db long.db --to html --out site-l > /dev/null 2> err.txt
+[ ! -e $L.assets/p3.html ] && [ -f site-l/long-long-two.html.assets/p3.html ] && ok "long: retitled: the old later pages removed" || bad "long: retitled: $(ls site-l/*.assets 2>&1 | head)"
+nav_ok site-l && ok "long: links right after its retitle" || bad "long: links after its retitle"
+# --all-profiles: pages in profile folders link ../index.html and their neighbours across folders
+mkdir -p home-n/profiles/work && cp long.db home-n/state.db && cp feat.db home-n/profiles/work/state.db
+expect_rc 0 "nav: --all-profiles" "$txc" export --home home-n --all-profiles --to html --out site-p
+nav_ok site-p && ok "nav: profile folders' pages link the index and their neighbours" || bad "nav: --all-profiles links"
+rm -rf site-p && rc=$(TXC_TEST_KILL_AT=relink:1 "$txc" export --home home-n --all-profiles --to html --out site-p -j 2 2> /dev/null > /dev/null; echo $?)
+[ "$rc" = 0 ] && nav_ok site-p && ok "nav: -j 2, profiles and a long session: each page written once, with its links" || bad "nav: -j 2 first run (rc $rc)"
+grep -qF '<a rel="index" href="../../index.html">All sessions</a>' site-p/default/long-long-two.html.assets/p2.html && ok "nav: a later page in a profile folder links ../../index.html" || bad "nav: profile later page"
 # convert -o FILE: one page, whatever its length (documented)
 "$txc" convert long --db long.db --to html -o long1.html 2> /dev/null
 [ "$(grep -c '^<section class="msg' long1.html)" = 2500 ] && ! grep -q 'txc-pages\|txc-nav' long1.html && ok "long: convert writes one page" || bad "long: convert paged"
@@ -251,5 +306,11 @@ expect_rc 0 "export untitled" "$txc" export --db untitled.db --to html --out sit
 grep -qF '<a class="pv" href="./hostile-md.html">Render **MD-BOLD** and `MD-CODE` line two</a>' site-u/index.html &&
 	ok "untitled: listed by its first user text" || bad "untitled: $(grep -o '<tr><td[^>]*><a[^>]*>[^<]*' site-u/index.html | head -3)"
 grep -qF '"preview":"Render **MD-BOLD** and `MD-CODE` line two"' site-u/manifest.jsonl && ok "untitled: the preview kept in the manifest" || bad "untitled: no preview in the manifest"
+# --redact: a key in an untitled session's first message is not in its preview (the listing's)
+cp untitled.db untitled-k.db
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO sessions (id, source, started_at) VALUES (?, ?, ?)", ("keyed", "cli", 1767700000.0)); c.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)", ("keyed", "user", "use ghp_aB3dE6gH9jK2mN5p" "Q8sT1vW4yZ7bC0eF3hJ6 now", 1767700001.0)); c.commit()' untitled-k.db
+expect_rc 0 "export untitled --redact" "$txc" export --db untitled-k.db --to html --out site-uk --redact
+grep -rq 'Q8sT1vW4yZ7bC0eF3hJ6' site-uk && bad "untitled --redact: the key is in $(grep -rl 'Q8sT1vW4yZ7bC0eF3hJ6' site-uk)" || ok "untitled --redact: no key in the index, pages or manifest"
+grep -qF '<a class="pv" href="./keyed.html">use [REDACTED' site-uk/index.html && ok "untitled --redact: its preview redacted" || bad "untitled --redact: $(grep -o 'keyed.html">[^<]*' site-uk/index.html)"
 summary html
 [ "$fails" = 0 ]

@@ -20,6 +20,12 @@ grep -q "$esc" out.txt && bad "escapes in a pipe" || ok
 "$txc" convert tools --to terminal --db f.db --utc > conv.txt && cmp -s out.txt conv.txt && ok "view = convert --to terminal" || bad "view differs from convert --to terminal"
 expect_rc 0 "view --width 40" "$txc" view tools --db f.db --utc --width 40
 cmp -s out.txt "$src/golden/features/tools.w40.term.txt" && ok || bad "view --width 40 differs from its golden"
+# no line wider than 40 columns (a terminal would wrap it; the orphan result's "from NAME" was 47)
+python3 -c '
+import sys, unicodedata
+w = lambda l: sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in l)
+bad = [l for l in open(sys.argv[1], encoding="utf-8").read().split("\n") if w(l) > 40]
+print("\n".join("# %d: %s" % (w(l), l) for l in bad)); sys.exit(1 if bad else 0)' out.txt && ok "view --width 40: every line fits" || bad "view --width 40: lines wider than 40"
 expect_rc 0 "view --color always in a pipe" "$txc" view tools --db f.db --utc --color always --width 80
 cmp -s out.txt "$src/golden/features/tools.w80.color.term.txt" && ok || bad "--color always differs from its golden"
 NO_COLOR=1 "$txc" view tools --db f.db > nc.txt && ! grep -q "$esc" nc.txt && ok "NO_COLOR: no escapes" || bad "NO_COLOR"
