@@ -95,7 +95,7 @@ struct assets {
 		char *name, *bytes;
 		size_t len;
 		struct txc_archive_tmp tmp; /* written ahead into a temporary file (assets_ahead), or empty */
-		char base[65]; /* a later page's bytes as rendered, before its links were filled in; "" */
+		char base[65];              /* a later page's bytes as rendered, before its links were filled in; "" */
 	} * items;
 	size_t n;
 };

@@ -130,8 +130,11 @@ static size_t read_ahead(struct arun *r, struct txc_pool *pool, struct txc_buf *
 			struct ahead *a = &win[end - k];
 			receive_one(r, pool, msg, ord[end], a);
 			fresh += a->oc == TXC_ARCHIVE_NEW;
-			if (a->oc == TXC_ARCHIVE_NEW)
+			if (a->oc == TXC_ARCHIVE_NEW) { /* later pages get their links before they are written ahead */
+				nav_fill_parts(&a->rd.assets, r->plan[ord[end]].nav_part,
+					       r->plan[ord[end]].nav_part_len);
 				assets_ahead(r, r->plan[ord[end]].rel.buf, &a->rd.assets);
+			}
 		}
 #ifdef __linux__
 	/* the workers closed these files before they said so: their bytes are in the page cache of
@@ -169,7 +172,8 @@ static enum txc_archive_outcome one_session(struct arun *r, struct ahead *a, siz
 		oc = render_one(r, i, rel, &rd, rrc, d);
 	}
 	if (oc == TXC_ARCHIVE_NEW) {
-		nav_fill_parts(&rd.assets, r->plan[i].nav_part, r->plan[i].nav_part_len);
+		if (a == NULL) /* (read_ahead filled a worker's) */
+			nav_fill_parts(&rd.assets, r->plan[i].nav_part, r->plan[i].nav_part_len);
 		oc = finish_one(r, it, rel, &rd, d);
 	}
 	if (oc != TXC_ARCHIVE_FAILED && oc != TXC_ARCHIVE_REFUSED) {
