@@ -18,6 +18,15 @@ static const unsigned body_mask[] = {
 	[B_PATH] = WORD | C_B64,
 };
 
+/* upper and lower case: a random key without a digit (1 in 70 of 24-letter ones), not a lower-case word */
+static bool two_case(const unsigned char *b, size_t n)
+{
+	unsigned seen = 0;
+	for (size_t i = 0; i < n; i++)
+		seen |= txc_rd_tab.cls[b[i]];
+	return (seen & C_UP) && (seen & C_LO);
+}
+
 static bool body_ok(const struct prefix_rule *rl, const unsigned char *b, size_t n)
 {
 	if (n < rl->min || (rl->max && n > rl->max))
@@ -28,7 +37,7 @@ static bool body_ok(const struct prefix_rule *rl, const unsigned char *b, size_t
 			if (!is(c, C_DIG) && !(c >= 'a' && c <= 'f'))
 				return false;
 		}
-	if ((rl->flags & F_MIX) && !mixed(b, n))
+	if ((rl->flags & F_MIX) && !mixed(b, n) && !two_case(b, n))
 		return false;
 	return !(rl->flags & F_MIX3) || mixed3(b, n);
 }

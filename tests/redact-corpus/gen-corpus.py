@@ -36,6 +36,11 @@ TOKENS = [  # (name, fake token)
     ("telegram", "bot7123456789:AAHdqTcvCH1vGWJxf~~SeofSAs0K5PALDsaw"),
     ("fernet", "gAAAAABnQ1w2E3r4T5y6U7i8O9p0Q1w2E3r4T5y6~~U7i8O9p0Q1w2E3r4T5y6U7i8O9p0Q1w2E3r4T5y6U7i8O9p0Q1w2E3r4T5y6U7i8O9p0=="),
     ("ntn", "ntn_Ab3dE6gH9jK2mN5pQ8sT1vW4~~yZ7bC0eF3hJ6kL9mN2"),
+    # bodies without a digit and at Hermes's shortest: random keys are like that now and then
+    ("sk_live-letters", "sk_live_AbCdEfGhIjKl~~MnOpQrStUvWx"),
+    ("sk_test-letters", "sk_test_QwErTyUiOpAs~~DfGhJkLzXcVb"),
+    ("ghp-letters", "ghp_AbCdEfGhIjKlMnOp~~QrStUvWxYzAbCdEfGhIj"),
+    ("ghp-short", "ghp_aB3dE6~~gH9jK2"),
 ]
 
 # contexts a token may stand in ({} is the token)
