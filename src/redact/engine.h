@@ -6,6 +6,7 @@
  *   shapes.c  tokens known by their shape        keys.c    keys that name secrets
  *   values.c  key = value, URLs, queries, cookies, command-line passwords
  *   scan.c    the pass over a text               json.c    JSON text inside strings
+ *   prefilter.c  the quick no before the pass: texts that surely hold no secret
  *   transcript.c  the model adapter: strings, JSON trees, transcripts, Hermes rows
  *
  * Ownership: nothing here owns memory but the redactor (its counts and key cache, kinds.c);
