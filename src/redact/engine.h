@@ -6,6 +6,7 @@
  *   shapes.c  tokens known by their shape        keys.c    keys that name secrets
  *   values.c  key = value, URLs, queries, cookies, command-line passwords
  *   scan.c    the pass over a text               json.c    JSON text inside strings
+ *   prefilter.c  the quick no before the pass: texts that surely hold no secret
  *   transcript.c  the model adapter: strings, JSON trees, transcripts, Hermes rows
  *
  * Ownership: nothing here owns memory but the redactor (its counts and key cache, kinds.c);
@@ -119,7 +120,8 @@ extern const char *const txc_rd_kind_names[N_KINDS];
 
 /* the redactor: what it found so far (kinds.c makes and frees it) */
 struct txc_redactor {
-	bool scan_only; /* txc_redact_str, _json, _transcript change nothing */
+	bool scan_only;    /* txc_redact_str, _json, _transcript change nothing */
+	bool no_prefilter; /* every text through the whole pass (tests: txc_redactor_set_prefilter) */
 	size_t total;
 	size_t count[N_KINDS];
 	unsigned char order[N_KINDS]; /* kinds in the order first seen */
@@ -329,6 +331,10 @@ size_t txc_rd_try_netrc(struct scan *s, size_t i);
 size_t txc_rd_at_word(struct scan *s, size_t i);
 /* text redacted into out: how many secrets; out is written only when there is one */
 size_t txc_rd_scan(struct txc_redactor *r, const char *text, size_t len, struct txc_buf *out);
+/* the prefilter (prefilter.c): true when the text surely holds no secret (lower-case words, spaces,
+ * line ends, no "sw"); _literal: a JSON string literal as written, whose one escape may be \n */
+bool txc_rd_plain_text(const unsigned char *p, size_t n);
+bool txc_rd_plain_literal(const unsigned char *p, size_t n);
 enum { KEY_MIN = 9 }; /* the shortest token shape: a phone number, + and 8 digits */
 /* a string under key (key.ptr NULL: none): kept, wholly replaced, or scanned; out written only on a find */
 size_t txc_rd_value(struct txc_redactor *r, struct txc_str key, const char *p, size_t len, struct txc_buf *out);

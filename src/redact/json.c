@@ -87,6 +87,18 @@ static size_t literal_end(const unsigned char *p, size_t from, size_t len)
 	return len;
 }
 
+/*
+ * A value literal as written that txc_rd_value would surely find nothing in, undecoded: plain
+ * (prefilter.c), under no key or a key that names no secret (a secret key's value is replaced
+ * whatever it holds).
+ */
+static bool plain_value(struct txc_redactor *r, struct txc_str key, struct txc_str lit)
+{
+	if (r->no_prefilter || !txc_rd_plain_literal((const unsigned char *)lit.ptr, lit.len))
+		return false;
+	return key.ptr == NULL || txc_rd_keep_key(key) || txc_rd_classify_key_cached(r, key).st == S_NONE;
+}
+
 static long redact_json_text(struct txc_redactor *r, const unsigned char *p, size_t len, struct txc_buf *out)
 {
 	size_t mark = out->len, copied = 0, found = 0;
@@ -107,7 +119,6 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 			continue;
 		}
 		size_t j = literal_end(p, i + 1, len);
-		bool esc = memchr(p + i + 1, '\\', j < len ? j - i - 1 : len - i - 1) != NULL;
 		if (j >= len) {
 			rc = -1;
 			break;
@@ -117,6 +128,11 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 			k++;
 		bool is_key = k < len && p[k] == ':';
 		struct txc_str lit = {(const char *)p + i + 1, j - i - 1};
+		if (!is_key && plain_value(r, have_key ? (struct txc_str){key.buf, key.len} : TXC_STR_NULL, lit)) {
+			have_key = false, i = j + 1; /* txc_rd_value would find nothing */
+			continue;
+		}
+		bool esc = memchr(lit.ptr, '\\', lit.len) != NULL;
 		if (esc) {
 			txc_buf_reset(&dec);
 			if (!decode_literal(p + i + 1, j - i - 1, &dec)) {

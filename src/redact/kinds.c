@@ -129,6 +129,11 @@ struct txc_redactor *txc_redactor_new(bool scan_only)
 	return r;
 }
 
+void txc_redactor_set_prefilter(struct txc_redactor *r, bool on)
+{
+	r->no_prefilter = !on;
+}
+
 void txc_redactor_free(struct txc_redactor *r)
 {
 	if (r == NULL)

@@ -197,6 +197,8 @@ size_t txc_rd_scan(struct txc_redactor *r, const char *text, size_t len, struct 
 {
 	struct scan s = {r, (const unsigned char *)text, len, 0, out, 0};
 	const unsigned char *p = s.p;
+	if (!r->no_prefilter && txc_rd_plain_text(p, len))
+		return 0;
 	size_t i = 0, again = 0, wait = 0; /* prose() is tried after a quiet byte from again on */
 	while (i < len) {
 		unsigned char c = p[i];
