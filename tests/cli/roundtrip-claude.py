@@ -1,0 +1,44 @@
+"""Two Claude Code files' conversations compared: texts in order, thinking (or the "Reasoning:"
+text an unsigned one becomes), images, tool calls and their results bound by id (ids may be
+renamed: calls are numbered in order and results must name the same number).  Claude's
+redacted_thinking is allowed to go (Anthropic's encrypted reasoning: nothing any other API or
+reader can carry).  usage: roundtrip-claude.py WAS.jsonl NOW.jsonl"""
+import json, sys
+def items(path):
+    """the conversation of a Claude Code file: (role, kind, payload) in order, tool ids as found"""
+    out = []
+    for line in open(path):
+        try: r = json.loads(line)
+        except ValueError: continue
+        if r.get("type") not in ("user", "assistant") or r.get("isSidechain"): continue
+        if r.get("isMeta") and r.get("uuid", "")[14:15] != "5": continue
+        role = r["type"] + ("/meta" if r.get("isMeta") else "")
+        c = r["message"]["content"]
+        if isinstance(c, str): c = [{"type": "text", "text": c}]
+        for b in c:
+            t = b.get("type")
+            if t == "text": out.append((role, "text", b["text"]))
+            elif t == "thinking": out.append((role, "text", "Reasoning:\n\n" + b["thinking"]))
+            elif t == "redacted_thinking": continue
+            elif t == "image": out.append((role, "image", b["source"].get("media_type"), b["source"].get("data")))
+            elif t == "tool_use": out.append((role, "call", b["name"], json.dumps(b["input"], sort_keys=True), b["id"]))
+            elif t == "tool_result":
+                rc = b.get("content")
+                if isinstance(rc, list): rc = "".join(x.get("text", "") for x in rc if x.get("type") == "text")
+                out.append((role, "result", rc, b["tool_use_id"]))
+            else: out.append((role, t, json.dumps(b, sort_keys=True)))
+    return out
+a, b = items(sys.argv[1]), items(sys.argv[2])
+ids = {}
+def norm(x):
+    if x[1] == "call": ids.setdefault(x[4], len(ids)); return x[:4] + (ids[x[4]],)
+    if x[1] == "result": return x[:3] + (ids.get(x[3], "unbound:" + x[3]),)
+    return x
+A = [norm(x) for x in a]; ids.clear(); B = [norm(x) for x in b]
+bad = 0
+for i in range(max(len(A), len(B))):
+    x = A[i] if i < len(A) else None; y = B[i] if i < len(B) else None
+    if x != y:
+        bad += 1; print("#%d\n  was %s\n  now %s" % (i, str(x)[:300], str(y)[:300]))
+print("%d items, %d differ" % (len(A), bad))
+sys.exit(1 if bad else 0)
