@@ -2,7 +2,8 @@
 text an unsigned one becomes), images, tool calls and their results bound by id (ids may be
 renamed: calls are numbered in order and results must name the same number).  Claude's
 redacted_thinking is allowed to go (Anthropic's encrypted reasoning: nothing any other API or
-reader can carry).  usage: roundtrip-claude.py WAS.jsonl NOW.jsonl"""
+reader can carry), and an apply_patch of one Edit's hunk may come back as that Edit (the rollout
+txc wrote does not say whether Claude or Codex made the patch).  usage: roundtrip-claude.py WAS.jsonl NOW.jsonl"""
 import json, sys
 def items(path):
     """the conversation of a Claude Code file: (role, kind, payload) in order, tool ids as found"""
@@ -29,8 +30,22 @@ def items(path):
             else: out.append((role, t, json.dumps(b, sort_keys=True)))
     return out
 a, b = items(sys.argv[1]), items(sys.argv[2])
+def as_edit(x):
+    """an apply_patch call that is one Edit of a file (one hunk of - then + lines) as that Edit"""
+    if x[1] != "call" or x[2] != "apply_patch": return x
+    lines = json.loads(x[3]).get("input", "").split("\n")
+    if len(lines) < 5 or lines[:1] != ["*** Begin Patch"] or not lines[1].startswith("*** Update File: ") \
+            or lines[2] != "@@" or lines[-2:] != ["*** End Patch", ""]: return x
+    body = lines[3:-2]
+    old = [l[1:] for l in body if l.startswith("-")]
+    new = [l[1:] for l in body if l.startswith("+")]
+    if not old or [l[0] for l in body] != ["-"] * len(old) + ["+"] * len(new): return x
+    inp = {"file_path": lines[1][len("*** Update File: "):], "old_string": "".join(l + "\n" for l in old),
+           "new_string": "".join(l + "\n" for l in new)}
+    return x[:2] + ("Edit", json.dumps(inp, sort_keys=True)) + x[4:]
 ids = {}
 def norm(x):
+    x = as_edit(x)
     if x[1] == "call": ids.setdefault(x[4], len(ids)); return x[:4] + (ids[x[4]],)
     if x[1] == "result": return x[:3] + (ids.get(x[3], "unbound:" + x[3]),)
     return x
