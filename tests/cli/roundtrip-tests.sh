@@ -75,4 +75,22 @@ grep -q '"name":"Edit","input":{"file_path":"/repo/ed/a.c"' cc/projects/*/*.json
 	grep -q '"name":"MultiEdit","input":{"file_path":"/repo/ed/b.c"' cc/projects/*/*.jsonl && ok "Edit and MultiEdit come back" ||
 	bad "edits: $(grep -o '"name":"[A-Za-z_]*"' cc/projects/*/*.jsonl | sort | uniq -c)"
 
+# --- Hermes -> Codex -> Hermes: the export of the rollout, read back (--input), holds what the
+#     store's session held (signed and unsigned reasoning, inline reasoning, a compression's live
+#     rows, unicode); compared as the Claude files txc makes of both ---
+"$mkdb" f.db "$fix/features.sql" && "$mkdb" r.db "$fix/reasoning.sql" && "$mkdb" c.db "$fix/claude-trust.sql" || exit 1
+mkdir -p hx
+for p in f:chat r:inline r:signed c:heavy; do
+	db=${p%%:*}.db s=${p#*:}
+	expect_rc 0 "hermes $s --to codex --install" env CODEX_HOME="$work/hx" "$txc" convert "$s" --db "$db" --to codex --install
+	x=$(sed -n 's/^resume with: .* codex resume //p' out.txt)
+	expect_rc 0 "codex $x --to hermes" env CODEX_HOME="$work/hx" "$txc" convert "codex:$x" --to hermes -o "h-$s.json"
+	expect_rc 0 "hermes $s as txc reads it" "$txc" convert "$s" --db "$db" --to claude -o "hw-$s.jsonl"
+	expect_rc 0 "the export read back" "$txc" convert --input "h-$s.json" "$x" --to claude -o "hn-$s.jsonl"
+	python3 "$src/cli/roundtrip-claude.py" "hw-$s.jsonl" "hn-$s.jsonl" > cmp.txt 2>&1 && ok "hermes $s survives: $(tail -1 cmp.txt)" ||
+		bad "hermes $s round trip: $(head -c 1500 cmp.txt)"
+done
+grep -q '"reasoning": "Other provider text."' h-signed.json && ok "unsigned reasoning is Hermes's reasoning again" ||
+	bad "signed: $(grep -o '"reasoning": "[^"]*"' h-signed.json)"
+
 summary roundtrip-tests
