@@ -4,10 +4,7 @@ renamed: calls are numbered in order and results must name the same number).  Cl
 redacted_thinking is allowed to go (Anthropic's encrypted reasoning: nothing any other API or
 reader can carry), and an apply_patch of one Edit's hunk may come back as that Edit (the rollout
 txc wrote does not say whether Claude or Codex made the patch).  Reasoning texts in a row are one
-text (Hermes's reasoning column joins them).  --placeholders: the calls Codex's API needs answered
-(txc's "[no result was recorded for this call]") and outputs that answer no call (kept as text
-"[tool result from ...]") are what the Codex writer must make of a result-less call or a
-call-less result; they are left out of both sides.  usage: roundtrip-claude.py WAS.jsonl NOW.jsonl"""
+text (Hermes's reasoning column joins them).  usage: roundtrip-claude.py WAS.jsonl NOW.jsonl"""
 import json, sys
 def items(path):
     """the conversation of a Claude Code file: (role, kind, payload) in order, tool ids as found"""
@@ -33,24 +30,16 @@ def items(path):
                 out.append((role, "result", rc, b["tool_use_id"]))
             else: out.append((role, t, json.dumps(b, sort_keys=True)))
     return out
-args = [x for x in sys.argv[1:] if x != "--placeholders"]
 def tidy(xs):
     out = []
     for x in xs:
-        if "--placeholders" in sys.argv and (
-                (x[1] == "result" and x[2] == "[no result was recorded for this call]") or
-                (x[1] == "text" and x[2].startswith("[tool result from "))):
-            continue
         if out and x[1] == "text" and out[-1][1] == "text" and x[0] == out[-1][0] and \
                 x[2].startswith("Reasoning:\n\n") and out[-1][2].startswith("Reasoning:\n\n"):
             out[-1] = x[:2] + (out[-1][2] + "\n\n" + x[2][len("Reasoning:\n\n"):],)
             continue
         out.append(x)
     return out
-a, b = tidy(items(args[0])), tidy(items(args[1]))
-if "--placeholders" in sys.argv:  # a result of no call on the was side is the text on the now side
-    called = {x[4] for x in a if x[1] == "call"}
-    a = [x for x in a if not (x[1] == "result" and x[3] not in called)]
+a, b = tidy(items(sys.argv[1])), tidy(items(sys.argv[2]))
 def as_edit(x):
     """an apply_patch call that is one Edit of a file (one hunk of - then + lines) as that Edit"""
     if x[1] != "call" or x[2] != "apply_patch": return x
