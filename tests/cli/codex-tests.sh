@@ -109,9 +109,10 @@ grep -q '"isMeta":true,"message":{"role":"user","content":\[{"type":"text","text
 mkdir -p cc && expect_rc 0 "developer: install for Claude Code" env CLAUDE_CONFIG_DIR="$work/cc" "$txc" convert codex:7d3 \
 	--to claude --install --include-compacted
 cf=$(find cc/projects -name '*.jsonl') && cid=$(basename "$cf" .jsonl)
-last=$(tail -n 1 "$cf" | sed 's/.*"uuid":"\([^"]*\)".*/\1/')
+last=$(grep -o '"uuid":"[^"]*"' "$cf" | tail -n 1 | cut -d'"' -f4)
 printf '{"parentUuid":"%s","isSidechain":false,"userType":"external","cwd":"/repo/widget","sessionId":"%s","version":"2.1.332","type":"user","uuid":"4b9d2c1e-8f3a-4c5d-9e6f-7a8b9c0d1e2f","timestamp":"2026-05-01T10:01:00.000Z","isMeta":true,"message":{"role":"user","content":"<local-command-caveat>Caveat: local commands below</local-command-caveat>"}}\n' \
 	"$last" "$cid" >> "$cf"
+json_ok "$cf" && ok "the caveat appended is a record" || bad "appended caveat: $(tail -n 1 "$cf" | head -c 200)"
 expect_rc 0 "developer read back --to codex" env CLAUDE_CONFIG_DIR="$work/cc" "$txc" convert "claude:$cid" --to codex \
 	--include-compacted
 grep -q '"role":"developer","content":\[{"type":"input_text","text":"<permissions instructions>read-only' out.txt &&
