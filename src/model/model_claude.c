@@ -6,7 +6,9 @@
  * Rules (docs/FORMATS.md, "Claude Code -> model"): user and assistant
  * records become messages, assistant records with one message.id one
  * message; a compact_boundary marks every message before it compacted;
- * summary and custom-title lines give the title; isMeta, sidechain (in a
+ * summary and custom-title lines give the title; isMeta records are
+ * instructions when txc wrote them (a version-5 uuid, meta_is_ours) and
+ * make no message otherwise (Claude Code's caveats); sidechain (in a
  * main file), records off the branch Claude Code resumes (txc_claude_branch)
  * and unknown records make no message (they count only for the session's
  * times), nor do the record keys the model has no place for.  Each line is parsed into a
@@ -38,6 +40,22 @@ static struct txc_str own(struct txc_arena *a, struct txc_str s)
 static bool is_true(const struct txc_json *v)
 {
 	return v != NULL && v->kind == TXC_JSON_TRUE;
+}
+
+/* An isMeta user record txc's claude writer made: instructions to the model (a Codex developer
+ * or system message) it wrote with its name-based (version 5) uuid.  Claude Code's own isMeta
+ * records (a "<local-command-caveat>" and the like) carry random (version 4) uuids and stay out
+ * of the conversation, as the model never answered them. */
+static bool meta_is_ours(const struct txc_json *r)
+{
+	struct txc_str u = nonempty(txc_json_get(r, "uuid"));
+	return u.len == 36 && u.ptr[14] == '5';
+}
+
+/* a user record that is a message: not meta, or meta txc wrote */
+static bool user_message(const struct txc_json *r)
+{
+	return !is_true(txc_json_get(r, "isMeta")) || meta_is_ours(r);
 }
 
 static bool blank(const char *p, size_t len)
@@ -137,7 +155,7 @@ enum { LINE_NONE, LINE_MAIN, LINE_SIDE }; /* no place in a chain; a main-chain r
 struct line_info {
 	struct txc_str uuid, parent, logical; /* NULL ptr: none */
 	unsigned char kind;
-	bool message; /* a user (not meta) or assistant record: it would make a message */
+	bool message; /* a user (not Claude Code's meta) or assistant record: it would make a message */
 };
 
 struct txc_claude_builder {
@@ -470,6 +488,9 @@ static void split_results(struct txc_claude_builder *b, size_t at)
 /* a user or assistant record: a new message, or more of the assistant turn its message.id names */
 static void message_record(struct txc_claude_builder *b, const struct txc_json *r, enum txc_role role, double time)
 {
+	/* txc's isMeta records: instructions (read back as a developer's, which is all the record says) */
+	enum txc_instructions instr =
+		role == TXC_ROLE_USER && is_true(txc_json_get(r, "isMeta")) ? TXC_INSTR_DEVELOPER : TXC_INSTR_NONE;
 	const struct txc_json *msg = txc_json_get(r, "message");
 	struct txc_str id = role == TXC_ROLE_ASSISTANT ? nonempty(txc_json_get(msg, "id")) : TXC_STR_NULL;
 	struct cmsg *last = b->n ? &b->ms[b->n - 1] : NULL;
@@ -480,8 +501,10 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 	if (merge)
 		unsettle(&c->bs);
 	size_t from = c->bs.n;
-	if (!merge)
+	if (!merge) {
 		c->msg_id = own(b->t->arena, id);
+		c->m.instructions = instr;
+	}
 	content_items(b, c, txc_json_get(msg, "content"));
 	relocate(b->t->arena, &c->bs, from);
 	for (size_t i = from; i < c->bs.n; i++)
@@ -544,13 +567,12 @@ static void record(struct txc_claude_builder *b, const struct txc_json *r)
 {
 	const char *type = txc_json_cstr(txc_json_get(r, "type"));
 	double time = envelope(b, r);
-	bool meta = is_true(txc_json_get(r, "isMeta"));
 	if (type != NULL && strcmp(type, "custom-title") == 0 && nonempty(txc_json_get(r, "customTitle")).ptr) {
 		b->custom_title = own(b->t->arena, nonempty(txc_json_get(r, "customTitle")));
 	} else if (type != NULL && strcmp(type, "summary") == 0 && nonempty(txc_json_get(r, "summary")).ptr) {
 		if (b->summary.ptr == NULL)
 			b->summary = own(b->t->arena, nonempty(txc_json_get(r, "summary")));
-	} else if (type != NULL && strcmp(type, "user") == 0 && !meta) {
+	} else if (type != NULL && strcmp(type, "user") == 0 && user_message(r)) {
 		message_record(b, r, TXC_ROLE_USER, time);
 	} else if (type != NULL && strcmp(type, "assistant") == 0) {
 		message_record(b, r, TXC_ROLE_ASSISTANT, time);
@@ -586,8 +608,7 @@ static void note_line(struct txc_claude_builder *b, const struct txc_json *r)
 	if (uuid.ptr == NULL || !chain_type(type))
 		return;
 	l->kind = is_true(txc_json_get(r, "isSidechain")) ? LINE_SIDE : LINE_MAIN;
-	l->message =
-		strcmp(type, "assistant") == 0 || (strcmp(type, "user") == 0 && !is_true(txc_json_get(r, "isMeta")));
+	l->message = strcmp(type, "assistant") == 0 || (strcmp(type, "user") == 0 && user_message(r));
 	l->uuid = own(b->br, uuid);
 	l->parent = own(b->br, nonempty(txc_json_get(r, "parentUuid")));
 	l->logical = own(b->br, nonempty(txc_json_get(r, "logicalParentUuid")));

@@ -104,6 +104,27 @@ grep -q '"role":"developer","content":\[{"type":"input_text","text":"<permission
 grep -q '"isMeta":true,"message":{"role":"user","content":\[{"type":"text","text":"<permissions instructions>read-only' \
 	a-claude.jsonl && [ "$(grep -c '"isMeta":true' a-claude.jsonl)" = 1 ] && ok "developer --to claude: isMeta" ||
 	bad "developer --to claude: $(grep -m1 'permissions' a-claude.jsonl | head -c 300)"
+# Codex -> Claude Code -> txc: txc's own isMeta records (version-5 uuids) come back as instructions;
+# Claude Code's (a caveat with a random uuid, appended as Claude Code would) stay out as before
+mkdir -p cc && expect_rc 0 "developer: install for Claude Code" env CLAUDE_CONFIG_DIR="$work/cc" "$txc" convert codex:7d3 \
+	--to claude --install --include-compacted
+cf=$(find cc/projects -name '*.jsonl') && cid=$(basename "$cf" .jsonl)
+last=$(grep -o '"uuid":"[^"]*"' "$cf" | tail -n 1 | cut -d'"' -f4)
+printf '{"parentUuid":"%s","isSidechain":false,"userType":"external","cwd":"/repo/widget","sessionId":"%s","version":"2.1.332","type":"user","uuid":"4b9d2c1e-8f3a-4c5d-9e6f-7a8b9c0d1e2f","timestamp":"2026-05-01T10:01:00.000Z","isMeta":true,"message":{"role":"user","content":"<local-command-caveat>Caveat: local commands below</local-command-caveat>"}}\n' \
+	"$last" "$cid" >> "$cf"
+json_ok "$cf" && ok "the caveat appended is a record" || bad "appended caveat: $(tail -n 1 "$cf" | head -c 200)"
+expect_rc 0 "developer read back --to codex" env CLAUDE_CONFIG_DIR="$work/cc" "$txc" convert "claude:$cid" --to codex \
+	--include-compacted
+grep -q '"role":"developer","content":\[{"type":"input_text","text":"<permissions instructions>read-only' out.txt &&
+	! grep -q '"role":"user","content":\[{"type":"input_text","text":"<permissions instructions>' out.txt &&
+	! grep -q 'local-command-caveat' out.txt && ok || bad "read back --to codex: $(grep -m1 'permissions' out.txt | head -c 300)"
+expect_rc 0 "developer read back --to markdown" env CLAUDE_CONFIG_DIR="$work/cc" "$txc" convert "claude:$cid" \
+	--to markdown --include-compacted
+grep -q '^## #1 · Developer instructions · ' out.txt && grep -q 'read-only' out.txt && ! grep -q 'local-command-caveat' out.txt &&
+	[ "$(grep -c 'Developer instructions' out.txt)" = 1 ] && ok || bad "read back --to markdown: $(grep -n '^## #[12] ' out.txt)"
+expect_rc 0 "Claude Code's own caveat stays out" env CLAUDE_CONFIG_DIR="$src/fixtures/claude-config" "$txc" convert claude:5f3 \
+	--to markdown --include-compacted
+! grep -q 'local-command-caveat\|Developer instructions' out.txt && ok || bad "caveat: $(grep -n 'caveat' out.txt)"
 expect_rc 0 "developer --to hermes" "$txc" convert "codex:$R" --to hermes
 python3 -c '
 import json, sys

@@ -6,12 +6,14 @@
  * turns after it; response_item messages become messages (developer and system
  * ones user messages marked as instructions: the model has two roles), reasoning, calls of any
  * kind and assistant text join the assistant message they follow, and each
- * output is a user message of one tool result, as the model pairs them; a
+ * output is a user message of one tool result, as the model pairs them (an
+ * agent_reasoning event is reasoning unless a reasoning item holds it); a
  * compacted record marks everything before it compacted and its
  * replacement_history (and summary) starts the live conversation again;
  * event_msg token_count gives the usage, thread names and the first typed
  * prompt the title.  Tools are given Claude's names where their arguments map
- * without loss (exec_command / shell / local_shell -> Bash); the rest keep
+ * without loss (exec_command / shell / local_shell -> Bash; in a rollout txc
+ * wrote, an apply_patch that is one Write, Edit or MultiEdit -> that); the rest keep
  * Codex's name and arguments.  Each line is parsed into a scratch arena and
  * what the model keeps is copied out.
  */
@@ -43,6 +45,7 @@ struct txc_codex_builder {
 	struct txc_str model;    /* the last turn_context's */
 	struct txc_str thread_name, prompt;
 	bool meta, lines;       /* a session_meta seen; any record seen */
+	bool by_txc;            /* session_meta's originator is "txc": its patches may be Claude's edits */
 	double first, last, at; /* timestamps: earliest, latest, this record's */
 	bool has_time;
 	int64_t usage[5]; /* input (not cached), output, cache read, reasoning, cache write */
@@ -205,6 +208,14 @@ static void message_item(struct txc_codex_builder *b, const struct txc_json *it)
 }
 
 /* reasoning: its summaries (and any plain reasoning text) as one thinking block, encrypted content kept */
+static bool holds(struct txc_str s, struct txc_str part)
+{
+	for (size_t i = 0; i + part.len <= s.len; i++)
+		if (memcmp(s.ptr + i, part.ptr, part.len) == 0)
+			return true;
+	return false;
+}
+
 static void reasoning_item(struct txc_codex_builder *b, const struct txc_json *it)
 {
 	struct txc_buf t = TXC_BUF_INIT;
@@ -226,10 +237,32 @@ static void reasoning_item(struct txc_codex_builder *b, const struct txc_json *i
 		return; /* nothing said, nothing to carry */
 	}
 	struct xmsg *x = assistant(b);
+	struct txc_str said = {t.buf, t.len};
+	/* the agent_reasoning events Codex recorded before the item it summarises: the item holds them */
+	while (t.len > 0 && x->bs.n > 0 && x->bs.v[x->bs.n - 1].kind == TXC_BLOCK_THINKING &&
+	       x->bs.v[x->bs.n - 1].encrypted.len == 0 && holds(said, x->bs.v[x->bs.n - 1].text))
+		x->bs.n--;
 	struct txc_block *blk = add_block(&x->bs, TXC_BLOCK_THINKING);
 	blk->text = txc_arena_str(b->t->arena, t.len ? t.buf : "", t.len);
 	blk->encrypted = own(b->t->arena, enc);
 	txc_buf_release(&t);
+}
+
+/*
+ * event_msg agent_reasoning: the reasoning Codex shows.  Beside the reasoning item it summarises
+ * (in either order) it says nothing more; alone it is reasoning no API could be sent back (txc's
+ * writer carries another provider's reasoning so, --reasoning keep): a thinking block, once.
+ */
+static void agent_reasoning(struct txc_codex_builder *b, const struct txc_json *p)
+{
+	struct txc_str s = nonempty(txc_json_get(p, "text"));
+	if (s.ptr == NULL)
+		return;
+	struct xmsg *x = assistant(b);
+	for (size_t i = x->bs.n; i-- > 0 && x->bs.v[i].kind == TXC_BLOCK_THINKING;)
+		if (holds(x->bs.v[i].text, s))
+			return; /* the item came first */
+	add_block(&x->bs, TXC_BLOCK_THINKING)->text = own(b->t->arena, s);
 }
 
 /* ---- calls ---- */
@@ -293,6 +326,88 @@ static const struct txc_json *bash_input(struct txc_arena *a, const struct txc_j
 	return txc_json_get(o, "command") != NULL ? o : NULL;
 }
 
+/* the line at *i of s (without its '\n'); false at the end or for a last line without one, but
+ * "*** End Patch" may end the text */
+static bool patch_line(struct txc_str s, size_t *i, struct txc_str *line)
+{
+	if (*i >= s.len)
+		return false;
+	const char *nl = memchr(s.ptr + *i, '\n', s.len - *i);
+	size_t end = nl ? (size_t)(nl - s.ptr) : s.len;
+	*line = (struct txc_str){s.ptr + *i, end - *i};
+	*i = nl ? end + 1 : end;
+	return nl != NULL || txc_str_eq(*line, "*** End Patch");
+}
+
+/* a patch's run of lines marked mark, unmarked, each ending a line, into out */
+static void patch_run(struct txc_str s, size_t *i, char mark, struct txc_buf *out)
+{
+	struct txc_str l;
+	size_t at = *i;
+	while (patch_line(s, &at, &l) && l.len > 0 && l.ptr[0] == mark) {
+		txc_buf_add(out, l.ptr + 1, l.len - 1);
+		txc_buf_addch(out, '\n');
+		*i = at;
+	}
+}
+
+static struct txc_json *json_buf(struct txc_arena *a, const struct txc_buf *b)
+{
+	return txc_json_string(a, b->len ? b->buf : "", b->len);
+}
+
+/*
+ * Claude's Write, Edit or MultiEdit input of an apply_patch that says just what one of them says
+ * (one file: an Add File of + lines, or an Update File of hunks each of - lines then + lines, no
+ * context), as txc's writer makes them of Claude's; NULL for any other patch (it keeps its name).
+ */
+static const struct txc_json *patch_input(struct txc_arena *a, struct txc_str s, struct txc_str *name)
+{
+	static const char add[] = "*** Add File: ", upd[] = "*** Update File: ";
+	struct txc_str l, path;
+	size_t i = 0;
+	if (!patch_line(s, &i, &l) || !txc_str_eq(l, "*** Begin Patch") || !patch_line(s, &i, &l))
+		return NULL;
+	bool adding = l.len > sizeof(add) - 1 && memcmp(l.ptr, add, sizeof(add) - 1) == 0;
+	size_t skip = adding ? sizeof(add) - 1 : sizeof(upd) - 1;
+	if (!adding && !(l.len > skip && memcmp(l.ptr, upd, skip) == 0))
+		return NULL;
+	path = (struct txc_str){l.ptr + skip, l.len - skip};
+	struct txc_json *o = txc_json_object(a, 3), *edits = txc_json_array(a, 1);
+	txc_json_put(o, txc_str_c("file_path"), txc_json_string(a, path.ptr, path.len));
+	struct txc_buf old = TXC_BUF_INIT, new = TXC_BUF_INIT;
+	if (adding) {
+		patch_run(s, &i, '+', &new);
+		txc_json_put(o, txc_str_c("content"), json_buf(a, &new));
+	}
+	while (!adding && patch_line(s, &i, &l) && txc_str_eq(l, "@@")) {
+		txc_buf_reset(&old);
+		txc_buf_reset(&new);
+		patch_run(s, &i, '-', &old);
+		patch_run(s, &i, '+', &new);
+		if (old.len == 0)
+			break;
+		struct txc_json *e = txc_json_object(a, 2);
+		txc_json_put(e, txc_str_c("old_string"), json_buf(a, &old));
+		txc_json_put(e, txc_str_c("new_string"), json_buf(a, &new));
+		txc_json_push(edits, e);
+		l = TXC_STR_NULL;
+	}
+	txc_buf_release(&old);
+	txc_buf_release(&new);
+	if ((adding && !patch_line(s, &i, &l)) || !txc_str_eq(l, "*** End Patch") || i != s.len ||
+	    (!adding && edits->n == 0))
+		return NULL;
+	*name = txc_str_c(adding ? "Write" : edits->n == 1 ? "Edit" : "MultiEdit");
+	if (!adding && edits->n == 1) {
+		txc_json_put(o, txc_str_c("old_string"), txc_json_get(edits->items[0], "old_string"));
+		txc_json_put(o, txc_str_c("new_string"), txc_json_get(edits->items[0], "new_string"));
+	} else if (!adding) {
+		txc_json_put(o, txc_str_c("edits"), edits);
+	}
+	return o;
+}
+
 /* Claude's name and input for a Codex tool where they map without loss (else name stays, input kept) */
 static void tool_set(struct txc_codex_builder *b, struct txc_block *blk, struct txc_str name,
 		     const struct txc_json *input)
@@ -305,6 +420,18 @@ static void tool_set(struct txc_codex_builder *b, struct txc_block *blk, struct 
 		 (txc_str_eq(name, "shell") || txc_str_eq(name, "local_shell") || txc_str_eq(name, "container.exec")))
 		bash = bash_input(a, input, "command");
 	blk->source_name = txc_arena_str(a, name.ptr, name.len);
+	const struct txc_json *text = txc_json_get(input, "input");
+	struct txc_str claude = TXC_STR_NULL;
+	/* in a rollout txc wrote, an apply_patch that says what a Claude edit said was one (Codex's own
+	 * sessions keep their patches as Codex made them) */
+	const struct txc_json *edit =
+		b->by_txc && txc_str_eq(name, "apply_patch") && text != NULL && text->kind == TXC_JSON_STRING
+			? patch_input(a, text->s, &claude)
+			: NULL;
+	if (edit != NULL) { /* (its fields are the tool's: it is read as that tool) */
+		txc_model_tool_set(a, blk, claude, edit);
+		return;
+	}
 	txc_model_tool_set(a, blk, bash ? txc_str_c("Bash") : blk->source_name, bash ? bash : input);
 	if (bash != NULL && blk->tool != TXC_TOOL_BASH) /* (fits Bash's fields: never otherwise) */
 		txc_model_tool_set(a, blk, blk->source_name, input);
@@ -483,6 +610,7 @@ static void session_meta(struct txc_codex_builder *b, const struct txc_json *p)
 	if (b->meta)
 		return;
 	b->meta = true;
+	b->by_txc = is(txc_json_get(p, "originator"), "txc");
 	m->id = own(a, nonempty(txc_json_get(p, "id")));
 	struct txc_str ts = nonempty(txc_json_get(p, "timestamp"));
 	if (ts.ptr != NULL && txc_claude_time(ts.ptr, ts.len, &t)) {
@@ -515,6 +643,8 @@ static void event_msg(struct txc_codex_builder *b, const struct txc_json *p)
 	const struct txc_json *type = txc_json_get(p, "type");
 	if (is(type, "token_count")) {
 		token_count(b, p);
+	} else if (is(type, "agent_reasoning")) {
+		agent_reasoning(b, p);
 	} else if (is(type, "user_message") && b->prompt.ptr == NULL) {
 		b->prompt = own(b->t->arena, nonempty(txc_json_get(p, "message")));
 	} else if (is(type, "thread_name_updated") || is(type, "thread_renamed")) {
@@ -524,14 +654,6 @@ static void event_msg(struct txc_codex_builder *b, const struct txc_json *p)
 		if (name.ptr != NULL)
 			b->thread_name = own(b->t->arena, name);
 	}
-}
-
-static bool holds(struct txc_str s, struct txc_str part)
-{
-	for (size_t i = 0; i + part.len <= s.len; i++)
-		if (memcmp(s.ptr + i, part.ptr, part.len) == 0)
-			return true;
-	return false;
 }
 
 /*

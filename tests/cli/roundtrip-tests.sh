@@ -1,0 +1,96 @@
+#!/bin/sh
+# Round trips through Codex (issue 29): Claude Code -> Codex -> Claude Code and Hermes -> Codex ->
+# Hermes keep the conversation: message texts in order, tool calls with their outputs bound by
+# id, images, reasoning text, developer/system messages (roundtrip-claude.py says what is compared).
+# usage: roundtrip-tests.sh TXC MKDB JSONCHECK TESTS_DIR WORK_DIR
+set -u
+txc=$1 mkdb=$2 src=$4 work=$5
+rm -rf "$work" && mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+. "$(dirname "$0")/common.sh"
+export TZ=UTC
+unset HERMES_HOME CLAUDE_CONFIG_DIR CODEX_HOME
+fix=$src/fixtures
+
+# --- Claude Code -> Codex -> Claude Code: the fixtures' sessions with an image, signed and redacted
+#     thinking, a compaction, a slash command, parallel and repeated tool calls ---
+mkdir -p cx cc
+for s in 5f3c2a10-0000-4000-8000-000000000001 c7e0b3a4-0000-4000-8000-000000000003; do
+	expect_rc 0 "claude $s: as txc reads it" env CLAUDE_CONFIG_DIR="$fix/claude-config" "$txc" convert "claude:$s" \
+		--to claude --include-compacted -o "was-$s.jsonl"
+	expect_rc 0 "claude $s --to codex --install" env CLAUDE_CONFIG_DIR="$fix/claude-config" CODEX_HOME="$work/cx" \
+		"$txc" convert "claude:$s" --to codex --install --include-compacted
+	x=$(sed -n 's/^resume with: .* codex resume //p' out.txt)
+	expect_rc 0 "codex $x --to claude --install" env CODEX_HOME="$work/cx" CLAUDE_CONFIG_DIR="$work/cc" "$txc" \
+		convert "codex:$x" --to claude --install --include-compacted
+	now=$(sed -n 's/^installed //p' out.txt)
+	python3 "$src/cli/roundtrip-claude.py" "was-$s.jsonl" "$now" > cmp.txt 2>&1 && ok "claude $s survives: $(tail -1 cmp.txt)" ||
+		bad "claude $s round trip: $(head -c 1500 cmp.txt)"
+done
+
+# a session of Claude's edits (Edit, MultiEdit, a Write without a final newline, which no patch
+# says) in a project of its own; and Codex's fixture with a developer message, made a Claude file
+mkdir -p "ed/projects/-repo-ed" && python3 - "ed/projects/-repo-ed/e0000000-0000-4000-8000-0000000000e1.jsonl" <<'PY'
+import json, sys
+recs, prev = [], None
+def rec(kind, content, **extra):
+    global prev
+    u = "e0000000-0000-4000-8000-%012d" % (len(recs) + 1)
+    msg = {"role": kind, "content": content}
+    if kind == "assistant":
+        msg.update({"id": "m%d" % len(recs), "type": "message", "model": "claude-opus-4-5", "stop_reason": "tool_use"})
+    recs.append(dict({"parentUuid": prev, "isSidechain": False, "userType": "external", "cwd": "/repo/ed",
+                      "sessionId": "e0000000-0000-4000-8000-0000000000e1", "version": "2.1.332", "type": kind,
+                      "uuid": u, "timestamp": "2026-03-01T10:00:%02d.000Z" % len(recs), "message": msg}, **extra))
+    prev = u
+def call(i, name, inp):
+    rec("assistant", [{"type": "tool_use", "id": "e%d" % i, "name": name, "input": inp}])
+    rec("user", [{"type": "tool_result", "tool_use_id": "e%d" % i, "content": "done %d" % i}])
+rec("user", "Rename x to y")
+call(1, "Edit", {"file_path": "/repo/ed/a.c", "old_string": "int x;\n", "new_string": "int y;\n"})
+call(2, "MultiEdit", {"file_path": "/repo/ed/b.c", "edits": [{"old_string": "x = 1;\n", "new_string": "y = 1;\n"},
+                                                             {"old_string": "f(x);\ng(x);\n", "new_string": "f(y);\n"}]})
+call(3, "Write", {"file_path": "/repo/ed/c.txt", "content": "no final newline"})
+call(4, "Edit", {"file_path": "/repo/ed/d.c", "old_string": "x", "new_string": "y"})
+rec("assistant", [{"type": "text", "text": "Renamed."}])
+open(sys.argv[1], "w").write("".join(json.dumps(r) + "\n" for r in recs))
+PY
+expect_rc 0 "codex fixture --to claude --install" env CODEX_HOME="$fix/codex-home" CLAUDE_CONFIG_DIR="$work/ed" "$txc" \
+	convert codex:7d3 --to claude --install --include-compacted
+for s in e0000000-0000-4000-8000-0000000000e1 $(sed -n 's/^resume with: .* claude --resume //p' out.txt); do
+	expect_rc 0 "claude $s: as txc reads it" env CLAUDE_CONFIG_DIR="$work/ed" "$txc" convert "claude:$s" \
+		--to claude --include-compacted -o "was-$s.jsonl"
+	expect_rc 0 "claude $s --to codex --install" env CLAUDE_CONFIG_DIR="$work/ed" CODEX_HOME="$work/cx" \
+		"$txc" convert "claude:$s" --to codex --install --include-compacted
+	x=$(sed -n 's/^resume with: .* codex resume //p' out.txt)
+	expect_rc 0 "codex $x --to claude --install" env CODEX_HOME="$work/cx" CLAUDE_CONFIG_DIR="$work/cc" "$txc" \
+		convert "codex:$x" --to claude --install --include-compacted
+	now=$(sed -n 's/^installed //p' out.txt)
+	python3 "$src/cli/roundtrip-claude.py" "was-$s.jsonl" "$now" > cmp.txt 2>&1 && ok "claude $s survives: $(tail -1 cmp.txt)" ||
+		bad "claude $s round trip: $(head -c 1500 cmp.txt)"
+done
+grep -q '"isMeta":true,"message":{"role":"user","content":\[{"type":"text","text":"<permissions instructions>' "$now" &&
+	ok "the developer message is still instructions" || bad "developer message: $(grep -c isMeta "$now")"
+grep -q '"name":"Edit","input":{"file_path":"/repo/ed/a.c"' cc/projects/*/*.jsonl &&
+	grep -q '"name":"MultiEdit","input":{"file_path":"/repo/ed/b.c"' cc/projects/*/*.jsonl && ok "Edit and MultiEdit come back" ||
+	bad "edits: $(grep -o '"name":"[A-Za-z_]*"' cc/projects/*/*.jsonl | sort | uniq -c)"
+
+# --- Hermes -> Codex -> Hermes: the export of the rollout, read back (--input), holds what the
+#     store's session held (signed and unsigned reasoning, inline reasoning, a compression's live
+#     rows, unicode); compared as the Claude files txc makes of both ---
+"$mkdb" f.db "$fix/features.sql" && "$mkdb" r.db "$fix/reasoning.sql" && "$mkdb" c.db "$fix/claude-trust.sql" || exit 1
+mkdir -p hx
+for p in f:chat r:inline r:signed c:heavy; do
+	db=${p%%:*}.db s=${p#*:}
+	expect_rc 0 "hermes $s --to codex --install" env CODEX_HOME="$work/hx" "$txc" convert "$s" --db "$db" --to codex --install
+	x=$(sed -n 's/^resume with: .* codex resume //p' out.txt)
+	expect_rc 0 "codex $x --to hermes" env CODEX_HOME="$work/hx" "$txc" convert "codex:$x" --to hermes -o "h-$s.json"
+	expect_rc 0 "hermes $s as txc reads it" "$txc" convert "$s" --db "$db" --to claude -o "hw-$s.jsonl"
+	expect_rc 0 "the export read back" "$txc" convert --input "h-$s.json" "$x" --to claude -o "hn-$s.jsonl"
+	python3 "$src/cli/roundtrip-claude.py" "hw-$s.jsonl" "hn-$s.jsonl" > cmp.txt 2>&1 && ok "hermes $s survives: $(tail -1 cmp.txt)" ||
+		bad "hermes $s round trip: $(head -c 1500 cmp.txt)"
+done
+grep -q '"reasoning": "Other provider text."' h-signed.json && ok "unsigned reasoning is Hermes's reasoning again" ||
+	bad "signed: $(grep -o '"reasoning": "[^"]*"' h-signed.json)"
+
+summary roundtrip-tests
