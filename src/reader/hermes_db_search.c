@@ -327,14 +327,29 @@ static void order_by(struct hermes_db *s, struct txc_buf *b, const struct txc_se
 		txc_buf_addf(b, " %s, %s %s", dir, txc_hermes_db_has_col(&s->msg, "id") ? "m.id" : "m.rowid", dir);
 }
 
-/* Every row the index offers for ?1. */
-static void fts_query(struct hermes_db *s, struct txc_buf *b, const struct txc_search_opts *o)
+static void like_terms(struct hermes_db *s, struct txc_buf *b, const struct txc_query *q);
+
+/*
+ * By time, the ids (and ranks) of the index's rows and of the rows extra adds (scan_query's),
+ * merged in one order, ties in row order as a scan's: a limit cuts the hits a scan would cut
+ * (the index's rows first, then the others, cut the wrong ones with --sort and -n).
+ */
+static void fts_by_time(struct hermes_db *s, struct txc_buf *b, const struct txc_query *q,
+			const struct txc_search_opts *o, const char *extra)
 {
-	select_cols(s, b, "f.k");
-	txc_buf_addstr(b, " FROM (SELECT rowid AS r, rank AS k FROM messages_fts WHERE messages_fts MATCH ?1) f"
-			  " JOIN messages m ON m.id = f.r JOIN sessions s ON s.id = m.session_id");
+	const char *dir = o->sort == TXC_SORT_OLDEST ? "ASC" : "DESC";
+	txc_buf_addstr(b, "SELECT i, k FROM (SELECT m.id AS i, ");
+	msg_col(s, b, "timestamp");
+	txc_buf_addstr(b, " AS t, f.k AS k FROM (SELECT rowid AS r, rank AS k FROM messages_fts WHERE messages_fts "
+			  "MATCH ?1) f JOIN messages m ON m.id = f.r");
 	filters(s, b, o);
-	order_by(s, b, o, true);
+	txc_buf_addstr(b, " UNION ALL SELECT m.id, ");
+	msg_col(s, b, "timestamp");
+	txc_buf_addstr(b, ", NULL FROM messages m");
+	filters(s, b, o);
+	txc_buf_addstr(b, extra);
+	like_terms(s, b, q);
+	txc_buf_addf(b, ") ORDER BY t %s, i %s", dir, dir);
 }
 
 /*
@@ -382,6 +397,13 @@ static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_
 	filters(s, b, o);
 	if (extra)
 		txc_buf_addstr(b, extra);
+	like_terms(s, b, q);
+	order_by(s, b, o, false);
+}
+
+/* The LIKE narrowing of scan_query: one condition per term that is not negated (?4, ?5, ...). */
+static void like_terms(struct hermes_db *s, struct txc_buf *b, const struct txc_query *q)
+{
 	for (size_t i = 0, k = 4; i < q->n; i++) {
 		if (q->v[i].negated)
 			continue;
@@ -404,7 +426,6 @@ static void scan_query(struct hermes_db *s, struct txc_buf *b, const struct txc_
 		txc_buf_addch(b, ')');
 		k++;
 	}
-	order_by(s, b, o, false);
 }
 
 static void bind_like(sqlite3_stmt *st, int k, struct txc_str needle)
@@ -454,6 +475,7 @@ struct run {
 	int stop;                        /* what the sink said when it stopped the search */
 	struct txc_hermes_db_tips *tips; /* NULL: the store has no compression links */
 	struct numbers *numbers;         /* message numbers (number_of) */
+	char err[256];                   /* a failure's message, kept before DETACH clears it */
 };
 
 /*
@@ -778,8 +800,8 @@ static int by_ids(struct run *r, const char *ids_sql, const char *match, bool li
 		sqlite3_reset(one);
 		rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
 	}
+	sqlite3_finalize(one); /* first: finalizing it would clear the error ids's step left */
 	sqlite3_finalize(ids);
-	sqlite3_finalize(one);
 	return rc == SQLITE_DONE || r->stop ? SQLITE_OK : rc;
 }
 
@@ -824,13 +846,9 @@ static bool use_index(struct run *r, const char *cond)
 static int search_fts(struct run *r, const struct plan *p, const char *fts)
 {
 	struct txc_buf b = TXC_BUF_INIT, extra = TXC_BUF_INIT;
-	int rc;
-	if (r->o->sort == TXC_SORT_RANK) {
+	int rc = SQLITE_OK;
+	if (r->o->sort == TXC_SORT_RANK)
 		rc = fts_ranked(r, fts);
-	} else {
-		fts_query(r->s, &b, r->o);
-		rc = run_sql(r, b.buf, fts);
-	}
 	txc_buf_addstr(&extra, " AND (");
 	elsewhere_cond(r->s, &extra);
 	if (p->tools_cut)
@@ -841,11 +859,15 @@ static int search_fts(struct run *r, const struct plan *p, const char *fts)
 	txc_buf_addstr(&extra, ") AND m.id NOT IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?1)");
 	if (indexed)
 		txc_buf_addstr(&extra, " AND m.id IN (SELECT rowid FROM txc_index.words WHERE words MATCH ?1)");
-	if (rc == SQLITE_OK) {
-		txc_buf_reset(&b);
+	if (rc == SQLITE_OK && r->o->sort == TXC_SORT_RANK) {
 		scan_query(r->s, &b, r->q, r->o, extra.buf, false);
 		rc = run_sql(r, b.buf, fts);
+	} else if (rc == SQLITE_OK) {
+		fts_by_time(r->s, &b, r->q, r->o, extra.buf);
+		rc = by_ids(r, b.buf, fts, true);
 	}
+	if (indexed && rc != SQLITE_OK)
+		snprintf(r->err, sizeof(r->err), "%s", sqlite3_errmsg(r->s->db));
 	if (indexed)
 		txc_hermes_db_index_detach(r->s);
 	txc_buf_release(&extra);
@@ -927,7 +949,7 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	bool linked =
 		txc_hermes_db_has_col(&s->sess, "parent_session_id") && txc_hermes_db_has_col(&s->sess, "end_reason");
 	struct numbers numbers = {0};
-	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL, &numbers};
+	struct run r = {s, q, o, sink, txc_arena_new(0), 0, 0, 0, linked ? &tips : NULL, &numbers, {0}};
 	int rc;
 	if (p.trigram) {
 		rc = search_trigram(&r, &p, fts);
@@ -945,7 +967,11 @@ int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc
 	txc_hermes_db_tip_free(&tips);
 	numbers_free(&numbers);
 	free(fts);
-	if (rc != SQLITE_OK)
-		return txc_hermes_db_error(s, rc, d, "search");
+	if (rc != SQLITE_OK) {
+		int e = txc_hermes_db_error(s, rc, d, "search");
+		if (r.err[0] && e == TXC_E_FAIL && rc != SQLITE_READONLY_ROLLBACK)
+			txc_diag_set(d, TXC_E_FAIL, "cannot search '%s': %s", s->path, r.err);
+		return e;
+	}
 	return r.stop > 0 ? TXC_OK : r.stop; /* 1: the sink had enough */
 }

@@ -754,6 +754,31 @@ expect_rc 0 "flags text" S --db flags.db --color never flagword
 printf 'f1  2026-09-10 00:26  flags\n  f1#?  user  2026-09-10 00:26  >>>flagword<<< both\n  f1#?  user (compacted)  2026-09-10 00:26  >>>flagword<<< archived\n' > want.txt
 cmp -s out.txt want.txt && ok || bad "flags text: $(cat out.txt)"
 
+# by time with a limit, the index's hits and the "\0json:" rows it cannot hold (here: the word
+# behind a JSON escape, scanned on top) are one order: the same hits as a scan of the rows, not
+# the index's first (issue 27, item 9)
+json_row() { # id time word
+	printf "INSERT INTO messages VALUES (%s, 's_retry', 'user', CAST(X'00%s' AS TEXT), NULL, NULL, NULL, %s, 1, 0);\n" \
+		"$1" "$(printf 'json:[{"type":"text","text":"%s json"}]' "$3" | od -An -tx1 | tr -d ' \n')" "$2"
+}
+mixed="INSERT INTO messages VALUES (30, 's_retry', 'user', 'mixword plain one', NULL, NULL, NULL, 1789000010, 1, 0);
+$(json_row 31 1789000011 'mix\u0077ord')
+INSERT INTO messages VALUES (32, 's_retry', 'user', 'mixword plain two', NULL, NULL, NULL, 1789000012, 1, 0);
+$(json_row 33 1789000013 'mix\u0077ord')"
+mk mixscan "$mixed"
+mk mixfts "$ext
+$mixed
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');"
+for o in "--sort oldest -n 1" "--sort oldest -n 3" "--sort newest -n 1" "--sort newest -n 3"; do
+	# shellcheck disable=SC2086
+	XDG_CACHE_HOME=$work/cache S --db mixscan.db --json $o mixword > out.txt 2> err.txt
+	want=$(python3 -c 'import json,sys; print(" ".join(str(r["row_id"]) for r in json.load(sys.stdin)))' < out.txt)
+	# shellcheck disable=SC2086
+	XDG_CACHE_HOME=$work/cache S --db mixfts.db --json $o mixword > out.txt 2> err.txt
+	got=$(python3 -c 'import json,sys; print(" ".join(str(r["row_id"]) for r in json.load(sys.stdin)))' < out.txt)
+	[ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "index and NUL json: rows, $o: rows '$got', a scan's '$want'"
+done
+
 cat more.sha >> before.sha
 sha256sum -c --quiet before.sha > sha.txt 2>&1 && ok || bad "a store changed: $(cat sha.txt)"
 ls *-wal *-shm *-journal > /dev/null 2>&1 && bad "a -wal, -shm or -journal appeared" || ok
