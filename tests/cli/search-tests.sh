@@ -7,6 +7,8 @@
 set -u
 txc=$1 mkdb=$2 jsoncheck=$3 src=$4 work=$5
 rm -rf "$work" && mkdir -p "$work" || exit 1
+# txc's own index goes in the work folder, not the user's ~/.cache/txc
+export XDG_CACHE_HOME="$work/cache"
 cd "$work" || exit 1
 . "$(dirname "$0")/common.sh"
 
