@@ -93,6 +93,17 @@ void txc_convert_redact_sink_release(struct txc_redact_sink *rs);
 int txc_convert_subagents(const struct txc_transcript *t, const struct txc_write_opts *w, const char *session,
 			  int (*emit)(void *ctx, const char *agent, const char *p, size_t len, struct txc_diag *d),
 			  void *ctx, struct txc_diag *d);
+/*
+ * Codex keeps a spawned thread in a rollout of its own, linked to its parent by session_meta.source
+ * (subagent.thread_spawn.parent_thread_id): every loaded child of t (and theirs, depth first) handed to
+ * emit with the options that write it as a subagent of parent (t's thread uuid) and its own uuid
+ * (txc_codex_session_uuid, so the same every run); its cwd is its parent's.  Stops at the first
+ * non-zero return.  Borrowed: child and cw live only during the call.
+ */
+typedef int (*txc_convert_codex_emit)(void *ctx, const struct txc_transcript *child, const struct txc_write_opts *cw,
+				      const char uuid[37], struct txc_diag *d);
+int txc_convert_codex_subagents(const struct txc_transcript *t, const struct txc_write_opts *w, const char *parent,
+				txc_convert_codex_emit emit, void *ctx, struct txc_diag *d);
 /* true when t has a loaded child (a subagent file to write) */
 bool txc_convert_has_subagents(const struct txc_transcript *t);
 

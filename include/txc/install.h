@@ -45,6 +45,7 @@ struct txc_install_done {
 	struct txc_str cwd;  /* the working directory it was installed for */
 	const char *program; /* "Claude Code", "Codex" */
 	const char *resume;  /* the command that resumes it: "claude --resume", "codex resume" */
+	bool subagent;       /* a subagent's file (Codex's spawned thread), resumed through its parent */
 };
 
 struct txc_install_ops {
@@ -58,7 +59,8 @@ struct txc_install_ops {
 	void (*moved)(void *ctx, struct txc_str cwd, const char *now);
 	/* Optional: installed (not called for TXC_INST_EMPTY or an error). */
 	void (*done)(void *ctx, const struct txc_install_done *r);
-	/* With children: t's subagents beside the session, in base/subagents/ (session: its uuid). */
+	/* With children, Claude Code's: t's subagents beside the session, in base/subagents/ (session: its
+	 * uuid).  Codex's spawned threads are installed as sessions are (open ... done). */
 	int (*subagents)(void *ctx, const struct txc_transcript *t, const char *base, const char *session,
 			 struct txc_diag *d);
 	void *ctx;
@@ -79,12 +81,14 @@ bool txc_install_session(const struct txc_writer_ops *ops, const struct txc_tran
 			 char uuid[37]);
 
 /*
- * -o FILE --children: the folder whose subagents/ holds t's subagent files beside FILE (FILE less
- * its .jsonl, else FILE.d, in base) and the session uuid they name (as the program keeps them
- * beside an installed session); false: ops's program keeps no subagent files.
+ * -o FILE --children: t's subagents (written by ops with w) beside FILE, as the program keeps them
+ * beside an installed session: Claude Code's in FILE less its .jsonl (else FILE.d)/subagents/ through
+ * io->subagents; Codex's spawned threads as rollouts of their own in FILE's folder, installed by the
+ * rules of txc_install (req->as_new aside), each reported to io->done.  TXC_OK, or an error with d set.
  */
-bool txc_install_beside(const struct txc_writer_ops *ops, const struct txc_transcript *t, struct txc_str scope,
-			const char *file, struct txc_buf *base, char uuid[37]);
+int txc_install_beside(const struct txc_writer_ops *ops, const struct txc_transcript *t, const struct txc_write_opts *w,
+		       const char *file, const struct txc_install_req *req, const struct txc_install_ops *io,
+		       struct txc_diag *d);
 
 /*
  * Install t written by ops with w: *res says what happened.  TXC_OK (TXC_INST_EMPTY included: the

@@ -87,6 +87,9 @@ struct txc_write_opts {
 	bool children;                        /* markdown: delegate children as nested transcripts, not a link line */
 	struct txc_str sidechain_session;     /* claude: write a subagent transcript of this session uuid ... */
 	struct txc_str agent_id;              /* claude: ... as this agent (txc_claude_agent_id) */
+	struct txc_str codex_parent;          /* codex: write a subagent rollout spawned by this thread uuid ... */
+	int codex_depth;                      /* codex: ... this many spawns below the root thread (1: a child) */
+	struct txc_str codex_uuid;            /* codex: the rollout's thread uuid, or empty: the session's own */
 	bool nav;                             /* html in an archive (export --out): the page carries the slots
 						 TXC_NAV_OPEN..TXC_NAV_CLOSE the archive fills with its links */
 };

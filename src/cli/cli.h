@@ -111,6 +111,9 @@ int cli_writer_for(const char *cmd, const char *to, const struct txc_writer_ops 
  */
 enum txc_err cli_install(const struct cli_args *a, const struct txc_writer_ops *ops, const struct txc_transcript *t,
 			 struct txc_write_opts *w, bool quiet, int *res, struct txc_diag *d);
+/* -o FILE --children for a writer that installs: the subagents' files beside FILE (install.c) */
+enum txc_err cli_children_beside(const struct cli_args *a, const struct txc_writer_ops *ops,
+				 const struct txc_transcript *t, struct txc_diag *d);
 
 /* ---- the sessions a command names (select.c) ---- */
 

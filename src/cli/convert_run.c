@@ -86,19 +86,6 @@ static void convert_close(struct convert_src *src)
 	txc_sid_release(&src->id);
 }
 
-/* -o DIR/NAME.jsonl --children: the subagents in DIR/NAME/subagents/, as Claude Code keeps them */
-static enum txc_err subagents_beside(const struct cli_args *a, const struct txc_writer_ops *ops,
-				     const struct txc_transcript *t, struct txc_diag *d)
-{
-	char uuid[37];
-	struct txc_buf base = TXC_BUF_INIT;
-	enum txc_err rc = TXC_OK;
-	if (txc_install_beside(ops, t, a->w.scope, a->output, &base, uuid))
-		rc = cli_write_subagents(a, t, &a->w, base.buf, uuid, d);
-	txc_buf_release(&base);
-	return rc;
-}
-
 /* The output: to stdout or to a temporary file renamed into place at the end, images first. */
 static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_ops *ops, struct convert_src *src,
 				  struct txc_diag *d)
@@ -128,7 +115,7 @@ static enum txc_err convert_write(struct cli_args *a, const struct txc_writer_op
 	if (rc == TXC_OK)
 		rc = txc_convert_write(&src->job, &a->w, &out, d);
 	if (rc == TXC_OK && a->output != NULL && a->children && (ops->caps & TXC_WCAP_INSTALL))
-		rc = subagents_beside(a, ops, src->job.t, d);
+		rc = cli_children_beside(a, ops, src->job.t, d);
 	convert_close(src); /* the store is done with before the file lands */
 	if (rc == TXC_OK && page && cli_page(out.buf.buf, out.buf.len) != 0)
 		out.err = errno ? errno : EIO;

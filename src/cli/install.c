@@ -64,6 +64,11 @@ static void done(void *ctx, const struct txc_install_done *r)
 		return;
 	struct txc_buf msg = TXC_BUF_INIT, safe = TXC_BUF_INIT;
 	cli_safe_text(&msg, r->path, strlen(r->path), true);
+	if (r->subagent) { /* resumed through its parent */
+		printf("%s %s (subagent)\n", verb[r->res], msg.buf);
+		txc_buf_release(&msg);
+		return;
+	}
 	printf("%s %s%s%s%s\n", verb[r->res], msg.buf, r->continued ? " (continued in " : "",
 	       r->continued ? r->program : "", r->continued ? "; nothing new to add)" : "");
 	txc_buf_reset(&msg);
@@ -123,4 +128,14 @@ enum txc_err cli_install(const struct cli_args *a, const struct txc_writer_ops *
 	if (rc == TXC_OK && r == TXC_INST_EMPTY)
 		rc = empty_session(ops, t, quiet, d);
 	return rc;
+}
+
+/* -o FILE --children: the subagents' files beside FILE, as the program keeps them beside a session */
+enum txc_err cli_children_beside(const struct cli_args *a, const struct txc_writer_ops *ops,
+				 const struct txc_transcript *t, struct txc_diag *d)
+{
+	struct install_ctx x = {a, &a->w, false};
+	const struct txc_install_ops io = {tmp_open, tmp_commit, tmp_abort, mkdirs, moved, done, subagents, &x};
+	const struct txc_install_req req = {.as_new = false, .force = a->force, .children = true};
+	return txc_install_beside(ops, t, &a->w, a->output, &req, &io, d);
 }

@@ -344,7 +344,7 @@ const struct cli_opt cli_opt_lineage = {
 const struct cli_opt cli_opt_children = {
 	"children", 0, NULL, NULL,
 	"include delegate child sessions (subagents): markdown and html folded under the call, terminal indented "
-	"under it, claude as subagent files (with -o or --install)",
+	"under it, claude and codex as subagent files (with -o or --install)",
 	set_children, .wopt = TXC_WOPT_CHILDREN};
 const struct cli_opt cli_opt_tree = {"tree", 0, NULL, NULL,
 				     "compression chains, branches and children indented under their root", set_flag,

@@ -13,6 +13,7 @@
 #include "txc/model_hermes.h"
 #include "txc/redact.h"
 #include "txc/writer_claude.h"
+#include "txc/writer_codex.h"
 
 static void redact_in_place(bool redact, struct txc_transcript *t)
 {
@@ -361,4 +362,41 @@ int txc_convert_subagents(const struct txc_transcript *t, const struct txc_write
 		if (t->children[i].t != NULL)
 			rc = subagent(t, &t->children[i], w, session, emit, ctx, d);
 	return rc;
+}
+
+/* ---- Codex subagent rollouts ---- */
+
+static int codex_children(const struct txc_transcript *t, const struct txc_write_opts *w, const char *parent, int depth,
+			  txc_convert_codex_emit emit, void *ctx, struct txc_diag *d)
+{
+	int rc = TXC_OK;
+	for (size_t i = 0; i < t->n_children && rc == TXC_OK; i++) {
+		if (t->children[i].t == NULL)
+			continue;
+		struct txc_transcript child = *t->children[i].t;
+		child.meta.cwd = t->meta.cwd; /* a spawned thread works where its parent does */
+		/* its uuid names the parent too: one child under two parents (--as-new) is two threads */
+		struct txc_buf key = TXC_BUF_INIT;
+		txc_buf_addf(&key, "%s/", parent);
+		txc_buf_add(&key, child.meta.id.ptr ? child.meta.id.ptr : "", child.meta.id.len);
+		struct txc_transcript named = child;
+		named.meta.id = (struct txc_str){key.buf, key.len};
+		char uuid[37];
+		txc_codex_session_uuid(&named, w->scope, uuid);
+		txc_buf_release(&key);
+		struct txc_write_opts cw = *w;
+		cw.codex_parent = (struct txc_str){parent, 36};
+		cw.codex_depth = depth;
+		cw.codex_uuid = (struct txc_str){uuid, 36};
+		rc = emit(ctx, &child, &cw, uuid, d);
+		if (rc == TXC_OK && depth < 32) /* its own children, spawned by it (bounded: a hostile chain) */
+			rc = codex_children(&child, w, uuid, depth + 1, emit, ctx, d);
+	}
+	return rc;
+}
+
+int txc_convert_codex_subagents(const struct txc_transcript *t, const struct txc_write_opts *w, const char *parent,
+				txc_convert_codex_emit emit, void *ctx, struct txc_diag *d)
+{
+	return codex_children(t, w, parent, 1, emit, ctx, d);
 }

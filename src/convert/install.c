@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "txc/convert.h"
 #include "txc/harness.h"
 #include "txc/install.h"
 #include "txc/writer_claude.h"
@@ -45,7 +46,9 @@ struct target {
 			      struct txc_buf *dir, struct txc_buf *path, char uuid[37], struct txc_diag *d);
 	const char *program; /* in messages: "Claude Code", "Codex" */
 	const char *resume;  /* the command that resumes a session: "claude --resume", "codex resume" */
-	bool subagents;      /* --children: subagent files beside the session */
+	/* --children: t's subagents beside the session installed in dir under uuid */
+	enum txc_err (*children)(struct inst *x, const struct txc_transcript *t, const struct txc_write_opts *w,
+				 const char *dir, const char *uuid, struct txc_diag *d);
 	void (*uuid)(const struct txc_transcript *t, struct txc_str scope, char out[37]); /* the session's */
 };
 
@@ -330,9 +333,58 @@ static enum txc_err codex_place(const struct txc_install_ops *io, const struct t
 	return io->mkdirs(io->ctx, dir->buf, d);
 }
 
+/* <project>/<uuid>/subagents/agent-<id>.jsonl, written by the caller */
+static enum txc_err claude_children(struct inst *x, const struct txc_transcript *t, const struct txc_write_opts *w,
+				    const char *dir, const char *uuid, struct txc_diag *d)
+{
+	(void)w;
+	struct txc_buf base = TXC_BUF_INIT;
+	txc_buf_addf(&base, "%s/%s", dir, uuid);
+	enum txc_err rc = x->io->subagents(x->io->ctx, t, base.buf, uuid, d);
+	txc_buf_release(&base);
+	return rc;
+}
+
+/* Codex's spawned threads: where they go (their parent's folder) and how the parent was installed. */
+struct codex_kids {
+	struct inst *x;
+	const char *dir;
+};
+
+/* one spawned thread: a rollout of its own in its parent's folder, installed as the parent is */
+static int codex_child(void *ctx, const struct txc_transcript *child, const struct txc_write_opts *cw,
+		       const char uuid[37], struct txc_diag *d)
+{
+	const struct codex_kids *k = ctx;
+	struct txc_buf name = TXC_BUF_INIT, path = TXC_BUF_INIT;
+	txc_codex_rollout_name(&name, child, uuid); /* YYYY/MM/DD/rollout-...: only its last part */
+	txc_buf_addf(&path, "%s/%s", k->dir, strrchr(name.buf, '/') + 1);
+	struct txc_install_req one = *k->x->req;
+	one.as_new = false; /* the parent's uuid (as new or not) names the child already */
+	enum txc_install_res res = TXC_INST_FAILED;
+	struct inst cx = {k->x->tg, &one, k->x->io, &res, false, false};
+	enum txc_err rc = install_at(&cx, child, cw, path.buf, uuid, d);
+	if (rc == TXC_OK && res != TXC_INST_EMPTY && cx.io->done != NULL)
+		cx.io->done(cx.io->ctx, &(struct txc_install_done){res, path.buf, uuid, cx.continued, child->meta.cwd,
+								   cx.tg->program, cx.tg->resume, true});
+	txc_buf_release(&name);
+	txc_buf_release(&path);
+	return rc;
+}
+
+/* sessions/YYYY/MM/DD/rollout-<time>-<child uuid>.jsonl beside the parent's, linked to it */
+static enum txc_err codex_children(struct inst *x, const struct txc_transcript *t, const struct txc_write_opts *w,
+				   const char *dir, const char *uuid, struct txc_diag *d)
+{
+	struct codex_kids k = {x, dir};
+	return (enum txc_err)txc_convert_codex_subagents(t, w, uuid, codex_child, &k, d);
+}
+
 static const struct target targets[] = {
-	{&txc_writer_claude, classify, claude_place, "Claude Code", "claude --resume", true, txc_claude_session_uuid},
-	{&txc_writer_codex, codex_classify, codex_place, "Codex", "codex resume", false, txc_codex_session_uuid},
+	{&txc_writer_claude, classify, claude_place, "Claude Code", "claude --resume", claude_children,
+	 txc_claude_session_uuid},
+	{&txc_writer_codex, codex_classify, codex_place, "Codex", "codex resume", codex_children,
+	 txc_codex_session_uuid},
 };
 
 static enum txc_err write_tmp(const struct target *tg, struct txc_install_file *f, const struct txc_transcript *t,
@@ -398,20 +450,40 @@ bool txc_install_session(const struct txc_writer_ops *ops, const struct txc_tran
 	return true;
 }
 
-bool txc_install_beside(const struct txc_writer_ops *ops, const struct txc_transcript *t, struct txc_str scope,
-			const char *file, struct txc_buf *base, char uuid[37])
+/*
+ * Claude Code's subagents in DIR/NAME/subagents/ (FILE DIR/NAME.jsonl, else FILE.d/), as Claude Code keeps
+ * them; Codex's rollouts in FILE's folder, named as Codex names them (rollout-<time>-<uuid>.jsonl).
+ */
+int txc_install_beside(const struct txc_writer_ops *ops, const struct txc_transcript *t, const struct txc_write_opts *w,
+		       const char *file, const struct txc_install_req *req, const struct txc_install_ops *io,
+		       struct txc_diag *d)
 {
 	const struct target *tg = target_of(ops);
-	if (tg == NULL || !tg->subagents)
-		return false;
-	tg->uuid(t, scope, uuid);
+	if (tg == NULL)
+		return TXC_OK;
+	char uuid[37];
+	tg->uuid(t, w->scope, uuid);
 	size_t len = strlen(file);
-	txc_buf_reset(base);
-	if (len > 6 && strcmp(file + len - 6, ".jsonl") == 0)
-		txc_buf_add(base, file, len - 6);
-	else
-		txc_buf_addf(base, "%s.d", file);
-	return true;
+	const char *slash = strrchr(file, '/');
+	struct txc_buf base = TXC_BUF_INIT;
+	enum txc_install_res res = TXC_INST_NEW;
+	struct inst x = {tg, req, io, &res, false, false};
+	enum txc_err rc;
+	if (tg->children == codex_children) {
+		if (slash == NULL)
+			txc_buf_addstr(&base, ".");
+		else
+			txc_buf_add(&base, file, slash == file ? 1 : (size_t)(slash - file));
+		rc = codex_children(&x, t, w, base.buf, uuid, d);
+	} else {
+		if (len > 6 && strcmp(file + len - 6, ".jsonl") == 0)
+			txc_buf_add(&base, file, len - 6);
+		else
+			txc_buf_addf(&base, "%s.d", file);
+		rc = io->subagents(io->ctx, t, base.buf, uuid, d);
+	}
+	txc_buf_release(&base);
+	return rc;
 }
 
 const char *txc_install_program(const struct txc_writer_ops *ops)
@@ -446,14 +518,9 @@ int txc_install(const struct txc_writer_ops *ops, const struct txc_transcript *t
 		*res = rc == TXC_E_REFUSED ? TXC_INST_REFUSED : TXC_INST_FAILED;
 	else if (*res != TXC_INST_EMPTY && io->done != NULL)
 		io->done(io->ctx, &(struct txc_install_done){*res, path.buf, uuid, x.continued, copy.meta.cwd,
-							     tg->program, tg->resume});
-	if (rc == TXC_OK && *res != TXC_INST_EMPTY && req->children &&
-	    tg->subagents) {                        /* <project>/<uuid>/subagents/ */
-		struct txc_buf base = TXC_BUF_INIT; /* (id's bytes are the copy's id with --as-new) */
-		txc_buf_addf(&base, "%s/%s", dir.buf, uuid);
-		rc = io->subagents(io->ctx, &copy, base.buf, uuid, d);
-		txc_buf_release(&base);
-	}
+							     tg->program, tg->resume, false});
+	if (rc == TXC_OK && *res != TXC_INST_EMPTY && req->children) /* (the copy's id: --as-new's) */
+		rc = tg->children(&x, &copy, w, dir.buf, uuid, d);
 	txc_buf_release(&id);
 	txc_buf_release(&path);
 	txc_buf_release(&dir);

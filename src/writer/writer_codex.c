@@ -75,8 +75,15 @@ static void session_meta(struct ctx *c, const char *uuid)
 	txc_buf_addf(b, "{\"id\":\"%s\",\"timestamp\":\"%s\",\"cwd\":", uuid, ts);
 	txc_json_emit_str(b, c->cwd.ptr, c->cwd.len);
 	/* the provider Codex resumes it with must be the one recorded: txc writes OpenAI's */
-	txc_buf_addstr(b, ",\"originator\":\"txc\",\"cli_version\":\"" TXC_CODEX_CLI_VERSION
-			  "\",\"source\":\"cli\",\"model_provider\":\"openai\"");
+	txc_buf_addstr(b, ",\"originator\":\"txc\",\"cli_version\":\"" TXC_CODEX_CLI_VERSION "\",\"source\":");
+	if (c->opt->codex_parent.len > 0) { /* a subagent: Codex links it to its parent thread by this */
+		txc_buf_addstr(b, "{\"subagent\":{\"thread_spawn\":{\"parent_thread_id\":");
+		txc_json_emit_str(b, c->opt->codex_parent.ptr, c->opt->codex_parent.len);
+		txc_buf_addf(b, ",\"depth\":%d}}}", c->opt->codex_depth > 0 ? c->opt->codex_depth : 1);
+	} else {
+		txc_buf_addstr(b, "\"cli\"");
+	}
+	txc_buf_addstr(b, ",\"model_provider\":\"openai\"");
 	if (c->t->meta.git_branch.ptr != NULL) {
 		txc_buf_addstr(b, ",\"git\":{\"branch\":");
 		txc_json_emit_str(b, c->t->meta.git_branch.ptr, c->t->meta.git_branch.len);
@@ -806,7 +813,12 @@ static int write_codex(struct txc_out *out, const struct txc_transcript *t, cons
 	(void)d;
 	struct ctx c = {.out = out, .t = t, .opt = opt, .role = -1};
 	char uuid[37];
-	txc_codex_session_uuid(t, opt->scope, uuid);
+	if (opt->codex_uuid.len == 36) {
+		memcpy(uuid, opt->codex_uuid.ptr, 36);
+		uuid[36] = '\0';
+	} else {
+		txc_codex_session_uuid(t, opt->scope, uuid);
+	}
 	/* Codex needs an absolute cwd: the session's, else the caller's, else "/" */
 	c.cwd = t->meta.cwd;
 	if (c.cwd.ptr == NULL || c.cwd.len == 0 || c.cwd.ptr[0] != '/')
@@ -849,6 +861,6 @@ const struct txc_writer_ops txc_writer_codex = {
 	.summary = "Codex CLI rollout JSONL, ready for `codex exec resume` / `codex resume`",
 	.ext = "jsonl",
 	.caps = TXC_WCAP_INSTALL,
-	.opts = TXC_WOPT_REASONING | TXC_WOPT_CWD | TXC_WOPT_COMPACTED,
+	.opts = TXC_WOPT_REASONING | TXC_WOPT_CWD | TXC_WOPT_COMPACTED | TXC_WOPT_CHILDREN,
 	.write = write_codex,
 };

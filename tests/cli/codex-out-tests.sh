@@ -164,6 +164,53 @@ CODEX_HOME=$work/bulk-home expect_rc 0 "export --install" "$txc" export --to cod
 	rollout_ok $(find "$work/bulk-home/sessions" -name 'rollout-*.jsonl') > py.txt && ok "export --install: 7 rollouts" ||
 	bad "export --install: $(find "$work/bulk-home" -type f | wc -l) files; $(head -3 py.txt)"
 
+# --- --children: each subagent a rollout of its own beside its parent, linked by session_meta.source ---
+expect_rc 2 "codex --children on stdout" "$txc" convert dp --db l.db --to codex --children
+one_line_err "codex --children on stdout"
+kids=$work/kids-home
+CODEX_HOME=$kids expect_rc 0 "install --children" "$txc" convert dp --db l.db --to codex --children --install
+parent=$(find "$kids/sessions" -name 'rollout-*.jsonl' | xargs grep -l '"source":"cli"')
+child=$(find "$kids/sessions" -name 'rollout-*.jsonl' | xargs grep -l '"thread_spawn"')
+python3 - "$parent" "$child" > py.txt 2>&1 <<'PY' && ok "install --children: the child's rollout beside the parent's, linked to it" || bad "install --children: $(cat py.txt out.txt err.txt | head -5)"
+import json, os, sys
+p, c = (json.loads(open(f).readline())["payload"] for f in sys.argv[1:])
+assert os.path.dirname(sys.argv[1]) == os.path.dirname(sys.argv[2]), sys.argv
+assert c["source"] == {"subagent": {"thread_spawn": {"parent_thread_id": p["id"], "depth": 1}}}, c["source"]
+assert c["id"] != p["id"] and sys.argv[2].endswith(c["id"] + ".jsonl") and c["cwd"] == p["cwd"], c
+texts = [json.dumps(json.loads(l)) for l in open(sys.argv[2])]
+assert any("Reading x.c." in t for t in texts), "the child's own turns"
+PY
+grep -q ' (subagent)$' out.txt && [ "$(wc -l < out.txt)" = 3 ] && ok "install --children: the child said" || bad "install --children: $(cat out.txt)"
+rollout_ok "$parent" "$child" > py.txt && ok "install --children: both rollouts pass the check" || bad "children: $(head -3 py.txt)"
+real_check "dp --children (parent)" "$parent"
+real_check "dp --children (subagent)" "$child"
+cp "$child" kid.jsonl
+CODEX_HOME=$kids expect_rc 0 "install --children again" "$txc" convert dp --db l.db --to codex --children --install
+[ "$(grep -c '^unchanged ' out.txt)" = 2 ] && cmp -s "$child" kid.jsonl && ok "install --children again: both unchanged" || bad "again: $(cat out.txt)"
+# a subagent Codex continued is never replaced
+printf '%s\n' '{"timestamp":"2026-12-02T03:18:39.903Z","ordinal":9,"type":"event_msg","payload":{"type":"task_started","turn_id":"t"}}' >> "$child"
+sed -i '3s/"type":"response_item"/"type":"response_item" /' "$child" && cp "$child" kid.jsonl
+CODEX_HOME=$kids expect_rc 4 "install --children over a continued subagent" "$txc" convert dp --db l.db --to codex --children --install --force
+cmp -s "$child" kid.jsonl && grep -q 'was continued in Codex' err.txt && ok "continued subagent: refused, untouched" || bad "continued subagent: $(cat err.txt)"
+CODEX_HOME=$kids expect_rc 0 "install --children --as-new" "$txc" convert dp --db l.db --to codex --children --install --as-new
+python3 - $(find "$kids/sessions" -name 'rollout-*.jsonl') > py.txt 2>&1 <<'PY' && ok "--as-new --children: a new parent and a new child linked to it" || bad "--as-new: $(cat py.txt)"
+import json, sys
+metas = [json.loads(open(f).readline())["payload"] for f in sys.argv[1:]]
+ids = {m["id"] for m in metas}
+links = [m["source"]["subagent"]["thread_spawn"]["parent_thread_id"] for m in metas if isinstance(m["source"], dict)]
+assert len(metas) == 4 and len(ids) == 4 and len(set(links)) == 2 and all(l in ids for l in links), metas
+PY
+# -o FILE: the children beside FILE, named as Codex names them
+mkdir -p o && expect_rc 0 "-o --children" "$txc" convert dp --db l.db --to codex --children -o o/dp.jsonl
+[ "$(ls o | wc -l)" = 2 ] && ls o | grep -q '^rollout-2026-01-09T23-06-43-.*\.jsonl$' && grep -q thread_spawn o/rollout-*.jsonl &&
+	ok "-o --children: the subagent's rollout beside the file" || bad "-o --children: $(ls o)"
+# bulk: the lineage store's two delegates are children of their parents, not sessions of their own
+CODEX_HOME=$work/bulk-kids expect_rc 0 "export --install --children" "$txc" export --to codex --install --children --db l.db
+[ "$(grep -rl '"thread_spawn"' "$work/bulk-kids/sessions" | wc -l)" = 2 ] &&
+	rollout_ok $(find "$work/bulk-kids/sessions" -name 'rollout-*.jsonl') > py.txt && ok "export --install --children: 2 subagent rollouts" ||
+	bad "export --children: $(find "$work/bulk-kids" -type f | wc -l) files; $(head -3 py.txt)"
+expect_rc 2 "export --out --children --to codex" "$txc" export --to codex --children --out bulk-o --db l.db
+
 # --- the structural check itself catches what Codex refuses ---
 sed '1s/"id":"[^"]*"/"id":"not-a-uuid"/' t-kimi.jsonl > broken.jsonl
 ! rollout_ok broken.jsonl > /dev/null && ok "check: a non-UUID id fails" || bad "check: passed a non-UUID id"
