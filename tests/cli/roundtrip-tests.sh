@@ -12,13 +12,13 @@ export TZ=UTC
 unset HERMES_HOME CLAUDE_CONFIG_DIR CODEX_HOME
 fix=$src/fixtures
 
-# --- Claude Code -> Codex -> Claude Code: the fixtures' sessions with an image, signed and redacted
-#     thinking, a compaction, a slash command, parallel and repeated tool calls ---
-mkdir -p cx cc
-for s in 5f3c2a10-0000-4000-8000-000000000001 c7e0b3a4-0000-4000-8000-000000000003; do
-	expect_rc 0 "claude $s: as txc reads it" env CLAUDE_CONFIG_DIR="$fix/claude-config" "$txc" convert "claude:$s" \
+# claude_trip CONFIG SESSION: the session as txc reads it, then --to codex --install, then that
+# rollout --to claude --install; the two Claude files compared ($now: the one that came back)
+claude_trip() {
+	cfg=$1 s=$2
+	expect_rc 0 "claude $s: as txc reads it" env CLAUDE_CONFIG_DIR="$cfg" "$txc" convert "claude:$s" \
 		--to claude --include-compacted -o "was-$s.jsonl"
-	expect_rc 0 "claude $s --to codex --install" env CLAUDE_CONFIG_DIR="$fix/claude-config" CODEX_HOME="$work/cx" \
+	expect_rc 0 "claude $s --to codex --install" env CLAUDE_CONFIG_DIR="$cfg" CODEX_HOME="$work/cx" \
 		"$txc" convert "claude:$s" --to codex --install --include-compacted
 	x=$(sed -n 's/^resume with: .* codex resume //p' out.txt)
 	expect_rc 0 "codex $x --to claude --install" env CODEX_HOME="$work/cx" CLAUDE_CONFIG_DIR="$work/cc" "$txc" \
@@ -26,6 +26,13 @@ for s in 5f3c2a10-0000-4000-8000-000000000001 c7e0b3a4-0000-4000-8000-0000000000
 	now=$(sed -n 's/^installed //p' out.txt)
 	python3 "$src/cli/roundtrip-claude.py" "was-$s.jsonl" "$now" > cmp.txt 2>&1 && ok "claude $s survives: $(tail -1 cmp.txt)" ||
 		bad "claude $s round trip: $(head -c 1500 cmp.txt)"
+}
+
+# --- Claude Code -> Codex -> Claude Code: the fixtures' sessions with an image, signed and redacted
+#     thinking, a compaction, a slash command, parallel and repeated tool calls ---
+mkdir -p cx cc
+for s in 5f3c2a10-0000-4000-8000-000000000001 c7e0b3a4-0000-4000-8000-000000000003; do
+	claude_trip "$fix/claude-config" "$s"
 done
 
 # a session of Claude's edits (Edit, MultiEdit, a Write without a final newline, which no patch
@@ -58,16 +65,7 @@ PY
 expect_rc 0 "codex fixture --to claude --install" env CODEX_HOME="$fix/codex-home" CLAUDE_CONFIG_DIR="$work/ed" "$txc" \
 	convert codex:7d3 --to claude --install --include-compacted
 for s in e0000000-0000-4000-8000-0000000000e1 $(sed -n 's/^resume with: .* claude --resume //p' out.txt); do
-	expect_rc 0 "claude $s: as txc reads it" env CLAUDE_CONFIG_DIR="$work/ed" "$txc" convert "claude:$s" \
-		--to claude --include-compacted -o "was-$s.jsonl"
-	expect_rc 0 "claude $s --to codex --install" env CLAUDE_CONFIG_DIR="$work/ed" CODEX_HOME="$work/cx" \
-		"$txc" convert "claude:$s" --to codex --install --include-compacted
-	x=$(sed -n 's/^resume with: .* codex resume //p' out.txt)
-	expect_rc 0 "codex $x --to claude --install" env CODEX_HOME="$work/cx" CLAUDE_CONFIG_DIR="$work/cc" "$txc" \
-		convert "codex:$x" --to claude --install --include-compacted
-	now=$(sed -n 's/^installed //p' out.txt)
-	python3 "$src/cli/roundtrip-claude.py" "was-$s.jsonl" "$now" > cmp.txt 2>&1 && ok "claude $s survives: $(tail -1 cmp.txt)" ||
-		bad "claude $s round trip: $(head -c 1500 cmp.txt)"
+	claude_trip "$work/ed" "$s"
 done
 grep -q '"isMeta":true,"message":{"role":"user","content":\[{"type":"text","text":"<permissions instructions>' "$now" &&
 	ok "the developer message is still instructions" || bad "developer message: $(grep -c isMeta "$now")"
