@@ -439,10 +439,12 @@ static const struct txc_block *result_of(const struct txc_transcript *t, size_t 
 	return NULL;
 }
 
+/* Hermes's delegate_task; Codex's spawn_agent (its result {"agent_id": <the child thread's id>}) */
 static bool delegate_call(const struct txc_block *b)
 {
 	return b->kind == TXC_BLOCK_TOOL_USE &&
-	       (txc_str_eq(b->source_name, "delegate_task") || txc_str_eq(b->name, "delegate_task"));
+	       (txc_str_eq(b->source_name, "delegate_task") || txc_str_eq(b->name, "delegate_task") ||
+		txc_str_eq(b->source_name, "spawn_agent"));
 }
 
 void txc_transcript_adopt(struct txc_transcript *t, struct txc_transcript *child, struct txc_str id,

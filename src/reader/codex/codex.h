@@ -56,6 +56,13 @@ struct txc_codex_faults {
 	size_t unbound; /* outputs without an earlier call of their call_id (kept as results) */
 };
 
+/*
+ * A spawned thread's parent: session_meta's source.subagent.thread_spawn.parent_thread_id
+ * (Codex 0.171.0's link from a subagent to the thread that spawned it); ptr NULL when none.
+ * In payload's arena.
+ */
+struct txc_str txc_codex_parent(const struct txc_json *payload);
+
 struct txc_codex_builder *txc_codex_begin(struct txc_transcript *t);
 /* One line (without its newline): 0; 1 blank; -1 not a JSON object. */
 int txc_codex_add_line(struct txc_codex_builder *b, const char *line, size_t len);

@@ -46,6 +46,7 @@ struct txc_codex_builder {
 	struct txc_str thread_name, prompt;
 	bool meta, lines;       /* a session_meta seen; any record seen */
 	bool by_txc;            /* session_meta's originator is "txc": its patches may be Claude's edits */
+	bool spawned;           /* session_meta's source is a spawned thread's (a subagent) */
 	double first, last, at; /* timestamps: earliest, latest, this record's */
 	bool has_time;
 	int64_t usage[5]; /* input (not cached), output, cache read, reasoning, cache write */
@@ -601,6 +602,13 @@ static void response_item(struct txc_codex_builder *b, const struct txc_json *it
 		raw_part(b->t->arena, &assistant(b)->bs, it);
 }
 
+struct txc_str txc_codex_parent(const struct txc_json *payload)
+{
+	const struct txc_json *src = txc_json_get(payload, "source");
+	const struct txc_json *spawn = txc_json_get(txc_json_get(src, "subagent"), "thread_spawn");
+	return nonempty(txc_json_get(spawn, "parent_thread_id"));
+}
+
 /* the header: id, start, cwd, git branch, provider; the first wins (a forked file repeats its parent's) */
 static void session_meta(struct txc_codex_builder *b, const struct txc_json *p)
 {
@@ -611,6 +619,7 @@ static void session_meta(struct txc_codex_builder *b, const struct txc_json *p)
 		return;
 	b->meta = true;
 	b->by_txc = is(txc_json_get(p, "originator"), "txc");
+	b->spawned = txc_codex_parent(p).ptr != NULL;
 	m->id = own(a, nonempty(txc_json_get(p, "id")));
 	struct txc_str ts = nonempty(txc_json_get(p, "timestamp"));
 	if (ts.ptr != NULL && txc_claude_time(ts.ptr, ts.len, &t)) {
@@ -758,8 +767,8 @@ static void meta_totals(struct txc_codex_builder *b)
 	struct txc_meta *m = &b->t->meta;
 	m->title = title(b);
 	if (m->id.ptr == NULL)
-		m->id = txc_str_c(""); /* the reader names it after, by its file */
-	m->source = txc_str_c("codex-cli");
+		m->id = txc_str_c("");                                /* the reader names it after, by its file */
+	m->source = txc_str_c(b->spawned ? "subagent" : "codex-cli"); /* as the listing says */
 	m->model = b->model;
 	m->started_at = b->has_time ? b->first : 0;
 	m->message_count = (int64_t)b->n;

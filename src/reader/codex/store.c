@@ -17,6 +17,7 @@
 
 #include "../source.h"
 #include "codex.h"
+#include "txc/lineage.h"
 
 struct cx_store {
 	char *home;
@@ -25,6 +26,7 @@ struct cx_store {
 	bool walked;
 	struct txc_arena *arena;        /* ids and summaries, made once */
 	struct txc_str *ids;            /* each file's id text (NULL until walked) */
+	struct txc_str *parents;        /* a spawned thread's parent id, else ptr NULL (with ids) */
 	struct txc_session_info *infos; /* NULL until a full listing */
 };
 
@@ -77,14 +79,16 @@ static struct txc_str name_id(struct txc_arena *a, const char *path)
 	return txc_arena_str(a, base, n);
 }
 
-/* The id of a file: its first record's session_meta id, else its name's. */
-static struct txc_str file_id(struct txc_arena *a, const char *path)
+/* The id of a file: its first record's session_meta id, else its name's; *parent: the thread that
+ * spawned it (session_meta's source), else ptr NULL. */
+static struct txc_str file_id(struct txc_arena *a, const char *path, struct txc_str *parent)
 {
 	FILE *f = fopen(path, "rb");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len = f ? getline(&line, &cap, f) : -1;
 	struct txc_str id = TXC_STR_NULL;
+	*parent = TXC_STR_NULL;
 	struct txc_arena *scratch = txc_arena_new(0);
 	const struct txc_json *r;
 	if (len > 0 && txc_json_parse(scratch, line, (size_t)len, &r) == 0 && r->kind == TXC_JSON_OBJECT &&
@@ -93,6 +97,9 @@ static struct txc_str file_id(struct txc_arena *a, const char *path)
 		const struct txc_json *v = p && p->kind == TXC_JSON_OBJECT ? txc_json_get(p, "id") : NULL;
 		if (v != NULL && v->kind == TXC_JSON_STRING && v->s.len > 0)
 			id = txc_arena_str(a, v->s.ptr, v->s.len);
+		struct txc_str up = txc_codex_parent(p);
+		if (up.ptr != NULL)
+			*parent = txc_arena_str(a, up.ptr, up.len);
 	}
 	txc_arena_free(scratch);
 	free(line);
@@ -107,8 +114,9 @@ static void ids(struct cx_store *cs)
 	if (cs->ids != NULL)
 		return;
 	cs->ids = txc_arena_array(cs->arena, cs->n ? cs->n : 1, sizeof(*cs->ids));
+	cs->parents = txc_arena_array(cs->arena, cs->n ? cs->n : 1, sizeof(*cs->parents));
 	for (size_t i = 0; i < cs->n; i++)
-		cs->ids[i] = file_id(cs->arena, cs->v[i].path);
+		cs->ids[i] = file_id(cs->arena, cs->v[i].path, &cs->parents[i]);
 }
 
 /* The file's lines into the builder (a byte-order mark before the first is no part of it). */
@@ -199,14 +207,16 @@ static int summarise(struct cx_store *cs, size_t i, struct txc_arena *a, struct 
 	info->title = keep(a, m->title);
 	info->cwd = keep(a, m->cwd);
 	info->model = keep(a, m->model);
-	info->source = txc_str_c("codex-cli");
+	struct txc_str parent = cs->parents[i];
+	info->source = txc_str_c(parent.ptr != NULL ? "subagent" : "codex-cli"); /* a spawned thread: a delegate */
 	info->n_messages = txc_arena_str(a, n.buf, n.len);
 	info->started = isnan(last) ? NAN : m->started_at;
 	info->last_active = last;
 	info->archived = e->archived;
-	struct txc_json *o = txc_json_object(a, 12);
+	struct txc_json *o = txc_json_object(a, 13);
 	txc_json_put(o, txc_str_c("id"), jstr(a, info->sid.text));
 	txc_json_put(o, txc_str_c("source"), jstr(a, info->source));
+	txc_json_put(o, txc_str_c("parent_session_id"), jstr(a, parent));
 	txc_json_put(o, txc_str_c("model"), jstr(a, info->model));
 	txc_json_put(o, txc_str_c("title"), jstr(a, info->title));
 	txc_json_put(o, txc_str_c("cwd"), jstr(a, info->cwd));
@@ -276,12 +286,29 @@ static int cx_load(void *impl, const struct txc_sid *id, unsigned flags, struct 
 	return rc;
 }
 
+/* A session's links from its listing's row: a spawned thread is a delegate child of its parent. */
+static void cx_link(struct txc_arena *a, const struct txc_json *row, struct txc_link *l)
+{
+	(void)a; /* the row's texts are kept already */
+	const struct txc_json *p = txc_json_get(row, "parent_session_id"), *t = txc_json_get(row, "title");
+	memset(l, 0, sizeof(*l));
+	l->parent = p != NULL && p->kind == TXC_JSON_STRING ? p->s : TXC_STR_NULL;
+	l->title = t != NULL && t->kind == TXC_JSON_STRING ? t->s : TXC_STR_NULL;
+	l->ended = NAN; /* a rollout records no end: always open */
+	if (!txc_json_number(txc_json_get(row, "started_at"), &l->started))
+		l->started = NAN;
+	if (!txc_json_number(txc_json_get(row, "last_active"), &l->last_active))
+		l->last_active = NAN;
+	l->delegate = l->parent.ptr != NULL;
+}
+
 static const struct txc_source_ops codex_ops = {
 	.name = "codex-cli",
 	.caps = TXC_SRC_BY_ID,
 	.close = cx_close,
 	.sessions = cx_sessions,
 	.load = cx_load,
+	.link = cx_link,
 };
 
 int txc_codex_store_open(struct txc_store **out, const char *home, struct txc_diag *d)
