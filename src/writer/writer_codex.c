@@ -125,11 +125,12 @@ static void flush_message(struct ctx *c)
 	if (c->role < 0)
 		return;
 	if (c->parts.len > 0) {
-		/* Codex's own roles: instructions go back as what they were */
-		const char *role = c->role != TXC_ROLE_USER          ? "assistant"
-				   : c->instr == TXC_INSTR_DEVELOPER ? "developer"
-				   : c->instr == TXC_INSTR_SYSTEM    ? "system"
-								     : "user";
+		/* instructions as Codex's developer messages: Codex 0.171.0 leaves a rollout's system
+		 * messages out of what it sends the model (measured with codex-check), so a system one
+		 * is a developer's here too */
+		const char *role = c->role != TXC_ROLE_USER     ? "assistant"
+				   : c->instr != TXC_INSTR_NONE ? "developer"
+								: "user";
 		begin_line(c, c->time, "response_item");
 		txc_buf_addf(&c->out->buf, "{\"type\":\"message\",\"role\":\"%s\",\"content\":[", role);
 		txc_buf_add(&c->out->buf, c->parts.buf, c->parts.len);

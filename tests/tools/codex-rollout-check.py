@@ -11,6 +11,7 @@ import base64, json, re, sys
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 DATA_URL = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]*={0,2})$")
 PARTS = {"user": {"input_text", "input_image"}, "developer": {"input_text", "input_image"},
+         "system": {"input_text", "input_image"},  # (the Responses API takes system messages: codex-check README)
          "assistant": {"output_text", "refusal"}}
 
 
