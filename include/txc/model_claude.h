@@ -34,6 +34,14 @@ void txc_claude_aside(struct txc_claude_builder *b, const unsigned char *aside, 
 /* Sets t->messages, frees the builder.  last_active: the latest timestamp. */
 void txc_claude_end(struct txc_claude_builder *b, double *last_active);
 
+/*
+ * The uuid txc's Claude writer gives the isMeta record of a system message (Codex's `system`
+ * role; a `developer` one keeps the record uuid every record gets): a UUIDv5 of the record's
+ * sessionId, agentId (empty on the main chain) and parentUuid ("null" for none), so the reader
+ * recomputes it from the record alone and reads a match back as system, anything else as developer.
+ */
+void txc_claude_system_uuid(char out[37], struct txc_str session, struct txc_str agent, struct txc_str parent);
+
 /* An ISO-8601 timestamp ("2026-01-02T03:04:05.678Z", or with +hh:mm) as seconds; false when it is not one. */
 bool txc_claude_time(const char *s, size_t len, double *out);
 

@@ -127,6 +127,8 @@ void txc_hex(char *out, const unsigned char *p, size_t len); /* lowercase, NUL-t
 bool txc_sha_ni(void);
 /* SHA-1 of the bytes of a and then of b (name-based UUIDs: txc_claude_uuid5). */
 void txc_sha1_pair(const void *a, size_t na, const void *b, size_t nb, unsigned char out[20]);
+/* A name-based (SHA-1, version 5) UUID of name in the namespace ns_text (a UUID's text), lower-case. */
+void txc_uuid5(char out[37], const char *ns_text, const char *name, size_t len);
 
 static inline struct txc_str txc_str_c(const char *s)
 {

@@ -7,7 +7,8 @@
  * records become messages, assistant records with one message.id one
  * message; a compact_boundary marks every message before it compacted;
  * summary and custom-title lines give the title; isMeta records are
- * instructions when txc wrote them (a version-5 uuid, meta_is_ours) and
+ * instructions when txc wrote them (a version-5 uuid, meta_is_ours; a system message's when its
+ * uuid is txc_claude_system_uuid's, else a developer's) and
  * make no message otherwise (Claude Code's caveats); sidechain (in a
  * main file), records off the branch Claude Code resumes (txc_claude_branch)
  * and unknown records make no message (they count only for the session's
@@ -50,6 +51,36 @@ static bool meta_is_ours(const struct txc_json *r)
 {
 	struct txc_str u = nonempty(txc_json_get(r, "uuid"));
 	return u.len == 36 && u.ptr[14] == '5';
+}
+
+/* txc's namespace for system messages' records (fixed forever: the reader recomputes it) */
+static const char ns_system[] = "3c1f7a52-8d0e-4b6a-9f24-61e5b0d8c7a3";
+
+void txc_claude_system_uuid(char out[37], struct txc_str session, struct txc_str agent, struct txc_str parent)
+{
+	struct txc_buf name = TXC_BUF_INIT;
+	txc_buf_addf(&name, "%.*s/%.*s/", (int)session.len, session.ptr ? session.ptr : "", (int)agent.len,
+		     agent.ptr ? agent.ptr : "");
+	if (parent.ptr != NULL)
+		txc_buf_add(&name, parent.ptr, parent.len);
+	else
+		txc_buf_addstr(&name, "null");
+	txc_uuid5(out, ns_system, name.buf, name.len);
+	txc_buf_release(&name);
+}
+
+/* which instructions an isMeta record of txc's holds: a system message's when its uuid is the one
+ * txc_claude_system_uuid gives it, else a developer's (all the record itself says) */
+static enum txc_instructions instructions_of(const struct txc_json *r)
+{
+	const struct txc_json *p = txc_json_get(r, "parentUuid");
+	struct txc_str u = nonempty(txc_json_get(r, "uuid"));
+	char want[37];
+	if (p != NULL && p->kind != TXC_JSON_STRING && p->kind != TXC_JSON_NULL)
+		return TXC_INSTR_DEVELOPER;
+	txc_claude_system_uuid(want, nonempty(txc_json_get(r, "sessionId")), nonempty(txc_json_get(r, "agentId")),
+			       p != NULL && p->kind == TXC_JSON_STRING ? p->s : TXC_STR_NULL);
+	return u.len == 36 && memcmp(u.ptr, want, 36) == 0 ? TXC_INSTR_SYSTEM : TXC_INSTR_DEVELOPER;
 }
 
 /* a user record that is a message: not meta, or meta txc wrote */
@@ -488,9 +519,9 @@ static void split_results(struct txc_claude_builder *b, size_t at)
 /* a user or assistant record: a new message, or more of the assistant turn its message.id names */
 static void message_record(struct txc_claude_builder *b, const struct txc_json *r, enum txc_role role, double time)
 {
-	/* txc's isMeta records: instructions (read back as a developer's, which is all the record says) */
+	/* txc's isMeta records: instructions (a system message's by its uuid, else a developer's) */
 	enum txc_instructions instr =
-		role == TXC_ROLE_USER && is_true(txc_json_get(r, "isMeta")) ? TXC_INSTR_DEVELOPER : TXC_INSTR_NONE;
+		role == TXC_ROLE_USER && is_true(txc_json_get(r, "isMeta")) ? instructions_of(r) : TXC_INSTR_NONE;
 	const struct txc_json *msg = txc_json_get(r, "message");
 	struct txc_str id = role == TXC_ROLE_ASSISTANT ? nonempty(txc_json_get(msg, "id")) : TXC_STR_NULL;
 	struct cmsg *last = b->n ? &b->ms[b->n - 1] : NULL;

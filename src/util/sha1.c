@@ -1,4 +1,4 @@
-/* sha1.c - FIPS 180-4 SHA-1, for name-based (version 5) UUIDs only: no secret rests on it. */
+/* sha1.c - FIPS 180-4 SHA-1, for name-based (version 5) UUIDs only (txc_uuid5): no secret rests on it. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -132,4 +132,40 @@ void txc_sha1_pair(const void *a, size_t na, const void *b, size_t nb, unsigned 
 	block_any(h, blk);
 	for (int k = 0; k < 20; k++)
 		out[k] = (unsigned char)(h[k / 4] >> (24 - 8 * (k % 4)));
+}
+
+/* ---- UUIDv5 (RFC 9562): SHA-1 of the namespace and the name (txc_sha1_pair).  Every Claude record
+ * has one: libuuid's (a byte at a time, its namespace parsed with strtoul) was a tenth of a
+ * conversion to Claude. ---- */
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9'   ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : 0;
+}
+
+void txc_uuid5(char out[37], const char *ns_text, const char *name, size_t len)
+{
+	static const char hx[] = "0123456789abcdef";
+	unsigned char ns[16], u[16];
+	for (size_t i = 0, k = 0; k < 16 && ns_text[i]; i++) /* a constant of txc's: well formed */
+		if (ns_text[i] != '-') {
+			ns[k++] = (unsigned char)(hex_digit(ns_text[i]) << 4 | hex_digit(ns_text[i + 1]));
+			i++;
+		}
+	unsigned char d[20];
+	txc_sha1_pair(ns, 16, name, len, d);
+	memcpy(u, d, 16);
+	u[6] = (unsigned char)((u[6] & 0x0F) | 0x50); /* version 5 */
+	u[8] = (unsigned char)((u[8] & 0x3F) | 0x80); /* the RFC's variant */
+	char *o = out;
+	for (int k = 0; k < 16; k++) {
+		if (k == 4 || k == 6 || k == 8 || k == 10)
+			*o++ = '-';
+		*o++ = hx[u[k] >> 4];
+		*o++ = hx[u[k] & 15];
+	}
+	*o = '\0';
 }

@@ -11,40 +11,9 @@
 /* txc's session namespace (fixed forever: changing it changes every output). */
 static const char ns_session[] = "5f0c6b3e-27a4-4c8b-9a51-3d6e2f1b7c90";
 
-/* ---- UUIDv5 (RFC 9562): SHA-1 of the namespace and the name (txc_sha1_pair).  Every Claude record
- * has one: libuuid's (a byte at a time, its namespace parsed with strtoul) was a tenth of a
- * conversion to Claude. ---- */
-
-static int hex_digit(char c)
-{
-	return c >= '0' && c <= '9'   ? c - '0'
-	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
-	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
-				      : 0;
-}
-
 void txc_claude_uuid5(char out[37], const char *ns_text, const char *name, size_t len)
 {
-	static const char hx[] = "0123456789abcdef";
-	unsigned char ns[16], u[16];
-	for (size_t i = 0, k = 0; k < 16 && ns_text[i]; i++) /* a constant of txc's: well formed */
-		if (ns_text[i] != '-') {
-			ns[k++] = (unsigned char)(hex_digit(ns_text[i]) << 4 | hex_digit(ns_text[i + 1]));
-			i++;
-		}
-	unsigned char d[20];
-	txc_sha1_pair(ns, 16, name, len, d);
-	memcpy(u, d, 16);
-	u[6] = (unsigned char)((u[6] & 0x0F) | 0x50); /* version 5 */
-	u[8] = (unsigned char)((u[8] & 0x3F) | 0x80); /* the RFC's variant */
-	char *o = out;
-	for (int k = 0; k < 16; k++) {
-		if (k == 4 || k == 6 || k == 8 || k == 10)
-			*o++ = '-';
-		*o++ = hx[u[k] >> 4];
-		*o++ = hx[u[k] & 15];
-	}
-	*o = '\0';
+	txc_uuid5(out, ns_text, name, len);
 }
 
 void txc_claude_session_uuid(const struct txc_transcript *t, struct txc_str scope, char out[37])

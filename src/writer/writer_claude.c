@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "claude_usage.h"
+#include "txc/model_claude.h"
 #include "txc/strmap.h"
 #include "txc/writer_claude.h"
 
@@ -89,6 +90,7 @@ struct ctx {
 	char prev[37];
 	char last_msg_uuid[37]; /* last user/assistant record */
 	size_t index;
+	bool system_next; /* the next record is a system message's: its uuid says so (txc_claude_system_uuid) */
 	struct txc_str cwd;
 	/* ids of the calls of the latest assistant record, and whether answered */
 	struct txc_str *open_ids;
@@ -140,6 +142,10 @@ static void begin_record(struct ctx *c, const char *type, double time, char uuid
 						(int)c->opt->agent_id.len, c->opt->agent_id.ptr, c->index++)
 				     : session_index_name(name, c->session, c->index++);
 	txc_claude_uuid5(uuid, ns_record, name, (size_t)n);
+	if (c->system_next) /* (the index still moves on: every other record keeps its uuid) */
+		txc_claude_system_uuid(uuid, (struct txc_str){c->session, 36}, c->opt->agent_id,
+				       c->prev[0] ? (struct txc_str){c->prev, 36} : TXC_STR_NULL);
+	c->system_next = false;
 	txc_time_iso_ms(ts, time);
 	txc_buf_addstr(b, "{\"parentUuid\":"); /* (pieces, not printf: once a record) */
 	if (c->prev[0]) {
@@ -596,10 +602,12 @@ static void user_record(struct ctx *c, const struct txc_message *m)
 		results |= m->blocks[i].kind == TXC_BLOCK_TOOL_RESULT;
 	if (!results)
 		close_open_calls(c, m->time);
+	c->system_next = m->instructions == TXC_INSTR_SYSTEM;
 	begin_record(c, "user", m->time, uuid);
 	memcpy(c->last_msg_uuid, uuid, 37);
 	/* instructions (Codex's developer/system messages): Claude Code's own kind of record for what
-	 * the model is told but the user did not say (sent, not shown as the user's) */
+	 * the model is told but the user did not say (sent, not shown as the user's); a system one's
+	 * uuid tells it from a developer's */
 	if (m->instructions)
 		txc_buf_addstr(b, ",\"isMeta\":true");
 	txc_buf_addstr(b, ",\"message\":{\"role\":\"user\",\"content\":[");

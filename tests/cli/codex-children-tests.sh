@@ -71,7 +71,7 @@ item() { # time payload
 	printf '{"timestamp":"2026-06-01T10:%s.000Z","type":"response_item","payload":%s}\n' "$1" "$2"
 }
 msg() { # time role text
-	item "$1" "{\"type\":\"message\",\"role\":\"$2\",\"content\":[{\"type\":\"$([ "$2" = user ] && echo input_text || echo output_text)\",\"text\":\"$3\"}]}"
+	item "$1" "{\"type\":\"message\",\"role\":\"$2\",\"content\":[{\"type\":\"$([ "$2" = assistant ] && echo output_text || echo input_text)\",\"text\":\"$3\"}]}"
 }
 spawn() { # time call_id child message
 	item "$1" "{\"type\":\"function_call\",\"name\":\"spawn_agent\",\"arguments\":\"{\\\"message\\\":\\\"$4\\\"}\",\"call_id\":\"$2\"}"
@@ -85,6 +85,7 @@ spawn() { # time call_id child message
 } > "$d/rollout-2026-06-01T10-00-00-$A.jsonl"
 {
 	meta $B 00:03 "{\"subagent\":{\"thread_spawn\":{\"parent_thread_id\":\"$A\",\"depth\":1,\"agent_nickname\":\"Ada\",\"agent_role\":\"explorer\"}}}"
+	msg 00:03 system "Explore only: change nothing."
 	msg 00:03 user "Audit the parser."
 	spawn 00:04 call_s2 $C "Check the lexer."
 	msg 00:20 assistant "Parser audited: no findings."
@@ -131,6 +132,12 @@ sub=$(ls cc/a/subagents/agent-a*.jsonl 2> /dev/null)
 [ "$(echo "$sub" | wc -w)" = 1 ] && grep -q 'Parser audited: no findings.' "$sub" && ok "claude: the child a subagent file" ||
 	bad "claude --children: $(find cc)"
 real_claude "codex parent -> claude" cc/a.jsonl
+# the subagent's system message through Claude Code: its record's uuid (with its agentId) says system
+mkdir -p ci && CLAUDE_CONFIG_DIR=$work/ci expect_rc 0 "claude --children --install" "$txc" convert "codex:$A" --children --to claude --install
+agent=$(find ci/projects -name 'agent-a*.jsonl' -exec basename {} .jsonl \;)
+CLAUDE_CONFIG_DIR=$work/ci expect_rc 0 "the subagent read back" "$txc" convert "claude:$agent" --to markdown
+grep -q '^## #1 · System instructions · ' out.txt && grep -q '^Explore only: change nothing.$' out.txt &&
+	ok "a subagent's system message comes back as system" || bad "subagent system: $(grep -n '^## #' out.txt)"
 mkdir -p out/sessions
 expect_rc 0 "codex --children -o" "$txc" convert "codex:$A" --children --to codex -o out/sessions/a.jsonl
 python3 - out/sessions > py.txt 2>&1 <<'PY' && ok "codex: the child's rollout, linked to its new parent" || bad "codex --children: $(cat py.txt)"

@@ -142,8 +142,51 @@ grep -q 'class="msg instructions compacted" id="m1" data-role="instructions"' ou
 expect_rc 0 "--detail prompts leaves instructions out" "$txc" convert "codex:$R" --to markdown --detail prompts
 ! grep -q 'Developer instructions\|skills_instructions' out.txt && grep -q 'Now look at the blue image' out.txt && ok ||
 	bad "prompts: $(grep -n '^## ' out.txt)"
+# system and developer through Claude Code: both are isMeta records; a system message's uuid is the
+# one txc_claude_system_uuid recomputes from the record (sessionId, agentId, parentUuid), so the
+# reader tells them apart again; a developer's keeps the uuid every record has
+sd=$work/sd/sessions/2026/05/03 && mkdir -p "$sd"
+S=5d0e0f00-0000-4000-8000-0000000000d5
+{
+	printf '{"timestamp":"2026-05-03T10:00:00.000Z","type":"session_meta","payload":{"id":"%s","timestamp":"2026-05-03T10:00:00.000Z","cwd":"/repo/roles","originator":"codex_cli_rs","cli_version":"0.171.0","source":"cli","model_provider":"openai"}}\n' "$S"
+	for r in system:"You are terse." developer:"<permissions instructions>workspace-write" user:"Say hi." assistant:"Hi."; do
+		t=input_text && [ "${r%%:*}" = assistant ] && t=output_text
+		printf '{"timestamp":"2026-05-03T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"%s","content":[{"type":"%s","text":"%s"}]}}\n' "${r%%:*}" "$t" "${r#*:}"
+	done
+} > "$sd/rollout-2026-05-03T10-00-00-$S.jsonl"
+mkdir -p cs && expect_rc 0 "system and developer: install for Claude Code" env CODEX_HOME="$work/sd" CLAUDE_CONFIG_DIR="$work/cs" \
+	"$txc" convert "codex:$S" --to claude --install
+sf=$(find cs/projects -name '*.jsonl') && sid=$(basename "$sf" .jsonl)
+[ "$(grep -c '"isMeta":true' "$sf")" = 2 ] && ok "system and developer: two isMeta records" || bad "isMeta: $(grep -c isMeta "$sf")"
+roles() { # FILE WANT: the rollout's messages as role:text, one a line, are WANT
+	python3 -c '
+import json, sys
+items = [json.loads(l)["payload"] for l in open(sys.argv[1])]
+print("\n".join("%s:%s" % (p["role"], p["content"][0]["text"]) for p in items if p.get("type") == "message"))
+' "$1" > roles.txt && [ "$(cat roles.txt)" = "$2" ]
+}
+# Codex 0.171.0 sends no system message of a rollout it resumes (codex-check: "not sent: system
+# text"), so --to codex writes a system message as a developer's
+want_roles='developer:You are terse.
+developer:<permissions instructions>workspace-write
+user:Say hi.
+assistant:Hi.'
+expect_rc 0 "system --to codex" env CODEX_HOME="$work/sd" "$txc" convert "codex:$S" --to codex
+roles out.txt "$want_roles" && ok "system --to codex: a developer message (Codex sends those)" || bad "roles: $(cat roles.txt)"
+expect_rc 0 "system and developer read back --to codex" env CLAUDE_CONFIG_DIR="$work/cs" "$txc" convert "claude:$sid" --to codex
+roles out.txt "$want_roles" && ok "Codex -> Claude Code -> Codex: both instructions, in order" || bad "roles: $(cat roles.txt)"
+expect_rc 0 "system and developer read back --to markdown" env CLAUDE_CONFIG_DIR="$work/cs" "$txc" convert "claude:$sid" --to markdown
+grep -q '^## #1 · System instructions · ' out.txt && grep -q '^## #2 · Developer instructions · ' out.txt &&
+	ok "Codex -> Claude Code -> txc: system stays system, developer developer" ||
+	bad "read back headings: $(grep -n '^## #' out.txt)"
+# a record whose uuid is not the one recomputed (another session's copy, a hand edit) is a developer's
+sed 's/"sessionId":"[^"]*"/"sessionId":"00000000-0000-4000-8000-000000000000"/' "$sf" > "cs/moved.jsonl"
+mkdir -p cs2/projects/-repo-roles && mv cs/moved.jsonl "cs2/projects/-repo-roles/$sid.jsonl"
+expect_rc 0 "a copied record" env CLAUDE_CONFIG_DIR="$work/cs2" "$txc" convert "claude:$sid" --to markdown
+[ "$(grep -c '^## #[12] · Developer instructions' out.txt)" = 2 ] && ok "not txc's system uuid: read as a developer's" ||
+	bad "copied: $(grep -n '^## #' out.txt)"
 if [ -n "${CLAUDE_CHECK:-}" ]; then
-	for f in a-claude.jsonl r-claude.jsonl; do
+	for f in a-claude.jsonl r-claude.jsonl "$sf"; do
 		"$CLAUDE_CHECK" "$f" > cc.txt 2>&1 && ok "claude-check $f: $(grep PASS cc.txt)" || bad "claude-check $f: $(tail -5 cc.txt)"
 	done
 fi
