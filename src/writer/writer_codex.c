@@ -42,8 +42,13 @@ struct ctx {
 	enum txc_instructions instr; /* a user-role one: developer or system instructions */
 	double time;                 /* its time */
 	struct txc_arena *scratch;   /* tool outputs kept as JSON text are parsed here, one at a time */
-	unsigned char *bound;        /* a compacted record goes before message i (enum bound) */
-	bool *summary;               /* message i is that record's summary */
+	/* results without a call wait here until the calls open before them are answered or closed
+	 * (text between a call and its output would leave the call unanswered for Claude Code) */
+	const struct txc_block **orphans;
+	size_t n_orphans, cap_orphans;
+	double orphan_time;
+	unsigned char *bound; /* a compacted record goes before message i (enum bound) */
+	bool *summary;        /* message i is that record's summary */
 };
 
 enum bound { BOUND_NONE, BOUND_SEGMENT, BOUND_ARCHIVED };
@@ -288,7 +293,10 @@ static void emit_output_head(struct ctx *c, const struct call *k, double time)
 	txc_buf_addstr(&c->out->buf, ",\"output\":");
 }
 
-/* Every call gets its output before the conversation goes on: Codex invents "aborted" for one without. */
+static void emit_orphans(struct ctx *c, double time);
+
+/* Every call gets its output before the conversation goes on: Codex invents "aborted" for one
+ * without.  Then the results without a call that waited, as the user's text. */
 static void close_open_calls(struct ctx *c, double time)
 {
 	flush_message(c);
@@ -301,6 +309,7 @@ static void close_open_calls(struct ctx *c, double time)
 		end_line(c);
 	}
 	c->open_from = c->n_calls;
+	emit_orphans(c, time);
 }
 
 /* ---- tools: Codex's own where the call means the same, else a function call with its arguments ---- */
@@ -571,13 +580,14 @@ static void emit_result(struct ctx *c, const struct txc_block *blk, double time)
 	struct call *k = call_for(c, blk);
 	const struct txc_json *out = txc_block_output(blk, c->scratch);
 	struct txc_buf t = TXC_BUF_INIT;
-	if (k == NULL) { /* no call to bind it to: Codex would drop it, so it is said in the user's turn */
-		txc_buf_addf(&t, "[tool result%s%.*s%s, id %.*s, without a matching call]\n",
-			     blk->name.len ? " from " : "", (int)blk->name.len, blk->name.ptr ? blk->name.ptr : "",
-			     blk->is_error ? " (error)" : "", (int)blk->id.len, blk->id.ptr ? blk->id.ptr : "");
-		output_text(&t, blk, out);
-		begin_message(c, TXC_ROLE_USER, TXC_INSTR_NONE, time);
-		add_text_part(c, t.buf, t.len);
+	if (k == NULL) { /* no call to bind it to: said in the user's turn once the open calls are done */
+		if (c->n_orphans == c->cap_orphans) {
+			c->cap_orphans = c->cap_orphans ? c->cap_orphans * 2 : 4;
+			c->orphans = txc_xrealloc(c->orphans, c->cap_orphans * sizeof(*c->orphans));
+		}
+		if (c->n_orphans == 0)
+			c->orphan_time = time;
+		c->orphans[c->n_orphans++] = blk;
 	} else {
 		flush_message(c);
 		k->answered = true;
@@ -591,6 +601,30 @@ static void emit_result(struct ctx *c, const struct txc_block *blk, double time)
 	}
 	txc_buf_release(&t);
 	txc_arena_reset(c->scratch);
+}
+
+/* the results without a call that waited: Codex would drop them, so they are the user's text */
+static void emit_orphans(struct ctx *c, double time)
+{
+	if (time < c->orphan_time)
+		time = c->orphan_time; /* (after the outputs of the calls closed before them) */
+	size_t n = c->n_orphans;
+	c->n_orphans = 0; /* (begin_message may flush, which calls no close) */
+	for (size_t i = 0; i < n; i++) {
+		const struct txc_block *blk = c->orphans[i];
+		const struct txc_json *out = txc_block_output(blk, c->scratch);
+		struct txc_buf t = TXC_BUF_INIT;
+		txc_buf_addf(&t, "[tool result%s%.*s%s, id %.*s, without a matching call]\n",
+			     blk->name.len ? " from " : "", (int)blk->name.len, blk->name.ptr ? blk->name.ptr : "",
+			     blk->is_error ? " (error)" : "", (int)blk->id.len, blk->id.ptr ? blk->id.ptr : "");
+		output_text(&t, blk, out);
+		begin_message(c, TXC_ROLE_USER, TXC_INSTR_NONE, time);
+		add_text_part(c, t.buf, t.len);
+		txc_buf_release(&t);
+		txc_arena_reset(c->scratch);
+	}
+	if (n > 0)
+		flush_message(c);
 }
 
 /* ---- reasoning ---- */
@@ -648,7 +682,11 @@ static void emit_reasoning(struct ctx *c, const struct txc_message *m, const str
 static void write_message(struct ctx *c, size_t mi)
 {
 	const struct txc_message *m = &c->t->messages[mi];
-	if (m->role == TXC_ROLE_ASSISTANT)
+	bool results = false;
+	for (size_t i = 0; i < m->n_blocks; i++)
+		results |= m->blocks[i].kind == TXC_BLOCK_TOOL_RESULT;
+	/* the conversation goes on (as the Claude writer decides): the open calls are done */
+	if (m->role == TXC_ROLE_ASSISTANT || !results)
 		close_open_calls(c, m->time);
 	for (size_t i = 0; i < m->n_blocks; i++) {
 		const struct txc_block *blk = &m->blocks[i];
@@ -849,6 +887,7 @@ static int write_codex(struct txc_out *out, const struct txc_transcript *t, cons
 	free(c.bound);
 	free(c.summary);
 	free(c.calls);
+	free(c.orphans);
 	txc_buf_release(&c.parts);
 	txc_strmap_free(&c.taken);
 	txc_strmap_free(&c.pending);
