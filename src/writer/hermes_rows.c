@@ -85,6 +85,16 @@ static const struct txc_json *hermes_input(struct txc_arena *a, const char *hnam
 	return o;
 }
 
+/* Codex's apply_patch ({"input": a V4A patch}, the Codex reader's): the patch, else NULL */
+static const struct txc_json *v4a_patch(const struct txc_block *b)
+{
+	const struct txc_json *in = b->input, *p = in ? txc_json_get(in, "input") : NULL;
+	if (!txc_str_eq(b->name, "apply_patch") || in->kind != TXC_JSON_OBJECT || in->n != 1 || p == NULL ||
+	    p->kind != TXC_JSON_STRING || p->s.len < 15 || memcmp(p->s.ptr, "*** Begin Patch", 15) != 0)
+		return NULL;
+	return p;
+}
+
 static const struct txc_json *tool_calls(struct txc_arena *a, const struct txc_message *m, size_t n_calls)
 {
 	struct txc_json *arr = txc_json_array(a, n_calls);
@@ -94,10 +104,17 @@ static const struct txc_json *tool_calls(struct txc_arena *a, const struct txc_m
 			continue;
 		const char *h = txc_model_hermes_name(b->name);
 		struct txc_json *call = txc_json_object(a, 3), *fn = txc_json_object(a, 2);
+		const struct txc_json *in = b->input, *patch = v4a_patch(b);
 		put(call, "id", jstr(a, b->id));
 		put(call, "type", jlit(a, "function"));
-		put(fn, "name", h ? jlit(a, h) : jstr(a, b->name));
-		struct txc_str args = b->input ? compact(a, hermes_input(a, h, b->input)) : txc_str_c("{}");
+		if (patch != NULL) { /* Hermes's patch tool takes apply_patch's own format in patch mode */
+			struct txc_json *o = txc_json_object(a, 2);
+			put(o, "mode", jlit(a, "patch"));
+			put(o, "patch", patch);
+			in = o, h = NULL;
+		}
+		put(fn, "name", h ? jlit(a, h) : patch ? jlit(a, "patch") : jstr(a, b->name));
+		struct txc_str args = in ? compact(a, hermes_input(a, h, in)) : txc_str_c("{}");
 		put(fn, "arguments", txc_json_string(a, args.ptr, args.len));
 		put(call, "function", fn);
 		txc_json_push(arr, call);

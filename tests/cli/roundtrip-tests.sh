@@ -78,7 +78,11 @@ grep -q '"name":"Edit","input":{"file_path":"/repo/ed/a.c"' cc/projects/*/*.json
 #     rows, unicode); compared as the Claude files txc makes of both ---
 "$mkdb" f.db "$fix/features.sql" && "$mkdb" r.db "$fix/reasoning.sql" && "$mkdb" c.db "$fix/claude-trust.sql" || exit 1
 mkdir -p hx
-for p in f:chat r:inline r:signed c:heavy; do
+# (f:tools: parallel and reused calls, a patch in patch mode, arguments that are not JSON, a result
+#  without a call before a call without one, and a call left without a result before the user's text;
+#  one difference stays inherent: a patch-mode patch that ends in a newline and says one Edit comes
+#  back as that Edit, since the rollout's apply_patch does not say which tool made it)
+for p in f:chat f:tools r:inline r:signed c:heavy; do
 	db=${p%%:*}.db s=${p#*:}
 	expect_rc 0 "hermes $s --to codex --install" env CODEX_HOME="$work/hx" "$txc" convert "$s" --db "$db" --to codex --install
 	x=$(sed -n 's/^resume with: .* codex resume //p' out.txt)

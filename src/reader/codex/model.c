@@ -367,6 +367,8 @@ static const struct txc_json *patch_input(struct txc_arena *a, struct txc_str s,
 	static const char add[] = "*** Add File: ", upd[] = "*** Update File: ";
 	struct txc_str l, path;
 	size_t i = 0;
+	if (s.len == 0 || s.ptr[s.len - 1] != '\n') /* txc's writer ends "*** End Patch" too: another is Codex's */
+		return NULL;
 	if (!patch_line(s, &i, &l) || !txc_str_eq(l, "*** Begin Patch") || !patch_line(s, &i, &l))
 		return NULL;
 	bool adding = l.len > sizeof(add) - 1 && memcmp(l.ptr, add, sizeof(add) - 1) == 0;
@@ -457,12 +459,14 @@ static void call_item(struct txc_codex_builder *b, const struct txc_json *it, st
 	e->num = blk->name.len;
 }
 
-/* function_call: arguments are a JSON text; one that does not parse is kept as {"arguments": text} */
+/* function_call: arguments are a JSON text, kept as the value it says (an object, or a string such as
+ * the text txc's writer carries for arguments that were never JSON, as the Hermes reader keeps
+ * them); one that does not parse is kept as {"arguments": text} */
 static void function_call(struct txc_codex_builder *b, const struct txc_json *it)
 {
 	const struct txc_json *args = txc_json_get(it, "arguments"), *in = NULL;
 	if (args != NULL && args->kind == TXC_JSON_STRING &&
-	    (txc_json_parse(b->tmp, args->s.ptr, args->s.len, &in) != 0 || in->kind != TXC_JSON_OBJECT)) {
+	    txc_json_parse(b->tmp, args->s.ptr, args->s.len, &in) != 0) {
 		struct txc_json *o = txc_json_object(b->tmp, 1);
 		txc_json_put(o, txc_str_c("arguments"), args);
 		in = o;
