@@ -638,6 +638,21 @@ static bool openai_reasoning(const struct txc_message *m, const struct txc_block
 	return openai && blk->encrypted.len > 0 && !blk->redacted && blk->signature.len == 0;
 }
 
+/* Another provider's signature and opaque reasoning, in fields of txc's own on the event: Codex
+ * 0.171.0 resumes the file with them, keeps them in it and sends them nowhere (codex-check), and
+ * txc's reader takes them back (Anthropic's signed and redacted thinking, Claude Code again). */
+static void emit_opaque(struct txc_buf *b, const struct txc_block *blk)
+{
+	if (blk->signature.len > 0) {
+		txc_buf_addstr(b, ",\"txc_signature\":");
+		txc_json_emit_str(b, blk->signature.ptr, blk->signature.len);
+	}
+	if (blk->encrypted.len > 0) {
+		txc_buf_addstr(b, blk->redacted ? ",\"txc_redacted\":" : ",\"txc_encrypted\":");
+		txc_json_emit_str(b, blk->encrypted.ptr, blk->encrypted.len);
+	}
+}
+
 /*
  * --reasoning keep (the default): reasoning Codex can send back (OpenAI's encrypted content) as a
  * reasoning item; any other as Codex's agent_reasoning event, which the file and its viewers keep
@@ -647,8 +662,11 @@ static bool openai_reasoning(const struct txc_message *m, const struct txc_block
 static void emit_reasoning(struct ctx *c, const struct txc_message *m, const struct txc_block *blk)
 {
 	struct txc_buf *b = &c->out->buf;
-	if (c->opt->reasoning == TXC_REASONING_DROP || (blk->text.len == 0 && !openai_reasoning(m, blk)))
+	bool opaque = blk->signature.len > 0 || blk->encrypted.len > 0; /* another provider's to carry */
+	if (c->opt->reasoning == TXC_REASONING_DROP || (blk->text.len == 0 && !openai_reasoning(m, blk) && !opaque))
 		return;
+	if (c->opt->reasoning == TXC_REASONING_TEXT && blk->text.len == 0)
+		return; /* (redacted: no text to say) */
 	if (c->opt->reasoning == TXC_REASONING_TEXT) {
 		struct txc_buf t = TXC_BUF_INIT;
 		txc_buf_addstr(&t, "Reasoning:\n\n");
@@ -672,6 +690,7 @@ static void emit_reasoning(struct ctx *c, const struct txc_message *m, const str
 	} else {
 		txc_buf_addstr(b, "{\"type\":\"agent_reasoning\",\"text\":");
 		txc_json_emit_str(b, blk->text.ptr, blk->text.len);
+		emit_opaque(b, blk);
 	}
 	txc_buf_addch(b, '}');
 	end_line(c);
