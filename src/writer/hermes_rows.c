@@ -38,17 +38,20 @@ static struct txc_str compact(struct txc_arena *a, const struct txc_json *v)
 
 /* Hermes's message columns, null but for the ones every row has */
 static struct txc_json *row_new(struct txc_arena *a, int64_t id, struct txc_str sid, const char *role,
-				const struct txc_message *m)
+				const struct txc_message *m, const struct txc_json *details)
 {
 	static const char *const nulls[] = {
 		"content",   "tool_call_id",  "tool_calls", "tool_name",         "effect_disposition",
 		"timestamp", "finish_reason", "reasoning",  "reasoning_content", "codex_reasoning_items"};
-	struct txc_json *o = txc_json_object(a, 15);
+	struct txc_json *o = txc_json_object(a, 16);
 	put(o, "id", txc_json_int(a, id));
 	put(o, "session_id", jstr(a, sid));
 	put(o, "role", jlit(a, role));
-	for (size_t i = 0; i < sizeof(nulls) / sizeof(nulls[0]); i++)
+	for (size_t i = 0; i < sizeof(nulls) / sizeof(nulls[0]); i++) {
 		put(o, nulls[i], &txc_json_null_value);
+		if (details != NULL && strcmp(nulls[i], "reasoning_content") == 0)
+			put(o, "reasoning_details", details); /* (only where there are some: Hermes's column order) */
+	}
 	put(o, "active", txc_json_int(a, m->compacted ? 0 : 1));
 	put(o, "compacted", txc_json_int(a, m->compacted ? 1 : 0));
 	return o;
@@ -171,10 +174,45 @@ static const char *finish_of(const struct txc_message *m)
 	}
 }
 
+/*
+ * The thinking as Hermes's reasoning_details (its native Anthropic transport's blocks, a JSON
+ * text as Hermes stores it) when some of it is Anthropic's signed or redacted thinking, which
+ * the reasoning column cannot hold; NULL otherwise.  model_hermes.c reads it back as signed.
+ */
+static const struct txc_json *reasoning_details(struct txc_arena *a, const struct txc_message *m)
+{
+	bool signed_ = false;
+	for (size_t i = 0; i < m->n_blocks; i++)
+		signed_ |=
+			m->blocks[i].kind == TXC_BLOCK_THINKING &&
+			(m->blocks[i].signature.len > 0 || (m->blocks[i].redacted && m->blocks[i].encrypted.len > 0));
+	if (!signed_)
+		return NULL;
+	struct txc_json *v = txc_json_array(a, m->n_blocks);
+	for (size_t i = 0; i < m->n_blocks; i++) {
+		const struct txc_block *b = &m->blocks[i];
+		if (b->kind != TXC_BLOCK_THINKING ||
+		    (b->redacted ? b->encrypted.len == 0 : b->text.len == 0 && b->signature.len == 0))
+			continue;
+		struct txc_json *o = txc_json_object(a, 3);
+		put(o, "type", jlit(a, b->redacted ? "redacted_thinking" : "thinking"));
+		if (b->redacted) {
+			put(o, "data", jstr(a, b->encrypted));
+		} else {
+			put(o, "thinking", jstr(a, b->text));
+			if (b->signature.len > 0)
+				put(o, "signature", jstr(a, b->signature));
+		}
+		txc_json_push(v, o);
+	}
+	struct txc_str s = compact(a, v);
+	return txc_json_string(a, s.ptr, s.len);
+}
+
 static void assistant_row(struct txc_arena *a, struct txc_json *rows, int64_t *id, struct txc_str sid,
 			  const struct txc_message *m)
 {
-	struct txc_json *row = row_new(a, ++*id, sid, "assistant", m);
+	struct txc_json *row = row_new(a, ++*id, sid, "assistant", m, reasoning_details(a, m));
 	struct txc_buf think = TXC_BUF_INIT;
 	size_t calls = 0;
 	for (size_t i = 0; i < m->n_blocks; i++) {
@@ -207,7 +245,7 @@ static void user_rows(struct txc_arena *a, struct txc_json *rows, int64_t *id, s
 	const struct txc_json *content = content_of(a, m);
 	if (content->kind != TXC_JSON_NULL) {
 		/* instructions to the model (Codex's developer/system messages) are Hermes's system rows */
-		struct txc_json *row = row_new(a, ++*id, sid, m->instructions ? "system" : "user", m);
+		struct txc_json *row = row_new(a, ++*id, sid, m->instructions ? "system" : "user", m, NULL);
 		set(row, "content", content);
 		set(row, "timestamp", txc_json_real(a, m->time));
 		txc_json_push(rows, row);
@@ -216,7 +254,7 @@ static void user_rows(struct txc_arena *a, struct txc_json *rows, int64_t *id, s
 		const struct txc_block *b = &m->blocks[i];
 		if (b->kind != TXC_BLOCK_TOOL_RESULT)
 			continue;
-		struct txc_json *row = row_new(a, ++*id, sid, "tool", m);
+		struct txc_json *row = row_new(a, ++*id, sid, "tool", m, NULL);
 		const char *h = txc_model_hermes_name(b->name);
 		set(row, "tool_call_id", jstr(a, b->id));
 		set(row, "tool_name", h ? jlit(a, h) : jstr(a, b->name));

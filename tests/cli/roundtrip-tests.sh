@@ -21,6 +21,7 @@ claude_trip() {
 	expect_rc 0 "claude $s --to codex --install" env CLAUDE_CONFIG_DIR="$cfg" CODEX_HOME="$work/cx" \
 		"$txc" convert "claude:$s" --to codex --install --include-compacted
 	x=$(sed -n 's/^resume with: .* codex resume //p' out.txt)
+	[ "$s" = signed ] && signed_x=$x
 	expect_rc 0 "codex $x --to claude --install" env CODEX_HOME="$work/cx" CLAUDE_CONFIG_DIR="$work/cc" "$txc" \
 		convert "codex:$x" --to claude --install --include-compacted
 	now=$(sed -n 's/^installed //p' out.txt)
@@ -86,6 +87,7 @@ for p in f:chat f:tools r:inline r:signed c:heavy; do
 	db=${p%%:*}.db s=${p#*:}
 	expect_rc 0 "hermes $s --to codex --install" env CODEX_HOME="$work/hx" "$txc" convert "$s" --db "$db" --to codex --install
 	x=$(sed -n 's/^resume with: .* codex resume //p' out.txt)
+	[ "$s" = signed ] && signed_x=$x
 	expect_rc 0 "codex $x --to hermes" env CODEX_HOME="$work/hx" "$txc" convert "codex:$x" --to hermes -o "h-$s.json"
 	expect_rc 0 "hermes $s as txc reads it" "$txc" convert "$s" --db "$db" --to claude -o "hw-$s.jsonl"
 	expect_rc 0 "the export read back" "$txc" convert --input "h-$s.json" "$x" --to claude -o "hn-$s.jsonl"
@@ -94,5 +96,26 @@ for p in f:chat f:tools r:inline r:signed c:heavy; do
 done
 grep -q '"reasoning": "Other provider text."' h-signed.json && ok "unsigned reasoning is Hermes's reasoning again" ||
 	bad "signed: $(grep -o '"reasoning": "[^"]*"' h-signed.json)"
+# Anthropic's signed and redacted thinking through Codex: the rollout carries the signatures and
+# redacted data in txc's own fields on the agent_reasoning events (Codex 0.171.0 keeps them in the
+# file and sends them nowhere), so Hermes -> Codex -> Claude Code and Hermes -> Codex -> Hermes
+# (reasoning_details again) give Claude Code the blocks Anthropic signed, byte for byte
+thinking() { # FILE: the Claude file's thinking and redacted_thinking blocks, one a line
+	python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    for b in (r.get("message") or {}).get("content") or [] if r.get("type") == "assistant" else []:
+        if isinstance(b, dict) and b.get("type") in ("thinking", "redacted_thinking"):
+            print(json.dumps([b["type"], b.get("thinking"), b.get("signature"), b.get("data")]))
+' "$1"
+}
+expect_rc 0 "signed: codex --to claude" env CODEX_HOME="$work/hx" "$txc" convert "codex:$signed_x" --to claude -o hc-signed.jsonl
+thinking hw-signed.jsonl > t-was.txt && [ "$(grep -c '"thinking", ".*", "[^"]*=="' t-was.txt)" = 3 ] &&
+	[ "$(grep -c redacted_thinking t-was.txt)" = 2 ] && ok "signed: 3 signed and 2 redacted blocks to keep" || bad "signed: $(cat t-was.txt)"
+thinking hc-signed.jsonl > t-now.txt && cmp -s t-was.txt t-now.txt && ok "Hermes -> Codex -> Claude Code: the signed thinking kept" ||
+	bad "signed via codex: $(diff t-was.txt t-now.txt | head -5)"
+thinking hn-signed.jsonl > t-now.txt && cmp -s t-was.txt t-now.txt && ok "Hermes -> Codex -> Hermes: reasoning_details kept" ||
+	bad "signed via codex and hermes: $(diff t-was.txt t-now.txt | head -5)"
 
 summary roundtrip-tests

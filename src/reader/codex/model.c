@@ -256,14 +256,26 @@ static void reasoning_item(struct txc_codex_builder *b, const struct txc_json *i
  */
 static void agent_reasoning(struct txc_codex_builder *b, const struct txc_json *p)
 {
-	struct txc_str s = nonempty(txc_json_get(p, "text"));
-	if (s.ptr == NULL)
+	struct txc_str s = nonempty(txc_json_get(p, "text")), sig = TXC_STR_NULL, enc = TXC_STR_NULL;
+	bool redacted = false;
+	if (b->by_txc) { /* the signature and opaque reasoning txc's writer carries beside the text */
+		sig = nonempty(txc_json_get(p, "txc_signature"));
+		enc = nonempty(txc_json_get(p, "txc_encrypted"));
+		if (enc.ptr == NULL && (enc = nonempty(txc_json_get(p, "txc_redacted"))).ptr != NULL)
+			redacted = true;
+	}
+	if (s.ptr == NULL && enc.ptr == NULL && sig.ptr == NULL)
 		return;
 	struct xmsg *x = assistant(b);
-	for (size_t i = x->bs.n; i-- > 0 && x->bs.v[i].kind == TXC_BLOCK_THINKING;)
+	for (size_t i = x->bs.n;
+	     s.ptr != NULL && sig.ptr == NULL && enc.ptr == NULL && i-- > 0 && x->bs.v[i].kind == TXC_BLOCK_THINKING;)
 		if (holds(x->bs.v[i].text, s))
 			return; /* the item came first */
-	add_block(&x->bs, TXC_BLOCK_THINKING)->text = own(b->t->arena, s);
+	struct txc_block *blk = add_block(&x->bs, TXC_BLOCK_THINKING);
+	blk->text = s.ptr != NULL ? own(b->t->arena, s) : txc_str_c("");
+	blk->signature = own(b->t->arena, sig);
+	blk->encrypted = own(b->t->arena, enc);
+	blk->redacted = redacted;
 }
 
 /* ---- calls ---- */
