@@ -263,7 +263,14 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 	if (lstat(rd->path.buf, &sb) != 0) {
 		oc = TXC_ARCHIVE_NEW;
 	} else {
-		bool have_old = file_sha(rd->path.buf, old);
+		/* a file that lies as txc left it (its file_stat, as up_to_date() takes it) holds the bytes
+		 * the manifest says: not read and hashed again (a session's update read its old file whole) */
+		char st[33];
+		bool as_left = e != NULL && e->fstat != NULL && file_stat_sig(r, rel, e->assets, e->n_assets, st) &&
+			       strcmp(st, e->fstat) == 0;
+		if (as_left)
+			memcpy(old, e->sha, sizeof(old));
+		bool have_old = as_left || file_sha(rd->path.buf, old);
 		if (have_old && strcmp(old, rd->sha) == 0)
 			oc = TXC_ARCHIVE_SAME;
 		else if (have_old && e != NULL && e->base[0] && strcmp(old, e->sha) == 0 &&

@@ -364,6 +364,12 @@ grep -q "($nfp not re-rendered)" err.txt && ok || bad "fingerprint not brought u
 f1=$(ls fp/$one-*.md); printf 'my note\n' >> "$f1"
 expect_rc 1 "fingerprint: a changed file is refused" "$txc" export --to markdown --out fp --db fp.db
 grep -q 'my note' "$f1" && grep -q 'not as txc wrote it' err.txt && ok || bad "changed file: $(cat err.txt)"
+# an edit in place that keeps the size, its mtime put back (touch -r): its ctime tells, it is read and refused
+f2=$(ls fp/*.md | grep -v "/$one-" | head -1); cp -p "$f2" f2.keep
+printf 'X' | dd of="$f2" bs=1 seek=0 conv=notrunc 2> /dev/null && touch -r f2.keep "$f2"
+expect_rc 1 "fingerprint: a same-size edit, mtime put back, is refused" "$txc" export --to markdown --out fp --db fp.db
+head -c 1 "$f2" | grep -q X && grep -q 'not as txc wrote it' err.txt && ok || bad "same-size edit: $(cat err.txt)"
+cp f2.keep "$f2"
 rm "$f1"
 expect_rc 0 "fingerprint: a removed file is restored" "$txc" export --to markdown --out fp --db fp.db --progress
 [ -e "$f1" ] && grep -q ': 1 new, 0 updated' err.txt && ok || bad "removed file: $(tail -1 err.txt)"
