@@ -144,8 +144,8 @@ struct txc_str txc_hermes_db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, 
 }
 
 /* txc_fp(v...): txc_hermes_db_fingerprint() of its arguments, in the statement (16 bytes): no result
- * row of sixty columns read back one sqlite3_column_value() at a time (a fifth of a re-run's
- * fingerprints) */
+ * row of sixty columns read back one sqlite3_column_value() at a time (store-1's fingerprints:
+ * 21.4 M -> 20.0 M instructions) */
 static void fp_func(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
 	struct fp_hash h = FP_INIT;
