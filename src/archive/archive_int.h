@@ -5,6 +5,7 @@
  * arena, their asset lists), the plan and its rendered files until they are committed or
  * removed; everything it borrows comes from txc_archive_sync's caller.
  *   manifest.c  reads, indexes, journals and writes DIR/manifest.jsonl
+ *   mline.c     a manifest line as txc writes it, read without the JSON parser
  *   plan.c      file names, render keys, fingerprints: what a run does with each session
  *   commit.c    the decision on a rendered file, its images, stale files, DIR's lock and mark
  *   index.c     the writer's index page
@@ -17,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "txc/archive.h"
@@ -137,7 +139,20 @@ struct arun {
 /* The mark a writing run leaves in DIR while it runs. */
 #define RUNNING_NAME ".txc-running"
 
+/* A manifest line's fields, NUL-terminated (session_len: its id may hold NUL bytes); NULL when
+ * absent; owned: in the manifest's arena already (else copied there).  assets: n_assets pairs of
+ * path and sha256. */
+struct mfields {
+	const char *path, *sha, *format, *session, *profile, *exported_at, *source_fp, *render, *fstat, *base, *links;
+	size_t session_len, n_assets;
+	int64_t bytes;
+	const char **assets;
+	bool owned;
+};
+
 /* manifest.c */
+extern bool manifest_slow; /* tests: every line through the JSON parser (mline.c's answers compared) */
+void manifest_fill(struct manifest *m, const char *line, size_t len, const struct mfields *f);
 struct entry *manifest_find(struct manifest *m, const char *path);
 struct entry *manifest_put(struct manifest *m, const char *path);
 size_t *eindex_get(const struct eindex *x, const struct manifest *m, const char *key, size_t len, bool by_session,
@@ -154,6 +169,9 @@ bool opt_eq(const char *a, const char *b);
 char *file_bytes(const char *file, size_t *len, struct stat *sb);
 bool file_sha(const char *path, char out[65]);
 void free_assets(struct asset_rec *v, size_t n);
+
+/* mline.c */
+bool mline_fast(struct manifest *m, const char *line, size_t len);
 
 /* plan.c */
 void plan_file_name(struct txc_buf *b, const struct txc_sid *sid, struct txc_str title, const char *ext);

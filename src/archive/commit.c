@@ -242,6 +242,20 @@ static void drop_old_assets(const struct arun *r, const struct entry *old, const
 	}
 }
 
+/* The SHA-256 of DIR/rel (at path) as it is now: a file that lies as txc left it (its file_stat, as
+ * up_to_date() takes it) holds the bytes its entry e says, not read and hashed again (a session's
+ * update read its old file whole); false when it cannot be read. */
+static bool old_sha(const struct arun *r, const struct entry *e, const char *rel, const char *path, char out[65])
+{
+	char st[33];
+	if (e != NULL && e->fstat != NULL && file_stat_sig(r, rel, e->assets, e->n_assets, st) &&
+	    strcmp(st, e->fstat) == 0) {
+		memcpy(out, e->sha, 65);
+		return true;
+	}
+	return file_sha(path, out);
+}
+
 /* Decide on a rendered file: the same bytes as on disk (unchanged), none (new), ours as we left
  * it (updated) or someone else's (refused); then its images, the rename and the manifest line. */
 enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_item *it, const char *rel,
@@ -263,7 +277,7 @@ enum txc_archive_outcome finish_one(struct arun *r, const struct txc_archive_ite
 	if (lstat(rd->path.buf, &sb) != 0) {
 		oc = TXC_ARCHIVE_NEW;
 	} else {
-		bool have_old = file_sha(rd->path.buf, old);
+		bool have_old = old_sha(r, e, rel, rd->path.buf, old);
 		if (have_old && strcmp(old, rd->sha) == 0)
 			oc = TXC_ARCHIVE_SAME;
 		else if (have_old && e != NULL && e->base[0] && strcmp(old, e->sha) == 0 &&

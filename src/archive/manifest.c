@@ -16,6 +16,8 @@
 #include "txc/json.h"
 #include "txc/strmap.h"
 
+bool manifest_slow;
+
 static struct txc_str entry_key(const struct entry *e, bool by_session)
 {
 	if (by_session)
@@ -137,11 +139,6 @@ struct entry *manifest_put(struct manifest *m, const char *path)
 	return e;
 }
 
-static char *opt_str(struct manifest *m, const struct txc_json *o, const char *key)
-{
-	return mstr_c(m, txc_json_cstr(txc_json_get(o, key)));
-}
-
 /* Whether sha is 64 lower-case hex digits, as txc writes them */
 static bool sha_hex(const char *sha)
 {
@@ -149,55 +146,75 @@ static bool sha_hex(const char *sha)
 	return n == 64 && sha[n] == '\0';
 }
 
-/* One line of the manifest (len bytes, with its newline), its tree parsed in the arena a: false
- * when it is not an entry txc writes (an object with a path, a format, bytes and a sha256) */
-static bool manifest_line(struct manifest *m, struct txc_arena *a, const char *line, size_t len)
+/* The entry of a line txc wrote (len bytes, no newline), from its fields (mfields). */
+void manifest_fill(struct manifest *m, const char *line, size_t len, const struct mfields *f)
 {
-	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-		len--;
-	const struct txc_json *o, *as;
-	const char *path, *sha;
-	int64_t bytes;
-	if (len == 0 || txc_json_parse(a, line, len, &o) != 0 || o->kind != TXC_JSON_OBJECT ||
-	    (path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
-	    (sha = txc_json_cstr(txc_json_get(o, "sha256"))) == NULL || !sha_hex(sha) ||
-	    txc_json_cstr(txc_json_get(o, "format")) == NULL || !txc_json_is_int(txc_json_get(o, "bytes"), &bytes) ||
-	    bytes < 0)
-		return false;
-	struct entry *e = manifest_put(m, path);
+	struct entry *e = manifest_put(m, f->path);
 	entry_clear(e);
 	e->line = mstr(m, line, len);
-	memcpy(e->sha, sha, 65);
-	const struct txc_json *sid = txc_json_get(o, "session_id");
-	if (sid != NULL && sid->kind == TXC_JSON_STRING) {
-		e->session = mstr(m, sid->s.ptr, sid->s.len);
-		e->session_len = sid->s.len;
+	memcpy(e->sha, f->sha, 65);
+	if (f->session != NULL) {
+		e->session = f->owned ? (char *)f->session : mstr(m, f->session, f->session_len);
+		e->session_len = f->session_len;
 	}
 	eindex_put(&m->by_session, m, (size_t)(e - m->v), true);
-	e->profile = opt_str(m, o, "profile");
-	e->format = opt_str(m, o, "format");
-	e->exported_at = opt_str(m, o, "exported_at");
-	e->source_fp = opt_str(m, o, "source_fingerprint");
-	e->render = opt_str(m, o, "render_key");
-	e->fstat = opt_str(m, o, "file_stat");
-	e->bytes = (size_t)bytes;
-	const char *base = txc_json_cstr(txc_json_get(o, "page_sha256"));
-	const char *links = txc_json_cstr(txc_json_get(o, "links"));
-	if (base != NULL && links != NULL && sha_hex(base) && strlen(links) == 32 &&
-	    strspn(links, "0123456789abcdef") == 32) {
-		memcpy(e->base, base, 65);
-		memcpy(e->links, links, 33);
+	char **const to[] = {&e->profile, &e->format, &e->exported_at, &e->source_fp, &e->render, &e->fstat};
+	const char *const v[] = {f->profile, f->format, f->exported_at, f->source_fp, f->render, f->fstat};
+	for (size_t i = 0; i < 6; i++)
+		*to[i] = f->owned ? (char *)v[i] : mstr_c(m, v[i]);
+	e->bytes = (size_t)f->bytes;
+	if (f->base != NULL && f->links != NULL && sha_hex(f->base) && strlen(f->links) == 32 &&
+	    strspn(f->links, "0123456789abcdef") == 32) {
+		memcpy(e->base, f->base, 65);
+		memcpy(e->links, f->links, 33);
 	}
-	as = txc_json_get(o, "assets");
-	for (size_t i = 0; as != NULL && as->kind == TXC_JSON_ARRAY && i < as->n; i++) {
-		const char *ap = txc_json_cstr(txc_json_get(as->items[i], "path"));
-		const char *ah = txc_json_cstr(txc_json_get(as->items[i], "sha256"));
-		if (ap == NULL || ah == NULL || strlen(ah) != 64)
+	for (size_t i = 0; i < f->n_assets; i++) {
+		const char *ap = f->assets[2 * i], *ah = f->assets[2 * i + 1];
+		if (strlen(ah) != 64)
 			continue;
 		e->assets = txc_xrealloc(e->assets, (e->n_assets + 1) * sizeof(*e->assets));
 		e->assets[e->n_assets].path = txc_xstrdup(ap);
 		memcpy(e->assets[e->n_assets++].sha, ah, 65);
 	}
+}
+
+/* One line of the manifest (len bytes, no newline) through the JSON parser, its tree in the arena a:
+ * false when it is not an entry txc writes (an object with a path, a format, bytes and a sha256) */
+static bool manifest_line(struct manifest *m, struct txc_arena *a, const char *line, size_t len)
+{
+	const struct txc_json *o, *as;
+	struct mfields f = {0};
+	if (len == 0 || txc_json_parse(a, line, len, &o) != 0 || o->kind != TXC_JSON_OBJECT ||
+	    (f.path = txc_json_cstr(txc_json_get(o, "path"))) == NULL ||
+	    (f.sha = txc_json_cstr(txc_json_get(o, "sha256"))) == NULL || !sha_hex(f.sha) ||
+	    (f.format = txc_json_cstr(txc_json_get(o, "format"))) == NULL ||
+	    !txc_json_is_int(txc_json_get(o, "bytes"), &f.bytes) || f.bytes < 0)
+		return false;
+	const struct txc_json *sid = txc_json_get(o, "session_id");
+	if (sid != NULL && sid->kind == TXC_JSON_STRING) {
+		f.session = sid->s.ptr;
+		f.session_len = sid->s.len;
+	}
+	f.profile = txc_json_cstr(txc_json_get(o, "profile"));
+	f.exported_at = txc_json_cstr(txc_json_get(o, "exported_at"));
+	f.source_fp = txc_json_cstr(txc_json_get(o, "source_fingerprint"));
+	f.render = txc_json_cstr(txc_json_get(o, "render_key"));
+	f.fstat = txc_json_cstr(txc_json_get(o, "file_stat"));
+	f.base = txc_json_cstr(txc_json_get(o, "page_sha256"));
+	f.links = txc_json_cstr(txc_json_get(o, "links"));
+	as = txc_json_get(o, "assets");
+	size_t n = as != NULL && as->kind == TXC_JSON_ARRAY ? as->n : 0;
+	const char **ap = txc_arena_array(a, n ? 2 * n : 1, sizeof(*ap));
+	for (size_t i = 0; i < n; i++) {
+		const char *p = txc_json_cstr(txc_json_get(as->items[i], "path"));
+		const char *h = txc_json_cstr(txc_json_get(as->items[i], "sha256"));
+		if (p != NULL && h != NULL) {
+			ap[2 * f.n_assets] = p;
+			ap[2 * f.n_assets++ + 1] = h;
+		}
+	}
+	f.assets = ap;
+	manifest_fill(m, line, len, &f);
 	return true;
 }
 
@@ -264,9 +281,14 @@ size_t manifest_read(struct manifest *m, const char *file, bool stopped)
 		const char *nl = memchr(line, '\n', (size_t)(end - line));
 		size_t len = nl ? (size_t)(nl - line) + 1 : (size_t)(end - line);
 		lineno++;
+		size_t n = len; /* (without its newline) */
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			n--;
 		/* a line's tree, gone with it: the same 64 KiB each time, not 1 MiB of new pages */
-		struct txc_arena *a = txc_arena_new(0);
-		if (manifest_line(m, a, line, len))
+		struct txc_arena *a = NULL;
+		if (!manifest_slow && n > 0 && mline_fast(m, line, n))
+			;
+		else if (manifest_line(m, a = txc_arena_new(0), line, n))
 			;
 		else if (cut_short(line, len, end, stopped))
 			m->journal = -1; /* (appended to, its next line would run into this one) */

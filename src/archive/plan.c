@@ -60,8 +60,8 @@ static void slug_add(struct txc_buf *b, struct txc_str title)
 	size_t mark = b->len;
 	bool dash = true;
 	for (size_t i = 0; i < title.len && b->len - mark < 48;) {
-		uint32_t cp = 0;
-		size_t n = txc_utf8_seq((const unsigned char *)title.ptr + i, title.len - i, &cp);
+		uint32_t cp = (unsigned char)title.ptr[i];
+		size_t n = cp < 0x80 ? 1 : txc_utf8_seq((const unsigned char *)title.ptr + i, title.len - i, &cp);
 		i += n ? n : 1;
 		if (n == 0 || (cp >= 0x300 && cp <= 0x36F)) {
 			dash |= n == 0; /* a mark stays inside its word; a bad byte separates */
@@ -85,7 +85,9 @@ static void slug_add(struct txc_buf *b, struct txc_str title)
 		if (dash)
 			txc_buf_addch(b, '-');
 		dash = false;
-		if (spell != NULL)
+		if (spell == one) /* (most letters: not a call per letter) */
+			txc_buf_addch(b, one[0]);
+		else if (spell != NULL)
 			txc_buf_addstr(b, spell);
 		else
 			txc_utf8_put(b, keep);
@@ -117,7 +119,8 @@ static void name_as(struct txc_buf *b, const struct txc_sid *sid, struct txc_str
 		txc_buf_addf(b, "_%s", hex);
 	}
 	slug_add(b, title);
-	txc_buf_addf(b, ".%s", ext);
+	txc_buf_addch(b, '.');
+	txc_buf_addstr(b, ext);
 }
 
 /* Whether name is one of txc's own in DIR: the manifest, the index page, a temporary file or the

@@ -173,8 +173,10 @@ static int hashing_sink(void *ctx, const char *p, size_t n)
 		errno = EACCES; /* (the caller reports open_d, not this) */
 		return -1;
 	}
+	if (h->nav == NULL) /* the bytes go out as rendered: base is sha (one hash, a tenth of a first run) */
+		return emit(h, p, n);
 	txc_sha256_update(&h->base, p, n);
-	return h->nav != NULL ? fill_slots(h, p, n) : emit(h, p, n);
+	return fill_slots(h, p, n);
 }
 
 struct job_priv {
@@ -239,8 +241,12 @@ enum txc_archive_outcome render_one(const struct arun *r, size_t i, const char *
 	unsigned char h[32];
 	txc_sha256_final(&hf.sha, h);
 	txc_hex(rd->sha, h, 32);
-	txc_sha256_final(&hf.base, h);
-	txc_hex(rd->base, h, 32);
+	if (hf.nav != NULL) {
+		txc_sha256_final(&hf.base, h);
+		txc_hex(rd->base, h, 32);
+	} else {
+		memcpy(rd->base, rd->sha, sizeof(rd->base));
+	}
 	if (hf.filled) /* (else rd->links stays "": the page's slots are empty, as rendered) */
 		memcpy(rd->links, r->plan[i].links, sizeof(rd->links));
 	rd->bytes = hf.bytes;

@@ -364,6 +364,12 @@ grep -q "($nfp not re-rendered)" err.txt && ok || bad "fingerprint not brought u
 f1=$(ls fp/$one-*.md); printf 'my note\n' >> "$f1"
 expect_rc 1 "fingerprint: a changed file is refused" "$txc" export --to markdown --out fp --db fp.db
 grep -q 'my note' "$f1" && grep -q 'not as txc wrote it' err.txt && ok || bad "changed file: $(cat err.txt)"
+# an edit in place that keeps the size, its mtime put back (touch -r): its ctime tells, it is read and refused
+f2=$(ls fp/*.md | grep -v "/$one-" | head -1); cp -p "$f2" f2.keep
+printf 'X' | dd of="$f2" bs=1 seek=0 conv=notrunc 2> /dev/null && touch -r f2.keep "$f2"
+expect_rc 1 "fingerprint: a same-size edit, mtime put back, is refused" "$txc" export --to markdown --out fp --db fp.db
+head -c 1 "$f2" | grep -q X && grep -q 'not as txc wrote it' err.txt && ok || bad "same-size edit: $(cat err.txt)"
+cp f2.keep "$f2"
 rm "$f1"
 expect_rc 0 "fingerprint: a removed file is restored" "$txc" export --to markdown --out fp --db fp.db --progress
 [ -e "$f1" ] && grep -q ': 1 new, 0 updated' err.txt && ok || bad "removed file: $(tail -1 err.txt)"
@@ -410,6 +416,22 @@ printf '%s\n' "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL,
 	"INSERT INTO sessions VALUES ('a', 'cli', 3, 'x'), ('b', 'cli', 2, 'x');" \
 	"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', 'one a', 1), ('b', 'user', 'one b', 2);" > fpc.sql
 fp_one_change fpc "ROWID column" "'b'" 2 'b.md'
+# columns whose names need quoting (a quote, a space, a keyword) and of every type: each one is in
+# the fingerprint (hashed inside the statement by name), which is the value txc wrote before it did
+printf '%s\n' "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, \"we\"\"ird\" TEXT, \"a b\" INTEGER, \"select\" REAL, blobby BLOB);" \
+	"CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT NOT NULL, content TEXT, timestamp REAL NOT NULL);" \
+	"INSERT INTO sessions VALUES ('a', 'cli', 3, 'x', 1, 1.5, x'00ff'), ('b', 'cli', 2, NULL, -7, NULL, NULL);" \
+	"INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', 'one a', 1), ('b', 'user', 'one b', 2);" > fpq.sql
+rm -rf fpq fpq.db; "$mkdb" fpq.db fpq.sql || exit 1
+expect_rc 0 "fingerprint, quoted columns: first run" "$txc" export --to markdown --out fpq --db fpq.db
+grep -q '"session_id":"a".*"source_fingerprint":"30497b7b6904871d13584004f6b1d9f4"' fpq/manifest.jsonl &&
+	grep -q '"session_id":"b".*"source_fingerprint":"82dca75d554687dd5c9f3499199db69c"' fpq/manifest.jsonl &&
+	ok || bad "fingerprints are not the ones txc wrote before: $(grep -o '"source_fingerprint":"[^"]*"' fpq/manifest.jsonl)"
+for col in '"we""ird"' '"a b"' '"select"' 'blobby'; do
+	sqlite3 fpq.db "UPDATE sessions SET $col = 9 WHERE id = 'b'"
+	expect_rc 0 "fingerprint, quoted columns: $col changed" "$txc" export --to markdown --out fpq --db fpq.db --progress
+	grep -q ": 0 new, 0 updated, 2 unchanged (1 not re-rendered)" err.txt && ok || bad "$col changed: $(tail -1 err.txt)"
+done
 # an id of no declared type holding an integer, messages.session_id TEXT: the message rows the render reads
 # (the id bound as a value) are those the fingerprint counts, so a new message is seen
 printf '%s\n' "CREATE TABLE sessions (id, source TEXT NOT NULL, started_at REAL NOT NULL);" \
