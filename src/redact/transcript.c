@@ -10,6 +10,9 @@ static struct txc_str redact_str_key(struct txc_redactor *r, struct txc_arena *a
 {
 	if (s.len == 0)
 		return s;
+	if (!r->no_prefilter && txc_rd_plain_text((const unsigned char *)s.ptr, s.len) &&
+	    (key.ptr == NULL || txc_rd_keep_key(key) || txc_rd_classify_key_cached(r, key).st == S_NONE))
+		return s; /* what txc_rd_value would do, sooner: a plain text under a key naming no secret */
 	struct txc_buf out = TXC_BUF_INIT;
 	size_t n = txc_rd_value(r, key, s.ptr, s.len, &out);
 	struct txc_str res = s;
