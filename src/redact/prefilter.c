@@ -149,10 +149,18 @@ AVX2 INLINE __m256i at32(const unsigned char *p)
 	return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
 
+/* the constants as memory, each one load (set1 costs a call three instructions to build) */
+#define EACH(c)                  \
+	{                        \
+		[0 ... 31] = (c) \
+	}
+static const unsigned char v_nib[32] = EACH(0x0f), v_s[32] = EACH('s'), v_w[32] = EACH('w'), v_n[32] = EACH('n'),
+			   v_bs[32] = EACH('\\');
+
 /* the bytes of x not plain (not 0 there) */
 AVX2 INLINE __m256i odd32(__m256i x, bool bs)
 {
-	__m256i nib = _mm256_set1_epi8(0x0f);
+	__m256i nib = at32(v_nib);
 	__m256i lo = _mm256_shuffle_epi8(at32(bs ? nb_lo_lit : nb_lo_text), _mm256_and_si256(x, nib));
 	__m256i hi = _mm256_shuffle_epi8(at32(nb_hi), _mm256_and_si256(_mm256_srli_epi16(x, 4), nib));
 	return _mm256_and_si256(lo, hi);
@@ -161,11 +169,10 @@ AVX2 INLINE __m256i odd32(__m256i x, bool bs)
 /* the bad pairs that start in x */
 AVX2 INLINE __m256i pairs32(__m256i x, __m256i y, bool bs)
 {
-	__m256i bad = _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('s')),
-				       _mm256_cmpeq_epi8(y, _mm256_set1_epi8('w')));
+	__m256i bad = _mm256_and_si256(_mm256_cmpeq_epi8(x, at32(v_s)), _mm256_cmpeq_epi8(y, at32(v_w)));
 	if (bs)
-		bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi8(y, _mm256_set1_epi8('n')),
-							       _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\'))));
+		bad = _mm256_or_si256(
+			bad, _mm256_andnot_si256(_mm256_cmpeq_epi8(y, at32(v_n)), _mm256_cmpeq_epi8(x, at32(v_bs))));
 	return bad;
 }
 
@@ -182,18 +189,32 @@ AVX2 INLINE uint64_t set32(__m256i v)
 	return ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())) & 0xffffffffu;
 }
 
-/* n >= 33; two steps of 32 at once while they fit */
+/* the first bad position of a and b, the 64 bytes from i (one of them has one) */
+AVX2 INLINE size_t first64(size_t i, __m256i a, __m256i b)
+{
+	return i + low_bit(set32(a) | set32(b) << 32);
+}
+
+/*
+ * n >= 33: a first step of 32 alone (a key, or a text with a capital near its start, is decided
+ * there), then four at once while they fit, one test for them all
+ */
 AVX2 INLINE size_t span_avx2(const unsigned char *p, size_t n, bool bs)
 {
-	size_t i = 0;
-	for (; i + 65 <= n; i += 64) {
-		__m256i a = bad32(p + i, bs), b = bad32(p + i + 32, bs), ab = _mm256_or_si256(a, b);
-		if (!_mm256_testz_si256(ab, ab)) {
-			uint64_t m = set32(a) | set32(b) << 32;
-			return i + low_bit(m);
+	__m256i first = bad32(p, bs);
+	if (!_mm256_testz_si256(first, first))
+		return low_bit(set32(first));
+	size_t i = 32;
+	for (; n - i >= 129; i += 128) {
+		__m256i a = bad32(p + i, bs), b = bad32(p + i + 32, bs);
+		__m256i c = bad32(p + i + 64, bs), d = bad32(p + i + 96, bs);
+		__m256i all = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+		if (!_mm256_testz_si256(all, all)) {
+			__m256i ab = _mm256_or_si256(a, b);
+			return _mm256_testz_si256(ab, ab) ? first64(i + 64, c, d) : first64(i, a, b);
 		}
 	}
-	for (; i + 33 <= n; i += 32) {
+	for (; n - i >= 33; i += 32) {
 		__m256i a = bad32(p + i, bs);
 		if (!_mm256_testz_si256(a, a))
 			return i + low_bit(set32(a));
