@@ -144,6 +144,7 @@ enum {
 	C_JSON = 512,  /* may stand outside the strings of a JSON text */
 	C_TRIG = 1024, /* = : ? & - + : a rule may start here */
 	C_STEM = 2048, /* the first letter of a word classify_key looks for */
+	C_OPEN = 4096, /* , { [ : what follows in a JSON text is under no key */
 };
 /* ---- the prefix rules (rules.c) ---- */
 

@@ -114,9 +114,10 @@ static bool json_clean(struct txc_redactor *r, const unsigned char *p, size_t le
 	for (size_t i = 0; i < len;) {
 		unsigned char c = p[i];
 		if (c != '"') {
-			if (!is(c, C_JSON))
+			unsigned cl = txc_rd_tab.cls[c];
+			if (!(cl & C_JSON))
 				return false;
-			if (c == ',' || c == '{' || c == '[')
+			if (cl & C_OPEN)
 				key = TXC_STR_NULL;
 			i++;
 			continue;

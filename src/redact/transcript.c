@@ -10,7 +10,8 @@ static struct txc_str redact_str_key(struct txc_redactor *r, struct txc_arena *a
 {
 	if (s.len == 0)
 		return s;
-	if (!r->no_prefilter && txc_rd_plain_text((const unsigned char *)s.ptr, s.len) &&
+	if (!r->no_prefilter && s.ptr[0] != '{' && s.ptr[0] != '[' && /* JSON text: not plain, json.c's */
+	    txc_rd_plain_text((const unsigned char *)s.ptr, s.len) &&
 	    (key.ptr == NULL || txc_rd_keep_key(key) || txc_rd_classify_key_cached(r, key).st == S_NONE))
 		return s; /* what txc_rd_value would do, sooner: a plain text under a key naming no secret */
 	struct txc_buf out = TXC_BUF_INIT;
