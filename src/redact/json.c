@@ -100,6 +100,31 @@ static bool plain_value(struct txc_redactor *r, struct txc_str key, struct txc_s
 }
 
 /*
+ * The common key, a short word with no escape ("output", "exit_code") and its ':' after it,
+ * judged at once: true when it is one and clean (plain, shorter than KEY_MIN or known clean),
+ * *key and *end (past its closing quote) set.  false: json_clean reads it the general way.
+ */
+static bool word_key(struct txc_redactor *r, const unsigned char *p, size_t i, size_t len, struct txc_str *key,
+		     size_t *end)
+{
+	size_t j = i + 1;
+	while (j < len && j - i <= KCACHE_LEN && is(p[j], WORD))
+		j++;
+	if (j >= len || p[j] != '"')
+		return false;
+	size_t k = j + 1;
+	while (k < len && is(p[k], C_SPACE))
+		k++;
+	struct txc_str lit = {(const char *)p + i + 1, j - i - 1};
+	if (k >= len || p[k] != ':' ||
+	    (lit.len >= KEY_MIN && !txc_rd_plain_text((const unsigned char *)lit.ptr, lit.len) &&
+	     !txc_rd_clean_key_cached(r, lit)))
+		return false;
+	*key = lit, *end = j + 1;
+	return true;
+}
+
+/*
  * The quick no for a JSON text (the prefilter's: not when it is off): true when
  * redact_json_text would surely find nothing in it and return 0.  It is JSON by that function's
  * own test (the bytes outside the strings C_JSON, every literal closed); every value literal is
@@ -122,6 +147,8 @@ static bool json_clean(struct txc_redactor *r, const unsigned char *p, size_t le
 			i++;
 			continue;
 		}
+		if (word_key(r, p, i, len, &key, &i))
+			continue;
 		size_t j = i + 1 + txc_rd_plain_literal_end(p + i + 1, len - i - 1);
 		bool plain = j < len;
 		if (!plain && (j = literal_end(p, i + 1, len)) >= len)
