@@ -107,8 +107,8 @@ static bool plain_value(struct txc_redactor *r, struct txc_str key, struct txc_s
 static bool word_key(struct txc_redactor *r, const unsigned char *p, size_t i, size_t len, struct txc_str *key,
 		     size_t *end)
 {
-	size_t j = i + 1;
-	while (j < len && j - i <= KCACHE_LEN && is(p[j], WORD))
+	size_t j = i + 1, stop = len - i > KCACHE_LEN + 1 ? i + KCACHE_LEN + 1 : len;
+	while (j < stop && is(p[j], WORD))
 		j++;
 	if (j >= len || p[j] != '"')
 		return false;
@@ -117,8 +117,8 @@ static bool word_key(struct txc_redactor *r, const unsigned char *p, size_t i, s
 		k++;
 	struct txc_str lit = {(const char *)p + i + 1, j - i - 1};
 	if (k >= len || p[k] != ':' ||
-	    (lit.len >= KEY_MIN && !txc_rd_plain_text((const unsigned char *)lit.ptr, lit.len) &&
-	     !txc_rd_clean_key_cached(r, lit)))
+	    (lit.len >= KEY_MIN && !txc_rd_clean_key_cached(r, lit) &&
+	     !txc_rd_plain_text((const unsigned char *)lit.ptr, lit.len)))
 		return false;
 	*key = lit, *end = j + 1;
 	return true;
