@@ -312,11 +312,15 @@ enum { KCACHE = 64, KCACHE_LEN = 31 };
 struct kcache {
 	unsigned char len; /* 0: empty */
 	bool clean;        /* txc_rd_scan found nothing in the key itself (json.c: an object key) */
+	bool harmless;     /* its values are kept or judged as any text (txc_rd_harmless_key_cached) */
 	char key[KCACHE_LEN];
 	struct keyinfo ki;
 };
 
 struct keyinfo txc_rd_classify_key_cached(struct txc_redactor *r, struct txc_str key);
+/* txc_rd_keep_key(key) or key names no secret (classify_key's S_NONE): a value under it that
+ * is plain holds nothing txc_rd_value finds */
+bool txc_rd_harmless_key_cached(struct txc_redactor *r, struct txc_str key);
 /* key's bytes are known to hold nothing txc_rd_scan finds (noted by txc_rd_note_clean_key) */
 bool txc_rd_clean_key_cached(struct txc_redactor *r, struct txc_str key);
 void txc_rd_note_clean_key(struct txc_redactor *r, struct txc_str key);

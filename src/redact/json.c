@@ -96,7 +96,7 @@ static bool plain_value(struct txc_redactor *r, struct txc_str key, struct txc_s
 {
 	if (r->no_prefilter || !txc_rd_plain_literal((const unsigned char *)lit.ptr, lit.len))
 		return false;
-	return key.ptr == NULL || txc_rd_keep_key(key) || txc_rd_classify_key_cached(r, key).st == S_NONE;
+	return key.ptr == NULL || txc_rd_harmless_key_cached(r, key);
 }
 
 /*
@@ -163,8 +163,7 @@ static bool json_clean(struct txc_redactor *r, const unsigned char *p, size_t le
 				return false;
 			key = lit;
 		} else {
-			if (!plain || !(key.ptr == NULL || txc_rd_keep_key(key) ||
-					txc_rd_classify_key_cached(r, key).st == S_NONE))
+			if (!plain || !(key.ptr == NULL || txc_rd_harmless_key_cached(r, key)))
 				return false;
 			key = TXC_STR_NULL;
 		}

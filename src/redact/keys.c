@@ -336,6 +336,7 @@ static struct kcache *kslot(struct txc_redactor *r, struct txc_str key)
 	if (e->len != n || memcmp(e->key, k, n) != 0) {
 		e->ki = txc_rd_classify_key(k, n);
 		e->clean = false;
+		e->harmless = e->ki.st == S_NONE || txc_rd_keep_key(key);
 		e->len = (unsigned char)n;
 		memcpy(e->key, k, n);
 	}
@@ -346,6 +347,14 @@ struct keyinfo txc_rd_classify_key_cached(struct txc_redactor *r, struct txc_str
 {
 	struct kcache *e = kslot(r, key);
 	return e != NULL ? e->ki : txc_rd_classify_key((const unsigned char *)key.ptr, key.len);
+}
+
+bool txc_rd_harmless_key_cached(struct txc_redactor *r, struct txc_str key)
+{
+	struct kcache *e = kslot(r, key);
+	return e != NULL ? e->harmless
+			 : txc_rd_keep_key(key) ||
+				   txc_rd_classify_key((const unsigned char *)key.ptr, key.len).st == S_NONE;
 }
 
 /*

@@ -26,7 +26,7 @@ static struct txc_str redact_str_key(struct txc_redactor *r, struct txc_arena *a
 		return s;
 	if (!r->no_prefilter && s.ptr[0] != '{' && s.ptr[0] != '[' && /* JSON text: not plain, json.c's */
 	    txc_rd_plain_text((const unsigned char *)s.ptr, s.len) &&
-	    (key.ptr == NULL || txc_rd_keep_key(key) || txc_rd_classify_key_cached(r, key).st == S_NONE))
+	    (key.ptr == NULL || txc_rd_harmless_key_cached(r, key)))
 		return s; /* what txc_rd_value would do, sooner: a plain text under a key naming no secret */
 	return redact_value(r, a, key, s);
 }
