@@ -38,14 +38,18 @@ struct txc_str txc_redact_str(struct txc_redactor *r, struct txc_arena *a, struc
 
 /*
  * An object key with a token in it ({"ghp_...": "ci bot"}): a key is a string a reader shows like
- * any other.  Keys shorter than every token shape are not read (most keys of a row).
+ * any other.  Keys shorter than every token shape are not read (most keys of a row), nor (with the
+ * prefilter) one found clean before: session_id, tool_call_id are scanned once a redactor.  Not
+ * a key of lower-case letters and '_' as such: hf_, gsk_, npm_ and lin_api_ tokens are made of them.
  */
 static struct txc_str redact_key(struct txc_redactor *r, struct txc_arena *a, struct txc_str k)
 {
-	if (k.len < KEY_MIN || run((const unsigned char *)k.ptr, k.len, C_LO | C_US) == k.len)
-		return k; /* session_id, tool_call_id: every shape has a capital, a digit or a sign */
+	if (k.len < KEY_MIN || (!r->no_prefilter && txc_rd_clean_key_cached(r, k)))
+		return k;
 	struct txc_buf out = TXC_BUF_INIT;
 	size_t n = txc_rd_scan(r, k.ptr, k.len, &out);
+	if (n == 0)
+		txc_rd_note_clean_key(r, k);
 	struct txc_str res = k;
 	if (n && !r->scan_only)
 		res = txc_arena_str(a, out.buf, out.len);
