@@ -144,6 +144,7 @@ enum {
 	C_JSON = 512,  /* may stand outside the strings of a JSON text */
 	C_TRIG = 1024, /* = : ? & - + : a rule may start here */
 	C_STEM = 2048, /* the first letter of a word classify_key looks for */
+	C_OPEN = 4096, /* , { [ : what follows in a JSON text is under no key */
 };
 /* ---- the prefix rules (rules.c) ---- */
 
@@ -310,11 +311,19 @@ bool txc_rd_keep_key(struct txc_str key);
 enum { KCACHE = 64, KCACHE_LEN = 31 };
 struct kcache {
 	unsigned char len; /* 0: empty */
+	bool clean;        /* txc_rd_scan found nothing in the key itself (json.c: an object key) */
+	bool harmless;     /* its values are kept or judged as any text (txc_rd_harmless_key_cached) */
 	char key[KCACHE_LEN];
 	struct keyinfo ki;
 };
 
 struct keyinfo txc_rd_classify_key_cached(struct txc_redactor *r, struct txc_str key);
+/* txc_rd_keep_key(key) or key names no secret (classify_key's S_NONE): a value under it that
+ * is plain holds nothing txc_rd_value finds */
+bool txc_rd_harmless_key_cached(struct txc_redactor *r, struct txc_str key);
+/* key's bytes are known to hold nothing txc_rd_scan finds (noted by txc_rd_note_clean_key) */
+bool txc_rd_clean_key_cached(struct txc_redactor *r, struct txc_str key);
+void txc_rd_note_clean_key(struct txc_redactor *r, struct txc_str key);
 
 /* ---- values after keys, URLs, queries, flags (values.c): at i, the end of what was replaced, or 0 ---- */
 
@@ -335,6 +344,9 @@ size_t txc_rd_scan(struct txc_redactor *r, const char *text, size_t len, struct 
  * line ends, no "sw"); _literal: a JSON string literal as written, whose one escape may be \n */
 bool txc_rd_plain_text(const unsigned char *p, size_t n);
 bool txc_rd_plain_literal(const unsigned char *p, size_t n);
+/* p[0, n) from just after a literal's opening quote: the index of its closing quote when the
+ * literal is plain (txc_rd_plain_literal of the bytes before it), else n */
+size_t txc_rd_plain_literal_end(const unsigned char *p, size_t n);
 enum { KEY_MIN = 9 }; /* the shortest token shape: a phone number, + and 8 digits */
 /* a string under key (key.ptr NULL: none): kept, wholly replaced, or scanned; out written only on a find */
 size_t txc_rd_value(struct txc_redactor *r, struct txc_str key, const char *p, size_t len, struct txc_buf *out);

@@ -96,7 +96,91 @@ static bool plain_value(struct txc_redactor *r, struct txc_str key, struct txc_s
 {
 	if (r->no_prefilter || !txc_rd_plain_literal((const unsigned char *)lit.ptr, lit.len))
 		return false;
-	return key.ptr == NULL || txc_rd_keep_key(key) || txc_rd_classify_key_cached(r, key).st == S_NONE;
+	return key.ptr == NULL || txc_rd_harmless_key_cached(r, key);
+}
+
+/*
+ * The common key, a short word with no escape ("output", "exit_code") and its ':' after it,
+ * judged at once: true when it is one and clean (plain, shorter than KEY_MIN or known clean),
+ * *key and *end (past its closing quote) set.  false: json_clean reads it the general way.
+ */
+static bool word_key(struct txc_redactor *r, const unsigned char *p, size_t i, size_t len, struct txc_str *key,
+		     size_t *end)
+{
+	size_t j = i + 1, stop = len - i > KCACHE_LEN + 1 ? i + KCACHE_LEN + 1 : len;
+	while (j < stop && is(p[j], WORD))
+		j++;
+	if (j >= len || p[j] != '"')
+		return false;
+	size_t k = j + 1;
+	while (k < len && is(p[k], C_SPACE))
+		k++;
+	struct txc_str lit = {(const char *)p + i + 1, j - i - 1};
+	if (k >= len || p[k] != ':' ||
+	    (lit.len >= KEY_MIN && !txc_rd_clean_key_cached(r, lit) &&
+	     !txc_rd_plain_text((const unsigned char *)lit.ptr, lit.len)))
+		return false;
+	*key = lit, *end = j + 1;
+	return true;
+}
+
+/*
+ * The quick no for a JSON text (the prefilter's: not when it is off): true when
+ * redact_json_text would surely find nothing in it and return 0.  It is JSON by that function's
+ * own test (the bytes outside the strings C_JSON, every literal closed); every value literal is
+ * plain under a key that names no secret (plain_value); every key literal holds no escape and is
+ * plain, shorter than KEY_MIN or known clean (txc_rd_clean_key_cached).  A plain literal's closing
+ * quote is found by the prefilter's own pass (txc_rd_plain_literal_end).  Anything else: false,
+ * and redact_json_text reads the text its own way.
+ */
+static bool json_clean(struct txc_redactor *r, const unsigned char *p, size_t len)
+{
+	struct txc_str key = TXC_STR_NULL;
+	for (size_t i = 0; i < len;) {
+		unsigned char c = p[i];
+		if (c != '"') {
+			unsigned cl = txc_rd_tab.cls[c];
+			if (!(cl & C_JSON))
+				return false;
+			if (cl & C_OPEN)
+				key = TXC_STR_NULL;
+			i++;
+			continue;
+		}
+		if (word_key(r, p, i, len, &key, &i))
+			continue;
+		size_t j = i + 1 + txc_rd_plain_literal_end(p + i + 1, len - i - 1);
+		bool plain = j < len;
+		if (!plain && (j = literal_end(p, i + 1, len)) >= len)
+			return false;
+		size_t k = j + 1;
+		while (k < len && is(p[k], C_SPACE))
+			k++;
+		struct txc_str lit = {(const char *)p + i + 1, j - i - 1};
+		if (k < len && p[k] == ':') {
+			if (memchr(lit.ptr, '\\', lit.len) != NULL ||
+			    (!plain && lit.len >= KEY_MIN && !txc_rd_clean_key_cached(r, lit)))
+				return false;
+			key = lit;
+		} else {
+			if (!plain || !(key.ptr == NULL || txc_rd_harmless_key_cached(r, key)))
+				return false;
+			key = TXC_STR_NULL;
+		}
+		i = j + 1;
+	}
+	return true;
+}
+
+/* an object key of a JSON text, scanned like any string; one found clean is noted for json_clean */
+static size_t scan_key(struct txc_redactor *r, struct txc_str k, struct txc_buf *red)
+{
+	if (k.len < KEY_MIN)
+		return 0;
+	size_t n = txc_rd_scan(r, k.ptr, k.len, red);
+	if (n == 0)
+		txc_rd_note_clean_key(r, k);
+	return n;
 }
 
 static long redact_json_text(struct txc_redactor *r, const unsigned char *p, size_t len, struct txc_buf *out)
@@ -146,7 +230,7 @@ static long redact_json_text(struct txc_redactor *r, const unsigned char *p, siz
 			txc_buf_add(&key, lit.ptr, lit.len);
 			have_key = true;
 			txc_buf_reset(&red);
-			size_t n = lit.len >= KEY_MIN ? txc_rd_scan(r, lit.ptr, lit.len, &red) : 0;
+			size_t n = scan_key(r, lit, &red);
 			if (n) { /* a token as a key: the key is shown like any string */
 				txc_buf_add(out, p + copied, i - copied);
 				txc_json_emit_str(out, red.buf, red.len);
@@ -193,6 +277,8 @@ static bool json_like(const char *p, size_t len)
 static size_t redact_any(struct txc_redactor *r, const char *p, size_t len, struct txc_buf *out)
 {
 	if (json_like(p, len)) {
+		if (!r->no_prefilter && json_clean(r, (const unsigned char *)p, len))
+			return 0; /* what redact_json_text would find */
 		long n = redact_json_text(r, (const unsigned char *)p, len, out);
 		if (n >= 0)
 			return (size_t)n;

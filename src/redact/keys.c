@@ -325,17 +325,56 @@ bool txc_rd_keep_key(struct txc_str key)
  * every row (session_id, token_count), and classify_key reads a key word by word.  A key is
  * looked up by its bytes, so the answer is classify_key's own.
  */
-struct keyinfo txc_rd_classify_key_cached(struct txc_redactor *r, struct txc_str key)
+/* key's slot in the cache, filled for it (NULL: too long or empty to be cached) */
+static struct kcache *kslot(struct txc_redactor *r, struct txc_str key)
 {
 	const unsigned char *k = (const unsigned char *)key.ptr;
 	size_t n = key.len;
 	if (n == 0 || n > KCACHE_LEN)
-		return txc_rd_classify_key(k, n);
+		return NULL;
 	struct kcache *e = &r->kcache[(n * 31 + k[0] * 7 + k[n / 2] * 3 + k[n - 1]) % KCACHE];
 	if (e->len != n || memcmp(e->key, k, n) != 0) {
 		e->ki = txc_rd_classify_key(k, n);
+		e->clean = false;
+		e->harmless = e->ki.st == S_NONE || txc_rd_keep_key(key);
 		e->len = (unsigned char)n;
 		memcpy(e->key, k, n);
 	}
-	return e->ki;
+	return e;
+}
+
+struct keyinfo txc_rd_classify_key_cached(struct txc_redactor *r, struct txc_str key)
+{
+	struct kcache *e = kslot(r, key);
+	return e != NULL ? e->ki : txc_rd_classify_key((const unsigned char *)key.ptr, key.len);
+}
+
+bool txc_rd_harmless_key_cached(struct txc_redactor *r, struct txc_str key)
+{
+	struct kcache *e = kslot(r, key);
+	return e != NULL ? e->harmless
+			 : txc_rd_keep_key(key) ||
+				   txc_rd_classify_key((const unsigned char *)key.ptr, key.len).st == S_NONE;
+}
+
+/*
+ * The same keys come back on every row ("exit_code"), and one too long for the shortcut of
+ * json.c's keys is scanned each time; a scan that found nothing is noted here, by the key's
+ * bytes, so the quick pass over a JSON text (json.c) can take the key as clean.
+ */
+bool txc_rd_clean_key_cached(struct txc_redactor *r, struct txc_str key)
+{
+	const unsigned char *k = (const unsigned char *)key.ptr;
+	size_t n = key.len;
+	if (n == 0 || n > KCACHE_LEN)
+		return false;
+	const struct kcache *e = &r->kcache[(n * 31 + k[0] * 7 + k[n / 2] * 3 + k[n - 1]) % KCACHE];
+	return e->clean && e->len == n && memcmp(e->key, k, n) == 0;
+}
+
+void txc_rd_note_clean_key(struct txc_redactor *r, struct txc_str key)
+{
+	struct kcache *e = kslot(r, key);
+	if (e != NULL)
+		e->clean = true;
 }

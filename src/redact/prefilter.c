@@ -12,8 +12,12 @@
  *     in "password") is scanned.
  * A JSON string literal as written (json.c) may also hold the escape \n, which decodes to a
  * line end; any other escape, and a lone backslash, sends it to the pass.
- * tests/unit/test_redact.c runs every corpus case and many mutated ones with the prefilter on
- * and off and asserts the same finds.
+ *
+ * All of it is one question, the first bad position of a text (plain_span): a byte not plain, an
+ * "s" followed by "w", (in a literal) a backslash not followed by "n".  json.c asks it of a
+ * literal's bytes and everything after them, so the same pass finds the closing quote (the first
+ * bad byte, when the literal is plain).  tests/unit/test_redact_prefilter.c runs every corpus case
+ * and many mutated ones with the prefilter on and off and asserts the same finds.
  */
 #include <string.h>
 #if defined(__SSE2__)
@@ -34,23 +38,44 @@ static bool plain_byte(unsigned char c, bool bs)
 	return (c >= 'a' && c <= 'z') || c == ' ' || c == '\n' || (bs && c == '\\');
 }
 
-/* p[0, n) one byte at a time: what plain_bytes says */
-static bool plain_tail(const unsigned char *p, size_t n, bool bs)
+/* is p[i] (of p[0, n)) bad: not plain, the "s" of "sw", or (bs) a backslash not followed by "n" */
+static bool bad_at(const unsigned char *p, size_t i, size_t n, bool bs)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (!plain_byte(p[i], bs) || (p[i] == 's' && i + 1 < n && p[i + 1] == 'w'))
-			return false;
-		if (p[i] == '\\' && (i + 1 == n || p[++i] != 'n'))
-			return false; /* when bs: each backslash begins "\n" (so no two are side by side) */
-	}
-	return true;
+	unsigned char c = p[i];
+	if (!plain_byte(c, bs))
+		return true;
+	if (c == 's')
+		return i + 1 < n && p[i + 1] == 'w';
+	return c == '\\' && (i + 1 == n || p[i + 1] != 'n');
+}
+
+/* p[0, n) one byte at a time: the first bad position, n when none */
+static size_t span_tail(const unsigned char *p, size_t n, bool bs)
+{
+	for (size_t i = 0; i < n; i++)
+		if (bad_at(p, i, n, bs))
+			return i;
+	return n;
+}
+
+/* the index of the lowest bit set in m (m != 0) */
+INLINE size_t low_bit(uint64_t m)
+{
+#if defined(__GNUC__)
+	return (size_t)__builtin_ctzll(m);
+#else
+	size_t k = 0;
+	for (; !(m & 1); m >>= 1)
+		k++;
+	return k;
+#endif
 }
 
 /*
- * The vector form: x the bytes at some i, y those at i + 1.  Bad: a byte of x not plain, an "s"
- * followed by "w", (when bs) a backslash not followed by "n".  A step covers the bytes of x and
- * the pairs that start in x; the last step is laid over the end (x at n - W - 1, y at n - W), so
- * no byte past p[n - 1] is read.
+ * The vector forms: x the bytes at some i, y those at i + 1; a step covers the bytes of x and the
+ * pairs that start in x.  The last step is laid over the end (the bytes at n - W, the pairs from
+ * n - W - 1 on, W the width), so no byte past p[n - 1] is read; the steps before it found nothing
+ * in the part they share.  A backslash at n - 1 has no pair there: it is looked at alone.
  */
 #if defined(__SSE2__)
 /* the bytes of x not plain */
@@ -82,100 +107,163 @@ INLINE __m128i at16(const unsigned char *p)
 }
 
 /* n >= 17 */
-INLINE bool plain_sse2(const unsigned char *p, size_t n, bool bs)
+INLINE size_t span_sse2(const unsigned char *p, size_t n, bool bs)
 {
 	for (size_t i = 0; i + 17 <= n; i += 16) {
 		__m128i x = at16(p + i);
-		if (_mm_movemask_epi8(_mm_or_si128(odd16(x, bs), pairs16(x, at16(p + i + 1), bs))))
-			return false;
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(odd16(x, bs), pairs16(x, at16(p + i + 1), bs)));
+		if (m)
+			return i + low_bit(m);
 	}
-	__m128i last = at16(p + n - 16); /* bytes n - 16 .. n - 1, pairs from n - 17 on */
-	return !_mm_movemask_epi8(_mm_or_si128(odd16(last, bs), pairs16(at16(p + n - 17), last, bs)));
+	__m128i last = at16(p + n - 16);
+	uint64_t m = (uint64_t)(unsigned)_mm_movemask_epi8(odd16(last, bs)) << 1 |
+		     (unsigned)_mm_movemask_epi8(pairs16(at16(p + n - 17), last, bs));
+	if (m) /* bit k: the byte at n - 17 + k */
+		return n - 17 + low_bit(m);
+	return bs && p[n - 1] == '\\' ? n - 1 : n;
 }
 #endif
 
 #ifdef TXC_RD_AVX2
 #define AVX2 __attribute__((target("avx2")))
-AVX2 INLINE __m256i odd32(__m256i x, bool bs)
-{
-	__m256i ok = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(0x80 + 26)),
-				       _mm256_add_epi8(x, _mm256_set1_epi8((char)(0x80 - 'a'))));
-	ok = _mm256_or_si256(ok, _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(' ')),
-						 _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n'))));
-	if (bs)
-		ok = _mm256_or_si256(ok, _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\')));
-	return _mm256_andnot_si256(ok, _mm256_set1_epi8(-1));
-}
-
-AVX2 INLINE __m256i pairs32(__m256i x, __m256i y, bool bs)
-{
-	__m256i bad = _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('s')),
-				       _mm256_cmpeq_epi8(y, _mm256_set1_epi8('w')));
-	if (bs)
-		bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi8(y, _mm256_set1_epi8('n')),
-							       _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\'))));
-	return bad;
-}
+/*
+ * The bytes of x not plain, by a table of each nibble: hi[h] is the one bit of h's class
+ * (0, 2, 5, 6, 7 or any other), lo[l] the classes in which l makes no plain byte; a byte is bad
+ * where lo & hi is not 0.  A byte from 0x80 has a class of its own (h 8 to f), none plain.
+ */
+enum { NB_0 = 1, NB_2 = 2, NB_5 = 4, NB_6 = 8, NB_7 = 16, NB_X = 32 };
+#define NB_HI NB_0, NB_X, NB_2, NB_X, NB_X, NB_5, NB_6, NB_7, NB_X, NB_X, NB_X, NB_X, NB_X, NB_X, NB_X, NB_X
+/* '\n' is 0x0a, ' ' 0x20, '\\' 0x5c, a-o 0x61-0x6f, p-z 0x70-0x7a */
+#define NB_LO(bs5)                                                                                                     \
+	NB_X | NB_0 | NB_5 | NB_6, NB_X | NB_0 | NB_2 | NB_5, NB_X | NB_0 | NB_2 | NB_5, NB_X | NB_0 | NB_2 | NB_5,    \
+		NB_X | NB_0 | NB_2 | NB_5, NB_X | NB_0 | NB_2 | NB_5, NB_X | NB_0 | NB_2 | NB_5,                       \
+		NB_X | NB_0 | NB_2 | NB_5, NB_X | NB_0 | NB_2 | NB_5, NB_X | NB_0 | NB_2 | NB_5, NB_X | NB_2 | NB_5,   \
+		NB_X | NB_0 | NB_2 | NB_5 | NB_7, NB_X | NB_0 | NB_2 | (bs5) | NB_7, NB_X | NB_0 | NB_2 | NB_5 | NB_7, \
+		NB_X | NB_0 | NB_2 | NB_5 | NB_7, NB_X | NB_0 | NB_2 | NB_5 | NB_7
+static const unsigned char nb_hi[32] = {NB_HI, NB_HI};
+static const unsigned char nb_lo_text[32] = {NB_LO(NB_5), NB_LO(NB_5)};
+static const unsigned char nb_lo_lit[32] = {NB_LO(0), NB_LO(0)};
 
 AVX2 INLINE __m256i at32(const unsigned char *p)
 {
 	return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
 
-/* n >= 33; two steps of 32 at once while they fit */
-AVX2 INLINE bool plain_avx2(const unsigned char *p, size_t n, bool bs)
-{
-	size_t i = 0;
-	for (; i + 65 <= n; i += 64) {
-		__m256i x = at32(p + i), x2 = at32(p + i + 32);
-		__m256i bad = _mm256_or_si256(odd32(x, bs), pairs32(x, at32(p + i + 1), bs));
-		bad = _mm256_or_si256(bad, _mm256_or_si256(odd32(x2, bs), pairs32(x2, at32(p + i + 33), bs)));
-		if (!_mm256_testz_si256(bad, bad))
-			return false;
+/* the constants as memory, each one load (set1 costs a call three instructions to build) */
+#define EACH(c)                  \
+	{                        \
+		[0 ... 31] = (c) \
 	}
-	for (; i + 33 <= n; i += 32) {
-		__m256i x = at32(p + i), bad = _mm256_or_si256(odd32(x, bs), pairs32(x, at32(p + i + 1), bs));
-		if (!_mm256_testz_si256(bad, bad))
-			return false;
+static const unsigned char v_nib[32] = EACH(0x0f), v_s[32] = EACH('s'), v_w[32] = EACH('w'), v_n[32] = EACH('n'),
+			   v_bs[32] = EACH('\\');
+
+/* the bytes of x not plain (not 0 there) */
+AVX2 INLINE __m256i odd32(__m256i x, bool bs)
+{
+	__m256i nib = at32(v_nib);
+	__m256i lo = _mm256_shuffle_epi8(at32(bs ? nb_lo_lit : nb_lo_text), _mm256_and_si256(x, nib));
+	__m256i hi = _mm256_shuffle_epi8(at32(nb_hi), _mm256_and_si256(_mm256_srli_epi16(x, 4), nib));
+	return _mm256_and_si256(lo, hi);
+}
+
+/* the bad pairs that start in x */
+AVX2 INLINE __m256i pairs32(__m256i x, __m256i y, bool bs)
+{
+	__m256i bad = _mm256_and_si256(_mm256_cmpeq_epi8(x, at32(v_s)), _mm256_cmpeq_epi8(y, at32(v_w)));
+	if (bs)
+		bad = _mm256_or_si256(
+			bad, _mm256_andnot_si256(_mm256_cmpeq_epi8(y, at32(v_n)), _mm256_cmpeq_epi8(x, at32(v_bs))));
+	return bad;
+}
+
+/* the bytes at p, and the pairs that start there, that are bad (not 0 there) */
+AVX2 INLINE __m256i bad32(const unsigned char *p, bool bs)
+{
+	__m256i x = at32(p);
+	return _mm256_or_si256(odd32(x, bs), pairs32(x, at32(p + 1), bs));
+}
+
+/* bit k set: byte k of v is not 0 */
+AVX2 INLINE uint64_t set32(__m256i v)
+{
+	return ~(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())) & 0xffffffffu;
+}
+
+/* the first bad position of a and b, the 64 bytes from i (one of them has one) */
+AVX2 INLINE size_t first64(size_t i, __m256i a, __m256i b)
+{
+	return i + low_bit(set32(a) | set32(b) << 32);
+}
+
+/*
+ * n >= 33: a first step of 32 alone (a key, or a text with a capital near its start, is decided
+ * there), then four at once while they fit, one test for them all
+ */
+AVX2 INLINE size_t span_avx2(const unsigned char *p, size_t n, bool bs)
+{
+	__m256i first = bad32(p, bs);
+	if (!_mm256_testz_si256(first, first))
+		return low_bit(set32(first));
+	size_t i = 32;
+	for (; n - i >= 129; i += 128) {
+		__m256i a = bad32(p + i, bs), b = bad32(p + i + 32, bs);
+		__m256i c = bad32(p + i + 64, bs), d = bad32(p + i + 96, bs);
+		__m256i all = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+		if (!_mm256_testz_si256(all, all)) {
+			__m256i ab = _mm256_or_si256(a, b);
+			return _mm256_testz_si256(ab, ab) ? first64(i + 64, c, d) : first64(i, a, b);
+		}
 	}
-	__m256i last = at32(p + n - 32), bad = _mm256_or_si256(odd32(last, bs), pairs32(at32(p + n - 33), last, bs));
-	return _mm256_testz_si256(bad, bad);
+	for (; n - i >= 33; i += 32) {
+		__m256i a = bad32(p + i, bs);
+		if (!_mm256_testz_si256(a, a))
+			return i + low_bit(set32(a));
+	}
+	__m256i last = at32(p + n - 32);
+	uint64_t m = set32(odd32(last, bs)) << 1 | set32(pairs32(at32(p + n - 33), last, bs));
+	if (m) /* bit k: the byte at n - 33 + k */
+		return n - 33 + low_bit(m);
+	return bs && p[n - 1] == '\\' ? n - 1 : n;
 }
-AVX2 static bool plain_avx2_text(const unsigned char *p, size_t n)
+AVX2 static size_t span_avx2_text(const unsigned char *p, size_t n)
 {
-	return plain_avx2(p, n, false);
+	return span_avx2(p, n, false);
 }
-AVX2 static bool plain_avx2_literal(const unsigned char *p, size_t n)
+AVX2 static size_t span_avx2_literal(const unsigned char *p, size_t n)
 {
-	return plain_avx2(p, n, true);
+	return span_avx2(p, n, true);
 }
 #endif
 
-/* p[0, n): plain bytes alone (and when bs, backslashes each beginning "\n"), and no "sw" */
-INLINE bool plain_bytes(const unsigned char *p, size_t n, bool bs)
+/* p[0, n): the first bad position (n when none) */
+INLINE size_t plain_span(const unsigned char *p, size_t n, bool bs)
 {
-	if (n > 0 && bs && p[n - 1] == '\\')
-		return false; /* a backslash at the end begins nothing (the vector steps see no pair there) */
 #ifdef TXC_RD_AVX2
 	static int avx2 = -1; /* a benign race: every thread finds the same */
 	if (avx2 < 0)
 		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 	if (avx2 && n >= 33)
-		return bs ? plain_avx2_literal(p, n) : plain_avx2_text(p, n);
+		return bs ? span_avx2_literal(p, n) : span_avx2_text(p, n);
 #endif
 #if defined(__SSE2__)
 	if (n >= 17)
-		return plain_sse2(p, n, bs);
+		return span_sse2(p, n, bs);
 #endif
-	return plain_tail(p, n, bs);
+	return span_tail(p, n, bs);
 }
 
 bool txc_rd_plain_text(const unsigned char *p, size_t n)
 {
-	return plain_bytes(p, n, false);
+	return plain_span(p, n, false) == n;
 }
 
 bool txc_rd_plain_literal(const unsigned char *p, size_t n)
 {
-	return plain_bytes(p, n, true);
+	return plain_span(p, n, true) == n;
+}
+
+size_t txc_rd_plain_literal_end(const unsigned char *p, size_t n)
+{
+	size_t k = plain_span(p, n, true);
+	return k < n && p[k] == '"' ? k : n;
 }

@@ -27,6 +27,7 @@ static void cls_init(void)
 		txc_rd_tab.cls['\f'] = txc_rd_tab.cls['\v'] = C_SPACE;
 	for (const char *t = "{}[],:-+.eEtruefalsnNIiy \t\n\r0123456789"; *t; t++)
 		txc_rd_tab.cls[(unsigned char)*t] |= C_JSON;
+	txc_rd_tab.cls[','] |= C_OPEN, txc_rd_tab.cls['{'] |= C_OPEN, txc_rd_tab.cls['['] |= C_OPEN;
 	for (const char *t = "=:?&-+"; *t; t++)
 		txc_rd_tab.cls[(unsigned char)*t] |= C_TRIG;
 	for (const char *t = "pstkcajbPSTKCAJB"; *t; t++)

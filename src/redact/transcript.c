@@ -5,11 +5,11 @@
 #include "engine.h"
 #include "txc/model_hermes.h"
 
-/* s under key, as a new string in a when it changed */
-static struct txc_str redact_str_key(struct txc_redactor *r, struct txc_arena *a, struct txc_str key, struct txc_str s)
+/* s (not empty) under key through txc_rd_value, as a new string in a when it changed (kept out of
+ * line: the quick path of redact_str_key, taken by most strings, pays for none of its frame) */
+__attribute__((noinline)) static struct txc_str redact_value(struct txc_redactor *r, struct txc_arena *a,
+							     struct txc_str key, struct txc_str s)
 {
-	if (s.len == 0)
-		return s;
 	struct txc_buf out = TXC_BUF_INIT;
 	size_t n = txc_rd_value(r, key, s.ptr, s.len, &out);
 	struct txc_str res = s;
@@ -19,6 +19,18 @@ static struct txc_str redact_str_key(struct txc_redactor *r, struct txc_arena *a
 	return res;
 }
 
+/* s under key, as a new string in a when it changed */
+static struct txc_str redact_str_key(struct txc_redactor *r, struct txc_arena *a, struct txc_str key, struct txc_str s)
+{
+	if (s.len == 0)
+		return s;
+	if (!r->no_prefilter && s.ptr[0] != '{' && s.ptr[0] != '[' && /* JSON text: not plain, json.c's */
+	    txc_rd_plain_text((const unsigned char *)s.ptr, s.len) &&
+	    (key.ptr == NULL || txc_rd_harmless_key_cached(r, key)))
+		return s; /* what txc_rd_value would do, sooner: a plain text under a key naming no secret */
+	return redact_value(r, a, key, s);
+}
+
 struct txc_str txc_redact_str(struct txc_redactor *r, struct txc_arena *a, struct txc_str s)
 {
 	return redact_str_key(r, a, TXC_STR_NULL, s);
@@ -26,14 +38,18 @@ struct txc_str txc_redact_str(struct txc_redactor *r, struct txc_arena *a, struc
 
 /*
  * An object key with a token in it ({"ghp_...": "ci bot"}): a key is a string a reader shows like
- * any other.  Keys shorter than every token shape are not read (most keys of a row).
+ * any other.  Keys shorter than every token shape are not read (most keys of a row), nor (with the
+ * prefilter) one found clean before: session_id, tool_call_id are scanned once a redactor.  Not
+ * a key of lower-case letters and '_' as such: hf_, gsk_, npm_ and lin_api_ tokens are made of them.
  */
 static struct txc_str redact_key(struct txc_redactor *r, struct txc_arena *a, struct txc_str k)
 {
-	if (k.len < KEY_MIN || run((const unsigned char *)k.ptr, k.len, C_LO | C_US) == k.len)
-		return k; /* session_id, tool_call_id: every shape has a capital, a digit or a sign */
+	if (k.len < KEY_MIN || (!r->no_prefilter && txc_rd_clean_key_cached(r, k)))
+		return k;
 	struct txc_buf out = TXC_BUF_INIT;
 	size_t n = txc_rd_scan(r, k.ptr, k.len, &out);
+	if (n == 0)
+		txc_rd_note_clean_key(r, k);
 	struct txc_str res = k;
 	if (n && !r->scan_only)
 		res = txc_arena_str(a, out.buf, out.len);

@@ -949,6 +949,43 @@ static void test_kinds_in_json_and_titles(void **state)
 	}
 }
 
+/* a token of lower-case letters and '_' alone is an object key like any other: found in a tree's
+ * keys as in a JSON text's (a tree's key once passed unread when made of those bytes) */
+static void test_lowercase_token_keys(void **state)
+{
+	(void)state;
+	static const char *const toks[] = {"hf_abcdefghijklmnopqrstuvwxyzabcd", "gsk_abcdefghijklmnopqrstuvwxyzabcdef",
+					   "npm_abcdefghijklmnopqrstuvwxyzabcdef",
+					   "lin_api_abcdefghijklmnopqrstuvwxyzabcdef"};
+	for (size_t i = 0; i < sizeof(toks) / sizeof(toks[0]); i++) {
+		struct txc_arena *a = txc_arena_new(0);
+		struct txc_str tok = txc_str_c(toks[i]);
+		struct txc_redactor *r = txc_redactor_new(false);
+		struct txc_buf b = TXC_BUF_INIT;
+		assert_int_equal(txc_redact_text(r, tok.ptr, tok.len, &b), 1);
+		for (int round = 0; round < 2; round++) { /* the second: a warm key cache */
+			struct txc_json *o = txc_json_object(a, 1);
+			txc_json_put(o, tok, txc_json_string(a, "ci bot", 6));
+			const struct txc_json *out = txc_redact_json(r, a, o);
+			txc_buf_reset(&b);
+			txc_json_emit(&b, out, 0);
+			if (strstr(b.buf, tok.ptr) != NULL)
+				fail_msg("a token as a tree's key: %s", b.buf);
+			txc_buf_reset(&b);
+			txc_buf_addf(&b, "{\"%s\": \"ci bot\"}", tok.ptr);
+			struct txc_str s = txc_redact_str(r, a, (struct txc_str){b.buf, b.len});
+			txc_buf_reset(&b);
+			txc_buf_add(&b, s.ptr, s.len);
+			if (strstr(b.buf, tok.ptr) != NULL)
+				fail_msg("a token as a JSON text's key: %s", b.buf);
+		}
+		assert_int_equal(txc_redact_count(r), 5);
+		txc_buf_release(&b);
+		txc_redactor_free(r);
+		txc_arena_free(a);
+	}
+}
+
 static void test_lookalikes_stay(void **state)
 {
 	(void)state;
@@ -1189,6 +1226,7 @@ int main(void)
 		cmocka_unit_test(test_every_kind_covered),
 		cmocka_unit_test(test_kinds_in_tool_arguments),
 		cmocka_unit_test(test_kinds_in_json_and_titles),
+		cmocka_unit_test(test_lowercase_token_keys),
 		cmocka_unit_test(test_lookalikes_stay),
 		cmocka_unit_test(test_marker),
 		cmocka_unit_test(test_json_text_kept),

@@ -2,7 +2,10 @@
  * test_redact_prefilter.c - the redactor's prefilter (src/redact/prefilter.c) changes no find:
  * every case of tests/redact-corpus/ and many mutations of them (lower-cased, punctuation turned
  * to spaces, bytes replaced, inserted and removed), as text and as JSON text under several keys,
- * give the same output, count and kinds with the prefilter on and off.
+ * give the same output, count and kinds with the prefilter on and off; and with it on, every quick
+ * path it opens: json.c's pass over a JSON text that proves it clean (plain literals found by the
+ * prefilter's own pass, keys known clean from an earlier scan) and transcript.c's plain strings
+ * of a tree.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,27 +54,60 @@ static void run_text(struct result *res, const char *p, size_t len, bool pre)
 	txc_redactor_free(r);
 }
 
-/* p as a JSON text's string under key ({"KEY": "p", "n": 1}), through txc_redact_str */
-static void run_json(struct result *res, const char *key, const char *p, size_t len, bool pre)
+/* {"KEY": "VALUE", "n": 1} as a string of a */
+static struct txc_str json_text(struct txc_arena *a, const char *key, size_t klen, const char *v, size_t vlen)
 {
 	struct txc_buf js = TXC_BUF_INIT;
 	txc_buf_addstr(&js, "{");
-	txc_json_emit_str(&js, key, strlen(key));
+	txc_json_emit_str(&js, key, klen);
 	txc_buf_addstr(&js, ": ");
-	txc_json_emit_str(&js, p, len);
+	txc_json_emit_str(&js, v, vlen);
 	txc_buf_addstr(&js, ", \"n\": 1}");
+	struct txc_str s = txc_arena_str(a, js.buf, js.len);
+	txc_buf_release(&js);
+	return s;
+}
+
+/* s through txc_redact_str, its output appended to res->out (and a line end) */
+static void add_str(struct result *res, struct txc_redactor *r, struct txc_arena *a, struct txc_str s)
+{
+	struct txc_str o = txc_redact_str(r, a, s);
+	txc_buf_add(&res->out, o.ptr, o.len);
+	txc_buf_addstr(&res->out, "\n");
+}
+
+/*
+ * p in JSON, through one redactor (its key cache warm from the first round): as a string of a JSON
+ * text under key ({"KEY": "p", "n": 1}, txc_redact_str: json.c's quick pass and the fused end of
+ * a plain literal), as the keys of such texts (p itself, its first 31 and last 12 bytes: the
+ * clean-key cache), and in a tree ({KEY: p, "list": [p], "p": "v"}, txc_redact_json: the
+ * transcript's strings), each twice.
+ */
+static void run_json(struct result *res, const char *key, const char *p, size_t len, bool pre)
+{
 	struct txc_redactor *r = txc_redactor_new(false);
 	txc_redactor_set_prefilter(r, pre);
 	struct txc_arena *a = txc_arena_new(0);
-	struct txc_str s = txc_redact_str(r, a, (struct txc_str){js.buf, js.len});
 	res->out = (struct txc_buf)TXC_BUF_INIT;
 	res->kinds = (struct txc_buf)TXC_BUF_INIT;
-	txc_buf_add(&res->out, s.ptr, s.len);
+	size_t klen = strlen(key), head = len < 31 ? len : 31, tail = len < 12 ? len : 12;
+	for (int round = 0; round < 2; round++) {
+		add_str(res, r, a, json_text(a, key, klen, p, len));
+		add_str(res, r, a, json_text(a, p, len, "value", 5));
+		add_str(res, r, a, json_text(a, p, head, "value", 5));
+		add_str(res, r, a, json_text(a, p + len - tail, tail, key, klen));
+		struct txc_json *list = txc_json_array(a, 1), *obj = txc_json_object(a, 3);
+		txc_json_push(list, txc_json_string(a, p, len));
+		txc_json_put(obj, (struct txc_str){key, klen}, txc_json_string(a, p, len));
+		txc_json_put(obj, (struct txc_str){"list", 4}, list);
+		txc_json_put(obj, (struct txc_str){p, len}, txc_json_string(a, "v", 1));
+		txc_json_emit(&res->out, txc_redact_json(r, a, obj), 0);
+		txc_buf_addstr(&res->out, "\n");
+	}
 	res->n = txc_redact_count(r);
 	txc_redact_kinds(r, &res->kinds);
 	txc_arena_free(a);
 	txc_redactor_free(r);
-	txc_buf_release(&js);
 }
 
 static void release(struct result *res)
@@ -92,7 +128,7 @@ static size_t finds; /* how many of the compared inputs hold a secret (the test 
 /* one input, as text and as JSON text under four keys: the prefilter changes nothing; false if it did */
 static bool compare(const char *p, size_t len)
 {
-	static const char *const keys[] = {"output", "password", "content", "api_key"};
+	static const char *const keys[] = {"output", "password", "content", "api_key", "exit_code"};
 	bool ok = true;
 	struct result on, off;
 	run_text(&on, p, len, true);
