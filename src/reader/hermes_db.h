@@ -18,6 +18,8 @@ extern const struct txc_source_ops txc_hermes_db_ops;
 struct columns { /* every column of a table, however many (SQLite allows 32767) */
 	char **name;
 	size_t n, cap;
+	size_t n_pk;   /* columns of its primary key */
+	bool pk_is_id; /* its primary key is one column named id */
 };
 
 struct hermes_db {
@@ -33,9 +35,13 @@ struct hermes_db {
 	sqlite3_stmt *q_session[2][2]; /* [bulk][by rowid] */
 	sqlite3_stmt *q_messages, *q_messages_compacted;
 	sqlite3_stmt *q_after[2], *q_numbered; /* --follow: rows after an id [compacted]; the numbered rows up to one */
+	sqlite3_stmt *q_one;                   /* one session's listing row by rowid (ops->session), for q_one_flags */
+	unsigned q_one_flags;
 };
 
 void txc_hermes_db_close(void *impl);
+/* ops->ids_plain (hermes_db_open.c): every id a distinct non-empty text, by a unique index on it */
+bool txc_hermes_db_ids_plain(void *impl);
 const char *txc_hermes_db_note(void *impl);
 
 bool txc_hermes_db_has_col(const struct columns *c, const char *name);

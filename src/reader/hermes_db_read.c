@@ -358,8 +358,8 @@ static bool brief_layout(unsigned flags)
 	return (flags & TXC_LIST_BRIEF) && !(flags & TXC_LIST_IDS_ONLY);
 }
 
-/* by_id: the id orders rows of equal started_at in SQL (see db_sessions) */
-static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct txc_buf *b)
+/* by_id: the id orders rows of equal started_at in SQL (see db_sessions); one: the row whose rowid is ?1 */
+static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, bool one, struct txc_buf *b)
 {
 	if (flags & TXC_LIST_IDS_ONLY) {
 		txc_buf_addstr(b, "SELECT s.id AS id");
@@ -404,7 +404,9 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 	if ((flags & TXC_LIST_FINGERPRINT) && s->rowid == NULL) /* (else hermes_db_fp.c's own read: unsorted) */
 		txc_hermes_db_fingerprint_cols(s, b);
 	txc_buf_addstr(b, " FROM sessions s");
-	if (brief_layout(flags) && (flags & TXC_LIST_NAMES))
+	if (one)
+		txc_buf_addf(b, " WHERE s.%s = ?1", s->rowid);
+	else if (brief_layout(flags) && (flags & TXC_LIST_NAMES))
 		; /* the table as it is stored, sorted by the façade: walking the start's index was a seek a
 		     row, half of a completion's instructions */
 	else if (!started)
@@ -530,7 +532,7 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 {
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
-	sessions_sql(s, flags, by_id, &b);
+	sessions_sql(s, flags, by_id, false, &b);
 	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
 	txc_buf_release(&b);
 	if (rc != SQLITE_OK)
@@ -596,6 +598,47 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 	if (rc == TXC_OK && tied)
 		rc = read_listing(s, flags, true, a, out, n, &tied, d);
 	return rc;
+}
+
+/*
+ * ops->session: the listing row of the session at rowid sid->pos alone (one seek), as a listing
+ * with flags would give it (no fingerprint); its statement kept for the next session asked.
+ */
+static int db_session(void *impl, const struct txc_sid *sid, unsigned flags, struct txc_arena *a,
+		      struct txc_session_info *out, struct txc_diag *d)
+{
+	struct hermes_db *s = impl;
+	if (!sid->placed || s->rowid == NULL || (flags & TXC_LIST_FINGERPRINT)) {
+		txc_diag_set(d, TXC_E_USAGE, "no session row by place in '%s'", s->path);
+		return TXC_E_USAGE;
+	}
+	if (s->q_one != NULL && s->q_one_flags != flags) {
+		sqlite3_finalize(s->q_one);
+		s->q_one = NULL;
+	}
+	if (s->q_one == NULL) {
+		struct txc_buf b = TXC_BUF_INIT;
+		sessions_sql(s, flags, true, true, &b);
+		int rc = prepare(s, b.buf, &s->q_one, d);
+		txc_buf_release(&b);
+		if (rc)
+			return rc;
+		s->q_one_flags = flags;
+	}
+	sqlite3_stmt *st = s->q_one;
+	sqlite3_bind_int64(st, 1, sid->pos);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		int ncols = sqlite3_column_count(st) - (brief_layout(flags) ? 2 : 3);
+		const struct txc_json *id = (flags & (TXC_LIST_BRIEF | TXC_LIST_IDS_ONLY))
+						    ? brief_info(a, st, flags, ncols, out)
+						    : full_info(a, st, flags, ncols, column_keys(a, st, ncols), out);
+		out->sid = row_sid(a, st, id, ncols);
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session at row %lld of '%s'", (long long)sid->pos, s->path);
+	return rc == SQLITE_ROW ? TXC_OK : rc == SQLITE_DONE ? TXC_E_NOTFOUND : txc_hermes_db_error(s, rc, d, "read");
 }
 
 /* Hermes's bulk-export order: last_active DESC, started_at DESC, id DESC, in SQL as Hermes has it. */
@@ -921,6 +964,8 @@ const struct txc_source_ops txc_hermes_db_ops = {
 	.close = txc_hermes_db_close,
 	.note = txc_hermes_db_note,
 	.sessions = db_sessions,
+	.session = db_session,
+	.ids_plain = txc_hermes_db_ids_plain,
 	.export_order = db_export_order,
 	.load = db_load,
 	.stream = db_stream,
