@@ -313,6 +313,10 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		};
 		bool dim = tb.cols > 0 && in->title.len == 0 && in->preview.ptr != NULL;
 		print_row(&out, &t, &tb, cells, dim ? paint_preview : paint);
+		if (out.len >= 64 * 1024) { /* the table in pieces: its memory flat whatever the store's size */
+			cli_stdout_write(out.buf, out.len);
+			txc_buf_reset(&out);
+		}
 	}
 	if (more)
 		txc_buf_addf(&out, "%zu more not shown (raise --limit)\n", more);

