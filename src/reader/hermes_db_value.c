@@ -3,7 +3,7 @@
  * as an object, the content and tool calls as Hermes decodes them.
  */
 #include <sqlite3.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "hermes_db.h"
@@ -68,10 +68,15 @@ const struct txc_json *txc_hermes_db_value_in(struct txc_arena *a, sqlite3_stmt 
 		node->kind = TXC_JSON_REAL;
 		node->d = sqlite3_value_double(cv);
 	} else if (type == SQLITE_INTEGER) {
-		char t[24];
-		int n = snprintf(t, sizeof(t), "%lld", (long long)x); /* txc_json_int's digits */
+		char t[24], *d = t + sizeof(t); /* txc_json_int's digits (snprintf: five times the cost) */
+		uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+		do
+			*--d = (char)('0' + u % 10);
+		while ((u /= 10) != 0);
+		if (x < 0)
+			*--d = '-';
 		node->kind = TXC_JSON_INT;
-		node->s = bytes_in(a, t, (size_t)n, prev);
+		node->s = bytes_in(a, d, (size_t)(t + sizeof(t) - d), prev);
 	} else {
 		const void *p = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(cv) : sqlite3_value_blob(cv);
 		node->kind = type == SQLITE_TEXT ? TXC_JSON_STRING : TXC_JSON_BLOB;
