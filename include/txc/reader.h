@@ -142,6 +142,17 @@ int txc_store_sessions(struct txc_store *s, unsigned flags, struct txc_arena *a,
 		       size_t *n, struct txc_diag *d);
 
 /*
+ * Whether a session can be named without a listing: the backend proves (a cheap look, not a read
+ * of every session) that each session's identity is its id as stored, so that no "ID~2" or
+ * "no-id~N" is made, and it reads one session's summary alone (txc_store_session).
+ */
+bool txc_store_names_plain(struct txc_store *s);
+/* The session a search's hit names (txc_hit.sid, placed), as txc_store_sessions with flags would
+ * summarise it, archived or not (in arena a); TXC_E_NOTFOUND.  Only when txc_store_names_plain. */
+int txc_store_session(struct txc_store *s, const struct txc_sid *sid, unsigned flags, struct txc_arena *a,
+		      const struct txc_session_info **out, struct txc_diag *d);
+
+/*
  * Every session's links (lineage.h: parent, end reason, branch/delegate/tool
  * markers, times), archived ones too, as an array of *n in arena a; read from
  * the session rows only, never from messages.
@@ -227,5 +238,17 @@ struct txc_search_info {
 int txc_store_search(struct txc_store *s, const struct txc_query *q, const struct txc_search_opts *o,
 		     const struct txc_session_info *const *sel, size_t n, const struct txc_hit_sink *sink,
 		     struct txc_search_info *info, struct txc_diag *d);
+/*
+ * The same, the selection made as the hits come: choose() gets the sid a hit names and returns its
+ * selected session (kept by the caller until the search is over), or NULL to pass the hit over.
+ * Only for a store whose backend searches itself with txc_store_names_plain (else TXC_E_USAGE).
+ */
+struct txc_chooser {
+	const struct txc_session_info *(*choose)(void *ctx, const struct txc_sid *sid);
+	void *ctx;
+};
+int txc_store_search_chosen(struct txc_store *s, const struct txc_query *q, const struct txc_search_opts *o,
+			    const struct txc_chooser *ch, const struct txc_hit_sink *sink, struct txc_search_info *info,
+			    struct txc_diag *d);
 
 #endif

@@ -131,6 +131,21 @@ int cli_parse_when(const char *s, bool utc, bool until, double now, double *out)
 enum txc_err cli_select_sessions(const struct cli_args *a, const struct cli_cmd_info *c, struct cli_stores *st,
 				 struct txc_arena *ar, struct cli_session **out, size_t *n, size_t *n_more,
 				 struct txc_diag *d);
+/*
+ * search: store i's sessions can be named one at a time as the hits come (cli_pick), instead
+ * of listed first: its backend searches itself and proves its ids plain (txc_store_names_plain),
+ * and no legacy folder's sessions are checked against it (--all-sources).  Set st->v[i].deferred
+ * then, before cli_select_sessions (which leaves it out).
+ */
+bool cli_select_deferrable(const struct cli_stores *st, size_t i);
+/* The selection's filters, for one session at a time; cli_pick_free: the first failure to read a
+ * session's row (d set), else TXC_OK.  pick_one: whether the session sid names in store is
+ * selected (*out: it, its summary in ar), as cli_select_sessions would have selected it. */
+struct cli_pick;
+struct cli_pick *cli_pick_new(const struct cli_args *a, const struct cli_cmd_info *c, struct cli_stores *st);
+bool cli_pick_one(struct cli_pick *p, size_t store, const struct txc_sid *sid, struct txc_arena *ar,
+		  struct cli_session *out);
+int cli_pick_free(struct cli_pick *p, struct txc_diag *d);
 /* export --out from one store, without --limit or --order: Hermes's export order (a look at each
  * session's messages) is left to cli_select_export_order(), for a run that says something of two
  * sessions or more (it renders them, or it is a dry run); the sessions come newest first, as

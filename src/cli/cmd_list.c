@@ -313,6 +313,10 @@ static void print_table(const struct cli_stores *st, const struct cli_session *v
 		};
 		bool dim = tb.cols > 0 && in->title.len == 0 && in->preview.ptr != NULL;
 		print_row(&out, &t, &tb, cells, dim ? paint_preview : paint);
+		if (out.len >= 64 * 1024) { /* the table in pieces: its memory flat whatever the store's size */
+			cli_stdout_write(out.buf, out.len);
+			txc_buf_reset(&out);
+		}
 	}
 	if (more)
 		txc_buf_addf(&out, "%zu more not shown (raise --limit)\n", more);
@@ -326,32 +330,31 @@ static void print_json(const struct cli_stores *st, const struct cli_session *v,
 {
 	struct txc_out out;
 	struct cli_tty tty;
-	cli_out_stdout(&out, &tty); /* on a terminal, through the same filter as all transcript text */
-	struct txc_buf b = TXC_BUF_INIT;
-	txc_buf_addch(&b, '[');
+	cli_out_stdout(&out, &tty);   /* on a terminal, through the same filter as all transcript text */
+	struct txc_buf *b = &out.buf; /* flushed between rows: never the whole array in memory */
+	txc_buf_addch(b, '[');
 	for (size_t i = 0; i < n; i++) {
-		txc_buf_addstr(&b, i ? ",\n" : "\n");
+		txc_buf_addstr(b, i ? ",\n" : "\n");
 		const struct txc_json *r = v[i].info->native; /* the session row as the source has it */
 		/* the row, then its lineage, then "profile" */
-		txc_json_emit(&b, r, 0);
-		b.len--; /* the closing brace */
-		size_t mark = b.len;
-		cli_lineage_json(&b, &lx[v[i].store], r, v[i].id.text);
-		if (r->n == 0 && b.len > mark) /* an empty row: no comma before the first key */
-			memmove(b.buf + mark, b.buf + mark + 1, b.len - mark - 1), b.len--;
+		txc_json_emit(b, r, 0);
+		b->len--; /* the closing brace */
+		size_t mark = b->len;
+		cli_lineage_json(b, &lx[v[i].store], r, v[i].id.text);
+		if (r->n == 0 && b->len > mark) /* an empty row: no comma before the first key */
+			memmove(b->buf + mark, b->buf + mark + 1, b->len - mark - 1), b->len--;
 		if (profiles) {
-			txc_buf_addstr(&b, ",\"profile\":");
+			txc_buf_addstr(b, ",\"profile\":");
 			const char *p = st->v[v[i].store].profile;
-			txc_json_emit_str(&b, p, strlen(p));
+			txc_json_emit_str(b, p, strlen(p));
 		}
-		txc_buf_addch(&b, '}');
+		txc_buf_addch(b, '}');
+		txc_out_maybe_flush(&out);
 	}
-	txc_buf_addstr(&b, n ? "\n]\n" : "]\n");
-	txc_buf_add(&out.buf, b.buf, b.len);
+	txc_buf_addstr(b, n ? "\n]\n" : "]\n");
 	if (cli_out_finish(&out) != 0)
 		cli_stdout_failed(out.err);
 	txc_out_release(&out);
-	txc_buf_release(&b);
 }
 
 static int run(int argc, char **argv)

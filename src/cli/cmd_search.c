@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "txc/redact.h"
 #include "txc/search.h"
+#include "txc/strmap.h"
 
 enum { SNIPPET_BYTES = 160, DEFAULT_LIMIT = 20 };
 
@@ -34,10 +35,15 @@ struct search_out {
 	const char *text; /* the query as typed */
 	struct cli_stores *st;
 	size_t store; /* the store being searched */
-	const struct cli_session *sel;
-	size_t n_sel;
-	size_t *by_info; /* selection indexes sorted by info pointer */
-	bool *seen;      /* per selection index: a hit was shown */
+	struct cli_session *sel;
+	size_t n_sel, n_listed, cap_sel; /* the first n_listed: cli_select_sessions's; then those picked */
+	size_t *by_info;                 /* the listed's indexes sorted by info pointer */
+	bool *seen;                      /* per selection index: a hit was shown */
+	/* a deferred store's sessions, picked as hits name them: (store, identity text) -> index + 1,
+	 * or SIZE_MAX when not selected */
+	struct cli_pick *pick;
+	struct txc_strmap picked;
+	struct txc_arena *arena;
 	size_t limit, n_hits, n_sessions;
 	bool more;          /* the limit stopped the search */
 	struct txc_out out; /* --json */
@@ -58,9 +64,23 @@ static int cmp_info(const void *pa, const void *pb, void *ctx)
 	return (x > y) - (x < y);
 }
 
+/* the key of a session of the store being searched in o->picked, in b */
+static void pick_key(const struct search_out *o, struct txc_str id, struct txc_buf *b)
+{
+	txc_buf_add(b, &o->store, sizeof(o->store));
+	txc_buf_add(b, id.ptr, id.len);
+}
+
 static size_t sel_index(const struct search_out *o, const struct txc_session_info *info)
 {
-	size_t lo = 0, hi = o->n_sel;
+	if (o->st->v[o->store].deferred) {
+		struct txc_buf b = TXC_BUF_INIT;
+		pick_key(o, info->sid.text, &b);
+		const struct txc_strmap_entry *e = txc_strmap_get(&o->picked, b.buf, b.len);
+		txc_buf_release(&b);
+		return e != NULL && e->num != SIZE_MAX ? e->num - 1 : o->n_sel;
+	}
+	size_t lo = 0, hi = o->n_listed;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct txc_session_info *m = o->sel[o->by_info[mid]].info;
@@ -72,6 +92,33 @@ static size_t sel_index(const struct search_out *o, const struct txc_session_inf
 			hi = mid;
 	}
 	return o->n_sel;
+}
+
+/* txc_chooser: the selected session a deferred store's hit names (cli_pick_one, once a session), or NULL */
+static const struct txc_session_info *choose(void *ctx, const struct txc_sid *sid)
+{
+	struct search_out *o = ctx;
+	struct txc_buf b = TXC_BUF_INIT;
+	pick_key(o, sid->text, &b);
+	bool added;
+	struct txc_strmap_entry *e = txc_strmap_put(&o->picked, b.buf, b.len, &added);
+	if (added) {
+		e->key = txc_arena_str(o->arena, b.buf, b.len).ptr;
+		struct cli_session cs;
+		e->num = SIZE_MAX;
+		if (cli_pick_one(o->pick, o->store, sid, o->arena, &cs)) {
+			if (o->n_sel == o->cap_sel) {
+				o->cap_sel = o->cap_sel ? 2 * o->cap_sel : 16;
+				o->sel = txc_xrealloc(o->sel, o->cap_sel * sizeof(*o->sel));
+				o->seen = txc_xrealloc(o->seen, o->cap_sel);
+			}
+			o->seen[o->n_sel] = false;
+			o->sel[o->n_sel++] = cs;
+			e->num = o->n_sel;
+		}
+	}
+	txc_buf_release(&b);
+	return e->num != SIZE_MAX ? o->sel[e->num - 1].info : NULL;
 }
 
 /* ---- snippets ---- */
@@ -394,7 +441,9 @@ static int search_store(struct search_out *o, size_t i, struct txc_diag *d)
 	struct txc_hit_sink sink = {on_hit, o};
 	struct txc_search_info info;
 	o->store = i;
-	int rc = txc_store_search(o->st->v[i].s, o->q, &so, infos, n, &sink, &info, d);
+	struct txc_chooser ch = {choose, o};
+	int rc = o->st->v[i].deferred ? txc_store_search_chosen(o->st->v[i].s, o->q, &so, &ch, &sink, &info, d)
+				      : txc_store_search(o->st->v[i].s, o->q, &so, infos, n, &sink, &info, d);
 	free(infos);
 	if (rc == TXC_OK && o->a->search.verbose)
 		say_how(&o->st->v[i], &info, o);
@@ -403,8 +452,8 @@ static int search_store(struct search_out *o, size_t i, struct txc_diag *d)
 
 static int run_search(struct search_out *o, struct txc_diag *d)
 {
-	o->by_info = txc_xmalloc(o->n_sel * sizeof(size_t));
-	o->seen = txc_xcalloc(o->n_sel, 1);
+	o->by_info = txc_xmalloc((o->n_sel ? o->n_sel : 1) * sizeof(size_t));
+	o->seen = txc_xcalloc(o->cap_sel ? o->cap_sel : 1, 1);
 	for (size_t i = 0; i < o->n_sel; i++)
 		o->by_info[i] = i;
 	txc_sort(o->by_info, o->n_sel, sizeof(size_t), cmp_info, (void *)(uintptr_t)o->sel); /* (read only) */
@@ -461,20 +510,28 @@ static int run(int argc, char **argv)
 	struct txc_arena *arena = txc_arena_new(0);
 	struct cli_session *v = NULL;
 	size_t n = 0, more = 0;
-	if (rc == TXC_OK) {
-		struct cli_args sa = a; /* every selected session: --limit counts hits */
-		sa.sel.limit = 0;
-		sa.json = false;
+	struct cli_args sa = a; /* every selected session: --limit counts hits */
+	sa.sel.limit = 0;
+	sa.json = false;
+	for (size_t i = 0; rc == TXC_OK && i < st.n; i++)
+		st.v[i].deferred = cli_select_deferrable(&st, i); /* (its hits' sessions alone are read) */
+	if (rc == TXC_OK)
 		rc = cli_select_sessions(&sa, &cmd_search, &st, arena, &v, &n, &more, &d);
-	}
 	if (rc == TXC_OK) {
 		struct search_out o = {.a = &a, .q = &q, .text = text, .st = &st, .sel = v, .n_sel = n};
+		o.n_listed = o.cap_sel = n;
+		o.pick = cli_pick_new(&sa, &cmd_search, &st);
+		o.arena = arena;
 		o.limit = a.sel.limit > 0 ? (size_t)a.sel.limit : DEFAULT_LIMIT;
 		o.color = cli_color_stdout();
 		o.tty_out = isatty(STDOUT_FILENO);
 		o.red = a.redact ? txc_redactor_new(false) : NULL;
 		rc = run_search(&o, &d);
+		int prc = cli_pick_free(o.pick, rc == TXC_OK ? &d : &(struct txc_diag){0});
+		rc = rc == TXC_OK ? prc : rc;
+		txc_strmap_free(&o.picked);
 		txc_redactor_free(o.red);
+		v = o.sel;
 	}
 	free(v);
 	txc_arena_free(arena);

@@ -22,6 +22,7 @@ static void add_store(struct cli_stores *st, const char *profile, char *path)
 	st->v[st->n].s = NULL;
 	st->v[st->n].legacy = false;
 	st->v[st->n].twin = SIZE_MAX;
+	st->v[st->n].deferred = false;
 	st->n++;
 }
 

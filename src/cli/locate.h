@@ -17,8 +17,9 @@ struct cli_store_ref {
 	char *profile; /* "default" for the root store, NULL with --db */
 	char *path;
 	struct txc_store *s;
-	bool legacy; /* a legacy sessions folder (--legacy, --all-sources) */
-	size_t twin; /* legacy with --all-sources: index of the same home's state.db (SIZE_MAX: none) */
+	bool legacy;   /* a legacy sessions folder (--legacy, --all-sources) */
+	size_t twin;   /* legacy with --all-sources: index of the same home's state.db (SIZE_MAX: none) */
+	bool deferred; /* search: its sessions are named as hits come (cli_pick), not listed by cli_select_sessions */
 };
 struct cli_stores {
 	struct cli_store_ref *v;

@@ -365,9 +365,9 @@ struct picked {
 	size_t n, cap, no_id, dup_id;
 };
 
-/* What store i lists, with the flags this command's selection needs. */
-static int list_store(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_select *sel,
-		      struct cli_stores *st, size_t i, struct txc_arena *ar, struct listed *got, struct txc_diag *d)
+/* The listing flags this command's selection needs. */
+static unsigned list_flags(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_select *sel,
+			   const struct cli_stores *st)
 {
 	bool exports = (c->flags & CLI_CMD_EXPORTS) != 0;
 	bool archived = sel->archived || exports; /* Hermes exports archived sessions too */
@@ -381,9 +381,16 @@ static int list_store(const struct cli_args *a, const struct cli_cmd_info *c, co
 			 (exports && a->out_dir != NULL ? TXC_LIST_FINGERPRINT : 0) |
 			 (want_last ? sel->list_more & ~(unsigned)TXC_LIST_ROW_ACTIVITY : sel->list_more); /* (an order
 			 by last activity takes Hermes's own) */
+	return flags;
+}
+
+/* What store i lists, with the flags this command's selection needs. */
+static int list_store(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_select *sel,
+		      struct cli_stores *st, size_t i, struct txc_arena *ar, struct listed *got, struct txc_diag *d)
+{
 	const struct txc_session_info *infos;
 	size_t n_infos;
-	int rc = txc_store_sessions(st->v[i].s, flags, ar, &infos, &n_infos, d);
+	int rc = txc_store_sessions(st->v[i].s, list_flags(a, c, sel, st), ar, &infos, &n_infos, d);
 	if (rc == 0)
 		got[i] = (struct listed){infos, n_infos, NULL};
 	return rc;
@@ -393,6 +400,8 @@ static int list_store(const struct cli_args *a, const struct cli_cmd_info *c, co
 static void pick_store(const struct cli_select *sel, bool archived, const struct filter *f, const struct cli_stores *st,
 		       size_t i, struct listed *got, struct shadow *sh, struct picked *p)
 {
+	if (p->cap - p->n < got[i].n) /* room for them all at once: no array grown by doubling */
+		p->v = txc_xrealloc(p->v, (p->cap = p->n + got[i].n) * sizeof(*p->v));
 	for (size_t k = 0; k < got[i].n; k++) {
 		const struct txc_session_info *info = &got[i].v[k];
 		struct cli_session cs = {.info = info, .store = i, .id = info->sid};
@@ -404,8 +413,6 @@ static void pick_store(const struct cli_select *sel, bool archived, const struct
 		p->dup_id += cs.id.kind == TXC_ID_DUP;
 		if (!keep(sel, f, &cs))
 			continue;
-		if (p->n == p->cap)
-			p->v = txc_xrealloc(p->v, (p->cap *= 2) * sizeof(*p->v));
 		p->v[p->n++] = cs;
 	}
 }
@@ -451,7 +458,7 @@ static int select_in(const struct cli_args *a, const struct cli_cmd_info *c, con
 	struct shadow sh = {.verbose = a->search.verbose};
 	bool archived = sel->archived || (c->flags & CLI_CMD_EXPORTS);
 	for (size_t i = 0; i < st->n && rc == 0; i++)
-		if ((rc = list_store(a, c, sel, st, i, ar, got, d)) == 0)
+		if (!st->v[i].deferred && (rc = list_store(a, c, sel, st, i, ar, got, d)) == 0)
 			pick_store(sel, archived, &f, st, i, got, &sh, &p);
 	for (size_t i = 0; i < st->n; i++)
 		free(got[i].ids);
@@ -475,6 +482,66 @@ static int select_in(const struct cli_args *a, const struct cli_cmd_info *c, con
 	*out = p.v;
 	*n = p.n;
 	return TXC_OK;
+}
+
+/* ---- a search's sessions named as its hits come (cli.h: cli_pick) ---- */
+
+bool cli_select_deferrable(const struct cli_stores *st, size_t i)
+{
+	for (size_t k = 0; k < st->n; k++)
+		if (st->v[k].twin == i) /* a legacy folder's sessions are checked against its whole listing */
+			return false;
+	return st->v[i].twin == SIZE_MAX && txc_store_names_plain(st->v[i].s);
+}
+
+struct cli_pick {
+	const struct cli_args *a;
+	const struct cli_cmd_info *c;
+	struct cli_stores *st;
+	struct cli_select sel; /* --cwd made absolute */
+	char *cwd_abs;
+	struct filter f;
+	bool archived;
+	int rc; /* the first failure to read a session's row */
+	struct txc_diag d;
+};
+
+struct cli_pick *cli_pick_new(const struct cli_args *a, const struct cli_cmd_info *c, struct cli_stores *st)
+{
+	struct cli_pick *p = txc_xcalloc(1, sizeof(*p));
+	p->a = a, p->c = c, p->st = st, p->sel = a->sel;
+	p->cwd_abs = a->sel.cwd != NULL ? absolute_cwd(a->sel.cwd) : NULL;
+	p->sel.cwd = p->cwd_abs;
+	p->archived = p->sel.archived || (c->flags & CLI_CMD_EXPORTS);
+	p->rc = when_filter(&p->sel, &p->f, &p->d);
+	return p;
+}
+
+bool cli_pick_one(struct cli_pick *p, size_t store, const struct txc_sid *sid, struct txc_arena *ar,
+		  struct cli_session *out)
+{
+	const struct txc_session_info *info;
+	if (p->rc != TXC_OK)
+		return false;
+	struct txc_diag d = {0};
+	int rc = txc_store_session(p->st->v[store].s, sid, list_flags(p->a, p->c, &p->sel, p->st), ar, &info, &d);
+	if (rc != TXC_OK) {
+		if (rc != TXC_E_NOTFOUND)
+			p->rc = rc, p->d = d;
+		return false;
+	}
+	*out = (struct cli_session){.info = info, .store = store, .id = info->sid};
+	return (p->archived || !info->archived) && keep(&p->sel, &p->f, out);
+}
+
+int cli_pick_free(struct cli_pick *p, struct txc_diag *d)
+{
+	int rc = p->rc;
+	if (rc != TXC_OK)
+		*d = p->d;
+	free(p->cwd_abs);
+	free(p);
+	return rc;
 }
 
 bool cli_select_order_later(const struct cli_args *a, const struct cli_cmd_info *c, const struct cli_stores *st)

@@ -2,7 +2,8 @@
  * hermes_db.h - private to src/reader: Hermes's state.db as a backend
  * (source.h).  hermes_db_open.c opens and probes it (URI, probe, retry,
  * snapshot copy); hermes_db_read.c reads it (SQL from the discovered
- * columns, rows, listings, loads, streams) and defines txc_hermes_db_ops.
+ * columns, rows, listings, loads, streams) and defines txc_hermes_db_ops;
+ * hermes_db_value.c makes SQLite values into nodes.
  */
 #ifndef TXC_READER_HERMES_DB_H
 #define TXC_READER_HERMES_DB_H
@@ -18,6 +19,8 @@ extern const struct txc_source_ops txc_hermes_db_ops;
 struct columns { /* every column of a table, however many (SQLite allows 32767) */
 	char **name;
 	size_t n, cap;
+	size_t n_pk;   /* columns of its primary key */
+	bool pk_is_id; /* its primary key is one column named id */
 };
 
 struct hermes_db {
@@ -33,9 +36,13 @@ struct hermes_db {
 	sqlite3_stmt *q_session[2][2]; /* [bulk][by rowid] */
 	sqlite3_stmt *q_messages, *q_messages_compacted;
 	sqlite3_stmt *q_after[2], *q_numbered; /* --follow: rows after an id [compacted]; the numbered rows up to one */
+	sqlite3_stmt *q_one;                   /* one session's listing row by rowid (ops->session), for q_one_flags */
+	unsigned q_one_flags;
 };
 
 void txc_hermes_db_close(void *impl);
+/* ops->ids_plain (hermes_db_open.c): every id a distinct non-empty text, by a unique index on it */
+bool txc_hermes_db_ids_plain(void *impl);
 const char *txc_hermes_db_note(void *impl);
 
 bool txc_hermes_db_has_col(const struct columns *c, const char *name);
@@ -54,6 +61,17 @@ struct txc_str txc_hermes_db_fingerprint(struct txc_arena *a, sqlite3_stmt *st, 
 int txc_hermes_db_fill_fingerprints(struct hermes_db *s, struct txc_arena *a, struct txc_session_info *v,
 				    const int64_t *rowid, size_t n);
 const struct txc_json *txc_hermes_db_decode_content(struct txc_arena *a, const struct txc_json *v);
+/* hermes_db_value.c: column i of the current row as a node in a (NULL, 0 and 1 shared, static);
+ * _in: in *node instead (its bytes in a, or prev's when the same: prev then holds them; prev may be
+ * NULL), for a value read and dropped; _keys: the column names
+ * (once a statement, shared by its rows); _row: the row as an object of them (message: content,
+ * tool_calls and display_metadata decoded as Hermes does) */
+const struct txc_json *txc_hermes_db_value(struct txc_arena *a, sqlite3_stmt *st, int i);
+const struct txc_json *txc_hermes_db_value_in(struct txc_arena *a, sqlite3_stmt *st, int i, struct txc_json *node,
+					      struct txc_str *prev);
+struct txc_str *txc_hermes_db_keys(struct txc_arena *a, sqlite3_stmt *st, int ncols);
+const struct txc_json *txc_hermes_db_row(struct txc_arena *a, sqlite3_stmt *st, int ncols, struct txc_str *keys,
+					 bool message);
 
 /* txc_source_ops.search (hermes_db_search.c): messages_fts read-only, else a scan. */
 int txc_hermes_db_search(void *impl, const struct txc_query *q, const struct txc_search_opts *o,

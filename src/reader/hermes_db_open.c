@@ -65,6 +65,8 @@ static int read_columns(struct hermes_db *s, const char *table, struct columns *
 			c->name = txc_xrealloc(c->name, (c->cap = c->cap ? c->cap * 2 : 32) * sizeof(*c->name));
 		const unsigned char *name = sqlite3_column_text(st, 1);
 		c->name[c->n++] = txc_xstrdup(name ? (const char *)name : "");
+		if (sqlite3_column_int(st, 5) > 0) /* its place in the primary key */
+			c->pk_is_id = c->n_pk++ == 0 && sqlite3_stricmp(c->name[c->n - 1], "id") == 0;
 	}
 	sqlite3_finalize(st);
 	*exists = c->n > 0;
@@ -335,6 +337,30 @@ static int db_open_image(struct hermes_db **out, const void *image, size_t len, 
 	return store_finish(out, s, rc, d);
 }
 
+/*
+ * Whether each session's identity is its id as stored, whatever the rest of the table holds: a
+ * rowid table whose primary key is id alone (a text key of a rowid table: a unique index keeps
+ * the ids distinct, under any collation at least as strict as bytes; an INTEGER one is the rowid,
+ * and not text), none NULL or empty, and all text (the least and the greatest are: SQLite orders
+ * numbers before text and blobs after).  Four seeks of that index, not a read of the table: then
+ * no "ID~2" and no "no-id~N" can be, and one session's row names it as a listing would.
+ */
+bool txc_hermes_db_ids_plain(void *impl)
+{
+	struct hermes_db *s = impl;
+	static const char sql[] =
+		"SELECT typeof((SELECT min(id) FROM sessions)) = 'text' AND typeof((SELECT max(id) FROM sessions)) = "
+		"'text' AND NOT EXISTS (SELECT 1 FROM sessions WHERE id IS NULL) AND NOT EXISTS (SELECT 1 FROM "
+		"sessions WHERE id = '')";
+	sqlite3_stmt *st;
+	if (s->rowid == NULL || s->sess.n_pk != 1 || !s->sess.pk_is_id ||
+	    sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return false;
+	bool plain = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	sqlite3_finalize(st);
+	return plain;
+}
+
 void txc_hermes_db_close(void *impl)
 {
 	struct hermes_db *s = impl;
@@ -347,6 +373,7 @@ void txc_hermes_db_close(void *impl)
 	sqlite3_finalize(s->q_after[0]);
 	sqlite3_finalize(s->q_after[1]);
 	sqlite3_finalize(s->q_numbered);
+	sqlite3_finalize(s->q_one);
 	sqlite3_close(s->db);
 	for (size_t i = 0; i < s->sess.n; i++)
 		free(s->sess.name[i]);

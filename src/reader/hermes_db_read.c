@@ -220,114 +220,6 @@ static int messages_stmt(struct hermes_db *s, bool compacted, bool after, sqlite
 	return TXC_OK;
 }
 
-/* ---- values ---- */
-
-static const struct txc_json int_zero = {.kind = TXC_JSON_INT, .s = {"0", 1}};
-static const struct txc_json int_one = {.kind = TXC_JSON_INT, .s = {"1", 1}};
-
-/*
- * Most columns of a row are NULL, 0 or 1: those share static nodes.  The value is
- * read through its sqlite3_value: each sqlite3_column_*() call enters the
- * connection again (a third of what a listing's columns cost).  The connection is
- * used by one thread (SQLITE_OPEN_NOMUTEX), as the unprotected value requires.
- */
-static const struct txc_json *column_value(struct txc_arena *a, sqlite3_stmt *st, int i)
-{
-	sqlite3_value *cv = sqlite3_column_value(st, i);
-	switch (sqlite3_value_type(cv)) {
-	case SQLITE_INTEGER: {
-		sqlite3_int64 x = sqlite3_value_int64(cv);
-		if (x == 0 || x == 1)
-			return x ? &int_one : &int_zero;
-		return txc_json_int(a, x);
-	}
-	case SQLITE_FLOAT: return txc_json_real(a, sqlite3_value_double(cv));
-	case SQLITE_TEXT: {
-		const void *p = sqlite3_value_text(cv);
-		return txc_json_string(a, p, (size_t)sqlite3_value_bytes(cv));
-	}
-	case SQLITE_BLOB: {
-		const void *p = sqlite3_value_blob(cv);
-		struct txc_json *v = txc_json_new(a, TXC_JSON_BLOB);
-		v->s = txc_arena_str(a, p, (size_t)sqlite3_value_bytes(cv));
-		return v;
-	}
-	default: return &txc_json_null_value;
-	}
-}
-
-/* Column names as object keys, made once per statement and shared by its rows. */
-static struct txc_str *column_keys(struct txc_arena *a, sqlite3_stmt *st, int ncols)
-{
-	struct txc_str *keys = txc_arena_array(a, (size_t)ncols, sizeof(*keys));
-	for (int i = 0; i < ncols; i++) {
-		const char *name = sqlite3_column_name(st, i);
-		keys[i] = txc_arena_str(a, name, strlen(name));
-	}
-	return keys;
-}
-
-/* content: "\0json:" + JSON is decoded; a parse failure keeps the text as is */
-const struct txc_json *txc_hermes_db_decode_content(struct txc_arena *a, const struct txc_json *v)
-{
-	const struct txc_json *out;
-	if (v->kind == TXC_JSON_STRING && v->s.len >= 6 && memcmp(v->s.ptr, "\0json:", 6) == 0 &&
-	    txc_json_parse(a, v->s.ptr + 6, v->s.len - 6, &out) == 0)
-		return out;
-	return v;
-}
-
-static const struct txc_json *decode_tool_calls(struct txc_arena *a, const struct txc_json *v)
-{
-	const struct txc_json *out;
-	if (!txc_json_truthy(v))
-		return v;
-	if ((v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB) &&
-	    txc_json_parse(a, v->s.ptr, v->s.len, &out) == 0)
-		return out;
-	/* Hermes reads a value that is not JSON as []; the empty array keeps the text in s
-	 * (never emitted) so that the model can still show it */
-	struct txc_json *empty = txc_json_array(a, 0);
-	if (v->kind == TXC_JSON_STRING || v->kind == TXC_JSON_BLOB)
-		empty->s = v->s;
-	return empty;
-}
-
-static const struct txc_json *decode_metadata(struct txc_arena *a, const struct txc_json *v)
-{
-	const struct txc_json *out;
-	if (v->kind != TXC_JSON_STRING || txc_json_parse(a, v->s.ptr, v->s.len, &out) != 0)
-		return &txc_json_null_value;
-	if (out->kind == TXC_JSON_STRING && txc_json_parse(a, out->s.ptr, out->s.len, &out) != 0)
-		return &txc_json_null_value;
-	return out->kind == TXC_JSON_OBJECT ? out : &txc_json_null_value;
-}
-
-/* keys: from column_keys(), shared (row objects are never modified in place) */
-static const struct txc_json *row_object(struct txc_arena *a, sqlite3_stmt *st, int ncols, struct txc_str *keys,
-					 bool message)
-{
-	struct txc_json *o = txc_json_new(a, TXC_JSON_OBJECT);
-	const struct txc_json **items = txc_arena_array(a, (size_t)ncols, sizeof(*items));
-	for (int i = 0; i < ncols; i++) {
-		const struct txc_json *v = column_value(a, st, i);
-		if (message && v->kind != TXC_JSON_NULL) {
-			const struct txc_str k = keys[i];
-			if (txc_str_eq(k, "content"))
-				v = txc_hermes_db_decode_content(a, v);
-			else if (txc_str_eq(k, "tool_calls"))
-				v = decode_tool_calls(a, v);
-			else if (txc_str_eq(k, "display_metadata"))
-				v = decode_metadata(a, v);
-		}
-		items[i] = v;
-	}
-	o->items = items;
-	o->keys = keys;
-	o->n = (size_t)ncols;
-	return o;
-}
-
 /* ", <rowid>, <archived>" after a SELECT list over sessions s: a row's place and its archived value */
 static void identity_cols(struct hermes_db *s, struct txc_buf *b, bool archived)
 {
@@ -342,7 +234,7 @@ static void identity_cols(struct hermes_db *s, struct txc_buf *b, bool archived)
 /* the identity of a row whose id is v and whose identity_cols() start at column i */
 static struct txc_sid row_sid(struct txc_arena *a, sqlite3_stmt *st, const struct txc_json *v, int i)
 {
-	sqlite3_value *pos = sqlite3_column_value(st, i); /* as column_value() reads */
+	sqlite3_value *pos = sqlite3_column_value(st, i); /* as txc_hermes_db_value() reads */
 	return txc_source_sid(a, v, sqlite3_value_type(pos) == SQLITE_INTEGER, sqlite3_value_int64(pos));
 }
 
@@ -358,8 +250,8 @@ static bool brief_layout(unsigned flags)
 	return (flags & TXC_LIST_BRIEF) && !(flags & TXC_LIST_IDS_ONLY);
 }
 
-/* by_id: the id orders rows of equal started_at in SQL (see db_sessions) */
-static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct txc_buf *b)
+/* by_id: the id orders rows of equal started_at in SQL (see db_sessions); one: the row whose rowid is ?1 */
+static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, bool one, struct txc_buf *b)
 {
 	if (flags & TXC_LIST_IDS_ONLY) {
 		txc_buf_addstr(b, "SELECT s.id AS id");
@@ -404,7 +296,9 @@ static void sessions_sql(struct hermes_db *s, unsigned flags, bool by_id, struct
 	if ((flags & TXC_LIST_FINGERPRINT) && s->rowid == NULL) /* (else hermes_db_fp.c's own read: unsorted) */
 		txc_hermes_db_fingerprint_cols(s, b);
 	txc_buf_addstr(b, " FROM sessions s");
-	if (brief_layout(flags) && (flags & TXC_LIST_NAMES))
+	if (one)
+		txc_buf_addf(b, " WHERE s.%s = ?1", s->rowid);
+	else if (brief_layout(flags) && (flags & TXC_LIST_NAMES))
 		; /* the table as it is stored, sorted by the façade: walking the start's index was a seek a
 		     row, half of a completion's instructions */
 	else if (!started)
@@ -446,7 +340,7 @@ static bool fold_eq(const unsigned char *x, const unsigned char *y, size_t n)
  */
 static bool may_tie(struct order_key *k, sqlite3_stmt *st, int i)
 {
-	sqlite3_value *v = sqlite3_column_value(st, i); /* as column_value() reads */
+	sqlite3_value *v = sqlite3_column_value(st, i); /* as txc_hermes_db_value() reads */
 	int type = sqlite3_value_type(v);
 	bool tie = false;
 	if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
@@ -476,7 +370,7 @@ static bool may_tie(struct order_key *k, sqlite3_stmt *st, int i)
 static const struct txc_json *full_info(struct txc_arena *a, sqlite3_stmt *st, unsigned flags, int ncols,
 					struct txc_str *keys, struct txc_session_info *info)
 {
-	const struct txc_json *row = row_object(a, st, ncols, keys, false);
+	const struct txc_json *row = txc_hermes_db_row(a, st, ncols, keys, false);
 	txc_source_info(row, info);
 	if (flags & TXC_LIST_PREVIEW) { /* its column, the row's last, shaped in place (our arena's object) */
 		struct txc_json *r = (struct txc_json *)row;
@@ -487,7 +381,7 @@ static const struct txc_json *full_info(struct txc_arena *a, sqlite3_stmt *st, u
 				info->preview = pv->s;
 		}
 	}
-	info->archived = txc_hermes_archived(column_value(a, st, ncols + 1)); /* the identity column's */
+	info->archived = txc_hermes_archived(txc_hermes_db_value(a, st, ncols + 1)); /* the identity column's */
 	return txc_json_get(row, "id");
 }
 
@@ -496,11 +390,13 @@ static const struct txc_json *full_info(struct txc_arena *a, sqlite3_stmt *st, u
  * place, no row object (native NULL: nothing reads it in a brief listing); its id.
  */
 static const struct txc_json *brief_info(struct txc_arena *a, sqlite3_stmt *st, unsigned flags, int ncols,
-					 struct txc_session_info *info)
+					 struct txc_session_info *info, struct txc_json *id,
+					 struct txc_str prev[B_N + 2])
 {
 	const struct txc_json *c[B_N + 2] = {NULL};
-	for (int i = 0; i < ncols && i <= B_N + 1; i++)
-		c[i] = column_value(a, st, i);
+	struct txc_json nodes[B_N + 2];
+	for (int i = 0; i < ncols && i <= B_N + 1; i++) /* (a source, a model: one copy for a run of rows) */
+		c[i] = txc_hermes_db_value_in(a, st, i, i == B_ID ? id : &nodes[i], prev != NULL ? &prev[i] : NULL);
 	int at = B_N + ((flags & TXC_LIST_LAST_ACTIVE) ? 1 : 0); /* the preview's column */
 	const struct txc_source_fields f = {
 		.title = c[B_TITLE],
@@ -510,7 +406,7 @@ static const struct txc_json *brief_info(struct txc_arena *a, sqlite3_stmt *st, 
 		.n_messages = c[B_COUNT],
 		.started = c[B_STARTED],
 		.last_active = (flags & TXC_LIST_LAST_ACTIVE) ? c[B_N] : NULL,
-		.archived = column_value(a, st, ncols + 1), /* the identity column's */
+		.archived = txc_hermes_db_value(a, st, ncols + 1), /* the identity column's */
 	};
 	txc_source_info_of(&f, NULL, info);
 	const struct txc_json *pv = (flags & TXC_LIST_PREVIEW) && at < ncols ? shape_preview(a, c[at]) : NULL;
@@ -526,39 +422,44 @@ static const struct txc_json *brief_info(struct txc_arena *a, sqlite3_stmt *st, 
  * tie, and nothing is kept: the caller reads again with the id as second key.
  */
 static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct txc_arena *a,
-			struct txc_session_info **out, size_t *n, bool *tied, struct txc_diag *d)
+			struct txc_session_info **out, size_t *room, size_t *n, bool *tied, struct txc_diag *d)
 {
 	struct txc_buf b = TXC_BUF_INIT;
 	sqlite3_stmt *st;
-	sessions_sql(s, flags, by_id, &b);
+	sessions_sql(s, flags, by_id, false, &b);
 	int rc = sqlite3_prepare_v2(s->db, b.buf, -1, &st, NULL);
 	txc_buf_release(&b);
 	if (rc != SQLITE_OK)
 		return txc_hermes_db_error(s, rc, d, "list the sessions of");
-	size_t cap = 64, count = 0;
-	struct txc_session_info *v = txc_xmalloc(cap * sizeof(*v)); /* heap while growing, then one arena copy */
+	size_t cap = *room, count = 0;
+	struct txc_session_info *v = *out;
 	bool fp = flags & TXC_LIST_FINGERPRINT, fp_apart = fp && s->rowid != NULL;
-	int64_t *rowid = fp_apart ? txc_xmalloc(cap * sizeof(*rowid)) : NULL;
+	int64_t *rowid = fp_apart ? txc_xmalloc((cap ? cap : 1) * sizeof(*rowid)) : NULL;
 	int hidden = brief_layout(flags) ? 2 : 3; /* identity_cols(), then the order key but in a brief row */
 	int ncols = sqlite3_column_count(st) - hidden - (fp && !fp_apart ? 2 + txc_hermes_db_star_cols(s) : 0);
 	int key = brief_layout(flags) ? B_STARTED : ncols + 2;
 	bool by_place = flags & (TXC_LIST_BRIEF | TXC_LIST_IDS_ONLY);
-	struct txc_str *keys = by_place ? NULL : column_keys(a, st, ncols);
+	struct txc_str *keys = by_place ? NULL : txc_hermes_db_keys(a, st, ncols);
 	struct order_key k = {.text = TXC_BUF_INIT};
+	struct txc_str prev[B_N + 2] = {{0}};
 	*tied = false;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!by_id && may_tie(&k, st, key)) {
 			*tied = true;
 			break;
 		}
-		if (count == cap) {
-			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
+		if (count == cap) { /* more rows than counted (a writer added some): a bigger array */
+			struct txc_session_info *w = txc_arena_array(a, cap * 2, sizeof(*v));
+			memcpy(w, v, count * sizeof(*v));
+			v = w;
 			if (fp_apart)
-				rowid = txc_xrealloc(rowid, cap * sizeof(*rowid));
+				rowid = txc_xrealloc(rowid, cap * 2 * sizeof(*rowid));
+			cap *= 2;
 		}
 		const struct txc_json *id;
+		struct txc_json id_node;
 		if (by_place)
-			id = brief_info(a, st, flags, ncols, &v[count]);
+			id = brief_info(a, st, flags, ncols, &v[count], &id_node, prev);
 		else
 			id = full_info(a, st, flags, ncols, keys, &v[count]);
 		v[count].sid = row_sid(a, st, id, ncols);
@@ -575,11 +476,9 @@ static int read_listing(struct hermes_db *s, unsigned flags, bool by_id, struct 
 		rc = rc == SQLITE_OK ? SQLITE_DONE : rc;
 	}
 	free(rowid);
-	if (rc == SQLITE_DONE) {
-		*out = count ? txc_arena_dup(a, v, count * sizeof(*v)) : txc_arena_array(a, 1, sizeof(*v));
+	*out = v, *room = cap; /* (a tie: the next read reuses it) */
+	if (rc == SQLITE_DONE)
 		*n = count;
-	}
-	free(v);
 	if (*tied)
 		return TXC_OK;
 	return rc == SQLITE_DONE ? TXC_OK : txc_hermes_db_error(s, rc, d, "list the sessions of");
@@ -592,10 +491,61 @@ static int db_sessions(void *impl, unsigned flags, struct txc_arena *a, struct t
 	struct hermes_db *s = impl;
 	bool tied, by_id = !txc_hermes_db_has_col(&s->sess, "started_at") || /* then the id is the only key */
 			   (flags & TXC_LIST_NAMES);                         /* (no order by start to tie) */
-	int rc = read_listing(s, flags, by_id, a, out, n, &tied, d);
+	/* the array made once, as long as the table (no copy of a grown one: 184 bytes a session) */
+	sqlite3_stmt *st;
+	size_t room = 64;
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sessions", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		room = (size_t)sqlite3_column_int64(st, 0) + 1;
+	sqlite3_finalize(st);
+	*out = txc_arena_array(a, room, sizeof(**out));
+	int rc = read_listing(s, flags, by_id, a, out, &room, n, &tied, d);
 	if (rc == TXC_OK && tied)
-		rc = read_listing(s, flags, true, a, out, n, &tied, d);
+		rc = read_listing(s, flags, true, a, out, &room, n, &tied, d);
 	return rc;
+}
+
+/*
+ * ops->session: the listing row of the session at rowid sid->pos alone (one seek), as a listing
+ * with flags would give it (no fingerprint); its statement kept for the next session asked.
+ */
+static int db_session(void *impl, const struct txc_sid *sid, unsigned flags, struct txc_arena *a,
+		      struct txc_session_info *out, struct txc_diag *d)
+{
+	struct hermes_db *s = impl;
+	if (!sid->placed || s->rowid == NULL || (flags & TXC_LIST_FINGERPRINT)) {
+		txc_diag_set(d, TXC_E_USAGE, "no session row by place in '%s'", s->path);
+		return TXC_E_USAGE;
+	}
+	if (s->q_one != NULL && s->q_one_flags != flags) {
+		sqlite3_finalize(s->q_one);
+		s->q_one = NULL;
+	}
+	if (s->q_one == NULL) {
+		struct txc_buf b = TXC_BUF_INIT;
+		sessions_sql(s, flags, true, true, &b);
+		int rc = prepare(s, b.buf, &s->q_one, d);
+		txc_buf_release(&b);
+		if (rc)
+			return rc;
+		s->q_one_flags = flags;
+	}
+	sqlite3_stmt *st = s->q_one;
+	sqlite3_bind_int64(st, 1, sid->pos);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		int ncols = sqlite3_column_count(st) - (brief_layout(flags) ? 2 : 3);
+		struct txc_json id_node;
+		const struct txc_json *id =
+			(flags & (TXC_LIST_BRIEF | TXC_LIST_IDS_ONLY))
+				? brief_info(a, st, flags, ncols, out, &id_node, NULL)
+				: full_info(a, st, flags, ncols, txc_hermes_db_keys(a, st, ncols), out);
+		out->sid = row_sid(a, st, id, ncols);
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		txc_diag_set(d, TXC_E_NOTFOUND, "no session at row %lld of '%s'", (long long)sid->pos, s->path);
+	return rc == SQLITE_ROW ? TXC_OK : rc == SQLITE_DONE ? TXC_E_NOTFOUND : txc_hermes_db_error(s, rc, d, "read");
 }
 
 /* Hermes's bulk-export order: last_active DESC, started_at DESC, id DESC, in SQL as Hermes has it. */
@@ -620,7 +570,7 @@ static int db_export_order(void *impl, struct txc_arena *a, struct txc_sid **ids
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (count == cap)
 			v = txc_xrealloc(v, (cap *= 2) * sizeof(*v));
-		v[count++] = row_sid(a, st, column_value(a, st, 0), 1);
+		v[count++] = row_sid(a, st, txc_hermes_db_value(a, st, 0), 1);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE) {
@@ -678,15 +628,16 @@ static int read_head(struct hermes_db *s, const struct txc_sid *id, unsigned fla
 		id_col++;
 	*idv = sqlite3_value_dup(sqlite3_column_value(st, id_col));
 	int ncols = (int)s->sess.n;
-	struct txc_json *sess = (struct txc_json *)row_object(a, st, ncols, column_keys(a, st, ncols), false);
-	const struct txc_json *prompt = column_value(a, st, ncols);
+	struct txc_json *sess =
+		(struct txc_json *)txc_hermes_db_row(a, st, ncols, txc_hermes_db_keys(a, st, ncols), false);
+	const struct txc_json *prompt = txc_hermes_db_value(a, st, ncols);
 	for (size_t i = 0; i < sess->n; i++)
 		if (txc_str_eq(sess->keys[i], "system_prompt"))
 			sess->items[i] = prompt;
 	struct txc_hermes_native *nv = txc_hermes_native(t);
 	if (bulk) {
-		nv->last_active = column_value(a, st, ncols + 1);
-		nv->last_active_021 = column_value(a, st, ncols + 2);
+		nv->last_active = txc_hermes_db_value(a, st, ncols + 1);
+		nv->last_active_021 = txc_hermes_db_value(a, st, ncols + 2);
 		nv->has_last_active_021 = true;
 	}
 	nv->newer = newer_store(s);
@@ -709,13 +660,13 @@ static int put_row(struct row_dest *r, struct txc_arena *a, sqlite3_stmt *st, in
 {
 	int rc = TXC_OK;
 	if (r->mb != NULL) {
-		txc_model_add_row(r->mb, row_object(r->scratch, st, mcols, keys, true), r->scratch);
+		txc_model_add_row(r->mb, txc_hermes_db_row(r->scratch, st, mcols, keys, true), r->scratch);
 	} else if (r->sink != NULL) {
-		rc = r->sink->row(r->sink->ctx, row_object(r->scratch, st, mcols, keys, true));
+		rc = r->sink->row(r->sink->ctx, txc_hermes_db_row(r->scratch, st, mcols, keys, true));
 	} else {
 		if (r->n == r->cap)
 			r->v = txc_xrealloc(r->v, (r->cap = r->cap ? r->cap * 2 : 64) * sizeof(*r->v));
-		r->v[r->n++] = row_object(a, st, mcols, keys, true);
+		r->v[r->n++] = txc_hermes_db_row(a, st, mcols, keys, true);
 	}
 	if (r->scratch != NULL)
 		txc_arena_reset(r->scratch);
@@ -752,7 +703,7 @@ static int read_rows(struct hermes_db *s, sqlite3_value *idv, unsigned flags, st
 	int idc = ra != NULL ? id_column(st, mcols) : -1;
 	if (ra != NULL)
 		sqlite3_bind_int64(st, 2, ra->after);
-	struct txc_str *keys = column_keys(t->arena, st, mcols);
+	struct txc_str *keys = txc_hermes_db_keys(t->arena, st, mcols);
 	bool model_only = (flags & TXC_LOAD_MODEL_ONLY) && sink == NULL;
 	struct row_dest r = {.sink = sink};
 	r.scratch = sink != NULL || model_only ? txc_arena_new(0) : NULL;
@@ -921,6 +872,8 @@ const struct txc_source_ops txc_hermes_db_ops = {
 	.close = txc_hermes_db_close,
 	.note = txc_hermes_db_note,
 	.sessions = db_sessions,
+	.session = db_session,
+	.ids_plain = txc_hermes_db_ids_plain,
 	.export_order = db_export_order,
 	.load = db_load,
 	.stream = db_stream,

@@ -41,6 +41,15 @@ struct txc_source_ops {
 	 */
 	int (*sessions)(void *impl, unsigned flags, struct txc_arena *a, struct txc_session_info **out, size_t *n,
 			struct txc_diag *d);
+	/*
+	 * Optional, with ids_plain: the session a listing placed (sid->placed) as that listing with
+	 * flags would summarise it, from its row alone, into *out (in arena a); TXC_E_NOTFOUND.
+	 */
+	int (*session)(void *impl, const struct txc_sid *sid, unsigned flags, struct txc_arena *a,
+		       struct txc_session_info *out, struct txc_diag *d);
+	/* Optional: whether every session's id is a distinct, non-empty text (then no sid is numbered
+	 * and session() names a session as sessions() would), proven by a cheap look; false: unknown */
+	bool (*ids_plain)(void *impl);
 	/* TXC_SRC_EXPORT_ORDER: every session in Hermes's bulk-export order, sids in arena a (repeats not numbered) */
 	int (*export_order)(void *impl, struct txc_arena *a, struct txc_sid **out, size_t *n, struct txc_diag *d);
 	/*
