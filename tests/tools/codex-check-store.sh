@@ -42,8 +42,10 @@ CLAUDE_CHECK=${CLAUDE_CHECK:-$REPO/../shared/tools/claude-check/claude-check.sh}
 JOBS=${JOBS:-2}
 LIMIT=${LIMIT:-0}
 SAMPLE=${SAMPLE:-20}
-export CHECK_QUIET=1 CHECK_TMP="$W/tmp" TMPDIR="$W/tmp"
-mkdir -p "$W/tmp" || exit 2
+# Codex runs from an empty folder of its own: a session's cwd (often /repo) may come and go
+# while it runs (claude-check makes a missing cwd for its run and removes it after)
+export CHECK_QUIET=1 CHECK_TMP="$W/tmp" TMPDIR="$W/tmp" CHECK_RUN_CWD="$W/run"
+mkdir -p "$W/tmp" "$W/run" || exit 2
 # the checkers' installed programs stay where install.sh put them; txc's own index goes to WORKDIR
 export CODEX_CHECK_HOME="${CODEX_CHECK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/codex-check}"
 export CLAUDE_CHECK_HOME="${CLAUDE_CHECK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/claude-check}"
@@ -67,7 +69,13 @@ export W CODEX_CHECK CLAUDE_CHECK
 # checks the files named on stdin (one per line) of KIND, JOBS at a time
 run_checks() { # group
 	mkdir -p "$W/res/$1"
-	xargs -r -d '\n' -P "$JOBS" -I{} bash -c 'check_one "$0" "$1"' "$1" {}
+	tee "$W/res/$1.list" | xargs -r -d '\n' -P "$JOBS" -I{} bash -c 'check_one "$0" "$1"' "$1" {}
+	# a check that gave no verdict (the checker itself failed: a port, a folder gone) runs once more
+	local f
+	while read -r f; do
+		head -1 "$W/res/$1/$(basename "$f" .jsonl).txt" 2>/dev/null | grep -q '^\(PASS\|FAIL\):' ||
+			check_one "$1" "$f"
+	done <"$W/res/$1.list"
 }
 
 # prints "n PASS of m, u file units sent" for the reports of GROUP, and each FAIL's first lines
