@@ -200,6 +200,22 @@ for want in 'plain string content' '[input_image] {"type":"input_image","image_u
 done
 grep -q '#[0-9]* · error' out.txt && ok "success false is an error" || bad "success false: not an error"
 
+# a title made of the first prompt is its first line, at most 100 characters (hostile pass: a
+# pasted 20 MB prompt was the title `list` printed whole and every writer repeated)
+mkdir -p long/sessions
+long=$(printf '%0150d' 0 | tr 0 x)
+printf '{"timestamp":"2026-06-03T08:00:00.000Z","type":"session_meta","payload":{"id":"e6000000-0000-4000-8000-0000000000e6","timestamp":"2026-06-03T08:00:00.000Z","cwd":"/w","originator":"codex_exec","cli_version":"0.171.0"}}\n{"timestamp":"2026-06-03T08:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"\\n  first line  \\nsecond line"}]}}\n{"timestamp":"2026-06-03T08:00:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"}]}}\n' \
+	> long/sessions/rollout-2026-06-03T08-00-00-e6000000-0000-4000-8000-0000000000e6.jsonl
+printf '{"timestamp":"2026-06-03T09:00:00.000Z","type":"session_meta","payload":{"id":"e7000000-0000-4000-8000-0000000000e7","timestamp":"2026-06-03T09:00:00.000Z","cwd":"/w","originator":"codex_exec","cli_version":"0.171.0"}}\n{"timestamp":"2026-06-03T09:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":"\303\251%s"}}\n' \
+	"$long" > long/sessions/rollout-2026-06-03T09-00-00-e7000000-0000-4000-8000-0000000000e7.jsonl
+expect_rc 0 "long prompts: list --json" env CODEX_HOME="$work/long" "$txc" list codex --json
+grep -q '"title":"first line","cwd"' out.txt && ok "a prompt's first line is the title" ||
+	bad "multi-line prompt title: $(cat out.txt)"
+grep -q "\"title\":\"$(printf '\303\251')$(printf '%099d' 0 | tr 0 x)$(printf '\342\200\246')\"" out.txt &&
+	ok "a long prompt's title: 100 characters and an ellipsis" || bad "long prompt title: $(cut -c1-400 out.txt)"
+expect_rc 0 "long prompts: the prompt itself is whole" env CODEX_HOME="$work/long" "$txc" convert codex:e6 --to markdown
+grep -q '^second line' out.txt && ok || bad "prompt cut: $(cat out.txt)"
+
 # --- Codex's own files are never an output ---
 cp -R "$src/fixtures/codex-home" home && chmod -R u+w home
 f=home/sessions/2026/05/01/rollout-2026-05-01T10-00-00-$A.jsonl

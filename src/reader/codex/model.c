@@ -735,6 +735,31 @@ int txc_codex_add_line(struct txc_codex_builder *b, const char *line, size_t len
 
 /* ---- the end ---- */
 
+enum { PROMPT_TITLE_MAX = 100 }; /* characters of a prompt that make a title */
+
+/* a title made of a prompt: its first line with text, trimmed, cut at PROMPT_TITLE_MAX characters
+ * (an ellipsis then): a pasted 20 MB prompt is no title for `list` and every writer to repeat */
+static struct txc_str prompt_title(struct txc_arena *a, struct txc_str s)
+{
+	size_t i = 0, end, n = 0;
+	while (i < s.len && (s.ptr[i] == ' ' || s.ptr[i] == '\t' || s.ptr[i] == '\r' || s.ptr[i] == '\n'))
+		i++;
+	for (end = i; end < s.len && s.ptr[end] != '\n' && s.ptr[end] != '\r'; end++)
+		if (((unsigned char)s.ptr[end] & 0xC0) != 0x80 && n++ == PROMPT_TITLE_MAX)
+			break;
+	bool cut = end < s.len && s.ptr[end] != '\n' && s.ptr[end] != '\r';
+	while (end > i && (s.ptr[end - 1] == ' ' || s.ptr[end - 1] == '\t'))
+		end--;
+	if (!cut)
+		return txc_arena_str(a, s.ptr + i, end - i);
+	struct txc_buf t = TXC_BUF_INIT;
+	txc_buf_add(&t, s.ptr + i, end - i);
+	txc_buf_addstr(&t, "\xe2\x80\xa6"); /* … */
+	struct txc_str r = txc_arena_str(a, t.buf, t.len);
+	txc_buf_release(&t);
+	return r;
+}
+
 /* the title: the thread's name, else the first prompt the user typed (Codex's own event), else the first
  * user text that is not context Codex added (<environment_context>, <user_instructions>, ...) */
 static struct txc_str title(const struct txc_codex_builder *b)
@@ -742,13 +767,13 @@ static struct txc_str title(const struct txc_codex_builder *b)
 	if (b->thread_name.ptr != NULL)
 		return b->thread_name;
 	if (b->prompt.ptr != NULL)
-		return b->prompt;
+		return prompt_title(b->t->arena, b->prompt);
 	for (size_t i = 0; i < b->n; i++) {
 		const struct xmsg *x = &b->ms[i];
 		for (size_t k = 0; x->m.role == TXC_ROLE_USER && !x->m.instructions && k < x->bs.n; k++)
 			if (x->bs.v[k].kind == TXC_BLOCK_TEXT && x->bs.v[k].text.len > 0 &&
 			    x->bs.v[k].text.ptr[0] != '<')
-				return x->bs.v[k].text;
+				return prompt_title(b->t->arena, x->bs.v[k].text);
 	}
 	return TXC_STR_NULL;
 }
