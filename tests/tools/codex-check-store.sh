@@ -70,11 +70,15 @@ export W CODEX_CHECK CLAUDE_CHECK
 run_checks() { # group
 	mkdir -p "$W/res/$1"
 	tee "$W/res/$1.list" | xargs -r -d '\n' -P "$JOBS" -I{} bash -c 'check_one "$0" "$1"' "$1" {}
-	# a check that gave no verdict (the checker itself failed: a port, a folder gone) runs once more
-	local f
+	# a check that the checker itself failed runs once more: no verdict (a port taken, a folder
+	# gone), or Claude Code's "Can't access working directory" (claude-check makes a missing cwd
+	# such as /repo for its run and removes it after, under another run of the same cwd)
+	local f r
 	while read -r f; do
-		head -1 "$W/res/$1/$(basename "$f" .jsonl).txt" 2>/dev/null | grep -q '^\(PASS\|FAIL\):' ||
+		r="$W/res/$1/$(basename "$f" .jsonl).txt"
+		if ! head -1 "$r" 2>/dev/null | grep -q '^\(PASS\|FAIL\):' || grep -q "Can't access working directory" "$r"; then
 			check_one "$1" "$f"
+		fi
 	done <"$W/res/$1.list"
 }
 
@@ -159,7 +163,8 @@ if [ "$SAMPLE" -gt 0 ]; then
 			CODEX_HOME="$ch" nice "$TXC" convert "codex:$uuid" --to claude -o "$W/c2c/codex2claude-$uuid.jsonl" 2>"$W/c2c/$uuid.err" ||
 				echo "FAIL [codex->claude] codex:$uuid: $(tail -1 "$W/c2c/$uuid.err")"
 		done
-		find "$W/c2c" -name '*.jsonl' | sort | run_checks c2c
+		# one at a time: two claude-checks of one missing cwd remove it under each other
+		find "$W/c2c" -name '*.jsonl' | sort | JOBS=1 run_checks c2c
 		summary c2c "Codex -> Claude Code (sample, claude-check)" || status=1
 	else
 		echo "no claude-check.sh: Codex -> Claude Code sample skipped (set CLAUDE_CHECK)"
