@@ -216,6 +216,20 @@ grep -q "\"title\":\"$(printf '\303\251')$(printf '%099d' 0 | tr 0 x)$(printf '\
 expect_rc 0 "long prompts: the prompt itself is whole" env CODEX_HOME="$work/long" "$txc" convert codex:e6 --to markdown
 grep -q '^second line' out.txt && ok || bad "prompt cut: $(cat out.txt)"
 
+# reasoning said twice (an agent_reasoning event, then the item holding it) is found in linear time:
+# a naive search took 48 s over 3 MB of it (hostile pass); 60 s is a hang, not a speed target
+mkdir -p slow/sessions
+a=$(head -c 1500000 /dev/zero | tr '\0' a)
+{
+	printf '{"timestamp":"2026-06-04T08:00:00.000Z","type":"session_meta","payload":{"id":"e8000000-0000-4000-8000-0000000000e8","timestamp":"2026-06-04T08:00:00.000Z","cwd":"/w","originator":"codex_exec","cli_version":"0.171.0"}}\n'
+	printf '{"timestamp":"2026-06-04T08:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}}\n'
+	printf '{"timestamp":"2026-06-04T08:00:02.000Z","type":"event_msg","payload":{"type":"agent_reasoning","text":"%sb"}}\n' "$a"
+	printf '{"timestamp":"2026-06-04T08:00:03.000Z","type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"%s%s"}]}}\n' "$a" "$a"
+} > slow/sessions/rollout-2026-06-04T08-00-00-e8000000-0000-4000-8000-0000000000e8.jsonl
+a=
+expect_rc 0 "reasoning twice, 4.5 MB: list in time" timeout 60 env CODEX_HOME="$work/slow" "$txc" list codex
+grep -q 'e8000000.* go$' out.txt && ok || bad "slow rollout: $(cut -c1-200 out.txt)"
+
 # --- Codex's own files are never an output ---
 cp -R "$src/fixtures/codex-home" home && chmod -R u+w home
 f=home/sessions/2026/05/01/rollout-2026-05-01T10-00-00-$A.jsonl
