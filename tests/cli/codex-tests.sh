@@ -229,6 +229,20 @@ a=$(head -c 1500000 /dev/zero | tr '\0' a)
 a=
 expect_rc 0 "reasoning twice, 4.5 MB: list in time" timeout 60 env CODEX_HOME="$work/slow" "$txc" list codex
 grep -q 'e8000000.* go$' out.txt && ok || bad "slow rollout: $(cut -c1-200 out.txt)"
+# ...and thousands of events before the item holding them all (each search read the whole item)
+awk 'BEGIN {
+	pad = sprintf("%300s", ""); gsub(/ /, "a", pad)
+	printf "{\"timestamp\":\"2026-06-04T09:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"e9000000-0000-4000-8000-0000000000e9\",\"timestamp\":\"2026-06-04T09:00:00.000Z\",\"cwd\":\"/w\",\"originator\":\"codex_exec\",\"cli_version\":\"0.171.0\"}}\n"
+	printf "{\"timestamp\":\"2026-06-04T09:00:01.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"many\"}]}}\n"
+	for (i = 0; i < 30000; i++)
+		printf "{\"timestamp\":\"2026-06-04T09:00:02.000Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"agent_reasoning\",\"text\":\"%06d%s\"}}\n", i, pad
+	printf "{\"timestamp\":\"2026-06-04T09:00:03.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"reasoning\",\"summary\":["
+	for (i = 0; i < 30000; i++)
+		printf "%s{\"type\":\"summary_text\",\"text\":\"%06d%s\"}", (i ? "," : ""), i, pad
+	printf "]}}\n"
+}' > slow/sessions/rollout-2026-06-04T09-00-00-e9000000-0000-4000-8000-0000000000e9.jsonl
+expect_rc 0 "30000 reasoning events, then their item: in time" timeout 60 env CODEX_HOME="$work/slow" "$txc" convert codex:e9 --to markdown
+grep -q 'many' out.txt && ok || bad "many events: $(head -c 300 out.txt)"
 
 # --- Codex's own files are never an output ---
 cp -R "$src/fixtures/codex-home" home && chmod -R u+w home

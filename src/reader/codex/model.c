@@ -239,9 +239,11 @@ static void reasoning_item(struct txc_codex_builder *b, const struct txc_json *i
 	}
 	struct xmsg *x = assistant(b);
 	struct txc_str said = {t.buf, t.len};
-	/* the agent_reasoning events Codex recorded before the item it summarises: the item holds them */
-	while (t.len > 0 && x->bs.n > 0 && x->bs.v[x->bs.n - 1].kind == TXC_BLOCK_THINKING &&
-	       x->bs.v[x->bs.n - 1].encrypted.len == 0 && holds(said, x->bs.v[x->bs.n - 1].text))
+	/* the agent_reasoning events Codex recorded before the item it summarises (one a part): the item
+	 * holds them; at most 64 (each search reads the item: thousands made a hostile file quadratic) */
+	for (int k = 0; k < 64 && t.len > 0 && x->bs.n > 0 && x->bs.v[x->bs.n - 1].kind == TXC_BLOCK_THINKING &&
+			x->bs.v[x->bs.n - 1].encrypted.len == 0 && holds(said, x->bs.v[x->bs.n - 1].text);
+	     k++)
 		x->bs.n--;
 	struct txc_block *blk = add_block(&x->bs, TXC_BLOCK_THINKING);
 	blk->text = txc_arena_str(b->t->arena, t.len ? t.buf : "", t.len);
