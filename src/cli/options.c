@@ -253,7 +253,8 @@ const struct cli_opt cli_opt_out = {"out", 0, "DIR", "@dir", "write one file per
 				    set_text, AT(out_dir)};
 const struct cli_opt cli_opt_force = {
 	"force", 0, NULL, NULL,
-	"overwrite existing files (never a store or file txc reads, never a session continued in Claude Code); "
+	"overwrite existing files (never a store or file txc reads, never a session continued in Claude Code or "
+	"Codex); "
 	"export --out: render every session again",
 	set_flag, AT(force)};
 const struct cli_opt cli_opt_dry_run = {"dry-run", 0, NULL, NULL, "list what would be written; write nothing",

@@ -243,6 +243,50 @@ for want in 'plain string content' '[input_image] {"type":"input_image","image_u
 done
 grep -q '#[0-9]* · error' out.txt && ok "success false is an error" || bad "success false: not an error"
 
+# a title made of the first prompt is its first line, at most 100 characters (hostile pass: a
+# pasted 20 MB prompt was the title `list` printed whole and every writer repeated)
+mkdir -p long/sessions
+long=$(printf '%0150d' 0 | tr 0 x)
+printf '{"timestamp":"2026-06-03T08:00:00.000Z","type":"session_meta","payload":{"id":"e6000000-0000-4000-8000-0000000000e6","timestamp":"2026-06-03T08:00:00.000Z","cwd":"/w","originator":"codex_exec","cli_version":"0.171.0"}}\n{"timestamp":"2026-06-03T08:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"\\n  first line  \\nsecond line"}]}}\n{"timestamp":"2026-06-03T08:00:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"}]}}\n' \
+	> long/sessions/rollout-2026-06-03T08-00-00-e6000000-0000-4000-8000-0000000000e6.jsonl
+printf '{"timestamp":"2026-06-03T09:00:00.000Z","type":"session_meta","payload":{"id":"e7000000-0000-4000-8000-0000000000e7","timestamp":"2026-06-03T09:00:00.000Z","cwd":"/w","originator":"codex_exec","cli_version":"0.171.0"}}\n{"timestamp":"2026-06-03T09:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":"\303\251%s"}}\n' \
+	"$long" > long/sessions/rollout-2026-06-03T09-00-00-e7000000-0000-4000-8000-0000000000e7.jsonl
+expect_rc 0 "long prompts: list --json" env CODEX_HOME="$work/long" "$txc" list codex --json
+grep -q '"title":"first line","cwd"' out.txt && ok "a prompt's first line is the title" ||
+	bad "multi-line prompt title: $(cat out.txt)"
+grep -q "\"title\":\"$(printf '\303\251')$(printf '%099d' 0 | tr 0 x)$(printf '\342\200\246')\"" out.txt &&
+	ok "a long prompt's title: 100 characters and an ellipsis" || bad "long prompt title: $(cut -c1-400 out.txt)"
+expect_rc 0 "long prompts: the prompt itself is whole" env CODEX_HOME="$work/long" "$txc" convert codex:e6 --to markdown
+grep -q '^second line' out.txt && ok || bad "prompt cut: $(cat out.txt)"
+
+# reasoning said twice (an agent_reasoning event, then the item holding it) is found in linear time:
+# a naive search took 48 s over 3 MB of it (hostile pass); 60 s is a hang, not a speed target
+mkdir -p slow/sessions
+a=$(head -c 1500000 /dev/zero | tr '\0' a)
+{
+	printf '{"timestamp":"2026-06-04T08:00:00.000Z","type":"session_meta","payload":{"id":"e8000000-0000-4000-8000-0000000000e8","timestamp":"2026-06-04T08:00:00.000Z","cwd":"/w","originator":"codex_exec","cli_version":"0.171.0"}}\n'
+	printf '{"timestamp":"2026-06-04T08:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}}\n'
+	printf '{"timestamp":"2026-06-04T08:00:02.000Z","type":"event_msg","payload":{"type":"agent_reasoning","text":"%sb"}}\n' "$a"
+	printf '{"timestamp":"2026-06-04T08:00:03.000Z","type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"%s%s"}]}}\n' "$a" "$a"
+} > slow/sessions/rollout-2026-06-04T08-00-00-e8000000-0000-4000-8000-0000000000e8.jsonl
+a=
+expect_rc 0 "reasoning twice, 4.5 MB: list in time" timeout 60 env CODEX_HOME="$work/slow" "$txc" list codex
+grep -q 'e8000000.* go$' out.txt && ok || bad "slow rollout: $(cut -c1-200 out.txt)"
+# ...and thousands of events before the item holding them all (each search read the whole item)
+awk 'BEGIN {
+	pad = sprintf("%300s", ""); gsub(/ /, "a", pad)
+	printf "{\"timestamp\":\"2026-06-04T09:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"e9000000-0000-4000-8000-0000000000e9\",\"timestamp\":\"2026-06-04T09:00:00.000Z\",\"cwd\":\"/w\",\"originator\":\"codex_exec\",\"cli_version\":\"0.171.0\"}}\n"
+	printf "{\"timestamp\":\"2026-06-04T09:00:01.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"many\"}]}}\n"
+	for (i = 0; i < 30000; i++)
+		printf "{\"timestamp\":\"2026-06-04T09:00:02.000Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"agent_reasoning\",\"text\":\"%06d%s\"}}\n", i, pad
+	printf "{\"timestamp\":\"2026-06-04T09:00:03.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"reasoning\",\"summary\":["
+	for (i = 0; i < 30000; i++)
+		printf "%s{\"type\":\"summary_text\",\"text\":\"%06d%s\"}", (i ? "," : ""), i, pad
+	printf "]}}\n"
+}' > slow/sessions/rollout-2026-06-04T09-00-00-e9000000-0000-4000-8000-0000000000e9.jsonl
+expect_rc 0 "30000 reasoning events, then their item: in time" timeout 60 env CODEX_HOME="$work/slow" "$txc" convert codex:e9 --to markdown
+grep -q 'many' out.txt && ok || bad "many events: $(head -c 300 out.txt)"
+
 # --- Codex's own files are never an output ---
 cp -R "$src/fixtures/codex-home" home && chmod -R u+w home
 f=home/sessions/2026/05/01/rollout-2026-05-01T10-00-00-$A.jsonl

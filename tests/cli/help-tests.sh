@@ -70,4 +70,8 @@ done
 dym 2 "-n where --limit is not" "txc: error: --limit does not apply to 'txc convert' (see 'txc convert --help')" \
 	"$txc" convert m1 --db m.db --to markdown -n 2
 
+# --force never replaces a session continued in either program, and its help says both (hostile pass)
+"$txc" convert --help | tr -s ' \n' ' ' | grep -q 'never a session continued in Claude Code or Codex' &&
+	ok "--force help names Codex too" || bad "--force help: $("$txc" convert --help | grep -A1 -- --force)"
+
 summary help-tests

@@ -17,6 +17,7 @@
  * Codex's name and arguments.  Each line is parsed into a scratch arena and
  * what the model keeps is copied out.
  */
+#define _GNU_SOURCE /* memmem */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,12 +210,12 @@ static void message_item(struct txc_codex_builder *b, const struct txc_json *it)
 }
 
 /* reasoning: its summaries (and any plain reasoning text) as one thinking block, encrypted content kept */
+/* part is in s: memmem's linear search (a naive one took 48 s over one 3 MB hostile rollout) */
 static bool holds(struct txc_str s, struct txc_str part)
 {
-	for (size_t i = 0; i + part.len <= s.len; i++)
-		if (memcmp(s.ptr + i, part.ptr, part.len) == 0)
-			return true;
-	return false;
+	if (part.len == 0)
+		return true;
+	return s.len >= part.len && memmem(s.ptr, s.len, part.ptr, part.len) != NULL;
 }
 
 static void reasoning_item(struct txc_codex_builder *b, const struct txc_json *it)
@@ -239,9 +240,11 @@ static void reasoning_item(struct txc_codex_builder *b, const struct txc_json *i
 	}
 	struct xmsg *x = assistant(b);
 	struct txc_str said = {t.buf, t.len};
-	/* the agent_reasoning events Codex recorded before the item it summarises: the item holds them */
-	while (t.len > 0 && x->bs.n > 0 && x->bs.v[x->bs.n - 1].kind == TXC_BLOCK_THINKING &&
-	       x->bs.v[x->bs.n - 1].encrypted.len == 0 && holds(said, x->bs.v[x->bs.n - 1].text))
+	/* the agent_reasoning events Codex recorded before the item it summarises (one a part): the item
+	 * holds them; at most 64 (each search reads the item: thousands made a hostile file quadratic) */
+	for (int k = 0; k < 64 && t.len > 0 && x->bs.n > 0 && x->bs.v[x->bs.n - 1].kind == TXC_BLOCK_THINKING &&
+			x->bs.v[x->bs.n - 1].encrypted.len == 0 && holds(said, x->bs.v[x->bs.n - 1].text);
+	     k++)
 		x->bs.n--;
 	struct txc_block *blk = add_block(&x->bs, TXC_BLOCK_THINKING);
 	blk->text = txc_arena_str(b->t->arena, t.len ? t.buf : "", t.len);
@@ -267,8 +270,11 @@ static void agent_reasoning(struct txc_codex_builder *b, const struct txc_json *
 	if (s.ptr == NULL && enc.ptr == NULL && sig.ptr == NULL)
 		return;
 	struct xmsg *x = assistant(b);
-	for (size_t i = x->bs.n;
-	     s.ptr != NULL && sig.ptr == NULL && enc.ptr == NULL && i-- > 0 && x->bs.v[i].kind == TXC_BLOCK_THINKING;)
+	/* the item is among the last few thinking blocks (Codex writes its events beside it): looking
+	 * further back made thousands of events in a row quadratic */
+	for (size_t i = x->bs.n, k = 0; s.ptr != NULL && sig.ptr == NULL && enc.ptr == NULL && i-- > 0 && k < 8 &&
+					x->bs.v[i].kind == TXC_BLOCK_THINKING;
+	     k++)
 		if (holds(x->bs.v[i].text, s))
 			return; /* the item came first */
 	struct txc_block *blk = add_block(&x->bs, TXC_BLOCK_THINKING);
@@ -760,6 +766,31 @@ int txc_codex_add_line(struct txc_codex_builder *b, const char *line, size_t len
 
 /* ---- the end ---- */
 
+enum { PROMPT_TITLE_MAX = 100 }; /* characters of a prompt that make a title */
+
+/* a title made of a prompt: its first line with text, trimmed, cut at PROMPT_TITLE_MAX characters
+ * (an ellipsis then): a pasted 20 MB prompt is no title for `list` and every writer to repeat */
+static struct txc_str prompt_title(struct txc_arena *a, struct txc_str s)
+{
+	size_t i = 0, end, n = 0;
+	while (i < s.len && (s.ptr[i] == ' ' || s.ptr[i] == '\t' || s.ptr[i] == '\r' || s.ptr[i] == '\n'))
+		i++;
+	for (end = i; end < s.len && s.ptr[end] != '\n' && s.ptr[end] != '\r'; end++)
+		if (((unsigned char)s.ptr[end] & 0xC0) != 0x80 && n++ == PROMPT_TITLE_MAX)
+			break;
+	bool cut = end < s.len && s.ptr[end] != '\n' && s.ptr[end] != '\r';
+	while (end > i && (s.ptr[end - 1] == ' ' || s.ptr[end - 1] == '\t'))
+		end--;
+	if (!cut)
+		return txc_arena_str(a, s.ptr + i, end - i);
+	struct txc_buf t = TXC_BUF_INIT;
+	txc_buf_add(&t, s.ptr + i, end - i);
+	txc_buf_addstr(&t, "\xe2\x80\xa6"); /* … */
+	struct txc_str r = txc_arena_str(a, t.buf, t.len);
+	txc_buf_release(&t);
+	return r;
+}
+
 /* the title: the thread's name, else the first prompt the user typed (Codex's own event), else the first
  * user text that is not context Codex added (<environment_context>, <user_instructions>, ...) */
 static struct txc_str title(const struct txc_codex_builder *b)
@@ -767,13 +798,13 @@ static struct txc_str title(const struct txc_codex_builder *b)
 	if (b->thread_name.ptr != NULL)
 		return b->thread_name;
 	if (b->prompt.ptr != NULL)
-		return b->prompt;
+		return prompt_title(b->t->arena, b->prompt);
 	for (size_t i = 0; i < b->n; i++) {
 		const struct xmsg *x = &b->ms[i];
 		for (size_t k = 0; x->m.role == TXC_ROLE_USER && !x->m.instructions && k < x->bs.n; k++)
 			if (x->bs.v[k].kind == TXC_BLOCK_TEXT && x->bs.v[k].text.len > 0 &&
 			    x->bs.v[k].text.ptr[0] != '<')
-				return x->bs.v[k].text;
+				return prompt_title(b->t->arena, x->bs.v[k].text);
 	}
 	return TXC_STR_NULL;
 }
