@@ -149,7 +149,11 @@ static int probe(struct hermes_db *s, struct txc_diag *d)
 		txc_diag_set(d, TXC_E_FAIL, "'%s' is not a SQLite database (corrupt or not a Hermes store)", s->path);
 		return TXC_E_FAIL;
 	}
-	if ((rc & 0xff) == SQLITE_CANTOPEN && s->db != NULL) {
+	/* a WAL store whose -shm cannot be made (a read-only folder): SQLITE_CANTOPEN, or with no -wal
+	 * either, SQLITE_READONLY_CANTINIT / _CANTLOCK / _DIRECTORY; a hot -journal is another case */
+	bool wal_shm = (rc & 0xff) == SQLITE_CANTOPEN || rc == SQLITE_READONLY_CANTINIT ||
+		       rc == SQLITE_READONLY_CANTLOCK || rc == SQLITE_READONLY_DIRECTORY;
+	if (wal_shm && s->db != NULL) {
 		s->wal_blocked = true;
 		txc_diag_set(d, TXC_E_FAIL,
 			     "cannot open '%s' read-only: %s (a WAL store in a read-only folder needs its -shm file; "

@@ -63,6 +63,17 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	grep -q 'live message' ro.jsonl && ok || bad "rows that were only in the WAL are missing"
 	[ "$(cat "$ro"/state.db "$ro"/state.db-wal | cksum)" = "$sum" ] && [ ! -e "$ro/state.db-shm" ] && ok || bad "the store changed"
 	[ -z "$(ls "$ro.tmp")" ] && ok || bad "snapshot copy left behind: $(ls "$ro.tmp")"
+	# the same folder with no -wal either (a WAL store Hermes closed cleanly): SQLite's
+	# READONLY_CANTINIT, not CANTOPEN; read through the snapshot too, not refused
+	chmod 755 "$ro"; rm -rf "$ro"/state.db*; "$gen" "$ro/state.db" "$schema" 0 || exit 1
+	rm -f "$ro/state.db-wal" "$ro/state.db-shm"; chmod 644 "$ro/state.db"; chmod 555 "$ro"
+	sum=$(cksum < "$ro/state.db")
+	TMPDIR="$ro.tmp" setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" list --db "$ro/state.db" > ro.txt 2> err.txt
+	rc=$?
+	grep -v '^profiling:.*gcda' err.txt > err2.txt; mv err2.txt err.txt
+	[ $rc = 0 ] && [ -s ro.txt ] && ok || bad "read-only WAL store without -wal: exit $rc ($(cat err.txt))"
+	grep -q 'snapshot copy' err.txt && ok || bad "no-WAL snapshot not said: $(cat err.txt)"
+	[ "$(cksum < "$ro/state.db")" = "$sum" ] && [ ! -e "$ro/state.db-shm" ] && [ ! -e "$ro/state.db-wal" ] && ok || bad "the no-WAL store changed"
 	chmod 755 "$ro"; rm -rf "$ro" "$ro.tmp"
 else
 	skip "read-only WAL folder" "needs root and setpriv to become another user"
