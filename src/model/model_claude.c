@@ -125,15 +125,6 @@ struct blocks {
 	size_t n, cap;
 };
 
-struct cmsg {
-	struct txc_message m;
-	struct blocks bs;
-	struct txc_str msg_id; /* assistant: message.id, which later records of the turn repeat */
-	int64_t usage[4];      /* input, output, cache read, cache write: the turn's last record's */
-	bool has_cost;
-	double cost;
-};
-
 /* ---- call ids -> the tool name (a result names its call's tool): keys and names in t->arena ---- */
 
 /* the latest call with an id wins, as Claude Code pairs a result with the call just before it */
@@ -151,26 +142,50 @@ static struct txc_str call_name(const struct txc_strmap *c, struct txc_str id)
 }
 
 enum { LINE_NONE, LINE_MAIN, LINE_SIDE }; /* no place in a chain; a main-chain record; a sidechain's */
+#define NO_SLOT UINT32_MAX
+#define NO_LINE SIZE_MAX
 
+/* a line's links, each uuid by its slot (builder.uuids): a long file holds each uuid's text once */
 struct line_info {
-	struct txc_str uuid, parent, logical; /* NULL ptr: none */
+	uint32_t uuid, parent, logical; /* NO_SLOT: none */
 	unsigned char kind;
 	bool message; /* a user (not Claude Code's meta) or assistant record: it would make a message */
 };
 
+/* the latest line holding a uuid, of the main chain and of either chain (NO_LINE: none yet) */
+struct uuid_slot {
+	size_t main, any;
+};
+
+/*
+ * Memory follows the model: the messages are the model's own (ms), and only the last one, which
+ * later records may still add to (an assistant turn's records share its message.id), keeps its
+ * blocks in a heap vector (bs) and its turn's id and usage; once another message starts it is
+ * closed (its blocks copied to the arena at their exact size, its usage added to the totals).
+ */
 struct txc_claude_builder {
 	struct txc_transcript *t;
 	struct txc_arena *tmp; /* one line at a time */
-	struct cmsg *ms;
+	struct txc_message *ms;
 	size_t n, cap;
+	bool open;               /* ms[n - 1] is open: its blocks are in bs */
+	struct blocks bs, fresh; /* the open message's blocks; a new record's, before it makes a message */
+	struct txc_buf turn_id;  /* the open message's message.id (assistant), else empty */
+	int64_t usage[4];        /* its input, output, cache read, cache write: the turn's last record's */
+	bool has_cost;
+	double cost;
 	size_t n_compacted; /* messages before the last compact_boundary */
 	struct txc_str custom_title, summary, session_id;
-	struct txc_strmap calls;  /* every call so far: id -> tool name */
-	double first, last, prev; /* timestamps: earliest, latest, the previous record's */
+	struct txc_str last_model; /* the latest assistant record's model, in t->arena */
+	struct txc_strmap calls;   /* every call so far: id -> tool name */
+	double first, last, prev;  /* timestamps: earliest, latest, the previous record's */
 	bool has_time;
-	/* the branch (txc_claude_branch): each line's links, in br */
+	/* the branch (txc_claude_branch): each line's links; every uuid once, its text in br */
 	struct line_info *li;
 	size_t n_li, cap_li;
+	struct txc_strmap uuids; /* uuid -> slot */
+	struct uuid_slot *slots;
+	size_t n_slots, cap_slots;
 	struct txc_arena *br;
 	const unsigned char *aside; /* txc_claude_aside: lines whose time counts, and nothing else */
 	size_t n_aside;
@@ -182,6 +197,7 @@ struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t)
 	b->t = t;
 	b->tmp = txc_arena_new(0);
 	b->br = txc_arena_new(0);
+	txc_buf_init(&b->turn_id);
 	return b;
 }
 
@@ -204,47 +220,56 @@ static void relocate(struct txc_arena *a, struct blocks *bs, size_t from)
 		txc_block_copy(a, &bs->v[i]);
 }
 
-/*
- * A message's blocks grow in a heap vector while its records come (cap > 0); once another
- * message starts it can no longer change, so they move to an exact-size arena copy (cap 0),
- * and a long session holds each block once.  A turn that continues after all (an assistant
- * record of the same message.id after an empty record) gets a heap vector again.
- */
-static void settle(struct txc_arena *a, struct blocks *bs)
+/* token counts are the file's: huge ones stop at INT64_MAX rather than wrap */
+static void add_sat(int64_t *sum, int64_t x)
 {
-	if (bs->cap == 0)
-		return;
-	/* never empty: a record that adds no block makes no message (message_record) */
-	struct txc_block *v = txc_arena_array(a, bs->n, sizeof(*v));
-	memcpy(v, bs->v, bs->n * sizeof(*v));
-	free(bs->v);
-	bs->v = v;
-	bs->cap = 0;
+	*sum = x > INT64_MAX - *sum ? INT64_MAX : *sum + x;
 }
 
-static void unsettle(struct blocks *bs)
+/* the open message can no longer change: its blocks into the arena (never empty: a record that
+ * adds no block makes no message), its calls and its turn's usage into the totals */
+static void close_last(struct txc_claude_builder *b)
 {
-	if (bs->cap != 0)
+	if (!b->open)
 		return;
-	struct txc_block *v = txc_xmalloc(bs->n * 2 * sizeof(*v));
-	memcpy(v, bs->v, bs->n * sizeof(*v));
-	bs->v = v;
-	bs->cap = bs->n * 2;
+	struct txc_meta *meta = &b->t->meta;
+	struct txc_message *m = &b->ms[b->n - 1];
+	struct txc_block *v = txc_arena_array(b->t->arena, b->bs.n, sizeof(*v));
+	memcpy(v, b->bs.v, b->bs.n * sizeof(*v));
+	m->blocks = v;
+	m->n_blocks = b->bs.n;
+	for (size_t k = 0; k < b->bs.n; k++)
+		meta->tool_call_count += v[k].kind == TXC_BLOCK_TOOL_USE;
+	b->bs.n = 0; /* (its vector is kept for the next message) */
+	add_sat(&meta->input_tokens, b->usage[0]);
+	add_sat(&meta->output_tokens, b->usage[1]);
+	add_sat(&meta->cache_read_tokens, b->usage[2]);
+	add_sat(&meta->cache_write_tokens, b->usage[3]);
+	if (b->has_cost) { /* costUSD: Claude Code's own pricing of the tokens, an estimate */
+		meta->has_cost = true;
+		meta->cost_usd += b->cost;
+	}
+	b->open = false;
 }
 
-static struct cmsg *next_msg(struct txc_claude_builder *b, enum txc_role role, double time)
+/* a new message, open, after the last is closed; its blocks go in b->bs */
+static struct txc_message *next_msg(struct txc_claude_builder *b, enum txc_role role, double time)
 {
-	if (b->n > 0)
-		settle(b->t->arena, &b->ms[b->n - 1].bs);
+	close_last(b);
 	if (b->n == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 64;
 		b->ms = txc_xrealloc(b->ms, b->cap * sizeof(*b->ms));
 	}
-	struct cmsg *c = &b->ms[b->n++];
-	memset(c, 0, sizeof(*c));
-	c->m.role = role;
-	c->m.time = time;
-	return c;
+	struct txc_message *m = &b->ms[b->n++];
+	memset(m, 0, sizeof(*m));
+	m->role = role;
+	m->time = time;
+	b->open = true;
+	txc_buf_reset(&b->turn_id);
+	memset(b->usage, 0, sizeof(b->usage));
+	b->has_cost = false;
+	b->cost = 0;
+	return m;
 }
 
 /* a block txc has no kind for: kept as text that says what it was */
@@ -415,74 +440,93 @@ static void assistant_item(struct txc_claude_builder *b, struct blocks *bs, cons
 	}
 }
 
-static void content_items(struct txc_claude_builder *b, struct cmsg *c, const struct txc_json *content)
+static void content_items(struct txc_claude_builder *b, enum txc_role role, struct blocks *bs,
+			  const struct txc_json *content)
 {
-	bool user = c->m.role == TXC_ROLE_USER;
+	bool user = role == TXC_ROLE_USER;
 	if (content == NULL || content->kind == TXC_JSON_NULL)
 		return;
 	if (content->kind == TXC_JSON_STRING) {
 		if (user)
-			text_block(b->tmp, &c->bs, content->s);
+			text_block(b->tmp, bs, content->s);
 		else if (!blank(content->s.ptr, content->s.len))
-			add_block(&c->bs, TXC_BLOCK_TEXT)->text = content->s;
+			add_block(bs, TXC_BLOCK_TEXT)->text = content->s;
 		return;
 	}
 	if (content->kind != TXC_JSON_ARRAY) {
-		raw_block(b->tmp, &c->bs, content);
+		raw_block(b->tmp, bs, content);
 		return;
 	}
 	for (size_t i = 0; i < content->n; i++) {
 		if (user)
-			user_item(b, &c->bs, content->items[i]);
+			user_item(b, bs, content->items[i]);
 		else
-			assistant_item(b, &c->bs, content->items[i]);
+			assistant_item(b, bs, content->items[i]);
 	}
 }
 
-static void usage_of(struct cmsg *c, const struct txc_json *msg, const struct txc_json *r)
+/* the open message's turn usage and cost */
+static void usage_of(struct txc_claude_builder *b, const struct txc_json *msg, const struct txc_json *r)
 {
 	const struct txc_json *u = txc_json_get(msg, "usage");
 	double cost;
 	if (u != NULL && u->kind == TXC_JSON_OBJECT) {
 		/* every record of a turn repeats the turn's usage: the last one counts, once */
-		c->usage[0] = int_or0(txc_json_get(u, "input_tokens"));
-		c->usage[1] = int_or0(txc_json_get(u, "output_tokens"));
-		c->usage[2] = int_or0(txc_json_get(u, "cache_read_input_tokens"));
-		c->usage[3] = int_or0(txc_json_get(u, "cache_creation_input_tokens"));
+		b->usage[0] = int_or0(txc_json_get(u, "input_tokens"));
+		b->usage[1] = int_or0(txc_json_get(u, "output_tokens"));
+		b->usage[2] = int_or0(txc_json_get(u, "cache_read_input_tokens"));
+		b->usage[3] = int_or0(txc_json_get(u, "cache_creation_input_tokens"));
 	}
 	if (txc_json_number(txc_json_get(r, "costUSD"), &cost) && isfinite(cost)) {
-		c->cost = cost;
-		c->has_cost = true;
+		b->cost = cost;
+		b->has_cost = true;
 	}
 }
 
 /*
  * A user record answering several calls at once becomes one message per result, and its text
  * and images one message between them, in their order: the model's convention (Hermes's tool
- * rows), by which a writer pairs each call with its result.
+ * rows), by which a writer pairs each call with its result.  The record's message is the open one.
  */
-static void split_results(struct txc_claude_builder *b, size_t at)
+static void split_results(struct txc_claude_builder *b)
 {
-	struct blocks all = b->ms[at].bs;
+	struct blocks all = b->bs;
 	size_t results = 0;
 	for (size_t i = 0; i < all.n; i++)
 		results += all.v[i].kind == TXC_BLOCK_TOOL_RESULT;
 	if (results == 0 || all.n == 1)
 		return;
-	struct cmsg proto = b->ms[at];
-	proto.bs = (struct blocks){0};
-	b->n = at; /* rebuilt from here */
+	struct txc_message proto = b->ms[--b->n]; /* rebuilt from here (the one before is closed) */
+	b->bs = (struct blocks){0};
+	b->open = false;
 	bool open_text = false;
 	for (size_t i = 0; i < all.n; i++) {
 		bool result = all.v[i].kind == TXC_BLOCK_TOOL_RESULT;
-		if (result || !open_text) {
-			struct cmsg *c = next_msg(b, TXC_ROLE_USER, proto.m.time);
-			*c = proto;
-		}
-		*add_block(&b->ms[b->n - 1].bs, all.v[i].kind) = all.v[i];
+		if (result || !open_text)
+			*next_msg(b, TXC_ROLE_USER, proto.time) = proto;
+		*add_block(&b->bs, all.v[i].kind) = all.v[i];
 		open_text = !result;
 	}
 	free(all.v);
+}
+
+/* an assistant record's model, stop reason and usage, on the message it made or added to */
+static void assistant_details(struct txc_claude_builder *b, struct txc_message *m, const struct txc_json *r,
+			      const struct txc_json *msg)
+{
+	struct txc_str model = nonempty(txc_json_get(msg, "model"));
+	if (model.ptr != NULL) { /* a session names one model or a few: the text the last one held, again */
+		bool same = b->last_model.len == model.len && memcmp(b->last_model.ptr, model.ptr, model.len) == 0;
+		m->model = b->last_model = same ? b->last_model : own(b->t->arena, model);
+	}
+	if (b->t->meta.model.ptr == NULL && model.ptr != NULL && !txc_str_eq(model, "<synthetic>"))
+		b->t->meta.model = m->model;
+	struct txc_str stop = nonempty(txc_json_get(msg, "stop_reason"));
+	if (stop.ptr != NULL) {
+		m->stop = txc_model_stop_from_text(stop.ptr, stop.len);
+		m->stop_other = m->stop == TXC_STOP_OTHER ? own(b->t->arena, stop) : TXC_STR_NULL;
+	}
+	usage_of(b, msg, r);
 }
 
 /* a user or assistant record: a new message, or more of the assistant turn its message.id names */
@@ -493,43 +537,29 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 		role == TXC_ROLE_USER && is_true(txc_json_get(r, "isMeta")) ? TXC_INSTR_DEVELOPER : TXC_INSTR_NONE;
 	const struct txc_json *msg = txc_json_get(r, "message");
 	struct txc_str id = role == TXC_ROLE_ASSISTANT ? nonempty(txc_json_get(msg, "id")) : TXC_STR_NULL;
-	struct cmsg *last = b->n ? &b->ms[b->n - 1] : NULL;
-	bool merge = id.ptr != NULL && last != NULL && last->m.role == TXC_ROLE_ASSISTANT &&
-		     last->msg_id.len == id.len && memcmp(last->msg_id.ptr, id.ptr, id.len) == 0 &&
-		     b->n > b->n_compacted;
-	struct cmsg *c = merge ? last : next_msg(b, role, time);
-	if (merge)
-		unsettle(&c->bs);
-	size_t from = c->bs.n;
+	bool merge = id.ptr != NULL && b->open && b->ms[b->n - 1].role == TXC_ROLE_ASSISTANT &&
+		     b->turn_id.len == id.len && memcmp(b->turn_id.buf, id.ptr, id.len) == 0 && b->n > b->n_compacted;
+	struct blocks *bs = merge ? &b->bs : &b->fresh;
+	size_t from = bs->n;
+	content_items(b, role, bs, txc_json_get(msg, "content"));
+	relocate(b->t->arena, bs, from);
+	for (size_t i = from; i < bs->n; i++)
+		if (bs->v[i].kind == TXC_BLOCK_TOOL_USE)
+			calls_put(&b->calls, bs->v[i].id, bs->v[i].source_name);
 	if (!merge) {
-		c->msg_id = own(b->t->arena, id);
-		c->m.instructions = instr;
+		if (bs->n == 0) /* nothing to show (an empty record): no message */
+			return;
+		next_msg(b, role, time)->instructions = instr;
+		struct blocks swap = b->bs; /* (closed: empty, its vector kept) */
+		b->bs = b->fresh;
+		b->fresh = swap;
+		if (id.ptr != NULL)
+			txc_buf_add(&b->turn_id, id.ptr, id.len);
 	}
-	content_items(b, c, txc_json_get(msg, "content"));
-	relocate(b->t->arena, &c->bs, from);
-	for (size_t i = from; i < c->bs.n; i++)
-		if (c->bs.v[i].kind == TXC_BLOCK_TOOL_USE)
-			calls_put(&b->calls, c->bs.v[i].id, c->bs.v[i].source_name);
-	if (!merge && c->bs.n == 0) { /* nothing to show (an empty record): no message */
-		free(c->bs.v);
-		b->n--;
-		return;
-	}
-	if (role == TXC_ROLE_ASSISTANT) {
-		struct txc_str model = nonempty(txc_json_get(msg, "model"));
-		if (model.ptr != NULL)
-			c->m.model = own(b->t->arena, model);
-		if (b->t->meta.model.ptr == NULL && model.ptr != NULL && !txc_str_eq(model, "<synthetic>"))
-			b->t->meta.model = c->m.model;
-		struct txc_str stop = nonempty(txc_json_get(msg, "stop_reason"));
-		if (stop.ptr != NULL) {
-			c->m.stop = txc_model_stop_from_text(stop.ptr, stop.len);
-			c->m.stop_other = c->m.stop == TXC_STOP_OTHER ? own(b->t->arena, stop) : TXC_STR_NULL;
-		}
-		usage_of(c, msg, r);
-	}
-	if (role == TXC_ROLE_USER)
-		split_results(b, (size_t)(c - b->ms));
+	if (role == TXC_ROLE_ASSISTANT)
+		assistant_details(b, &b->ms[b->n - 1], r, msg);
+	else
+		split_results(b);
 }
 
 /* the envelope every record may carry: time, cwd, branch, session id */
@@ -558,7 +588,7 @@ static double envelope(struct txc_claude_builder *b, const struct txc_json *r)
 static void compact_boundary(struct txc_claude_builder *b)
 {
 	for (size_t i = b->n_compacted; i < b->n; i++)
-		b->ms[i].m.compacted = true;
+		b->ms[i].compacted = true;
 	b->n_compacted = b->n;
 }
 
@@ -594,6 +624,25 @@ static bool chain_type(const char *type)
 	return false;
 }
 
+/* the slot of a uuid's text, added the first time (NO_SLOT for none, and past 2^32 - 1 slots) */
+static uint32_t slot_of(struct txc_claude_builder *b, struct txc_str id)
+{
+	bool added;
+	if (id.ptr == NULL || b->n_slots >= NO_SLOT)
+		return NO_SLOT;
+	struct txc_strmap_entry *e = txc_strmap_put(&b->uuids, id.ptr, id.len, &added);
+	if (!added)
+		return (uint32_t)e->num;
+	e->key = own(b->br, id).ptr; /* the map's own copy */
+	if (b->n_slots == b->cap_slots) {
+		b->cap_slots = b->cap_slots ? b->cap_slots * 2 : 64;
+		b->slots = txc_xrealloc(b->slots, b->cap_slots * sizeof(*b->slots));
+	}
+	b->slots[b->n_slots] = (struct uuid_slot){NO_LINE, NO_LINE};
+	e->num = b->n_slots;
+	return (uint32_t)b->n_slots++;
+}
+
 /* line n_li's links (r NULL: a blank or bad line, in no chain) */
 static void note_line(struct txc_claude_builder *b, const struct txc_json *r)
 {
@@ -601,54 +650,49 @@ static void note_line(struct txc_claude_builder *b, const struct txc_json *r)
 		b->cap_li = b->cap_li ? b->cap_li * 2 : 64;
 		b->li = txc_xrealloc(b->li, b->cap_li * sizeof(*b->li));
 	}
-	struct line_info *l = &b->li[b->n_li++];
-	memset(l, 0, sizeof(*l));
+	size_t k = b->n_li++;
+	struct line_info *l = &b->li[k];
+	*l = (struct line_info){NO_SLOT, NO_SLOT, NO_SLOT, LINE_NONE, false};
 	const char *type = r != NULL ? txc_json_cstr(txc_json_get(r, "type")) : NULL;
 	struct txc_str uuid = r != NULL ? nonempty(txc_json_get(r, "uuid")) : TXC_STR_NULL;
-	if (uuid.ptr == NULL || !chain_type(type))
+	if (uuid.ptr == NULL || !chain_type(type) || (l->uuid = slot_of(b, uuid)) == NO_SLOT)
 		return;
 	l->kind = is_true(txc_json_get(r, "isSidechain")) ? LINE_SIDE : LINE_MAIN;
 	l->message = strcmp(type, "assistant") == 0 || (strcmp(type, "user") == 0 && user_message(r));
-	l->uuid = own(b->br, uuid);
-	l->parent = own(b->br, nonempty(txc_json_get(r, "parentUuid")));
-	l->logical = own(b->br, nonempty(txc_json_get(r, "logicalParentUuid")));
-}
-
-/* the line a parent uuid names (the last main-chain line holding it), SIZE_MAX: none */
-static size_t line_of(const struct txc_strmap *by_uuid, struct txc_str id)
-{
-	const struct txc_strmap_entry *e = txc_strmap_get(by_uuid, id.ptr, id.len);
-	return e != NULL ? e->num : SIZE_MAX;
+	l->parent = slot_of(b, nonempty(txc_json_get(r, "parentUuid")));
+	l->logical = slot_of(b, nonempty(txc_json_get(r, "logicalParentUuid")));
+	/* a uuid written twice: the later line holds it */
+	b->slots[l->uuid].any = k;
+	if (l->kind == LINE_MAIN)
+		b->slots[l->uuid].main = k;
 }
 
 /* marks on[] the lines of the branch from the newest main-chain line */
 static void walk_branch(const struct txc_claude_builder *b, bool sub, bool *on)
 {
-	size_t leaf = SIZE_MAX;
-	struct txc_strmap by_uuid = TXC_STRMAP_INIT; /* uuid -> line; keys in b->br */
+	size_t leaf = NO_LINE;
 	bool chained = false;
 	for (size_t k = 0; k < b->n_li; k++)
 		if (b->li[k].kind == LINE_MAIN || (sub && b->li[k].kind == LINE_SIDE)) {
-			txc_strmap_put(&by_uuid, b->li[k].uuid.ptr, b->li[k].uuid.len, NULL)->num = leaf =
-				k; /* a uuid written twice: the later */
-			chained |= b->li[k].parent.ptr != NULL || b->li[k].logical.ptr != NULL;
+			leaf = k;
+			chained |= b->li[k].parent != NO_SLOT || b->li[k].logical != NO_SLOT;
 		}
 	/* no record names a parent (a file written by hand or another tool): no tree, read whole */
 	for (size_t k = 0; !chained && k < b->n_li; k++)
 		on[k] = b->li[k].kind == LINE_MAIN || sub;
-	for (size_t k = leaf; k != SIZE_MAX && !on[k];) { /* a loop ends at a line seen */
+	for (size_t k = leaf; k != NO_LINE && !on[k];) { /* a loop ends at a line seen */
 		on[k] = true;
 		const struct line_info *l = &b->li[k];
-		struct txc_str up = l->parent.ptr != NULL ? l->parent : l->logical;
-		k = up.ptr != NULL ? line_of(&by_uuid, up) : SIZE_MAX;
+		uint32_t up = l->parent != NO_SLOT ? l->parent : l->logical;
+		k = up == NO_SLOT ? NO_LINE : sub ? b->slots[up].any : b->slots[up].main;
 	}
-	txc_strmap_free(&by_uuid);
 }
 
 size_t txc_claude_branch(struct txc_claude_builder *b, bool sub, unsigned char **aside, size_t *n_lines)
 {
 	*aside = NULL;
 	*n_lines = 0;
+	txc_strmap_free(&b->calls); /* every line is in: no result will look a call up again */
 	bool *on = txc_xcalloc(b->n_li + 1, sizeof(*on));
 	walk_branch(b, sub, on);
 	size_t off = 0;
@@ -693,56 +737,37 @@ int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t l
 	return rc;
 }
 
-/* token counts are the file's: huge ones stop at INT64_MAX rather than wrap */
-static void add_sat(int64_t *sum, int64_t x)
+void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 {
-	*sum = x > INT64_MAX - *sum ? INT64_MAX : *sum + x;
-}
-
-static void meta_totals(struct txc_claude_builder *b)
-{
-	struct txc_meta *m = &b->t->meta;
+	struct txc_transcript *t = b->t;
+	struct txc_meta *m = &t->meta;
+	close_last(b); /* the totals are all in */
+	m->has_usage =
+		m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 || m->cache_write_tokens > 0;
 	m->title = b->custom_title.ptr ? b->custom_title : b->summary;
 	m->id = b->session_id.ptr ? b->session_id : txc_str_c(""); /* the reader names it after, by its file */
 	m->started_at = b->has_time ? b->first : 0;
 	m->message_count = (int64_t)b->n;
-	for (size_t i = 0; i < b->n; i++) {
-		const struct cmsg *c = &b->ms[i];
-		for (size_t k = 0; k < c->bs.n; k++)
-			m->tool_call_count += c->bs.v[k].kind == TXC_BLOCK_TOOL_USE;
-		add_sat(&m->input_tokens, c->usage[0]);
-		add_sat(&m->output_tokens, c->usage[1]);
-		add_sat(&m->cache_read_tokens, c->usage[2]);
-		add_sat(&m->cache_write_tokens, c->usage[3]);
-		if (c->has_cost) { /* costUSD: Claude Code's own pricing of the tokens, an estimate */
-			m->has_cost = true;
-			m->cost_usd += c->cost;
-		}
-	}
-	m->has_usage =
-		m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 || m->cache_write_tokens > 0;
-}
-
-void txc_claude_end(struct txc_claude_builder *b, double *last_active)
-{
-	struct txc_transcript *t = b->t;
-	meta_totals(b);
+	if (last_active != NULL)
+		*last_active = b->has_time ? b->last : NAN;
+	/* the scratch first, so that the messages' copy into the arena comes on top of the model alone */
+	txc_strmap_free(&b->calls);
+	txc_strmap_free(&b->uuids);
+	free(b->slots);
+	free(b->li);
+	free(b->bs.v);
+	free(b->fresh.v);
+	txc_buf_release(&b->turn_id);
+	txc_arena_free(b->br);
+	txc_arena_free(b->tmp);
+	if (b->n > 0 && b->n < b->cap) /* to its size (in place), before the copy */
+		b->ms = txc_xrealloc(b->ms, b->n * sizeof(*b->ms));
 	t->n_messages = b->n;
 	t->messages = txc_arena_array(t->arena, b->n ? b->n : 1, sizeof(*t->messages));
 	for (size_t i = 0; i < b->n; i++) {
-		struct cmsg *c = &b->ms[i];
-		settle(t->arena, &c->bs);
-		c->m.blocks = c->bs.v;
-		c->m.n_blocks = c->bs.n;
-		c->m.number = (int64_t)i + 1; /* ID#N: its place, as search numbers the rows made of them */
-		t->messages[i] = c->m;
+		t->messages[i] = b->ms[i];
+		t->messages[i].number = (int64_t)i + 1; /* ID#N: its place, as search numbers the rows made of them */
 	}
-	if (last_active != NULL)
-		*last_active = b->has_time ? b->last : NAN;
-	free(b->ms); /* every message's blocks are in the arena (settled) */
-	txc_strmap_free(&b->calls);
-	free(b->li);
-	txc_arena_free(b->br);
-	txc_arena_free(b->tmp);
+	free(b->ms);
 	free(b);
 }
