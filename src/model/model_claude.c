@@ -135,12 +135,6 @@ static void calls_put(struct txc_strmap *c, struct txc_str id, struct txc_str na
 	e->num = name.len;
 }
 
-static struct txc_str call_name(const struct txc_strmap *c, struct txc_str id)
-{
-	const struct txc_strmap_entry *e = txc_strmap_get(c, id.ptr, id.len);
-	return e != NULL ? (struct txc_str){e->ptr, e->num} : TXC_STR_NULL;
-}
-
 enum { LINE_NONE, LINE_MAIN, LINE_SIDE }; /* no place in a chain; a main-chain record; a sidechain's */
 #define NO_SLOT UINT32_MAX
 #define NO_LINE SIZE_MAX
@@ -178,6 +172,7 @@ struct txc_claude_builder {
 	struct txc_str custom_title, summary, session_id;
 	struct txc_str last_model; /* the latest assistant record's model, in t->arena */
 	struct txc_strmap calls;   /* every call so far: id -> tool name */
+	struct txc_strmap names;   /* the tools' names (keys in t->arena) */
 	double first, last, prev;  /* timestamps: earliest, latest, the previous record's */
 	bool has_time;
 	/* the branch (txc_claude_branch): each line's links; every uuid once, its text in br */
@@ -213,11 +208,43 @@ static struct txc_block *add_block(struct blocks *bs, enum txc_block_kind kind)
 	return b;
 }
 
-/* blocks from..n were built from the line in scratch: copy what they hold into the transcript */
-static void relocate(struct txc_arena *a, struct blocks *bs, size_t from)
+/* a tool's name in t->arena, once for the session (a long session calls a few tools many times) */
+static struct txc_str tool_name(struct txc_claude_builder *b, struct txc_str name)
 {
-	for (size_t i = from; i < bs->n; i++)
-		txc_block_copy(a, &bs->v[i]);
+	bool added;
+	struct txc_strmap_entry *e = txc_strmap_put(&b->names, name.ptr, name.len, &added);
+	if (added)
+		e->key = own(b->t->arena, name).ptr;
+	return (struct txc_str){e->key, name.len};
+}
+
+/*
+ * Blocks from..n were built from the line in scratch: copy what they hold into the transcript.
+ * Texts already there are not copied again: a call's name is the session's one copy (and its
+ * source name that, or a static Hermes name), and a result that found its call (a name) takes
+ * the call's id and name.
+ */
+static void relocate(struct txc_claude_builder *b, struct blocks *bs, size_t from)
+{
+	for (size_t i = from; i < bs->n; i++) {
+		struct txc_block *k = &bs->v[i];
+		struct txc_str name = k->name, src = k->source_name, id = k->id;
+		bool use = k->kind == TXC_BLOCK_TOOL_USE,
+		     answered = k->kind == TXC_BLOCK_TOOL_RESULT && name.ptr != NULL;
+		if (use)
+			k->name = k->source_name = TXC_STR_NULL;
+		if (answered)
+			k->name = k->id = TXC_STR_NULL;
+		txc_block_copy(b->t->arena, k);
+		if (use) {
+			k->name = tool_name(b, name);
+			k->source_name = src.ptr == name.ptr ? k->name : src;
+		}
+		if (answered) {
+			k->name = name;
+			k->id = id;
+		}
+	}
 }
 
 /* token counts are the file's: huge ones stop at INT64_MAX rather than wrap */
@@ -324,7 +351,11 @@ static void tool_result_block(struct txc_claude_builder *b, struct blocks *bs, c
 		return;
 	struct txc_block *blk = add_block(bs, TXC_BLOCK_TOOL_RESULT);
 	blk->id = id != NULL && id->kind == TXC_JSON_STRING ? id->s : txc_str_c("");
-	blk->name = call_name(&b->calls, blk->id);
+	const struct txc_strmap_entry *call = txc_strmap_get(&b->calls, blk->id.ptr, blk->id.len);
+	if (call != NULL) { /* the call's id and tool name, in t->arena already (relocate) */
+		blk->id = (struct txc_str){call->key, call->len};
+		blk->name = (struct txc_str){call->ptr, call->num};
+	}
 	blk->is_error = is_true(txc_json_get(item, "is_error"));
 	if (c == NULL || c->kind == TXC_JSON_NULL) {
 		blk->output_text = txc_str_c("");
@@ -542,7 +573,7 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 	struct blocks *bs = merge ? &b->bs : &b->fresh;
 	size_t from = bs->n;
 	content_items(b, role, bs, txc_json_get(msg, "content"));
-	relocate(b->t->arena, bs, from);
+	relocate(b, bs, from);
 	for (size_t i = from; i < bs->n; i++)
 		if (bs->v[i].kind == TXC_BLOCK_TOOL_USE)
 			calls_put(&b->calls, bs->v[i].id, bs->v[i].source_name);
@@ -752,6 +783,7 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 		*last_active = b->has_time ? b->last : NAN;
 	/* the scratch first, so that the messages' copy into the arena comes on top of the model alone */
 	txc_strmap_free(&b->calls);
+	txc_strmap_free(&b->names);
 	txc_strmap_free(&b->uuids);
 	free(b->slots);
 	free(b->li);
