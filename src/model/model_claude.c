@@ -136,19 +136,27 @@ static void calls_put(struct txc_strmap *c, struct txc_str id, struct txc_str na
 }
 
 enum { LINE_NONE, LINE_MAIN, LINE_SIDE }; /* no place in a chain; a main-chain record; a sidechain's */
-#define NO_SLOT UINT32_MAX
 #define NO_LINE SIZE_MAX
 
-/* a line's links, each uuid by its slot (builder.uuids): a long file holds each uuid's text once */
-struct line_info {
-	uint32_t uuid, parent, logical; /* NO_SLOT: none */
-	unsigned char kind;
-	bool message; /* a user (not Claude Code's meta) or assistant record: it would make a message */
+/*
+ * A uuid as the branch compares it, with no copy of its text: a canonical one (36 characters,
+ * lowercase hex and dashes, all Claude Code writes) as its 16 bytes; any other text as its copy
+ * in the builder's br arena and its length.  A text is in exactly one of the two forms, so two
+ * keys are equal when their texts are.
+ */
+struct uuid_key {
+	uint64_t a, b; /* the bytes; or the copy's address and the length */
 };
 
-/* the latest line holding a uuid, of the main chain and of either chain (NO_LINE: none yet) */
-struct uuid_slot {
-	size_t main, any;
+enum { KEY_UUID = 1, KEY_PARENT = 2, KEY_LOGICAL = 4 }; /* line_info.has, .text: which key */
+
+/* a line's links */
+struct line_info {
+	struct uuid_key key[3]; /* its uuid, parentUuid, logicalParentUuid */
+	unsigned char has;      /* the keys present */
+	unsigned char text;     /* the keys in their text form */
+	unsigned char kind;
+	bool message; /* a user (not Claude Code's meta) or assistant record: it would make a message */
 };
 
 /*
@@ -175,12 +183,9 @@ struct txc_claude_builder {
 	struct txc_strmap names;   /* the tools' names (keys in t->arena) */
 	double first, last, prev;  /* timestamps: earliest, latest, the previous record's */
 	bool has_time;
-	/* the branch (txc_claude_branch): each line's links; every uuid once, its text in br */
+	/* the branch (txc_claude_branch): each line's links (a uuid not in the canonical form, in br) */
 	struct line_info *li;
 	size_t n_li, cap_li;
-	struct txc_strmap uuids; /* uuid -> slot */
-	struct uuid_slot *slots;
-	size_t n_slots, cap_slots;
 	struct txc_arena *br;
 	const unsigned char *aside; /* txc_claude_aside: lines whose time counts, and nothing else */
 	size_t n_aside;
@@ -655,23 +660,35 @@ static bool chain_type(const char *type)
 	return false;
 }
 
-/* the slot of a uuid's text, added the first time (NO_SLOT for none, and past 2^32 - 1 slots) */
-static uint32_t slot_of(struct txc_claude_builder *b, struct txc_str id)
+static int hex_digit(char c)
 {
-	bool added;
-	if (id.ptr == NULL || b->n_slots >= NO_SLOT)
-		return NO_SLOT;
-	struct txc_strmap_entry *e = txc_strmap_put(&b->uuids, id.ptr, id.len, &added);
-	if (!added)
-		return (uint32_t)e->num;
-	e->key = own(b->br, id).ptr; /* the map's own copy */
-	if (b->n_slots == b->cap_slots) {
-		b->cap_slots = b->cap_slots ? b->cap_slots * 2 : 64;
-		b->slots = txc_xrealloc(b->slots, b->cap_slots * sizeof(*b->slots));
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* key i of line l from the text id (none when NULL) */
+static void set_key(struct txc_claude_builder *b, struct line_info *l, int i, struct txc_str id)
+{
+	uint64_t half[2] = {0, 0};
+	size_t nibbles = 0;
+	if (id.ptr == NULL)
+		return;
+	l->has |= (unsigned char)(1u << i);
+	for (size_t k = 0; id.len == 36 && k < 36; k++) {
+		int d = hex_digit(id.ptr[k]);
+		bool dash = k == 8 || k == 13 || k == 18 || k == 23;
+		if (dash ? id.ptr[k] != '-' : d < 0)
+			break;
+		if (!dash) {
+			half[nibbles / 16] = half[nibbles / 16] << 4 | (uint64_t)d;
+			nibbles++;
+		}
 	}
-	b->slots[b->n_slots] = (struct uuid_slot){NO_LINE, NO_LINE};
-	e->num = b->n_slots;
-	return (uint32_t)b->n_slots++;
+	if (nibbles == 32) {
+		l->key[i] = (struct uuid_key){half[0], half[1]};
+		return;
+	}
+	l->text |= (unsigned char)(1u << i);
+	l->key[i] = (struct uuid_key){(uint64_t)(uintptr_t)own(b->br, id).ptr, id.len};
 }
 
 /* line n_li's links (r NULL: a blank or bad line, in no chain) */
@@ -681,42 +698,78 @@ static void note_line(struct txc_claude_builder *b, const struct txc_json *r)
 		b->cap_li = b->cap_li ? b->cap_li * 2 : 64;
 		b->li = txc_xrealloc(b->li, b->cap_li * sizeof(*b->li));
 	}
-	size_t k = b->n_li++;
-	struct line_info *l = &b->li[k];
-	*l = (struct line_info){NO_SLOT, NO_SLOT, NO_SLOT, LINE_NONE, false};
+	struct line_info *l = &b->li[b->n_li++];
+	memset(l, 0, sizeof(*l));
 	const char *type = r != NULL ? txc_json_cstr(txc_json_get(r, "type")) : NULL;
 	struct txc_str uuid = r != NULL ? nonempty(txc_json_get(r, "uuid")) : TXC_STR_NULL;
-	if (uuid.ptr == NULL || !chain_type(type) || (l->uuid = slot_of(b, uuid)) == NO_SLOT)
+	if (uuid.ptr == NULL || !chain_type(type))
 		return;
 	l->kind = is_true(txc_json_get(r, "isSidechain")) ? LINE_SIDE : LINE_MAIN;
 	l->message = strcmp(type, "assistant") == 0 || (strcmp(type, "user") == 0 && user_message(r));
-	l->parent = slot_of(b, nonempty(txc_json_get(r, "parentUuid")));
-	l->logical = slot_of(b, nonempty(txc_json_get(r, "logicalParentUuid")));
-	/* a uuid written twice: the later line holds it */
-	b->slots[l->uuid].any = k;
-	if (l->kind == LINE_MAIN)
-		b->slots[l->uuid].main = k;
+	set_key(b, l, 0, uuid);
+	set_key(b, l, 1, nonempty(txc_json_get(r, "parentUuid")));
+	set_key(b, l, 2, nonempty(txc_json_get(r, "logicalParentUuid")));
+}
+
+/* key i of line x against key j of line y: the 16-byte form first, then by bytes, text by length and bytes */
+static int key_cmp(const struct line_info *x, int i, const struct line_info *y, int j)
+{
+	bool tx = x->text >> i & 1, ty = y->text >> j & 1;
+	const struct uuid_key *p = &x->key[i], *q = &y->key[j];
+	if (tx != ty)
+		return tx ? 1 : -1;
+	if (!tx)
+		return p->a != q->a ? (p->a < q->a ? -1 : 1) : p->b != q->b ? (p->b < q->b ? -1 : 1) : 0;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	return memcmp((const void *)(uintptr_t)p->a, (const void *)(uintptr_t)q->a, (size_t)p->b);
+}
+
+/* line numbers by their uuid, then by place: a uuid's run ends at its latest line */
+static int by_uuid(const void *x, const void *y, void *ctx)
+{
+	const struct line_info *li = ctx;
+	size_t m = *(const size_t *)x, n = *(const size_t *)y;
+	int c = key_cmp(&li[m], 0, &li[n], 0);
+	return c != 0 ? c : (m > n) - (m < n);
+}
+
+/* the latest line of idx (sorted, by_uuid) whose uuid is key i of line l, NO_LINE: none */
+static size_t line_of(const struct line_info *li, const size_t *idx, size_t n, const struct line_info *l, int i)
+{
+	size_t lo = 0, hi = n; /* the first place whose uuid is greater than the key */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (key_cmp(&li[idx[mid]], 0, l, i) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && key_cmp(&li[idx[lo - 1]], 0, l, i) == 0 ? idx[lo - 1] : NO_LINE;
 }
 
 /* marks on[] the lines of the branch from the newest main-chain line */
 static void walk_branch(const struct txc_claude_builder *b, bool sub, bool *on)
 {
-	size_t leaf = NO_LINE;
+	size_t leaf = NO_LINE, n = 0;
 	bool chained = false;
+	size_t *idx = txc_xmalloc((b->n_li + 1) * sizeof(*idx)); /* the lines in a chain */
 	for (size_t k = 0; k < b->n_li; k++)
 		if (b->li[k].kind == LINE_MAIN || (sub && b->li[k].kind == LINE_SIDE)) {
-			leaf = k;
-			chained |= b->li[k].parent != NO_SLOT || b->li[k].logical != NO_SLOT;
+			idx[n++] = leaf = k;
+			chained |= (b->li[k].has & (KEY_PARENT | KEY_LOGICAL)) != 0;
 		}
+	txc_sort(idx, n, sizeof(*idx), by_uuid, b->li);
 	/* no record names a parent (a file written by hand or another tool): no tree, read whole */
 	for (size_t k = 0; !chained && k < b->n_li; k++)
 		on[k] = b->li[k].kind == LINE_MAIN || sub;
 	for (size_t k = leaf; k != NO_LINE && !on[k];) { /* a loop ends at a line seen */
 		on[k] = true;
 		const struct line_info *l = &b->li[k];
-		uint32_t up = l->parent != NO_SLOT ? l->parent : l->logical;
-		k = up == NO_SLOT ? NO_LINE : sub ? b->slots[up].any : b->slots[up].main;
+		int up = l->has & KEY_PARENT ? 1 : l->has & KEY_LOGICAL ? 2 : 0;
+		k = up ? line_of(b->li, idx, n, l, up) : NO_LINE;
 	}
+	free(idx);
 }
 
 size_t txc_claude_branch(struct txc_claude_builder *b, bool sub, unsigned char **aside, size_t *n_lines)
@@ -784,8 +837,6 @@ void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 	/* the scratch first, so that the messages' copy into the arena comes on top of the model alone */
 	txc_strmap_free(&b->calls);
 	txc_strmap_free(&b->names);
-	txc_strmap_free(&b->uuids);
-	free(b->slots);
 	free(b->li);
 	free(b->bs.v);
 	free(b->fresh.v);
