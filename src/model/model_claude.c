@@ -660,30 +660,41 @@ static bool chain_type(const char *type)
 	return false;
 }
 
-static int hex_digit(char c)
+/* a hex digit's value plus one (0: not a lowercase hex digit), and where a uuid's 32 digits are */
+static const unsigned char hex1[256] = {
+	['0'] = 1, ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+static const unsigned char digit_at[32] = {0,  1,  2,  3,  4,  5,  6,  7,  9,  10, 11, 12, 14, 15, 16, 17,
+					   19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+
+/* a canonical uuid's 16 bytes; false when the text is not one */
+static bool uuid_bytes(struct txc_str id, uint64_t half[2])
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	const unsigned char *p = (const unsigned char *)id.ptr;
+	if (id.len != 36 || p[8] != '-' || p[13] != '-' || p[18] != '-' || p[23] != '-')
+		return false;
+	for (int h = 0; h < 2; h++) {
+		uint64_t v = 0;
+		for (int k = 0; k < 16; k++) {
+			unsigned d = hex1[p[digit_at[h * 16 + k]]];
+			if (d == 0)
+				return false;
+			v = v << 4 | (d - 1);
+		}
+		half[h] = v;
+	}
+	return true;
 }
 
 /* key i of line l from the text id (none when NULL) */
 static void set_key(struct txc_claude_builder *b, struct line_info *l, int i, struct txc_str id)
 {
-	uint64_t half[2] = {0, 0};
-	size_t nibbles = 0;
+	uint64_t half[2];
 	if (id.ptr == NULL)
 		return;
 	l->has |= (unsigned char)(1u << i);
-	for (size_t k = 0; id.len == 36 && k < 36; k++) {
-		int d = hex_digit(id.ptr[k]);
-		bool dash = k == 8 || k == 13 || k == 18 || k == 23;
-		if (dash ? id.ptr[k] != '-' : d < 0)
-			break;
-		if (!dash) {
-			half[nibbles / 16] = half[nibbles / 16] << 4 | (uint64_t)d;
-			nibbles++;
-		}
-	}
-	if (nibbles == 32) {
+	if (uuid_bytes(id, half)) {
 		l->key[i] = (struct uuid_key){half[0], half[1]};
 		return;
 	}
