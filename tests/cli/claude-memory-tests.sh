@@ -5,8 +5,8 @@
 # hermes and --to markdown; the peak RSS they add per byte the file adds stays under 1.10: 1.32 and
 # 1.28 when the builder held every message's turn state and a map and copies of every uuid, 1.02
 # and 1.01 now (the model itself: the content, its blocks and tool inputs).
-# Memory, not time: one run each, the same input gives the same peak.  A sanitizer build (its
-# shadow memory) skips.
+# Memory, not time: one run each, the same input gives the same peak.  Not registered in the
+# sanitizer build (tests/CMakeLists.txt): its RSS is its shadow memory's; run there by hand, it skips.
 # usage: claude-memory-tests.sh TXC GENSTORE SCHEMA MEASURE TESTS_DIR WORK_DIR
 set -u
 txc=$1 gen=$2 schema=$3 measure=$4 src=$5 work=$6
