@@ -156,15 +156,6 @@ struct blocks {
 	size_t n, cap;
 };
 
-struct cmsg {
-	struct txc_message m;
-	struct blocks bs;
-	struct txc_str msg_id; /* assistant: message.id, which later records of the turn repeat */
-	int64_t usage[4];      /* input, output, cache read, cache write: the turn's last record's */
-	bool has_cost;
-	double cost;
-};
-
 /* ---- call ids -> the tool name (a result names its call's tool): keys and names in t->arena ---- */
 
 /* the latest call with an id wins, as Claude Code pairs a result with the call just before it */
@@ -175,31 +166,55 @@ static void calls_put(struct txc_strmap *c, struct txc_str id, struct txc_str na
 	e->num = name.len;
 }
 
-static struct txc_str call_name(const struct txc_strmap *c, struct txc_str id)
-{
-	const struct txc_strmap_entry *e = txc_strmap_get(c, id.ptr, id.len);
-	return e != NULL ? (struct txc_str){e->ptr, e->num} : TXC_STR_NULL;
-}
-
 enum { LINE_NONE, LINE_MAIN, LINE_SIDE }; /* no place in a chain; a main-chain record; a sidechain's */
+#define NO_LINE SIZE_MAX
 
+/*
+ * A uuid as the branch compares it, with no copy of its text: a canonical one (36 characters,
+ * lowercase hex and dashes, all Claude Code writes) as its 16 bytes; any other text as its copy
+ * in the builder's br arena and its length.  A text is in exactly one of the two forms, so two
+ * keys are equal when their texts are.
+ */
+struct uuid_key {
+	uint64_t a, b; /* the bytes; or the copy's address and the length */
+};
+
+enum { KEY_UUID = 1, KEY_PARENT = 2, KEY_LOGICAL = 4 }; /* line_info.has, .text: which key */
+
+/* a line's links */
 struct line_info {
-	struct txc_str uuid, parent, logical; /* NULL ptr: none */
+	struct uuid_key key[3]; /* its uuid, parentUuid, logicalParentUuid */
+	unsigned char has;      /* the keys present */
+	unsigned char text;     /* the keys in their text form */
 	unsigned char kind;
 	bool message; /* a user (not Claude Code's meta) or assistant record: it would make a message */
 };
 
+/*
+ * Memory follows the model: the messages are the model's own (ms), and only the last one, which
+ * later records may still add to (an assistant turn's records share its message.id), keeps its
+ * blocks in a heap vector (bs) and its turn's id and usage; once another message starts it is
+ * closed (its blocks copied to the arena at their exact size, its usage added to the totals).
+ */
 struct txc_claude_builder {
 	struct txc_transcript *t;
 	struct txc_arena *tmp; /* one line at a time */
-	struct cmsg *ms;
+	struct txc_message *ms;
 	size_t n, cap;
+	bool open;               /* ms[n - 1] is open: its blocks are in bs */
+	struct blocks bs, fresh; /* the open message's blocks; a new record's, before it makes a message */
+	struct txc_buf turn_id;  /* the open message's message.id (assistant), else empty */
+	int64_t usage[4];        /* its input, output, cache read, cache write: the turn's last record's */
+	bool has_cost;
+	double cost;
 	size_t n_compacted; /* messages before the last compact_boundary */
 	struct txc_str custom_title, summary, session_id;
-	struct txc_strmap calls;  /* every call so far: id -> tool name */
-	double first, last, prev; /* timestamps: earliest, latest, the previous record's */
+	struct txc_str last_model; /* the latest assistant record's model, in t->arena */
+	struct txc_strmap calls;   /* every call so far: id -> tool name */
+	struct txc_strmap names;   /* the tools' names (keys in t->arena) */
+	double first, last, prev;  /* timestamps: earliest, latest, the previous record's */
 	bool has_time;
-	/* the branch (txc_claude_branch): each line's links, in br */
+	/* the branch (txc_claude_branch): each line's links (a uuid not in the canonical form, in br) */
 	struct line_info *li;
 	size_t n_li, cap_li;
 	struct txc_arena *br;
@@ -213,6 +228,7 @@ struct txc_claude_builder *txc_claude_begin(struct txc_transcript *t)
 	b->t = t;
 	b->tmp = txc_arena_new(0);
 	b->br = txc_arena_new(0);
+	txc_buf_init(&b->turn_id);
 	return b;
 }
 
@@ -228,54 +244,95 @@ static struct txc_block *add_block(struct blocks *bs, enum txc_block_kind kind)
 	return b;
 }
 
-/* blocks from..n were built from the line in scratch: copy what they hold into the transcript */
-static void relocate(struct txc_arena *a, struct blocks *bs, size_t from)
+/* a tool's name in t->arena, once for the session (a long session calls a few tools many times) */
+static struct txc_str tool_name(struct txc_claude_builder *b, struct txc_str name)
 {
-	for (size_t i = from; i < bs->n; i++)
-		txc_block_copy(a, &bs->v[i]);
+	bool added;
+	struct txc_strmap_entry *e = txc_strmap_put(&b->names, name.ptr, name.len, &added);
+	if (added)
+		e->key = own(b->t->arena, name).ptr;
+	return (struct txc_str){e->key, name.len};
 }
 
 /*
- * A message's blocks grow in a heap vector while its records come (cap > 0); once another
- * message starts it can no longer change, so they move to an exact-size arena copy (cap 0),
- * and a long session holds each block once.  A turn that continues after all (an assistant
- * record of the same message.id after an empty record) gets a heap vector again.
+ * Blocks from..n were built from the line in scratch: copy what they hold into the transcript.
+ * Texts already there are not copied again: a call's name is the session's one copy (and its
+ * source name that, or a static Hermes name), and a result that found its call (a name) takes
+ * the call's id and name.
  */
-static void settle(struct txc_arena *a, struct blocks *bs)
+static void relocate(struct txc_claude_builder *b, struct blocks *bs, size_t from)
 {
-	if (bs->cap == 0)
-		return;
-	/* never empty: a record that adds no block makes no message (message_record) */
-	struct txc_block *v = txc_arena_array(a, bs->n, sizeof(*v));
-	memcpy(v, bs->v, bs->n * sizeof(*v));
-	free(bs->v);
-	bs->v = v;
-	bs->cap = 0;
+	for (size_t i = from; i < bs->n; i++) {
+		struct txc_block *k = &bs->v[i];
+		struct txc_str name = k->name, src = k->source_name, id = k->id;
+		bool use = k->kind == TXC_BLOCK_TOOL_USE,
+		     answered = k->kind == TXC_BLOCK_TOOL_RESULT && name.ptr != NULL;
+		if (use)
+			k->name = k->source_name = TXC_STR_NULL;
+		if (answered)
+			k->name = k->id = TXC_STR_NULL;
+		txc_block_copy(b->t->arena, k);
+		if (use) {
+			k->name = tool_name(b, name);
+			k->source_name = src.ptr == name.ptr ? k->name : src;
+		}
+		if (answered) {
+			k->name = name;
+			k->id = id;
+		}
+	}
 }
 
-static void unsettle(struct blocks *bs)
+/* token counts are the file's: huge ones stop at INT64_MAX rather than wrap */
+static void add_sat(int64_t *sum, int64_t x)
 {
-	if (bs->cap != 0)
-		return;
-	struct txc_block *v = txc_xmalloc(bs->n * 2 * sizeof(*v));
-	memcpy(v, bs->v, bs->n * sizeof(*v));
-	bs->v = v;
-	bs->cap = bs->n * 2;
+	*sum = x > INT64_MAX - *sum ? INT64_MAX : *sum + x;
 }
 
-static struct cmsg *next_msg(struct txc_claude_builder *b, enum txc_role role, double time)
+/* the open message can no longer change: its blocks into the arena (never empty: a record that
+ * adds no block makes no message), its calls and its turn's usage into the totals */
+static void close_last(struct txc_claude_builder *b)
 {
-	if (b->n > 0)
-		settle(b->t->arena, &b->ms[b->n - 1].bs);
+	if (!b->open)
+		return;
+	struct txc_meta *meta = &b->t->meta;
+	struct txc_message *m = &b->ms[b->n - 1];
+	struct txc_block *v = txc_arena_array(b->t->arena, b->bs.n, sizeof(*v));
+	memcpy(v, b->bs.v, b->bs.n * sizeof(*v));
+	m->blocks = v;
+	m->n_blocks = b->bs.n;
+	for (size_t k = 0; k < b->bs.n; k++)
+		meta->tool_call_count += v[k].kind == TXC_BLOCK_TOOL_USE;
+	b->bs.n = 0; /* (its vector is kept for the next message) */
+	add_sat(&meta->input_tokens, b->usage[0]);
+	add_sat(&meta->output_tokens, b->usage[1]);
+	add_sat(&meta->cache_read_tokens, b->usage[2]);
+	add_sat(&meta->cache_write_tokens, b->usage[3]);
+	if (b->has_cost) { /* costUSD: Claude Code's own pricing of the tokens, an estimate */
+		meta->has_cost = true;
+		meta->cost_usd += b->cost;
+	}
+	b->open = false;
+}
+
+/* a new message, open, after the last is closed; its blocks go in b->bs */
+static struct txc_message *next_msg(struct txc_claude_builder *b, enum txc_role role, double time)
+{
+	close_last(b);
 	if (b->n == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 64;
 		b->ms = txc_xrealloc(b->ms, b->cap * sizeof(*b->ms));
 	}
-	struct cmsg *c = &b->ms[b->n++];
-	memset(c, 0, sizeof(*c));
-	c->m.role = role;
-	c->m.time = time;
-	return c;
+	struct txc_message *m = &b->ms[b->n++];
+	memset(m, 0, sizeof(*m));
+	m->role = role;
+	m->time = time;
+	b->open = true;
+	txc_buf_reset(&b->turn_id);
+	memset(b->usage, 0, sizeof(b->usage));
+	b->has_cost = false;
+	b->cost = 0;
+	return m;
 }
 
 /* a block txc has no kind for: kept as text that says what it was */
@@ -330,7 +387,11 @@ static void tool_result_block(struct txc_claude_builder *b, struct blocks *bs, c
 		return;
 	struct txc_block *blk = add_block(bs, TXC_BLOCK_TOOL_RESULT);
 	blk->id = id != NULL && id->kind == TXC_JSON_STRING ? id->s : txc_str_c("");
-	blk->name = call_name(&b->calls, blk->id);
+	const struct txc_strmap_entry *call = txc_strmap_get(&b->calls, blk->id.ptr, blk->id.len);
+	if (call != NULL) { /* the call's id and tool name, in t->arena already (relocate) */
+		blk->id = (struct txc_str){call->key, call->len};
+		blk->name = (struct txc_str){call->ptr, call->num};
+	}
 	blk->is_error = is_true(txc_json_get(item, "is_error"));
 	if (c == NULL || c->kind == TXC_JSON_NULL) {
 		blk->output_text = txc_str_c("");
@@ -446,74 +507,93 @@ static void assistant_item(struct txc_claude_builder *b, struct blocks *bs, cons
 	}
 }
 
-static void content_items(struct txc_claude_builder *b, struct cmsg *c, const struct txc_json *content)
+static void content_items(struct txc_claude_builder *b, enum txc_role role, struct blocks *bs,
+			  const struct txc_json *content)
 {
-	bool user = c->m.role == TXC_ROLE_USER;
+	bool user = role == TXC_ROLE_USER;
 	if (content == NULL || content->kind == TXC_JSON_NULL)
 		return;
 	if (content->kind == TXC_JSON_STRING) {
 		if (user)
-			text_block(b->tmp, &c->bs, content->s);
+			text_block(b->tmp, bs, content->s);
 		else if (!blank(content->s.ptr, content->s.len))
-			add_block(&c->bs, TXC_BLOCK_TEXT)->text = content->s;
+			add_block(bs, TXC_BLOCK_TEXT)->text = content->s;
 		return;
 	}
 	if (content->kind != TXC_JSON_ARRAY) {
-		raw_block(b->tmp, &c->bs, content);
+		raw_block(b->tmp, bs, content);
 		return;
 	}
 	for (size_t i = 0; i < content->n; i++) {
 		if (user)
-			user_item(b, &c->bs, content->items[i]);
+			user_item(b, bs, content->items[i]);
 		else
-			assistant_item(b, &c->bs, content->items[i]);
+			assistant_item(b, bs, content->items[i]);
 	}
 }
 
-static void usage_of(struct cmsg *c, const struct txc_json *msg, const struct txc_json *r)
+/* the open message's turn usage and cost */
+static void usage_of(struct txc_claude_builder *b, const struct txc_json *msg, const struct txc_json *r)
 {
 	const struct txc_json *u = txc_json_get(msg, "usage");
 	double cost;
 	if (u != NULL && u->kind == TXC_JSON_OBJECT) {
 		/* every record of a turn repeats the turn's usage: the last one counts, once */
-		c->usage[0] = int_or0(txc_json_get(u, "input_tokens"));
-		c->usage[1] = int_or0(txc_json_get(u, "output_tokens"));
-		c->usage[2] = int_or0(txc_json_get(u, "cache_read_input_tokens"));
-		c->usage[3] = int_or0(txc_json_get(u, "cache_creation_input_tokens"));
+		b->usage[0] = int_or0(txc_json_get(u, "input_tokens"));
+		b->usage[1] = int_or0(txc_json_get(u, "output_tokens"));
+		b->usage[2] = int_or0(txc_json_get(u, "cache_read_input_tokens"));
+		b->usage[3] = int_or0(txc_json_get(u, "cache_creation_input_tokens"));
 	}
 	if (txc_json_number(txc_json_get(r, "costUSD"), &cost) && isfinite(cost)) {
-		c->cost = cost;
-		c->has_cost = true;
+		b->cost = cost;
+		b->has_cost = true;
 	}
 }
 
 /*
  * A user record answering several calls at once becomes one message per result, and its text
  * and images one message between them, in their order: the model's convention (Hermes's tool
- * rows), by which a writer pairs each call with its result.
+ * rows), by which a writer pairs each call with its result.  The record's message is the open one.
  */
-static void split_results(struct txc_claude_builder *b, size_t at)
+static void split_results(struct txc_claude_builder *b)
 {
-	struct blocks all = b->ms[at].bs;
+	struct blocks all = b->bs;
 	size_t results = 0;
 	for (size_t i = 0; i < all.n; i++)
 		results += all.v[i].kind == TXC_BLOCK_TOOL_RESULT;
 	if (results == 0 || all.n == 1)
 		return;
-	struct cmsg proto = b->ms[at];
-	proto.bs = (struct blocks){0};
-	b->n = at; /* rebuilt from here */
+	struct txc_message proto = b->ms[--b->n]; /* rebuilt from here (the one before is closed) */
+	b->bs = (struct blocks){0};
+	b->open = false;
 	bool open_text = false;
 	for (size_t i = 0; i < all.n; i++) {
 		bool result = all.v[i].kind == TXC_BLOCK_TOOL_RESULT;
-		if (result || !open_text) {
-			struct cmsg *c = next_msg(b, TXC_ROLE_USER, proto.m.time);
-			*c = proto;
-		}
-		*add_block(&b->ms[b->n - 1].bs, all.v[i].kind) = all.v[i];
+		if (result || !open_text)
+			*next_msg(b, TXC_ROLE_USER, proto.time) = proto;
+		*add_block(&b->bs, all.v[i].kind) = all.v[i];
 		open_text = !result;
 	}
 	free(all.v);
+}
+
+/* an assistant record's model, stop reason and usage, on the message it made or added to */
+static void assistant_details(struct txc_claude_builder *b, struct txc_message *m, const struct txc_json *r,
+			      const struct txc_json *msg)
+{
+	struct txc_str model = nonempty(txc_json_get(msg, "model"));
+	if (model.ptr != NULL) { /* a session names one model or a few: the text the last one held, again */
+		bool same = b->last_model.len == model.len && memcmp(b->last_model.ptr, model.ptr, model.len) == 0;
+		m->model = b->last_model = same ? b->last_model : own(b->t->arena, model);
+	}
+	if (b->t->meta.model.ptr == NULL && model.ptr != NULL && !txc_str_eq(model, "<synthetic>"))
+		b->t->meta.model = m->model;
+	struct txc_str stop = nonempty(txc_json_get(msg, "stop_reason"));
+	if (stop.ptr != NULL) {
+		m->stop = txc_model_stop_from_text(stop.ptr, stop.len);
+		m->stop_other = m->stop == TXC_STOP_OTHER ? own(b->t->arena, stop) : TXC_STR_NULL;
+	}
+	usage_of(b, msg, r);
 }
 
 /* a user or assistant record: a new message, or more of the assistant turn its message.id names */
@@ -524,43 +604,29 @@ static void message_record(struct txc_claude_builder *b, const struct txc_json *
 		role == TXC_ROLE_USER && is_true(txc_json_get(r, "isMeta")) ? instructions_of(r) : TXC_INSTR_NONE;
 	const struct txc_json *msg = txc_json_get(r, "message");
 	struct txc_str id = role == TXC_ROLE_ASSISTANT ? nonempty(txc_json_get(msg, "id")) : TXC_STR_NULL;
-	struct cmsg *last = b->n ? &b->ms[b->n - 1] : NULL;
-	bool merge = id.ptr != NULL && last != NULL && last->m.role == TXC_ROLE_ASSISTANT &&
-		     last->msg_id.len == id.len && memcmp(last->msg_id.ptr, id.ptr, id.len) == 0 &&
-		     b->n > b->n_compacted;
-	struct cmsg *c = merge ? last : next_msg(b, role, time);
-	if (merge)
-		unsettle(&c->bs);
-	size_t from = c->bs.n;
+	bool merge = id.ptr != NULL && b->open && b->ms[b->n - 1].role == TXC_ROLE_ASSISTANT &&
+		     b->turn_id.len == id.len && memcmp(b->turn_id.buf, id.ptr, id.len) == 0 && b->n > b->n_compacted;
+	struct blocks *bs = merge ? &b->bs : &b->fresh;
+	size_t from = bs->n;
+	content_items(b, role, bs, txc_json_get(msg, "content"));
+	relocate(b, bs, from);
+	for (size_t i = from; i < bs->n; i++)
+		if (bs->v[i].kind == TXC_BLOCK_TOOL_USE)
+			calls_put(&b->calls, bs->v[i].id, bs->v[i].source_name);
 	if (!merge) {
-		c->msg_id = own(b->t->arena, id);
-		c->m.instructions = instr;
+		if (bs->n == 0) /* nothing to show (an empty record): no message */
+			return;
+		next_msg(b, role, time)->instructions = instr;
+		struct blocks swap = b->bs; /* (closed: empty, its vector kept) */
+		b->bs = b->fresh;
+		b->fresh = swap;
+		if (id.ptr != NULL)
+			txc_buf_add(&b->turn_id, id.ptr, id.len);
 	}
-	content_items(b, c, txc_json_get(msg, "content"));
-	relocate(b->t->arena, &c->bs, from);
-	for (size_t i = from; i < c->bs.n; i++)
-		if (c->bs.v[i].kind == TXC_BLOCK_TOOL_USE)
-			calls_put(&b->calls, c->bs.v[i].id, c->bs.v[i].source_name);
-	if (!merge && c->bs.n == 0) { /* nothing to show (an empty record): no message */
-		free(c->bs.v);
-		b->n--;
-		return;
-	}
-	if (role == TXC_ROLE_ASSISTANT) {
-		struct txc_str model = nonempty(txc_json_get(msg, "model"));
-		if (model.ptr != NULL)
-			c->m.model = own(b->t->arena, model);
-		if (b->t->meta.model.ptr == NULL && model.ptr != NULL && !txc_str_eq(model, "<synthetic>"))
-			b->t->meta.model = c->m.model;
-		struct txc_str stop = nonempty(txc_json_get(msg, "stop_reason"));
-		if (stop.ptr != NULL) {
-			c->m.stop = txc_model_stop_from_text(stop.ptr, stop.len);
-			c->m.stop_other = c->m.stop == TXC_STOP_OTHER ? own(b->t->arena, stop) : TXC_STR_NULL;
-		}
-		usage_of(c, msg, r);
-	}
-	if (role == TXC_ROLE_USER)
-		split_results(b, (size_t)(c - b->ms));
+	if (role == TXC_ROLE_ASSISTANT)
+		assistant_details(b, &b->ms[b->n - 1], r, msg);
+	else
+		split_results(b);
 }
 
 /* the envelope every record may carry: time, cwd, branch, session id */
@@ -589,7 +655,7 @@ static double envelope(struct txc_claude_builder *b, const struct txc_json *r)
 static void compact_boundary(struct txc_claude_builder *b)
 {
 	for (size_t i = b->n_compacted; i < b->n; i++)
-		b->ms[i].m.compacted = true;
+		b->ms[i].compacted = true;
 	b->n_compacted = b->n;
 }
 
@@ -625,6 +691,48 @@ static bool chain_type(const char *type)
 	return false;
 }
 
+/* a hex digit's value plus one (0: not a lowercase hex digit), and where a uuid's 32 digits are */
+static const unsigned char hex1[256] = {
+	['0'] = 1, ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
+static const unsigned char digit_at[32] = {0,  1,  2,  3,  4,  5,  6,  7,  9,  10, 11, 12, 14, 15, 16, 17,
+					   19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+
+/* a canonical uuid's 16 bytes; false when the text is not one */
+static bool uuid_bytes(struct txc_str id, uint64_t half[2])
+{
+	const unsigned char *p = (const unsigned char *)id.ptr;
+	if (id.len != 36 || p[8] != '-' || p[13] != '-' || p[18] != '-' || p[23] != '-')
+		return false;
+	for (int h = 0; h < 2; h++) {
+		uint64_t v = 0;
+		for (int k = 0; k < 16; k++) {
+			unsigned d = hex1[p[digit_at[h * 16 + k]]];
+			if (d == 0)
+				return false;
+			v = v << 4 | (d - 1);
+		}
+		half[h] = v;
+	}
+	return true;
+}
+
+/* key i of line l from the text id (none when NULL) */
+static void set_key(struct txc_claude_builder *b, struct line_info *l, int i, struct txc_str id)
+{
+	uint64_t half[2];
+	if (id.ptr == NULL)
+		return;
+	l->has |= (unsigned char)(1u << i);
+	if (uuid_bytes(id, half)) {
+		l->key[i] = (struct uuid_key){half[0], half[1]};
+		return;
+	}
+	l->text |= (unsigned char)(1u << i);
+	l->key[i] = (struct uuid_key){(uint64_t)(uintptr_t)own(b->br, id).ptr, id.len};
+}
+
 /* line n_li's links (r NULL: a blank or bad line, in no chain) */
 static void note_line(struct txc_claude_builder *b, const struct txc_json *r)
 {
@@ -640,46 +748,77 @@ static void note_line(struct txc_claude_builder *b, const struct txc_json *r)
 		return;
 	l->kind = is_true(txc_json_get(r, "isSidechain")) ? LINE_SIDE : LINE_MAIN;
 	l->message = strcmp(type, "assistant") == 0 || (strcmp(type, "user") == 0 && user_message(r));
-	l->uuid = own(b->br, uuid);
-	l->parent = own(b->br, nonempty(txc_json_get(r, "parentUuid")));
-	l->logical = own(b->br, nonempty(txc_json_get(r, "logicalParentUuid")));
+	set_key(b, l, 0, uuid);
+	set_key(b, l, 1, nonempty(txc_json_get(r, "parentUuid")));
+	set_key(b, l, 2, nonempty(txc_json_get(r, "logicalParentUuid")));
 }
 
-/* the line a parent uuid names (the last main-chain line holding it), SIZE_MAX: none */
-static size_t line_of(const struct txc_strmap *by_uuid, struct txc_str id)
+/* key i of line x against key j of line y: the 16-byte form first, then by bytes, text by length and bytes */
+static int key_cmp(const struct line_info *x, int i, const struct line_info *y, int j)
 {
-	const struct txc_strmap_entry *e = txc_strmap_get(by_uuid, id.ptr, id.len);
-	return e != NULL ? e->num : SIZE_MAX;
+	bool tx = x->text >> i & 1, ty = y->text >> j & 1;
+	const struct uuid_key *p = &x->key[i], *q = &y->key[j];
+	if (tx != ty)
+		return tx ? 1 : -1;
+	if (!tx)
+		return p->a != q->a ? (p->a < q->a ? -1 : 1) : p->b != q->b ? (p->b < q->b ? -1 : 1) : 0;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	return memcmp((const void *)(uintptr_t)p->a, (const void *)(uintptr_t)q->a, (size_t)p->b);
+}
+
+/* line numbers by their uuid, then by place: a uuid's run ends at its latest line */
+static int by_uuid(const void *x, const void *y, void *ctx)
+{
+	const struct line_info *li = ctx;
+	size_t m = *(const size_t *)x, n = *(const size_t *)y;
+	int c = key_cmp(&li[m], 0, &li[n], 0);
+	return c != 0 ? c : (m > n) - (m < n);
+}
+
+/* the latest line of idx (sorted, by_uuid) whose uuid is key i of line l, NO_LINE: none */
+static size_t line_of(const struct line_info *li, const size_t *idx, size_t n, const struct line_info *l, int i)
+{
+	size_t lo = 0, hi = n; /* the first place whose uuid is greater than the key */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (key_cmp(&li[idx[mid]], 0, l, i) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && key_cmp(&li[idx[lo - 1]], 0, l, i) == 0 ? idx[lo - 1] : NO_LINE;
 }
 
 /* marks on[] the lines of the branch from the newest main-chain line */
 static void walk_branch(const struct txc_claude_builder *b, bool sub, bool *on)
 {
-	size_t leaf = SIZE_MAX;
-	struct txc_strmap by_uuid = TXC_STRMAP_INIT; /* uuid -> line; keys in b->br */
+	size_t leaf = NO_LINE, n = 0;
 	bool chained = false;
+	size_t *idx = txc_xmalloc((b->n_li + 1) * sizeof(*idx)); /* the lines in a chain */
 	for (size_t k = 0; k < b->n_li; k++)
 		if (b->li[k].kind == LINE_MAIN || (sub && b->li[k].kind == LINE_SIDE)) {
-			txc_strmap_put(&by_uuid, b->li[k].uuid.ptr, b->li[k].uuid.len, NULL)->num = leaf =
-				k; /* a uuid written twice: the later */
-			chained |= b->li[k].parent.ptr != NULL || b->li[k].logical.ptr != NULL;
+			idx[n++] = leaf = k;
+			chained |= (b->li[k].has & (KEY_PARENT | KEY_LOGICAL)) != 0;
 		}
+	txc_sort(idx, n, sizeof(*idx), by_uuid, b->li);
 	/* no record names a parent (a file written by hand or another tool): no tree, read whole */
 	for (size_t k = 0; !chained && k < b->n_li; k++)
 		on[k] = b->li[k].kind == LINE_MAIN || sub;
-	for (size_t k = leaf; k != SIZE_MAX && !on[k];) { /* a loop ends at a line seen */
+	for (size_t k = leaf; k != NO_LINE && !on[k];) { /* a loop ends at a line seen */
 		on[k] = true;
 		const struct line_info *l = &b->li[k];
-		struct txc_str up = l->parent.ptr != NULL ? l->parent : l->logical;
-		k = up.ptr != NULL ? line_of(&by_uuid, up) : SIZE_MAX;
+		int up = l->has & KEY_PARENT ? 1 : l->has & KEY_LOGICAL ? 2 : 0;
+		k = up ? line_of(b->li, idx, n, l, up) : NO_LINE;
 	}
-	txc_strmap_free(&by_uuid);
+	free(idx);
 }
 
 size_t txc_claude_branch(struct txc_claude_builder *b, bool sub, unsigned char **aside, size_t *n_lines)
 {
 	*aside = NULL;
 	*n_lines = 0;
+	txc_strmap_free(&b->calls); /* every line is in: no result will look a call up again */
 	bool *on = txc_xcalloc(b->n_li + 1, sizeof(*on));
 	walk_branch(b, sub, on);
 	size_t off = 0;
@@ -724,56 +863,36 @@ int txc_claude_add_line(struct txc_claude_builder *b, const char *line, size_t l
 	return rc;
 }
 
-/* token counts are the file's: huge ones stop at INT64_MAX rather than wrap */
-static void add_sat(int64_t *sum, int64_t x)
+void txc_claude_end(struct txc_claude_builder *b, double *last_active)
 {
-	*sum = x > INT64_MAX - *sum ? INT64_MAX : *sum + x;
-}
-
-static void meta_totals(struct txc_claude_builder *b)
-{
-	struct txc_meta *m = &b->t->meta;
+	struct txc_transcript *t = b->t;
+	struct txc_meta *m = &t->meta;
+	close_last(b); /* the totals are all in */
+	m->has_usage =
+		m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 || m->cache_write_tokens > 0;
 	m->title = b->custom_title.ptr ? b->custom_title : b->summary;
 	m->id = b->session_id.ptr ? b->session_id : txc_str_c(""); /* the reader names it after, by its file */
 	m->started_at = b->has_time ? b->first : 0;
 	m->message_count = (int64_t)b->n;
-	for (size_t i = 0; i < b->n; i++) {
-		const struct cmsg *c = &b->ms[i];
-		for (size_t k = 0; k < c->bs.n; k++)
-			m->tool_call_count += c->bs.v[k].kind == TXC_BLOCK_TOOL_USE;
-		add_sat(&m->input_tokens, c->usage[0]);
-		add_sat(&m->output_tokens, c->usage[1]);
-		add_sat(&m->cache_read_tokens, c->usage[2]);
-		add_sat(&m->cache_write_tokens, c->usage[3]);
-		if (c->has_cost) { /* costUSD: Claude Code's own pricing of the tokens, an estimate */
-			m->has_cost = true;
-			m->cost_usd += c->cost;
-		}
-	}
-	m->has_usage =
-		m->input_tokens > 0 || m->output_tokens > 0 || m->cache_read_tokens > 0 || m->cache_write_tokens > 0;
-}
-
-void txc_claude_end(struct txc_claude_builder *b, double *last_active)
-{
-	struct txc_transcript *t = b->t;
-	meta_totals(b);
+	if (last_active != NULL)
+		*last_active = b->has_time ? b->last : NAN;
+	/* the scratch first, so that the messages' copy into the arena comes on top of the model alone */
+	txc_strmap_free(&b->calls);
+	txc_strmap_free(&b->names);
+	free(b->li);
+	free(b->bs.v);
+	free(b->fresh.v);
+	txc_buf_release(&b->turn_id);
+	txc_arena_free(b->br);
+	txc_arena_free(b->tmp);
+	if (b->n > 0 && b->n < b->cap) /* to its size (in place), before the copy */
+		b->ms = txc_xrealloc(b->ms, b->n * sizeof(*b->ms));
 	t->n_messages = b->n;
 	t->messages = txc_arena_array(t->arena, b->n ? b->n : 1, sizeof(*t->messages));
 	for (size_t i = 0; i < b->n; i++) {
-		struct cmsg *c = &b->ms[i];
-		settle(t->arena, &c->bs);
-		c->m.blocks = c->bs.v;
-		c->m.n_blocks = c->bs.n;
-		c->m.number = (int64_t)i + 1; /* ID#N: its place, as search numbers the rows made of them */
-		t->messages[i] = c->m;
+		t->messages[i] = b->ms[i];
+		t->messages[i].number = (int64_t)i + 1; /* ID#N: its place, as search numbers the rows made of them */
 	}
-	if (last_active != NULL)
-		*last_active = b->has_time ? b->last : NAN;
-	free(b->ms); /* every message's blocks are in the arena (settled) */
-	txc_strmap_free(&b->calls);
-	free(b->li);
-	txc_arena_free(b->br);
-	txc_arena_free(b->tmp);
+	free(b->ms);
 	free(b);
 }

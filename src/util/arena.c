@@ -3,6 +3,7 @@
  *
  * Blocks are chained; a request larger than the block size gets a block of
  * its own so that one 64 MB content value does not waste a second 64 MB.
+ * Objects start at max_align_t's alignment; strings (txc_arena_str) are packed.
  */
 #include <stdalign.h>
 #include <stddef.h>
@@ -38,19 +39,19 @@ static struct block *new_block(size_t size)
 	return b;
 }
 
-/* size bytes, not zeroed: for callers that fill them all at once */
-static void *bump(struct txc_arena *a, size_t size)
+/* size bytes at an offset that is a multiple of align (a power of two), not zeroed: for callers
+ * that fill them all at once */
+static void *bump_at(struct txc_arena *a, size_t size, size_t align)
 {
-	const size_t align = alignof(max_align_t);
-	size_t need = (size + align - 1) & ~(align - 1);
-	if (need < size) /* LCOV_EXCL_BR_LINE: size overflow, out of memory */
-		abort(); /* LCOV_EXCL_LINE */
+	if (size > SIZE_MAX - align) /* LCOV_EXCL_BR_LINE: size overflow, out of memory */
+		abort();             /* LCOV_EXCL_LINE */
 	struct block *b = a->head;
-	if (b == NULL || b->size - b->used < need) {
-		if (need > a->block_size / 4) {
+	size_t at = b != NULL ? (b->used + align - 1) & ~(align - 1) : 0;
+	if (b == NULL || at > b->size || b->size - at < size) {
+		if (size > a->block_size / 4) {
 			/* big: own block, linked behind the current one */
-			struct block *big = new_block(need);
-			big->used = need;
+			struct block *big = new_block(size);
+			big->used = size;
 			if (b == NULL) {
 				a->head = big;
 			} else {
@@ -62,10 +63,21 @@ static void *bump(struct txc_arena *a, size_t size)
 		b = new_block(a->block_size);
 		b->next = a->head;
 		a->head = b;
+		at = 0;
 	}
-	void *p = b->data + b->used;
-	b->used += need;
+	void *p = b->data + at;
+	b->used = at + size;
 	return p;
+}
+
+/* size bytes for any object, and its padding to the alignment (so that they may be zeroed too) */
+static void *bump(struct txc_arena *a, size_t size)
+{
+	const size_t align = alignof(max_align_t);
+	size_t need = (size + align - 1) & ~(align - 1);
+	if (need < size) /* LCOV_EXCL_BR_LINE: size overflow, out of memory */
+		abort(); /* LCOV_EXCL_LINE */
+	return bump_at(a, need, align);
 }
 
 void *txc_arena_alloc(struct txc_arena *a, size_t size)
@@ -92,7 +104,11 @@ void *txc_arena_array(struct txc_arena *a, size_t n, size_t size)
 
 struct txc_str txc_arena_str(struct txc_arena *a, const void *p, size_t len)
 {
-	char *s = bump(a, len + 1);
+	if (len == SIZE_MAX) /* LCOV_EXCL_BR_LINE: size overflow, out of memory */
+		abort();     /* LCOV_EXCL_LINE */
+	/* text needs no alignment: packed, a long session's many short strings (ids, names, keys)
+	 * take their bytes and no padding */
+	char *s = bump_at(a, len + 1, 1);
 	if (len)
 		memcpy(s, p, len);
 	s[len] = '\0';

@@ -1117,6 +1117,43 @@ static void test_uuid5_as_libuuid(void **state)
 	assert_string_equal(got, "2ed6657d-e927-568b-95e1-2665a8aea6a2");
 }
 
+/*
+ * The branch by uuid (txc_claude_branch): canonical uuids compare as their 16 bytes, every nibble
+ * counts (the first, the last), and an uppercase one is another uuid, not the lowercase one.
+ */
+#define BR(u, p, typ, extra)                                                                                    \
+	"{\"type\":\"" typ "\",\"uuid\":\"" u "\",\"parentUuid\":" p ",\"timestamp\":\"2026-01-01T00:00:00Z\"," \
+	"\"message\":{\"role\":\"" typ "\"," extra "\"content\":\"x\"}}"
+static void test_branch_uuids(void **state)
+{
+	(void)state;
+	static const char *const ls[] = {
+		BR("0f000000-0000-4000-8000-000000000001", "null", "user", ""),
+		BR("0f000000-0000-4000-8000-000000000002", "\"0f000000-0000-4000-8000-000000000001\"", "assistant",
+		   "\"id\":\"m1\","),
+		/* rewound: off the branch */
+		BR("1f000000-0000-4000-8000-000000000001", "\"0f000000-0000-4000-8000-000000000002\"", "user", ""),
+		BR("1f000000-0000-4000-8000-000000000002", "\"1f000000-0000-4000-8000-000000000001\"", "assistant",
+		   "\"id\":\"m2\","),
+		BR("0F000000-0000-4000-8000-000000000001", "\"0f000000-0000-4000-8000-000000000002\"", "user", ""),
+		BR("0f000000-0000-4000-8000-000000000003", "\"0F000000-0000-4000-8000-000000000001\"", "assistant",
+		   "\"id\":\"m3\","),
+	};
+	struct txc_transcript *t = txc_transcript_new();
+	struct txc_claude_builder *b = txc_claude_begin(t);
+	for (size_t i = 0; i < sizeof(ls) / sizeof(ls[0]); i++)
+		assert_int_equal(feed(b, ls[i]), 0);
+	unsigned char *aside;
+	size_t n;
+	assert_int_equal(txc_claude_branch(b, false, &aside, &n), 2);
+	assert_int_equal(n, 6);
+	static const unsigned char want[] = {0, 0, 1, 1, 0, 0};
+	assert_memory_equal(aside, want, 6);
+	free(aside);
+	txc_claude_end(b, NULL);
+	txc_transcript_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1139,6 +1176,7 @@ int main(void)
 		cmocka_unit_test(test_writer_segments),
 		cmocka_unit_test(test_uuid5_as_libuuid),
 		cmocka_unit_test(test_harness_registry),
+		cmocka_unit_test(test_branch_uuids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* test_model.c - the Hermes -> model mapping, rule by rule, and Claude helpers. */
 #include <setjmp.h>
+#include <stdalign.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -544,6 +545,31 @@ static void test_block_copy(void **state)
 	txc_arena_free(keep);
 }
 
+/* the arena: strings packed one after the other (a long session's many short ids and names take
+ * no padding), every other object still at max_align_t's alignment, zeroed */
+static void test_arena_packing(void **state)
+{
+	(void)state;
+	struct txc_arena *a = txc_arena_new(0);
+	struct txc_str s1 = txc_arena_str(a, "ab", 2), s2 = txc_arena_str(a, "cde", 3);
+	assert_ptr_equal(s2.ptr, s1.ptr + 3); /* "ab" and its NUL, then the next */
+	assert_string_equal(s1.ptr, "ab");
+	assert_string_equal(s2.ptr, "cde");
+	for (int i = 0; i < 3; i++) {
+		unsigned char *p = txc_arena_alloc(a, 24);
+		assert_int_equal((uintptr_t)p % alignof(max_align_t), 0);
+		for (int k = 0; k < 24; k++)
+			assert_int_equal(p[k], 0);
+		txc_arena_str(a, "x", 1);
+	}
+	char big[40000];
+	memset(big, 'q', sizeof(big));
+	struct txc_str b = txc_arena_str(a, big, sizeof(big)); /* its own block */
+	assert_int_equal(b.len, sizeof(big));
+	assert_int_equal(b.ptr[sizeof(big)], '\0');
+	txc_arena_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_tool_kinds),
 		cmocka_unit_test(test_odd_values),
 		cmocka_unit_test(test_block_copy),
+		cmocka_unit_test(test_arena_packing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
