@@ -51,7 +51,7 @@ struct txc_chain {
 };
 void txc_lineage_chain(const struct txc_lineage *l, size_t k, struct txc_chain *c);
 
-/* The delegate children of session k (their parent is k), oldest first: *out malloc'd. */
+/* The delegate children of session k (their parent is k; not k itself), oldest first: *out malloc'd. */
 size_t txc_lineage_children(const struct txc_lineage *l, size_t k, size_t **out);
 
 /*

@@ -228,8 +228,8 @@ size_t txc_lineage_children(const struct txc_lineage *l, size_t k, size_t **out)
 {
 	size_t first, n = children_of(l, k, &first), m = 0;
 	*out = txc_xmalloc((n + 1) * sizeof(size_t));
-	for (size_t i = first; i < first + n; i++)
-		if (l->v[l->by_parent[i]].delegate)
+	for (size_t i = first; i < first + n; i++) /* (a session its own parent is not its own child) */
+		if (l->v[l->by_parent[i]].delegate && l->by_parent[i] != k)
 			(*out)[m++] = l->by_parent[i];
 	return m;
 }

@@ -164,6 +164,14 @@ static void test_children(void **state)
 	assert_int_equal(parent[1], 0);
 	assert_int_equal(txc_lineage_find(l, txc_str_c("nope")), (size_t)-1);
 	txc_lineage_free(l);
+	/* a delegate its own parent (a hostile store or rollout) is not its own child: --children
+	 * would fold the session into itself, every message twice */
+	const struct txc_link w[] = {L("S", "S", NULL, 1, 2, 'd'), L("k", "S", NULL, 3, 4, 'd')};
+	l = txc_lineage_new(w, 2);
+	assert_int_equal(txc_lineage_children(l, 0, &kids), 1);
+	assert_int_equal(kids[0], 1);
+	free(kids);
+	txc_lineage_free(l);
 }
 
 /* ends, tree and chain agree: root[k] and tip[k] are the first and last of chain(k) */
