@@ -149,6 +149,15 @@ void txc_sort(void *base, size_t n, size_t size, txc_sort_cmp *cmp, void *ctx);
 
 /* Sleep ms milliseconds (a signal may cut it short). */
 void txc_sleep_ms(long ms);
+
+/*
+ * Files a signal must not leave behind (a private snapshot copy of a store, its folder last):
+ * until txc_tmp_unguard(slot), SIGINT, SIGTERM, SIGHUP and SIGPIPE (those not ignored or caught)
+ * remove them before they end txc as they would have.  paths: NULL-terminated, at most 4, each
+ * shorter than 4200 bytes, copied.  The slot, or -1 (all taken or too long: not guarded).
+ */
+int txc_tmp_guard(const char *const *paths);
+void txc_tmp_unguard(int slot);
 /* ISO-8601 UTC with milliseconds and Z (time.c); false when out of range (years 1..9999). */
 bool txc_time_iso_ms(char out[64], double secs);
 /* secs as strftime(fmt) in UTC or local time (time.c); false when out of range or too long. */

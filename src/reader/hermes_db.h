@@ -27,6 +27,7 @@ struct hermes_db {
 	const char *rowid;  /* the name that reaches the sessions table's rowid, or NULL (WITHOUT ROWID) */
 	bool wal_blocked;   /* a WAL store whose -shm cannot be made: read a snapshot */
 	char *snapshot_dir; /* private copy of the database and its WAL, removed on close */
+	int snapshot_guard; /* its txc_tmp_guard slot: a signal removes it too */
 	char *note;         /* said once by the CLI */
 	sqlite3 *db;
 	char *path;

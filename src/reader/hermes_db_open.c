@@ -208,15 +208,27 @@ static bool copy_file(const char *from, const char *to)
 	return ok;
 }
 
-static void remove_snapshot(const char *dir)
+static const char *const snapshot_names[] = {"state.db", "state.db-wal", "state.db-shm"};
+
+static void remove_snapshot(const char *dir, int guard)
 {
-	static const char *const names[] = {"state.db", "state.db-wal", "state.db-shm"};
 	char p[4200];
 	for (size_t i = 0; i < 3; i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		snprintf(p, sizeof(p), "%s/%s", dir, snapshot_names[i]);
 		unlink(p);
 	}
 	rmdir(dir);
+	txc_tmp_unguard(guard);
+}
+
+/* Ctrl-C, a kill or `| head` while the copy is made or read: removed too (a store of gigabytes) */
+static int guard_snapshot(const char *dir)
+{
+	char p[3][4200];
+	for (size_t i = 0; i < 3; i++)
+		snprintf(p[i], sizeof(p[i]), "%s/%s", dir, snapshot_names[i]);
+	const char *const paths[] = {p[0], p[1], p[2], dir, NULL};
+	return txc_tmp_guard(paths);
 }
 
 /*
@@ -240,6 +252,7 @@ static int open_snapshot(struct hermes_db **out, const char *path, struct txc_di
 			     path, strerror(errno));
 		return TXC_E_FAIL;
 	}
+	int guard = guard_snapshot(dir);
 	snprintf(db, sizeof(db), "%s/state.db", dir);
 	snprintf(wal, sizeof(wal), "%s/state.db-wal", dir);
 	if (!copy_file(path, db) || (access(src_wal, F_OK) == 0 && !copy_file(src_wal, wal))) {
@@ -247,18 +260,19 @@ static int open_snapshot(struct hermes_db **out, const char *path, struct txc_di
 			     "'%s' is a WAL store in a read-only folder without its -shm file, and "
 			     "copying it to '%s' failed: %s",
 			     path, dir, strerror(errno));
-		remove_snapshot(dir);
+		remove_snapshot(dir, guard);
 		return TXC_E_FAIL;
 	}
 	int rc = db_open(out, db, d);
 	if (rc) {
-		remove_snapshot(dir);
+		remove_snapshot(dir, guard);
 		return rc;
 	}
 	struct hermes_db *s = *out;
 	free(s->path);
 	s->path = txc_xstrdup(path);
 	s->snapshot_dir = txc_xstrdup(dir);
+	s->snapshot_guard = guard;
 	struct txc_buf n = TXC_BUF_INIT;
 	txc_buf_addf(&n,
 		     "'%s' is a WAL store in a read-only folder without its -shm file; reading a private "
@@ -386,7 +400,7 @@ void txc_hermes_db_close(void *impl)
 	free(s->sess.name);
 	free(s->msg.name);
 	if (s->snapshot_dir != NULL)
-		remove_snapshot(s->snapshot_dir);
+		remove_snapshot(s->snapshot_dir, s->snapshot_guard);
 	free(s->snapshot_dir);
 	free(s->note);
 	free(s->path);

@@ -74,6 +74,26 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	[ $rc = 0 ] && [ -s ro.txt ] && ok || bad "read-only WAL store without -wal: exit $rc ($(cat err.txt))"
 	grep -q 'snapshot copy' err.txt && ok || bad "no-WAL snapshot not said: $(cat err.txt)"
 	[ "$(cksum < "$ro/state.db")" = "$sum" ] && [ ! -e "$ro/state.db-shm" ] && [ ! -e "$ro/state.db-wal" ] && ok || bad "the no-WAL store changed"
+	# ended by a signal while it reads (a kill, a hangup, `| head`): the snapshot removed all the same
+	for sig in TERM HUP; do
+		rm -f "$ro.fifo" && mkfifo "$ro.fifo" && chmod 666 "$ro.fifo"
+		sleep 20 < "$ro.fifo" &
+		r=$!
+		TMPDIR="$ro.tmp" setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --json --db "$ro/state.db" \
+			> "$ro.fifo" 2> /dev/null &
+		p=$!
+		n=0
+		while [ -z "$(ls "$ro.tmp")" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+		made=$(ls "$ro.tmp")
+		kill -$sig $p; wait $p; rc=$?
+		kill $r 2> /dev/null; wait $r 2> /dev/null
+		[ -n "$made" ] && [ -z "$(ls "$ro.tmp")" ] && ok "SIG$sig: snapshot removed (exit $rc)" ||
+			bad "SIG$sig: snapshot ${made:-never made}, left: $(ls "$ro.tmp")"
+	done
+	rm -f "$ro.fifo"
+	TMPDIR="$ro.tmp" setpriv --reuid=65534 --regid=65534 --clear-groups "$txc" export --json --db "$ro/state.db" 2> /dev/null |
+		head -c 1 > /dev/null
+	[ -z "$(ls "$ro.tmp")" ] && ok "| head: snapshot removed" || bad "| head: snapshot left: $(ls "$ro.tmp")"
 	chmod 755 "$ro"; rm -rf "$ro" "$ro.tmp"
 else
 	skip "read-only WAL folder" "needs root and setpriv to become another user"
