@@ -207,6 +207,19 @@ void txc_rd_init(void);
 #define ALNUM (C_UP | C_LO | C_DIG)
 #define WORD  (ALNUM | C_US | C_DASH)
 
+/* the index of the lowest bit set in m (m != 0): the scanners' and the prefilter's masks */
+static inline size_t txc_rd_low_bit(uint64_t m)
+{
+#if defined(__GNUC__)
+	return (size_t)__builtin_ctzll(m);
+#else
+	size_t k = 0;
+	for (; !(m & 1); m >>= 1)
+		k++;
+	return k;
+#endif
+}
+
 static inline bool is(unsigned char c, unsigned mask)
 {
 	return (txc_rd_tab.cls[c] & mask) != 0;

@@ -58,19 +58,6 @@ static size_t span_tail(const unsigned char *p, size_t n, bool bs)
 	return n;
 }
 
-/* the index of the lowest bit set in m (m != 0) */
-INLINE size_t low_bit(uint64_t m)
-{
-#if defined(__GNUC__)
-	return (size_t)__builtin_ctzll(m);
-#else
-	size_t k = 0;
-	for (; !(m & 1); m >>= 1)
-		k++;
-	return k;
-#endif
-}
-
 /*
  * The vector forms: x the bytes at some i, y those at i + 1; a step covers the bytes of x and the
  * pairs that start in x.  The last step is laid over the end (the bytes at n - W, the pairs from
@@ -113,13 +100,13 @@ INLINE size_t span_sse2(const unsigned char *p, size_t n, bool bs)
 		__m128i x = at16(p + i);
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(odd16(x, bs), pairs16(x, at16(p + i + 1), bs)));
 		if (m)
-			return i + low_bit(m);
+			return i + txc_rd_low_bit(m);
 	}
 	__m128i last = at16(p + n - 16);
 	uint64_t m = (uint64_t)(unsigned)_mm_movemask_epi8(odd16(last, bs)) << 1 |
 		     (unsigned)_mm_movemask_epi8(pairs16(at16(p + n - 17), last, bs));
 	if (m) /* bit k: the byte at n - 17 + k */
-		return n - 17 + low_bit(m);
+		return n - 17 + txc_rd_low_bit(m);
 	return bs && p[n - 1] == '\\' ? n - 1 : n;
 }
 #endif
@@ -192,7 +179,7 @@ AVX2 INLINE uint64_t set32(__m256i v)
 /* the first bad position of a and b, the 64 bytes from i (one of them has one) */
 AVX2 INLINE size_t first64(size_t i, __m256i a, __m256i b)
 {
-	return i + low_bit(set32(a) | set32(b) << 32);
+	return i + txc_rd_low_bit(set32(a) | set32(b) << 32);
 }
 
 /*
@@ -203,7 +190,7 @@ AVX2 INLINE size_t span_avx2(const unsigned char *p, size_t n, bool bs)
 {
 	__m256i first = bad32(p, bs);
 	if (!_mm256_testz_si256(first, first))
-		return low_bit(set32(first));
+		return txc_rd_low_bit(set32(first));
 	size_t i = 32;
 	for (; n - i >= 129; i += 128) {
 		__m256i a = bad32(p + i, bs), b = bad32(p + i + 32, bs);
@@ -217,12 +204,12 @@ AVX2 INLINE size_t span_avx2(const unsigned char *p, size_t n, bool bs)
 	for (; n - i >= 33; i += 32) {
 		__m256i a = bad32(p + i, bs);
 		if (!_mm256_testz_si256(a, a))
-			return i + low_bit(set32(a));
+			return i + txc_rd_low_bit(set32(a));
 	}
 	__m256i last = at32(p + n - 32);
 	uint64_t m = set32(odd32(last, bs)) << 1 | set32(pairs32(at32(p + n - 33), last, bs));
 	if (m) /* bit k: the byte at n - 33 + k */
-		return n - 33 + low_bit(m);
+		return n - 33 + txc_rd_low_bit(m);
 	return bs && p[n - 1] == '\\' ? n - 1 : n;
 }
 AVX2 static size_t span_avx2_text(const unsigned char *p, size_t n)

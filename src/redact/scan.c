@@ -45,19 +45,6 @@ static uint64_t load8(const unsigned char *p)
 	return x;
 }
 
-/* the index of the lowest bit set in m (m != 0) */
-static unsigned first_bit(uint64_t m)
-{
-#if defined(__GNUC__)
-	return (unsigned)__builtin_ctzll(m);
-#else
-	unsigned k = 0;
-	for (; !(m & 1); m >>= 1)
-		k++;
-	return k;
-#endif
-}
-
 /* can a shape of this slot start at p (8 bytes or more left)?  false: surely not */
 static bool slot_may(const struct slot *sl, const unsigned char *p, size_t left)
 {
@@ -158,13 +145,13 @@ static size_t prose(struct scan *s, size_t i)
 		if (rest)
 			starts &= (rest & (~rest + 1)) - 1; /* only before the first other byte */
 		for (; starts; starts &= starts - 1) {
-			size_t j = i + first_bit(starts) / STRIDE, e;
+			size_t j = i + txc_rd_low_bit(starts) / STRIDE, e;
 			unsigned k = txc_rd_tab.pair_slot[p[j]][p[j + 1]];
 			if (k != 0 && (e = shape_at(s, j, k)) > j)
 				return e;
 		}
 		if (rest)
-			return i + first_bit(rest) / STRIDE;
+			return i + txc_rd_low_bit(rest) / STRIDE;
 		before = quiet >> (STRIDE * (BLOCK - 1));
 	}
 	return i;
