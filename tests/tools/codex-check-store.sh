@@ -35,10 +35,9 @@ W=${3:-${TMPDIR:-/tmp}/codex-check-store}
 [ -f "$STORE" ] || { echo "$0: $2 is not a file" >&2; exit 2; }
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CODEX_CHECK=${CODEX_CHECK:-$REPO/../shared/tools/codex-check/codex-check.sh}
-[ -f "$CODEX_CHECK" ] || CODEX_CHECK=/work/shared/tools/codex-check/codex-check.sh
+[ -f "$CODEX_CHECK" ] || { echo "$0: no codex-check.sh at $CODEX_CHECK; set CODEX_CHECK" >&2; exit 2; }
 CLAUDE_CHECK=${CLAUDE_CHECK:-$REPO/../shared/tools/claude-check/claude-check.sh}
-[ -f "$CLAUDE_CHECK" ] || CLAUDE_CHECK=/work/shared/tools/claude-check/claude-check.sh
-[ -f "$CODEX_CHECK" ] || { echo "$0: no codex-check.sh (set CODEX_CHECK)" >&2; exit 2; }
+[ -f "$CLAUDE_CHECK" ] || { echo "$0: no claude-check.sh at $CLAUDE_CHECK; set CLAUDE_CHECK" >&2; exit 2; }
 JOBS=${JOBS:-2}
 LIMIT=${LIMIT:-0}
 SAMPLE=${SAMPLE:-20}
